@@ -1,0 +1,130 @@
+//! The error returned when a reply cannot be turned into the expected value.
+
+use std::fmt;
+
+/// What went wrong, broadly. Match on this; read [`Error`]'s `Display` for the details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The reply holds nothing usable: empty, whitespace, prose only, a refusal, or only reasoning.
+    NoJson,
+    /// Text that looked like JSON could not be parsed even leniently.
+    Syntax,
+    /// The input nests deeper than the configured limit.
+    DepthLimit,
+    /// A value does not fit the schema and no recovery rule applies.
+    Mismatch,
+    /// Recovery would have to guess between several equally good answers.
+    Ambiguous,
+    /// Recovery was possible but forbidden by the policy (strict mode, or a field marked
+    /// `#[llmout(no_invent)]`).
+    Forbidden,
+    /// The JSON schema given at run time is not one llmout can use.
+    InvalidSchema,
+}
+
+/// Why a reply could not be turned into the expected value: what was expected, what was found,
+/// and where (a JSON pointer, `""` for the root).
+///
+/// ```
+/// use llmout::{Error, ErrorKind};
+/// let e = Error::new(ErrorKind::Mismatch, "/age", "an integer", "\"old\"");
+/// assert_eq!(e.to_string(), "at /age: expected an integer, found \"old\"");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    path: String,
+    expected: String,
+    found: String,
+}
+
+impl Error {
+    /// Makes an error.
+    pub fn new(
+        kind: ErrorKind,
+        path: impl Into<String>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        Error {
+            kind,
+            path: path.into(),
+            expected: expected.into(),
+            found: found.into(),
+        }
+    }
+
+    /// The broad kind of failure.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// JSON pointer to the value that failed (`""` for the whole reply).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What was expected there, in words.
+    pub fn expected(&self) -> &str {
+        &self.expected
+    }
+
+    /// What was found there, in words (a short excerpt of the input, or a description).
+    pub fn found(&self) -> &str {
+        &self.found
+    }
+
+    /// Returns the same error with its path prefixed by `prefix` (used when an error from a
+    /// nested value bubbles up).
+    pub(crate) fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "expected {}, found {}", self.expected, self.found)
+        } else {
+            write!(
+                f,
+                "at {}: expected {}, found {}",
+                self.path, self.expected, self.found
+            )
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Describes a piece of input for an error message: at most `max` characters, quoted,
+/// with an ellipsis when cut. Never splits a UTF-8 character.
+///
+/// ```
+/// assert_eq!(llmout::excerpt("hello world", 5), "\"hello…\"");
+/// assert_eq!(llmout::excerpt("", 5), "empty input");
+/// ```
+pub fn excerpt(text: &str, max: usize) -> String {
+    if text.trim().is_empty() {
+        return if text.is_empty() {
+            "empty input".to_owned()
+        } else {
+            "only whitespace".to_owned()
+        };
+    }
+    let mut cut = text.len();
+    for (n, (i, _)) in text.char_indices().enumerate() {
+        if n == max {
+            cut = i;
+            break;
+        }
+    }
+    let shown = &text[..cut];
+    let mut out = serde_json::to_string(shown).unwrap_or_default();
+    if cut < text.len() {
+        out.insert(out.len() - 1, '…');
+    }
+    out
+}

@@ -1,0 +1,1 @@
+//! Extraction: text -> ranked candidate spans.

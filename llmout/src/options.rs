@@ -1,0 +1,74 @@
+//! [`Options`]: how far `from_llm` may go to recover a value.
+
+/// How much recovery is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Policy {
+    /// Extract, sanitize, repair syntax, and apply every schema-aligned recovery rule
+    /// (each recorded as a warning). The default.
+    #[default]
+    Lenient,
+    /// Extract, sanitize and repair syntax, but turn every schema-aligned recovery rule
+    /// (missing fields, coercions, renamed keys, ...) into an error.
+    Strict,
+}
+
+/// Options for one call of the pipeline.
+///
+/// ```
+/// use llmout::{Options, Policy};
+/// let o = Options::default().policy(Policy::Strict).max_depth(64);
+/// assert_eq!(o.get_policy(), Policy::Strict);
+/// assert_eq!(o.get_max_depth(), 64);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    policy: Policy,
+    max_depth: usize,
+}
+
+/// The default nesting limit, the same as serde_json's.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            policy: Policy::Lenient,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+impl Options {
+    /// The default options: lenient policy, depth limit 128.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Options with the [`Policy::Strict`] policy.
+    pub fn strict() -> Self {
+        Self::default().policy(Policy::Strict)
+    }
+
+    /// Sets the recovery policy.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Sets the nesting limit (at least 1). Deeper input is an error, never a stack overflow.
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth.max(1);
+        self
+    }
+
+    /// The recovery policy.
+    pub fn get_policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The nesting limit.
+    pub fn get_max_depth(&self) -> usize {
+        self.max_depth
+    }
+}

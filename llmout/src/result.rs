@@ -1,0 +1,85 @@
+//! [`ValidationResult`]: a value (or an error) plus every change made to get it.
+
+use crate::{Error, Warning};
+
+/// The outcome of [`from_llm`](crate::LlmOutput::from_llm): the value if one could be
+/// recovered, every change made to the reply on the way, and whether any change was made.
+///
+/// Exactly one of `value` and `error` is `Some` for results built by llmout.
+///
+/// ```
+/// use llmout::{ValidationResult, Warning, WarningKind};
+/// let ok: ValidationResult<u32> = ValidationResult::ok(7, vec![]);
+/// assert!(!ok.recovered);
+/// assert_eq!(ok.into_result().unwrap(), 7);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[must_use = "a ValidationResult may hold an error or warnings that should be looked at"]
+pub struct ValidationResult<T> {
+    /// The value, if one could be recovered.
+    pub value: Option<T>,
+    /// Every change made to the reply to get `value`, in pipeline order.
+    pub warnings: Vec<Warning>,
+    /// `true` iff any change was made (`warnings` is not empty).
+    pub recovered: bool,
+    /// Why no value could be produced, when `value` is `None`.
+    pub error: Option<Error>,
+}
+
+impl<T> ValidationResult<T> {
+    /// A successful result; `recovered` is derived from `warnings`.
+    pub fn ok(value: T, warnings: Vec<Warning>) -> Self {
+        ValidationResult {
+            recovered: !warnings.is_empty(),
+            value: Some(value),
+            warnings,
+            error: None,
+        }
+    }
+
+    /// A failed result, keeping the warnings gathered before the failure.
+    pub fn err(error: Error, warnings: Vec<Warning>) -> Self {
+        ValidationResult {
+            recovered: !warnings.is_empty(),
+            value: None,
+            warnings,
+            error: Some(error),
+        }
+    }
+
+    /// `true` when a value was produced.
+    pub fn is_ok(&self) -> bool {
+        self.value.is_some()
+    }
+
+    /// The value or the error, dropping the warnings.
+    ///
+    /// ```
+    /// use llmout::{Error, ErrorKind, ValidationResult};
+    /// let r: ValidationResult<u8> =
+    ///     ValidationResult::err(Error::new(ErrorKind::NoJson, "", "a JSON value", "empty input"), vec![]);
+    /// assert_eq!(r.into_result().unwrap_err().kind(), ErrorKind::NoJson);
+    /// ```
+    pub fn into_result(self) -> Result<T, Error> {
+        match (self.value, self.error) {
+            (Some(v), _) => Ok(v),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(Error::new(
+                crate::ErrorKind::NoJson,
+                "",
+                "a value",
+                "nothing (empty ValidationResult)",
+            )),
+        }
+    }
+
+    /// Transforms the value, keeping warnings and error.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ValidationResult<U> {
+        ValidationResult {
+            value: self.value.map(f),
+            warnings: self.warnings,
+            recovered: self.recovered,
+            error: self.error,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Sanitization of strings inside JSON text.

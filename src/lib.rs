@@ -1,0 +1,1 @@
+//! Workspace root package: owns examples/, tests/ and benches/.
