@@ -48,6 +48,7 @@ pub mod repair;
 mod result;
 pub mod sanitize;
 pub mod schema;
+pub mod tools;
 mod warning;
 
 #[doc(hidden)]
@@ -56,7 +57,7 @@ pub mod __private;
 
 pub use error::{excerpt, Error, ErrorKind};
 pub use options::{Options, Policy, DEFAULT_MAX_DEPTH};
-pub use pipeline::{from_llm_with_schema, repair_text, Repaired};
+pub use pipeline::{from_llm_with_schema, recover_with_schema, repair_text, Repaired};
 pub use result::ValidationResult;
 pub use warning::{pointer_push, Warning, WarningKind};
 

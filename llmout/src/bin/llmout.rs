@@ -1,1 +1,105 @@
-fn main(){}
+//! The `llmout` command-line tool: the library's pipeline for programs in any language.
+//!
+//! Reads a reply on stdin; see `llmout --help` and the README for the contract.
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "llmout", version, about = "Turn raw LLM replies into valid JSON, typed values and tool calls")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Repair the JSON in a reply (stdin) and print it on one line.
+    Repair,
+    /// Recover a reply (stdin) against a JSON schema; print {"value","warnings","recovered"}.
+    Parse {
+        /// The JSON schema file.
+        #[arg(long)]
+        schema: std::path::PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let outcome = match cli.command {
+        Command::Repair => read_stdin().and_then(|input| repair(&input)),
+        Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
+    };
+    match outcome {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(Failure { code, message }) => {
+            eprintln!("llmout: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Self {
+        Failure { code: 1, message: message.into() }
+    }
+    fn usage(message: impl Into<String>) -> Self {
+        Failure { code: 2, message: message.into() }
+    }
+}
+
+/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash.
+fn read_stdin() -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| Failure::input(format!("could not read stdin: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
+}
+
+fn repair(input: &str) -> Result<String, Failure> {
+    let repaired = llmout::repair_text(input, &llmout::Options::default())
+        .map_err(|e| Failure::input(e.to_string()))?;
+    Ok(repaired.value.to_string())
+}
+
+fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> {
+    let schema = read_json_file(schema_path)?;
+    let result = llmout::from_llm_with_schema(input, &schema, &llmout::Options::default());
+    if let Some(err) = &result.error {
+        if err.kind() == llmout::ErrorKind::InvalidSchema {
+            return Err(Failure::usage(format!("{}: {err}", schema_path.display())));
+        }
+    }
+    let warnings: Vec<String> = result.warnings.iter().map(ToString::to_string).collect();
+    let recovered = result.recovered;
+    let value = result
+        .into_result()
+        .map_err(|e| Failure::input(e.to_string()))?;
+    Ok(serde_json::json!({"value": value, "warnings": warnings, "recovered": recovered}).to_string())
+}

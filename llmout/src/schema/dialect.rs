@@ -1,0 +1,1 @@
+//! Provider dialects of a schema (OpenAI strict, Anthropic, Gemini).

@@ -1,0 +1,1 @@
+//! Compact prompt rendering of a schema.

@@ -1,0 +1,1 @@
+//! Tool calls: every text format models emit, normalised into one envelope.
