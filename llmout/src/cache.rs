@@ -11,7 +11,7 @@ use std::sync::{OnceLock, RwLock};
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
-use crate::__private::{Annotations, Edit};
+use crate::__private::{Annotations, Edit, Variant};
 use crate::schema::Schema;
 use crate::LlmOutput;
 
@@ -79,7 +79,10 @@ fn build<T: LlmOutput>() -> Entry {
     let compiled = Schema::compile(&json).unwrap_or_else(|e| {
         // schemars only emits schemas llmout understands; an unknown construct degrades to
         // "accept anything" for that node rather than failing every call.
-        debug_assert!(false, "schemars emitted a schema llmout cannot compile: {e}");
+        debug_assert!(
+            false,
+            "schemars emitted a schema llmout cannot compile: {e}"
+        );
         Schema::any()
     });
     Entry { json, compiled }
@@ -104,13 +107,15 @@ fn apply(schema: &mut Value, edit: &Edit) {
                     .entry("x-no-invent")
                     .or_insert_with(|| Value::Array(Vec::new()));
                 if let Value::Array(items) = list {
-                    items.push(Value::from(*property));
+                    if !items.iter().any(|p| p.as_str() == Some(property)) {
+                        items.push(Value::from(*property));
+                    }
                 }
             }
         }
-        Edit::VariantAlias { value, alias } => {
-            if let Value::Object(obj) = schema {
-                insert_map(obj, "x-aliases", alias, Value::from(*value));
+        Edit::VariantAlias { variant, alias } => {
+            if let Some((obj, name)) = variant_name_schema_of(schema, *variant) {
+                insert_map(obj, "x-aliases", alias, Value::from(name));
             }
         }
     }
@@ -125,45 +130,97 @@ fn insert_map(obj: &mut serde_json::Map<String, Value>, key: &str, k: &str, v: V
     }
 }
 
+/// The `oneOf` / `anyOf` list schemars makes of an enum's variants.
+fn branches(schema: &mut Value) -> Option<&mut Vec<Value>> {
+    let key = ["oneOf", "anyOf"]
+        .into_iter()
+        .find(|k| schema.get(*k).is_some())?;
+    schema.get_mut(key)?.as_array_mut()
+}
+
+/// Whether `schema` is `{"properties": {"<tag>": {"const": "<name>"}}}`.
+fn has_tag(schema: &Value, tag: &str, name: &str) -> bool {
+    schema
+        .get("properties")
+        .and_then(|p| p.get(tag))
+        .and_then(|t| t.get("const"))
+        .and_then(Value::as_str)
+        == Some(name)
+}
+
+/// Whether `schema` is the object `{"<name>": ...}` of an externally tagged variant.
+fn is_external(schema: &Value, name: &str) -> bool {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.len() == 1 && p.contains_key(name))
+}
+
 /// The object schema holding a struct's properties, or the one holding an enum variant's
-/// fields (externally, internally or adjacently tagged, as schemars lays them out).
-fn object_schema_of<'a>(
-    schema: &'a mut Value,
-    variant: Option<&str>,
-) -> Option<&'a mut serde_json::Map<String, Value>> {
+/// fields, as schemars lays out each of serde's enum representations.
+fn object_schema_of(
+    schema: &mut Value,
+    variant: Option<Variant>,
+) -> Option<&mut serde_json::Map<String, Value>> {
     let Some(variant) = variant else {
         return schema.as_object_mut();
     };
-    let branches = ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|k| schema.get(*k).map(|_| *k))?;
-    let list = schema.get_mut(branches)?.as_array_mut()?;
-    for branch in list {
-        let Some(props) = branch.get("properties").and_then(Value::as_object) else {
-            continue;
-        };
-        // Externally tagged: {"properties": {"Variant": {...fields...}}, "required": ["Variant"]}
-        if props.len() == 1 && props.contains_key(variant) {
-            return branch
+    let list = branches(schema)?;
+    let branch = match variant {
+        // {"Variant": {...fields}}
+        Variant::External { name } => list
+            .iter_mut()
+            .find(|b| is_external(b, name))?
+            .get_mut("properties")?
+            .get_mut(name)?,
+        // {"tag": "Variant", ...fields}
+        Variant::Internal { tag, name } => list.iter_mut().find(|b| has_tag(b, tag, name))?,
+        // {"tag": "Variant", "content": {...fields}}
+        Variant::Adjacent { tag, content, name } => list
+            .iter_mut()
+            .find(|b| has_tag(b, tag, name))?
+            .get_mut("properties")?
+            .get_mut(content)?,
+        Variant::Untagged { from_end } => {
+            let index = list.len().checked_sub(from_end.checked_add(1)?)?;
+            list.get_mut(index)?
+        }
+    };
+    branch.as_object_mut()
+}
+
+/// The schema that holds an enum variant's name, and that name: where a variant alias goes.
+/// A unit variant's name is a value of an `enum`; an externally tagged variant with content
+/// is the key of its object (so the alias is a property alias there); a tagged variant's name
+/// is the `const` of its tag property.
+fn variant_name_schema_of(
+    schema: &mut Value,
+    variant: Variant,
+) -> Option<(&mut serde_json::Map<String, Value>, &'static str)> {
+    let names_value = |s: &Value, name: &str| {
+        s.get("const").and_then(Value::as_str) == Some(name)
+            || s.get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.iter().any(|v| v.as_str() == Some(name)))
+    };
+    match variant {
+        Variant::External { name } => {
+            if names_value(schema, name) {
+                return Some((schema.as_object_mut()?, name));
+            }
+            let branch = branches(schema)?
+                .iter_mut()
+                .find(|b| names_value(b, name) || is_external(b, name))?;
+            Some((branch.as_object_mut()?, name))
+        }
+        Variant::Internal { tag, name } | Variant::Adjacent { tag, name, .. } => {
+            let tag_schema = branches(schema)?
+                .iter_mut()
+                .find(|b| has_tag(b, tag, name))?
                 .get_mut("properties")?
-                .get_mut(variant)?
-                .as_object_mut();
+                .get_mut(tag)?;
+            Some((tag_schema.as_object_mut()?, name))
         }
-        // Internally / adjacently tagged: a property whose `const` is the variant name.
-        let tag_of = |p: &Value| p.get("const").and_then(Value::as_str) == Some(variant);
-        if let Some(tag_key) = props.iter().find(|(_, p)| tag_of(p)).map(|(k, _)| k.clone()) {
-            let content = props
-                .iter()
-                .find(|(k, p)| **k != tag_key && p.get("properties").is_some())
-                .map(|(k, _)| k.clone());
-            return match content {
-                Some(c) if props.len() == 2 => branch
-                    .get_mut("properties")?
-                    .get_mut(c.as_str())?
-                    .as_object_mut(),
-                _ => branch.as_object_mut(),
-            };
-        }
+        Variant::Untagged { .. } => None,
     }
-    None
 }

@@ -15,11 +15,11 @@ use crate::LlmOutput;
 /// One LLM-specific fact the derive adds to a type's schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
-    /// `alias` is another name for `property` (a serde `alias`). `variant` names the enum
-    /// variant (by its serialized name) whose fields these are, `None` for a struct.
+    /// `alias` is another name for `property` (a serde `alias` or an `#[llmout(alias)]`).
+    /// `variant` locates the enum variant whose fields these are, `None` for a struct.
     PropertyAlias {
         /// The variant whose field this is, for enums.
-        variant: Option<&'static str>,
+        variant: Option<Variant>,
         /// The serialized property name.
         property: &'static str,
         /// The alias.
@@ -28,16 +28,51 @@ pub enum Edit {
     /// `property` must never be invented (filled in, defaulted, nulled) by recovery.
     NoInvent {
         /// The variant whose field this is, for enums.
-        variant: Option<&'static str>,
+        variant: Option<Variant>,
         /// The serialized property name.
         property: &'static str,
     },
-    /// `alias` is another name for the enum value or tag `value` (a serde `alias` on a variant).
+    /// `alias` is another name for the enum variant (a serde `alias` or an `#[llmout(alias)]`
+    /// on a variant): recovery reads it as the variant's serialized name.
     VariantAlias {
-        /// The serialized variant name.
-        value: &'static str,
+        /// The variant; never [`Variant::Untagged`] (an untagged variant has no name).
+        variant: Variant,
         /// The alias.
         alias: &'static str,
+    },
+}
+
+/// Where an enum variant sits in the enum's schema: serde's representation of the enum, which
+/// decides how schemars lays the variant's branch out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// `{"<name>": <content>}`, serde's default (externally tagged).
+    External {
+        /// The serialized variant name.
+        name: &'static str,
+    },
+    /// `{"<tag>": "<name>", ...fields}` (`#[serde(tag = "...")]`).
+    Internal {
+        /// The tag property.
+        tag: &'static str,
+        /// The serialized variant name.
+        name: &'static str,
+    },
+    /// `{"<tag>": "<name>", "<content>": <content>}` (`#[serde(tag = "...", content = "...")]`).
+    Adjacent {
+        /// The tag property.
+        tag: &'static str,
+        /// The content property.
+        content: &'static str,
+        /// The serialized variant name.
+        name: &'static str,
+    },
+    /// The content only (`#[serde(untagged)]` on the enum or the variant). Such a branch has
+    /// no name in the schema, so it is found by position: serde requires untagged variants to
+    /// come last and schemars keeps their order, so `from_end` counts the branches after it.
+    Untagged {
+        /// How many (non-skipped) variants follow this one.
+        from_end: usize,
     },
 }
 
@@ -76,6 +111,41 @@ impl Annotations {
         let id = TypeId::of::<T>();
         if let Some(t) = self.types.iter_mut().find(|t| t.type_id == id) {
             t.edits.push(edit);
+        }
+    }
+
+    /// Copies the struct-level edits of `F` onto `T`, whose schema holds `F`'s properties
+    /// (a `#[serde(flatten)]` field of type `F`, or the field of a `#[serde(transparent)]`
+    /// struct), inside `variant` when `T` is an enum. Call it after probing `F`.
+    pub fn flatten<T: ?Sized + 'static, F: ?Sized + 'static>(&mut self, variant: Option<Variant>) {
+        let from = TypeId::of::<F>();
+        let Some(source) = self.types.iter().find(|t| t.type_id == from) else {
+            return;
+        };
+        let copied: Vec<Edit> = source
+            .edits
+            .iter()
+            .filter_map(|edit| match edit {
+                Edit::PropertyAlias {
+                    variant: None,
+                    property,
+                    alias,
+                } => Some(Edit::PropertyAlias {
+                    variant,
+                    property,
+                    alias,
+                }),
+                Edit::NoInvent {
+                    variant: None,
+                    property,
+                } => Some(Edit::NoInvent { variant, property }),
+                // An enum's own edits stay with the enum: a flattened enum's branches are not
+                // this type's.
+                _ => None,
+            })
+            .collect();
+        for edit in copied {
+            self.edit::<T>(edit);
         }
     }
 }
