@@ -112,9 +112,10 @@ fn expand(input: &Input) -> TokenStream {
     if params.is_empty() {
         // A concrete type: assert its traits where the message is clear, at the type's name.
         let span = ident.span();
+        // Outside the impl, whose where clause would satisfy them.
         assertions = quote_spanned! {span=>
-            #krate::__private::assert_deserialize::<#ident>();
-            #krate::__private::assert_json_schema::<#ident>();
+            const _: fn() = #krate::__private::assert_deserialize::<#ident>;
+            const _: fn() = #krate::__private::assert_json_schema::<#ident>;
         };
         predicates.push(quote! {
             for<'__llmout> #ident:
@@ -145,7 +146,6 @@ fn expand(input: &Input) -> TokenStream {
                 #(#predicates,)*
             {
                 fn __llmout_annotate(annotations: &mut #krate::__private::Annotations) {
-                    #assertions
                     if !annotations.enter::<Self>() {
                         return;
                     }
@@ -156,6 +156,7 @@ fn expand(input: &Input) -> TokenStream {
                     #(#flattens)*
                 }
             }
+            #assertions
         };
     }
 }

@@ -160,7 +160,7 @@ fn check_field_aliases(cx: &Ctxt, fields: &[Field]) {
         known.push(Known {
             name: &field.name,
             owner: i,
-            what: "the name",
+            what: "the serialized name",
         });
         for alias in &field.serde_aliases {
             known.push(Known {

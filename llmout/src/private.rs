@@ -192,6 +192,9 @@ impl<T: ?Sized> ViaNothing for Probe<T> {
     note = "LlmOutput deserializes the recovered JSON into your type with serde"
 )]
 pub trait AssertDeserialize: serde::de::DeserializeOwned {}
+// `do_not_recommend` keeps the compiler on the message above instead of digging into
+// `Deserialize<'de>` and listing every type that implements it.
+#[diagnostic::do_not_recommend]
 impl<T: serde::de::DeserializeOwned> AssertDeserialize for T {}
 
 /// Asserts at compile time that the deriving type implements `JsonSchema`, with a message
@@ -202,6 +205,7 @@ impl<T: serde::de::DeserializeOwned> AssertDeserialize for T {}
     note = "LlmOutput recovers replies against the JSON schema that schemars generates"
 )]
 pub trait AssertJsonSchema: JsonSchema {}
+#[diagnostic::do_not_recommend]
 impl<T: JsonSchema> AssertJsonSchema for T {}
 
 /// Used by generated code: `assert_deserialize::<T>()` fails to compile with a clear message

@@ -1,0 +1,9 @@
+use llmout::LlmOutput;
+use schemars::JsonSchema;
+
+#[derive(JsonSchema, LlmOutput)]
+struct Answer {
+    text: String,
+}
+
+fn main() {}

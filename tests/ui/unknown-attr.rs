@@ -1,0 +1,11 @@
+use llmout::LlmOutput;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Deserialize, JsonSchema, LlmOutput)]
+struct Answer {
+    #[llmout(no_invnet)]
+    text: String,
+}
+
+fn main() {}
