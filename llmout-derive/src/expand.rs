@@ -401,10 +401,9 @@ fn collect_probe_types(
                 }
                 return;
             }
-            if !CONTAINERS.contains(&name.as_str())
-                && !(LEAVES.contains(&name.as_str()) && args.is_empty())
-                && !mentions(ty, params)
-            {
+            let container = CONTAINERS.contains(&name.as_str());
+            let leaf = LEAVES.contains(&name.as_str()) && args.is_empty();
+            if !container && !leaf && !mentions(ty, params) {
                 let key = ty.to_token_stream().to_string();
                 if !out
                     .iter()
@@ -418,5 +417,115 @@ fn collect_probe_types(
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probes(ty: &str, params: &[&str]) -> Vec<String> {
+        let ty: Type = syn::parse_str(ty).unwrap();
+        let params = params.iter().map(|p| (*p).to_owned()).collect();
+        let mut out = Vec::new();
+        collect_probe_types(&ty, Span::call_site(), &params, &mut out);
+        out.iter()
+            .map(|(t, _)| t.to_token_stream().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn probes_look_inside_standard_containers() {
+        assert_eq!(probes("Vec<Option<Inner>>", &[]), ["Inner"]);
+        assert_eq!(probes("Option<Box<std::sync::Arc<a::B>>>", &[]), ["a :: B"]);
+        assert_eq!(
+            probes("HashMap<Key, BTreeSet<Item>>", &[]),
+            ["Item"],
+            "a map's keys are strings in JSON, only its values have a schema"
+        );
+        assert_eq!(
+            probes("(A, [B; 3], &'static [C], (D,))", &[]),
+            ["A", "B", "C", "D"]
+        );
+        assert_eq!(probes("Vec<String>", &[]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn probes_include_user_generics_and_their_arguments() {
+        assert_eq!(
+            probes("Page<Item, Vec<Other>>", &[]),
+            ["Page < Item , Vec < Other > >", "Item", "Other"]
+        );
+    }
+
+    #[test]
+    fn probes_leave_out_types_naming_a_parameter() {
+        assert_eq!(probes("Vec<T>", &["T"]), Vec::<String>::new());
+        assert_eq!(probes("Page<T, Item>", &["T"]), ["Item"]);
+        assert_eq!(probes("Grid<N>", &["N"]), Vec::<String>::new());
+    }
+
+    fn derive_str(src: &str) -> String {
+        let input: DeriveInput = syn::parse_str(src).unwrap();
+        derive(&input).to_string()
+    }
+
+    #[test]
+    fn edits_use_serialized_names_and_serde_aliases() {
+        let out = derive_str(
+            r#"
+            #[serde(rename_all = "camelCase")]
+            struct User {
+                #[serde(alias = "uid")]
+                #[llmout(alias = "user_id", no_invent)]
+                user_id: u32,
+            }"#,
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        for expected in [
+            r#"property : "userId" , alias : "uid""#,
+            r#"property : "userId" , alias : "user_id""#,
+            r#"Edit :: NoInvent { variant : :: core :: option :: Option :: None , property : "userId" ,"#,
+        ] {
+            assert!(out.contains(expected), "missing {expected} in {out}");
+        }
+    }
+
+    #[test]
+    fn variants_are_located_by_representation() {
+        let out = derive_str(
+            r#"
+            #[serde(tag = "t", content = "c")]
+            enum E { #[serde(alias = "bee")] B { #[llmout(alias = "ex")] x: i32 } }"#,
+        );
+        assert!(
+            out.contains(r#"Variant :: Adjacent { tag : "t" , content : "c" , name : "B" , }"#),
+            "{out}"
+        );
+        let out = derive_str(
+            r#"
+            #[serde(untagged)]
+            enum E { P { #[llmout(alias = "ex")] x: i32 }, #[serde(skip)] S, Q(i32), R(f64) }"#,
+        );
+        assert!(
+            out.contains("Variant :: Untagged { from_end : 2usize }"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn errors_come_with_a_fallback_impl() {
+        let out = derive_str("struct S { #[llmout(nope)] a: u32, #[llmout(alias = 1)] b: u32 }");
+        assert!(out.contains("unknown llmout attribute `nope`"), "{out}");
+        assert!(out.contains("`alias` takes a string"), "{out}");
+        assert!(out.contains(":: llmout :: LlmOutput for S"), "{out}");
+        assert!(!out.contains("__llmout_annotate"), "{out}");
+    }
+
+    #[test]
+    fn malformed_serde_attributes_are_left_to_serde() {
+        let out = derive_str("struct S { #[serde(renam = \"x\")] a: u32 }");
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains(":: llmout :: LlmOutput for S"), "{out}");
     }
 }
