@@ -79,7 +79,10 @@ fn build<T: LlmOutput>() -> Entry {
     let compiled = Schema::compile(&json).unwrap_or_else(|e| {
         // schemars only emits schemas llmout understands; an unknown construct degrades to
         // "accept anything" for that node rather than failing every call.
-        debug_assert!(false, "schemars emitted a schema llmout cannot compile: {e}");
+        debug_assert!(
+            false,
+            "schemars emitted a schema llmout cannot compile: {e}"
+        );
         Schema::any()
     });
     Entry { json, compiled }
@@ -151,7 +154,11 @@ fn object_schema_of<'a>(
         }
         // Internally / adjacently tagged: a property whose `const` is the variant name.
         let tag_of = |p: &Value| p.get("const").and_then(Value::as_str) == Some(variant);
-        if let Some(tag_key) = props.iter().find(|(_, p)| tag_of(p)).map(|(k, _)| k.clone()) {
+        if let Some(tag_key) = props
+            .iter()
+            .find(|(_, p)| tag_of(p))
+            .map(|(k, _)| k.clone())
+        {
             let content = props
                 .iter()
                 .find(|(k, p)| **k != tag_key && p.get("properties").is_some())
