@@ -40,6 +40,7 @@
 
 mod cache;
 mod error;
+mod impls;
 pub mod extract;
 mod options;
 mod pipeline;

@@ -118,8 +118,11 @@ pub fn recover_with_schema(
 }
 
 pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> ValidationResult<T> {
-    // 1. Fast path: exactly what serde_json costs.
-    if let Ok(value) = serde_json::from_str::<T>(raw) {
+    // 1. Fast path: serde_json straight into T, unless serde had to ignore a key. Ignored keys
+    //    are how data gets lost silently (`tool_calls` for a camelCase `toolCalls: Option<_>`
+    //    deserializes to `None`), so such replies go through recovery, which renames or drops
+    //    them with a warning.
+    if let Some(value) = fast_path::<T>(raw) {
         return ValidationResult::ok(value, Vec::new());
     }
     let schema = T::compiled_schema();
@@ -128,6 +131,15 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
     deserialize::<T>(chosen.value, chosen.warnings, schema, options)
+}
+
+/// Deserializes `raw` straight into `T`; `None` if that fails or any key was ignored.
+fn fast_path<T: LlmOutput>(raw: &str) -> Option<T> {
+    let mut ignored = false;
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let value = serde_ignored::deserialize(&mut de, |_| ignored = true).ok()?;
+    de.end().ok()?;
+    (!ignored).then_some(value)
 }
 
 /// Step 6: deserialize. If serde refuses what recovery produced (a custom `Deserialize`, say),
@@ -208,6 +220,8 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
     for candidate in candidates {
         let (value, mut warnings) = match parse(candidate.text, options) {
             Ok(parsed) => parsed,
+            // Prose that does not even start like JSON says nothing about the JSON.
+            Err(_) if !looks_like_json(&candidate) => continue,
             Err(e) => {
                 // Depth errors say more than any other syntax error; keep the first of those.
                 if syntax_error
@@ -401,6 +415,12 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
         value,
         warnings: vec![warning],
     }))
+}
+
+/// Whether a candidate's parse failure is worth reporting: it starts like a JSON container, or
+/// a fence or tag says it is meant to be JSON.
+fn looks_like_json(c: &Candidate<'_>) -> bool {
+    matches!(c.origin, Origin::Fence | Origin::Tag) || c.text.starts_with(['{', '['])
 }
 
 fn no_json_found(raw: &str) -> String {
