@@ -49,7 +49,16 @@ fn main() {
 
     let result = Review::from_llm(REPLY);
     match &result.value {
-        Some(review) => println!("Value:\n{review:#?}\n"),
+        Some(review) => {
+            println!("Value:\n{review:#?}\n");
+            println!(
+                "{:?} ({}/10): {}",
+                review.status, review.score, review.summary
+            );
+            for issue in &review.issues {
+                println!("  {}:{}: {}", issue.file, issue.line, issue.message);
+            }
+        }
         None => println!(
             "No value: {}\n",
             result

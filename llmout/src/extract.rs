@@ -48,14 +48,14 @@ pub enum Origin {
 }
 
 impl Origin {
-    /// How the origin reads in a warning ("a ```json fence", ...).
+    /// How the origin reads in a warning ("a markdown fence", ...).
     pub fn describe(self) -> &'static str {
         match self {
             Origin::Whole => "the whole reply",
             Origin::Tag => "an answer tag",
             Origin::Fence => "a markdown fence",
-            Origin::Balanced => "a bracketed span in the text",
-            Origin::Truncated => "an unclosed bracketed span at the end of the text",
+            Origin::Balanced => "the text",
+            Origin::Truncated => "an unclosed span at the end of the text",
         }
     }
 }

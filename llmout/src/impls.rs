@@ -45,7 +45,7 @@ mod tests {
     fn containers_and_leaves() {
         let r = Vec::<u32>::from_llm("Numbers: [1, \"2\", 3.0]");
         assert_eq!(r.value, Some(vec![1, 2, 3]));
-        assert_eq!(r.warnings.len(), 3);
+        assert_eq!(r.warnings.len(), 2); // "2" and 3.0 coerced
         let r = String::from_llm("Just some text.");
         assert_eq!(r.value.as_deref(), Some("Just some text."));
         let r = Option::<bool>::from_llm("null");

@@ -40,8 +40,8 @@
 
 mod cache;
 mod error;
-mod impls;
 pub mod extract;
+mod impls;
 mod options;
 mod pipeline;
 pub mod recover;

@@ -33,7 +33,7 @@ pub struct Repaired {
 /// ```
 /// let r = llmout::repair_text("Sure!\n```json\n{\"a\": 1,}\n```", &llmout::Options::default()).unwrap();
 /// assert_eq!(r.value, serde_json::json!({"a": 1}));
-/// assert_eq!(r.warnings.len(), 2); // taken from the fence; trailing comma removed
+/// assert_eq!(r.warnings.len(), 1); // the trailing comma
 /// ```
 pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
     if let Ok(value) = serde_json::from_str::<Value>(raw) {
@@ -61,7 +61,7 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
 /// });
 /// let r = llmout::from_llm_with_schema("Result: {\"Status\": \"PASSED\"}", &schema, &llmout::Options::default());
 /// assert_eq!(r.value, Some(json!({"status": "pass"})));
-/// assert_eq!(r.warnings.len(), 3); // extracted, key renamed, enum matched
+/// assert_eq!(r.warnings.len(), 2); // key renamed, enum matched
 /// ```
 pub fn from_llm_with_schema(
     raw: &str,
@@ -204,21 +204,26 @@ struct Evaluated<'a> {
     candidate: Candidate<'a>,
     value: Value,
     warnings: Vec<Warning>,
-    /// Schema-level cost plus 1 if text around the candidate was dropped. Syntax fixes do not
-    /// count: a long answer with many raw newlines must still beat a short clean example.
+    /// Schema-level recovery cost. Syntax fixes do not count: a long answer with many raw
+    /// newlines must still beat a short clean example.
     cost: u32,
     /// Syntax fixes, the tie-breaker between overlapping candidates.
     syntax: usize,
 }
 
 /// Steps 2-5: candidates, parse, recover, choose.
+///
+/// Taking the answer out of prose, a fence or a tag changes nothing the model wrote, so it is
+/// no warning by itself; choosing it over *other* JSON values in the reply is a decision, and
+/// that is recorded (`Extracted`).
 fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chosen, Error> {
     let candidates = extract::candidates(raw);
     let mut best: Option<Evaluated<'_>> = None;
+    let mut parsed_ranges: Vec<std::ops::Range<usize>> = Vec::new();
     let mut recovery_error: Option<Error> = None;
     let mut syntax_error: Option<Error> = None;
     for candidate in candidates {
-        let (value, mut warnings) = match parse(candidate.text, options) {
+        let (value, warnings) = match parse(candidate.text, options) {
             Ok(parsed) => parsed,
             // Prose that does not even start like JSON says nothing about the JSON.
             Err(_) if !looks_like_json(&candidate) => continue,
@@ -233,30 +238,15 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
                 continue;
             }
         };
+        parsed_ranges.push(candidate.range.clone());
         let syntax = warnings.len();
-        let mut cost = 0;
-        if candidate.origin != Origin::Whole {
-            cost += 1;
-            warnings.insert(
-                0,
-                Warning::new(
-                    WarningKind::Extracted,
-                    "",
-                    format!(
-                        "took the JSON from {}; ignored the text around it",
-                        candidate.origin.describe()
-                    ),
-                ),
-            );
-        }
-        let (value, warnings) = match schema {
-            None => (value, warnings),
+        let (value, warnings, cost) = match schema {
+            None => (value, warnings, 0),
             Some(schema) => match recover::recover(value, schema, options) {
                 Ok(r) => {
-                    cost += r.cost;
                     let mut all = warnings;
                     all.extend(r.warnings);
-                    (r.value, all)
+                    (r.value, all, r.cost)
                 }
                 Err(e) => {
                     if recovery_error.is_none() || candidate.origin <= Origin::Fence {
@@ -278,7 +268,26 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
             Some(current) => better(current, next),
         });
     }
-    if let Some(b) = best {
+    if let Some(mut b) = best {
+        let chosen = &b.candidate.range;
+        let others = parsed_ranges
+            .iter()
+            .filter(|r| r.end <= chosen.start || r.start >= chosen.end)
+            .count();
+        if others > 0 {
+            let plural = if others == 1 { "value" } else { "values" };
+            b.warnings.insert(
+                0,
+                Warning::new(
+                    WarningKind::Extracted,
+                    "",
+                    format!(
+                        "chose the JSON in {} over {others} other JSON {plural} in the reply",
+                        b.candidate.origin.describe()
+                    ),
+                ),
+            );
+        }
         return Ok(Chosen {
             value: b.value,
             warnings: b.warnings,
