@@ -439,3 +439,41 @@ fn seed001_keys_in_another_convention() {
         ]
     );
 }
+
+// ---------------------------------------------------------------- no JSON at all
+
+#[test]
+fn key_value_lines_when_the_model_ignores_the_json_request() {
+    let reply = "Here is the commit:\n\n**Title:** Fix login\n**Message:** Compare tokens in constant time.\n**Emoji:** 🔒\n";
+    let r = GeneratedMessage::from_llm(reply);
+    assert_eq!(
+        r.value,
+        Some(msg(
+            Some("🔒"),
+            "Fix login",
+            "Compare tokens in constant time."
+        ))
+    );
+    assert_eq!(
+        kinds(&r),
+        [
+            (WarningKind::Reshaped, ""),
+            (WarningKind::KeyRenamed, "/title"),
+            (WarningKind::KeyRenamed, "/message"),
+            (WarningKind::KeyRenamed, "/emoji"),
+        ]
+    );
+}
+
+#[test]
+fn feedback_for_a_retry() {
+    let r = GeneratedMessage::from_llm(r#"{"title": null, "mesage": "x"}"#);
+    assert_eq!(
+        r.feedback().unwrap(),
+        "Your reply did not match the expected JSON:\n\
+         - /mesage: dropped unknown key \"mesage\"\n\
+         - /title: null filled with the empty value \"\"\n\
+         - /message: missing field filled with the empty value \"\"\n\
+         Reply again with only the corrected JSON."
+    );
+}

@@ -380,9 +380,62 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
     }
 }
 
+/// `Key: value` lines, as models write when they ignore a request for JSON:
+/// `**Title:** Fix login`, `- Status: pass`, `Score: 8`. Keys are one to five words; values
+/// are kept as text (recovery converts them). `None` if no line has that shape.
+///
+/// ```
+/// let pairs = llmout::extract::key_value_lines("Here you go.\n**Title:** Fix login\n- Score: 8\n");
+/// assert_eq!(pairs.unwrap(), vec![("Title", "Fix login"), ("Score", "8")]);
+/// ```
+pub fn key_value_lines(text: &str) -> Option<Vec<(&str, &str)>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut l = line.trim();
+        for bullet in ["- ", "* ", "+ ", "• "] {
+            if let Some(rest) = l.strip_prefix(bullet) {
+                l = rest.trim_start();
+            }
+        }
+        let Some(colon) = l.find(':') else { continue };
+        // `Key: value`, `**Key:** value` — but not `http://…`.
+        let after = &l[colon + 1..];
+        if !(after.is_empty() || after.starts_with([' ', '\t', '*', '_'])) {
+            continue;
+        }
+        let key = l[..colon].trim().trim_matches(['*', '_', '`']).trim();
+        let value = l[colon + 1..]
+            .trim()
+            .trim_start_matches(['*', '_'])
+            .trim_end_matches(['*', '_'])
+            .trim();
+        let words = key.split_whitespace().count();
+        let key_ok = (1..=5).contains(&words)
+            && key.len() <= 40
+            && key
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-'));
+        if key_ok && !value.is_empty() {
+            out.push((key, value));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_values() {
+        let t = "Summary\n\n**Title**: Fix it\n__Status:__ needs review\nnot a pair\nhttp://x: y\n";
+        assert_eq!(
+            key_value_lines(t).unwrap(),
+            vec![("Title", "Fix it"), ("Status", "needs review")]
+        );
+        assert_eq!(key_value_lines("no pairs here"), None);
+        assert_eq!(key_value_lines("A very long key with many words: x"), None);
+    }
 
     fn list(text: &str) -> Vec<(Origin, &str)> {
         candidates(text)

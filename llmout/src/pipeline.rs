@@ -294,6 +294,11 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
         });
     }
     if let Some(s) = schema {
+        if parsed_ranges.is_empty() {
+            if let Some(Ok(chosen)) = key_values(raw, s, options) {
+                return Ok(chosen);
+            }
+        }
         if let Some(plain) = plain_text(raw, s, options) {
             return plain;
         }
@@ -377,6 +382,52 @@ fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> 
             format!("{} ({e})", excerpt(text, 40)),
         )),
     }
+}
+
+/// No JSON at all, but `Key: value` lines, and the schema wants an object: read the lines as
+/// one, and recover it like any other candidate (keys loosely, values coerced).
+fn key_values(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Chosen, Error>> {
+    let root = schema.resolve(schema.root());
+    let Kind::Object(o) = &schema.node(root).kind else {
+        return None;
+    };
+    // A single-string "markdown wrapper" takes the whole text instead (see `plain_text`).
+    if o.properties.iter().filter(|p| p.required).count() < 2 {
+        return None;
+    }
+    let mut text = String::new();
+    for seg in extract::visible_segments(raw) {
+        text.push_str(&raw[seg]);
+        text.push('\n');
+    }
+    let pairs = extract::key_value_lines(&text)?;
+    let mut map = serde_json::Map::new();
+    for (k, v) in pairs {
+        map.entry(k.to_owned())
+            .or_insert_with(|| Value::String(v.to_owned()));
+    }
+    if options.get_policy() == crate::Policy::Strict {
+        return Some(Err(Error::new(
+            ErrorKind::Forbidden,
+            "",
+            format!(
+                "JSON for {} (strict policy)",
+                schema.describe(schema.root())
+            ),
+            "`Key: value` lines",
+        )));
+    }
+    let r = recover::recover(Value::Object(map), schema, options).ok()?;
+    let mut warnings = vec![Warning::new(
+        WarningKind::Reshaped,
+        "",
+        "the reply has no JSON; read its `Key: value` lines as an object",
+    )];
+    warnings.extend(r.warnings);
+    Some(Ok(Chosen {
+        value: r.value,
+        warnings,
+    }))
 }
 
 /// Plain text where the schema wants a string, or an object whose one required field is a
