@@ -430,8 +430,10 @@ fn key_values(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
     }))
 }
 
-/// Plain text where the schema wants a string, or an object whose one required field is a
-/// string (seed 003's "markdown wrapper" types): the visible text is the value.
+/// Plain text where the schema wants a scalar (a string, an enum value, a number, a
+/// boolean), or an object whose one required field is a string (seed 003's "markdown wrapper"
+/// types): the visible text is the value, recovered like any other (so "The change is
+/// approved." is the enum value `Approved`, and "About 42." the number 42).
 fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Chosen, Error>> {
     let segments = extract::visible_segments(raw);
     let start = segments.first()?.start;
@@ -442,7 +444,9 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
     }
     let root = schema.resolve(schema.root());
     let value = match &schema.node(root).kind {
-        Kind::String => Value::String(text.to_owned()),
+        Kind::String | Kind::Enum(_) | Kind::Integer { .. } | Kind::Number | Kind::Boolean => {
+            Value::String(text.to_owned())
+        }
         Kind::Object(o) => {
             let required: Vec<_> = o.properties.iter().filter(|p| p.required).collect();
             let [only] = required.as_slice() else {
@@ -466,14 +470,19 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
             "plain text",
         )));
     }
-    let warning = Warning::new(
+    let r = match recover::recover(value, schema, options) {
+        Ok(r) => r,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut warnings = vec![Warning::new(
         WarningKind::Reshaped,
         "",
-        "the reply is plain text; took all of it as the string value",
-    );
+        "the reply is plain text, not JSON; read the text as the value",
+    )];
+    warnings.extend(r.warnings);
     Some(Ok(Chosen {
-        value,
-        warnings: vec![warning],
+        value: r.value,
+        warnings,
     }))
 }
 

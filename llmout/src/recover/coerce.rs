@@ -124,7 +124,11 @@ fn numbers_in(t: &str) -> Vec<&str> {
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
             let mut start = i;
-            if start > 0 && bytes[start - 1] == b'-' {
+            // A minus sign, not a hyphen: `-3` or `is -3`, but not `A-17`.
+            if start > 0
+                && bytes[start - 1] == b'-'
+                && (start == 1 || !bytes[start - 2].is_ascii_alphanumeric())
+            {
                 start -= 1;
             }
             let mut j = i;
@@ -217,6 +221,8 @@ mod tests {
         assert_eq!(num("about 42 items"), Ok("42".into()));
         assert_eq!(num("approximately 3.5 hours"), Ok("3.5".into()));
         assert_eq!(num("5kg"), Ok("5".into()));
+        assert_eq!(num("is -3 today"), Ok("-3".into()));
+        assert_eq!(num("A-17"), Ok("17".into()));
     }
 
     #[test]
