@@ -74,13 +74,6 @@ impl Error {
     pub fn found(&self) -> &str {
         &self.found
     }
-
-    /// Returns the same error with its path prefixed by `prefix` (used when an error from a
-    /// nested value bubbles up).
-    pub(crate) fn with_path(mut self, path: impl Into<String>) -> Self {
-        self.path = path.into();
-        self
-    }
 }
 
 impl fmt::Display for Error {

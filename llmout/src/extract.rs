@@ -1,1 +1,613 @@
-//! Extraction: text -> ranked candidate spans.
+//! Extraction: text -> candidate spans that may hold the answer, in text order.
+//!
+//! A reply is prose, markdown and reasoning around (usually) one JSON value. This stage finds
+//! every place the value could be, without parsing it:
+//!
+//! - the whole text (trimmed), outside reasoning blocks;
+//! - the body of every markdown fence (```` ``` ````, ```` ```json ````, `~~~`), whose closer
+//!   must stand at the start of a line (a fence left open runs to the end: truncation);
+//! - the body of `<answer>`, `<json>`, `<output>`, `<result>` and `<response>` tags;
+//! - every outermost bracket-balanced `{…}` / `[…]` span, found by one scan that skips
+//!   brackets inside strings, plus the span from the first unclosed bracket to the end
+//!   (a reply cut off at max tokens).
+//!
+//! Reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`) are removed first; a
+//! `</think>` with no opener means everything before it was reasoning (some chat templates put
+//! the opener in the prompt), and an opener with no closer means everything after it is.
+//!
+//! Everything here is one linear pass (or a constant number of them) over the text, and the
+//! number of balanced spans kept is bounded by [`MAX_SPANS`], so the later stages parse at most
+//! a constant multiple of the input.
+//!
+//! ```
+//! use llmout::extract::{candidates, Origin};
+//! let found = candidates("Here you go:\n```json\n{\"a\": 1}\n```\nAnything else?");
+//! let fence = found.iter().find(|c| c.origin == Origin::Fence).unwrap();
+//! assert_eq!(fence.text, "{\"a\": 1}");
+//! ```
+
+use std::ops::Range;
+
+/// The most bracket-balanced spans kept per text segment (the longest ones), so a reply made of
+/// thousands of `{}` cannot make later stages parse thousands of candidates.
+pub const MAX_SPANS: usize = 16;
+
+/// Where a candidate came from. The order is also the preference order for equal ranges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Origin {
+    /// The whole reply (outside reasoning), trimmed.
+    Whole,
+    /// The body of an `<answer>`-like tag.
+    Tag,
+    /// The body of a markdown fence.
+    Fence,
+    /// An outermost bracket-balanced span.
+    Balanced,
+    /// From an unclosed bracket to the end of the text: a reply cut off mid-value.
+    Truncated,
+}
+
+impl Origin {
+    /// How the origin reads in a warning ("a markdown fence", ...).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Origin::Whole => "the whole reply",
+            Origin::Tag => "an answer tag",
+            Origin::Fence => "a markdown fence",
+            Origin::Balanced => "the text",
+            Origin::Truncated => "an unclosed span at the end of the text",
+        }
+    }
+}
+
+/// One place in the reply that may hold the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate<'a> {
+    /// The candidate's text (trimmed), a slice of the input.
+    pub text: &'a str,
+    /// Its byte range in the input.
+    pub range: Range<usize>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+impl Candidate<'_> {
+    /// `true` if this candidate's range contains `other`'s.
+    pub fn contains(&self, other: &Candidate<'_>) -> bool {
+        self.range.start <= other.range.start && other.range.end <= self.range.end
+    }
+}
+
+/// Reasoning tags whose content is never the answer.
+const REASONING_TAGS: [&str; 3] = ["think", "thinking", "reasoning"];
+/// Tags whose content is the answer.
+const ANSWER_TAGS: [&str; 5] = ["answer", "json", "output", "result", "response"];
+
+/// Finds every candidate span in `text`, in text order (by start, then longest first), with
+/// duplicates (same trimmed range) merged into the best origin.
+///
+/// ```
+/// use llmout::extract::{candidates, Origin};
+/// let c = candidates("<think>maybe {\"a\": 0}</think>\nAnswer: {\"a\": 1}");
+/// assert_eq!(c.len(), 2);
+/// assert_eq!((c[0].origin, c[0].text), (Origin::Whole, "Answer: {\"a\": 1}"));
+/// assert_eq!((c[1].origin, c[1].text), (Origin::Balanced, "{\"a\": 1}"));
+/// ```
+pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
+    let mut out = Vec::new();
+    for segment in visible_segments(text) {
+        let seg = &text[segment.clone()];
+        push_trimmed(&mut out, text, segment.clone(), Origin::Whole);
+        fences(seg, segment.start, text, &mut out);
+        answer_tags(seg, segment.start, text, &mut out);
+        balanced_spans(seg, segment.start, text, &mut out);
+    }
+    out.sort_by(|a, b| {
+        a.range
+            .start
+            .cmp(&b.range.start)
+            .then(b.range.end.cmp(&a.range.end))
+            .then(a.origin.cmp(&b.origin))
+    });
+    out.dedup_by(|later, earlier| later.range == earlier.range);
+    out
+}
+
+/// Byte ranges of `text` outside reasoning blocks, non-empty after trimming.
+///
+/// ```
+/// let t = "<think>hmm</think> {\"x\": 1}";
+/// let segs = llmout::extract::visible_segments(t);
+/// assert_eq!(&t[segs[0].clone()], " {\"x\": 1}");
+/// ```
+pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
+    let mut hidden: Vec<Range<usize>> = Vec::new();
+    let mut open: Option<(usize, &str)> = None;
+    let mut i = 0;
+    for tag in tags(text) {
+        if tag.range.start < i {
+            continue;
+        }
+        let Some(name) = REASONING_TAGS
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(tag.name))
+        else {
+            continue;
+        };
+        match (open, tag.closing) {
+            (None, false) => open = Some((tag.range.start, name)),
+            (Some((start, open_name)), true) if open_name == *name => {
+                hidden.push(start..tag.range.end);
+                open = None;
+                i = tag.range.end;
+            }
+            // A closer with no opener: everything before it was reasoning.
+            (None, true) => {
+                hidden.clear();
+                hidden.push(0..tag.range.end);
+                i = tag.range.end;
+            }
+            _ => {}
+        }
+    }
+    if let Some((start, _)) = open {
+        hidden.push(start..text.len());
+    }
+    let mut segments = Vec::new();
+    let mut pos = 0;
+    for h in hidden {
+        if h.start > pos {
+            segments.push(pos..h.start);
+        }
+        pos = pos.max(h.end);
+    }
+    if pos < text.len() {
+        segments.push(pos..text.len());
+    }
+    segments.retain(|r| !text[r.clone()].trim().is_empty());
+    segments
+}
+
+/// An HTML-like tag found in the text.
+struct Tag<'a> {
+    name: &'a str,
+    closing: bool,
+    range: Range<usize>,
+}
+
+/// Every `<name>` / `</name>` / `<name attr…>` tag, in order. Linear: each `<` is looked at once
+/// and a tag name is at most 32 bytes.
+fn tags(text: &str) -> impl Iterator<Item = Tag<'_>> {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while pos < bytes.len() {
+            let lt = pos + bytes[pos..].iter().position(|&b| b == b'<')?;
+            pos = lt + 1;
+            let mut j = lt + 1;
+            let closing = bytes.get(j) == Some(&b'/');
+            if closing {
+                j += 1;
+            }
+            let name_start = j;
+            while j < bytes.len() && j - name_start < 32 && bytes[j].is_ascii_alphanumeric() {
+                j += 1;
+            }
+            if j == name_start {
+                continue;
+            }
+            let name = &text[name_start..j];
+            // `<think>` or `<think attr="…">`: find the `>` within a short distance.
+            let end = match bytes.get(j) {
+                Some(b'>') => j + 1,
+                Some(b' ') if !closing => {
+                    let limit = (j + 200).min(bytes.len());
+                    match bytes[j..limit].iter().position(|&b| b == b'>') {
+                        Some(k) => j + k + 1,
+                        None => continue,
+                    }
+                }
+                _ => continue,
+            };
+            pos = end;
+            return Some(Tag {
+                name,
+                closing,
+                range: lt..end,
+            });
+        }
+        None
+    })
+}
+
+fn push_trimmed<'a>(
+    out: &mut Vec<Candidate<'a>>,
+    text: &'a str,
+    range: Range<usize>,
+    origin: Origin,
+) {
+    let slice = &text[range.clone()];
+    let start = range.start + (slice.len() - slice.trim_start().len());
+    let end = range.end - (slice.len() - slice.trim_end().len());
+    if start < end {
+        out.push(Candidate {
+            text: &text[start..end],
+            range: start..end,
+            origin,
+        });
+    }
+}
+
+/// Markdown fences: an opener line of 3+ backticks or tildes (up to 3 spaces indent) with an
+/// optional info string; the closer is a line of at least as many of the same character.
+fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
+    let mut open: Option<(u8, usize, usize)> = None; // (char, count, body start)
+    let mut line_start = 0;
+    while line_start < seg.len() {
+        let line_end = seg[line_start..]
+            .find('\n')
+            .map_or(seg.len(), |k| line_start + k);
+        let line = &seg[line_start..line_end];
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[indent..];
+        if indent <= 3 {
+            if let Some(fc) = rest.bytes().next().filter(|b| *b == b'`' || *b == b'~') {
+                let count = rest.bytes().take_while(|b| *b == fc).count();
+                if count >= 3 {
+                    match open {
+                        Some((c, n, body))
+                            if c == fc && count >= n && rest[count..].trim().is_empty() =>
+                        {
+                            push_trimmed(out, text, base + body..base + line_start, Origin::Fence);
+                            open = None;
+                        }
+                        None => {
+                            let info = &rest[count..];
+                            // A backtick fence's info string cannot contain a backtick.
+                            if fc == b'~' || !info.contains('`') {
+                                open = Some((fc, count, (line_end + 1).min(seg.len())));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        line_start = line_end + 1;
+    }
+    if let Some((_, _, body)) = open {
+        push_trimmed(out, text, base + body..base + seg.len(), Origin::Fence);
+    }
+}
+
+/// `<answer>…</answer>`-like tags (case-insensitive); an unclosed one runs to the end.
+fn answer_tags<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
+    let mut open: Option<(&str, usize)> = None;
+    for tag in tags(seg) {
+        let Some(name) = ANSWER_TAGS
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(tag.name))
+        else {
+            continue;
+        };
+        match (open, tag.closing) {
+            (None, false) => open = Some((name, tag.range.end)),
+            (Some((open_name, body)), true) if open_name == *name => {
+                push_trimmed(out, text, base + body..base + tag.range.start, Origin::Tag);
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((_, body)) = open {
+        push_trimmed(out, text, base + body..base + seg.len(), Origin::Tag);
+    }
+}
+
+/// Outermost bracket-balanced spans, string-aware inside brackets, plus the span from the
+/// outermost unclosed bracket to the end. Keeps the [`MAX_SPANS`] longest.
+///
+/// Strings are only tracked inside brackets: quotes in prose (`it's`, `"quoted"`) must not
+/// hide the JSON that follows. A closer that does not match the innermost opener closes the
+/// nearest matching one (`{"a": [1, 2}`), or is ignored if there is none; both are O(1)
+/// amortized, so the scan stays linear.
+fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
+    let bytes = seg.as_bytes();
+    let mut stack: Vec<(u8, usize)> = Vec::new();
+    let mut open_braces = 0usize;
+    let mut open_brackets = 0usize;
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' if !stack.is_empty() => in_string = true,
+            b'{' | b'[' => {
+                if b == b'{' {
+                    open_braces += 1;
+                } else {
+                    open_brackets += 1;
+                }
+                stack.push((b, i));
+            }
+            b'}' | b']' => {
+                let (want, count) = if b == b'}' {
+                    (b'{', open_braces)
+                } else {
+                    (b'[', open_brackets)
+                };
+                if count > 0 {
+                    while let Some((opener, start)) = stack.pop() {
+                        if opener == b'{' {
+                            open_braces -= 1;
+                        } else {
+                            open_brackets -= 1;
+                        }
+                        if opener == want {
+                            // Spans closed earlier and starting after `start` lie inside.
+                            while spans.last().is_some_and(|s| s.start > start) {
+                                spans.pop();
+                            }
+                            spans.push(start..i + 1);
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if spans.len() > MAX_SPANS {
+        spans.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        spans.truncate(MAX_SPANS);
+    }
+    for s in spans {
+        push_trimmed(out, text, base + s.start..base + s.end, Origin::Balanced);
+    }
+    if let Some(&(_, start)) = stack.first() {
+        push_trimmed(out, text, base + start..base + seg.len(), Origin::Truncated);
+    }
+}
+
+/// `Key: value` lines, as models write when they ignore a request for JSON:
+/// `**Title:** Fix login`, `- Status: pass`, `Score: 8`. Keys are one to five words; values
+/// are kept as text (recovery converts them). `None` if no line has that shape.
+///
+/// ```
+/// let pairs = llmout::extract::key_value_lines("Here you go.\n**Title:** Fix login\n- Score: 8\n");
+/// assert_eq!(pairs.unwrap(), vec![("Title", "Fix login"), ("Score", "8")]);
+/// ```
+pub fn key_value_lines(text: &str) -> Option<Vec<(&str, &str)>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut l = line.trim();
+        for bullet in ["- ", "* ", "+ ", "• "] {
+            if let Some(rest) = l.strip_prefix(bullet) {
+                l = rest.trim_start();
+            }
+        }
+        let Some(colon) = l.find(':') else { continue };
+        // `Key: value`, `**Key:** value` — but not `http://…`.
+        let after = &l[colon + 1..];
+        if !(after.is_empty() || after.starts_with([' ', '\t', '*', '_'])) {
+            continue;
+        }
+        let key = l[..colon].trim().trim_matches(['*', '_', '`']).trim();
+        let value = l[colon + 1..]
+            .trim()
+            .trim_start_matches(['*', '_'])
+            .trim_end_matches(['*', '_'])
+            .trim();
+        let words = key.split_whitespace().count();
+        let key_ok = (1..=5).contains(&words)
+            && key.len() <= 40
+            && key
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-'));
+        if key_ok && !value.is_empty() {
+            out.push((key, value));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_values() {
+        let t = "Summary\n\n**Title**: Fix it\n__Status:__ needs review\nnot a pair\nhttp://x: y\n";
+        assert_eq!(
+            key_value_lines(t).unwrap(),
+            vec![("Title", "Fix it"), ("Status", "needs review")]
+        );
+        assert_eq!(key_value_lines("no pairs here"), None);
+        assert_eq!(key_value_lines("A very long key with many words: x"), None);
+    }
+
+    fn list(text: &str) -> Vec<(Origin, &str)> {
+        candidates(text)
+            .into_iter()
+            .map(|c| (c.origin, c.text))
+            .collect()
+    }
+
+    #[test]
+    fn whole_json_is_one_candidate() {
+        assert_eq!(list(" {\"a\": 1} \n"), vec![(Origin::Whole, "{\"a\": 1}")]);
+    }
+
+    #[test]
+    fn json_fence_and_span_inside_it() {
+        let t = "Here's the commit message:\n```json\n{\"title\": \"x\"}\n```\nThis enables it.";
+        assert_eq!(
+            list(t),
+            vec![(Origin::Whole, t), (Origin::Fence, "{\"title\": \"x\"}"),]
+        );
+    }
+
+    #[test]
+    fn bare_and_tilde_fences() {
+        assert_eq!(
+            list("```\n[1]\n```"),
+            vec![(Origin::Whole, "```\n[1]\n```"), (Origin::Fence, "[1]")]
+        );
+        assert_eq!(
+            list("~~~json\n{\"b\": 2}\n~~~"),
+            vec![
+                (Origin::Whole, "~~~json\n{\"b\": 2}\n~~~"),
+                (Origin::Fence, "{\"b\": 2}")
+            ]
+        );
+    }
+
+    #[test]
+    fn fence_closer_only_at_line_start() {
+        // The ``` inside the string is not a closer; the one on its own line is.
+        let t = "```json\n{\"code\": \"use ``` here\"}\n```";
+        assert_eq!(list(t)[1], (Origin::Fence, "{\"code\": \"use ``` here\"}"));
+    }
+
+    #[test]
+    fn text_after_a_fence_is_not_eaten() {
+        // The seed's regex fence stripper loses the text around the fence; here the fence body
+        // and the later JSON are separate candidates.
+        let t = "```json\n{\"a\": 1}\n```\nand then {\"b\": 2}";
+        let l = list(t);
+        assert!(l.contains(&(Origin::Fence, "{\"a\": 1}")));
+        assert!(l.contains(&(Origin::Balanced, "{\"b\": 2}")));
+    }
+
+    #[test]
+    fn unclosed_fence_runs_to_the_end() {
+        assert_eq!(list("```json\n{\"a\": 1")[1], (Origin::Fence, "{\"a\": 1"));
+    }
+
+    #[test]
+    fn braces_in_strings_do_not_break_spans() {
+        let t = "Result: {\"msg\": \"use } and { freely\", \"n\": [1, 2]} done";
+        assert_eq!(
+            list(t)[1],
+            (
+                Origin::Balanced,
+                "{\"msg\": \"use } and { freely\", \"n\": [1, 2]}"
+            )
+        );
+    }
+
+    #[test]
+    fn quotes_in_prose_do_not_hide_json() {
+        let t = "It's \"quoted\" prose: {\"a\": \"b\"}";
+        assert_eq!(list(t)[1], (Origin::Balanced, "{\"a\": \"b\"}"));
+    }
+
+    #[test]
+    fn unclosed_prose_brace_does_not_hide_json() {
+        let t = "smiley :-{ then {\"a\": 1} end";
+        let l = list(t);
+        assert!(l.contains(&(Origin::Balanced, "{\"a\": 1}")));
+        assert!(l.contains(&(Origin::Truncated, "{ then {\"a\": 1} end")));
+    }
+
+    #[test]
+    fn several_spans_in_prose() {
+        let t = "Example: {\"a\": 0}. Answer: {\"a\": 1}";
+        let l = list(t);
+        assert_eq!(
+            l[1..],
+            [
+                (Origin::Balanced, "{\"a\": 0}"),
+                (Origin::Balanced, "{\"a\": 1}")
+            ]
+        );
+    }
+
+    #[test]
+    fn truncated_reply() {
+        let t = "Sure: {\"a\": [1, 2, {\"b\": 3}";
+        let l = list(t);
+        assert!(l.contains(&(Origin::Truncated, "{\"a\": [1, 2, {\"b\": 3}")));
+        assert!(l.contains(&(Origin::Balanced, "{\"b\": 3}")));
+    }
+
+    #[test]
+    fn mismatched_closer() {
+        let t = "x {\"a\": [1, 2} y";
+        assert_eq!(list(t)[1], (Origin::Balanced, "{\"a\": [1, 2}"));
+    }
+
+    #[test]
+    fn think_blocks_removed() {
+        assert_eq!(
+            list("<think>{\"a\": 0}</think>{\"a\": 1}"),
+            vec![(Origin::Whole, "{\"a\": 1}")]
+        );
+        // Dangling closer: everything before it was reasoning.
+        assert_eq!(
+            list("I think {\"a\": 0} is wrong.</think>\n{\"a\": 1}"),
+            vec![(Origin::Whole, "{\"a\": 1}")]
+        );
+        // Unclosed opener: everything after it is reasoning.
+        assert_eq!(list("<THINKING>{\"a\": 0}"), vec![]);
+        // Several blocks.
+        assert_eq!(
+            list("<think>a</think>{\"a\": 1}<reasoning>b</reasoning>"),
+            vec![(Origin::Whole, "{\"a\": 1}")]
+        );
+    }
+
+    #[test]
+    fn answer_tags() {
+        let t = "<answer>\n{\"a\": 1}\n</answer>";
+        assert_eq!(list(t)[1], (Origin::Tag, "{\"a\": 1}"));
+    }
+
+    #[test]
+    fn nothing_in_empty_or_blank_text() {
+        assert_eq!(list(""), vec![]);
+        assert_eq!(list(" \n\t "), vec![]);
+    }
+
+    #[test]
+    fn many_spans_are_capped() {
+        let t = "{}".repeat(10_000);
+        let c = candidates(&t);
+        assert_eq!(
+            c.iter().filter(|c| c.origin == Origin::Balanced).count(),
+            MAX_SPANS
+        );
+    }
+
+    #[test]
+    fn adversarial_inputs_are_linear_and_total() {
+        let n = 1_000_000;
+        for s in [
+            "{".repeat(n),
+            "[".repeat(n),
+            "\"".repeat(n),
+            "}".repeat(n),
+            "[}".repeat(n / 2),
+            "```\n".repeat(n / 4),
+            "<think>".repeat(n / 7),
+            "</think>".repeat(n / 8),
+        ] {
+            let c = candidates(&s);
+            assert!(c.len() <= 3 + MAX_SPANS, "{} candidates", c.len());
+        }
+        // Non-ASCII text around brackets never splits a character.
+        let c = candidates("é{\"ü\": \"ß\"}ñ");
+        assert_eq!(c[1].text, "{\"ü\": \"ß\"}");
+    }
+}

@@ -41,6 +41,7 @@
 mod cache;
 mod error;
 pub mod extract;
+mod impls;
 mod options;
 mod pipeline;
 pub mod recover;
@@ -57,7 +58,9 @@ pub mod __private;
 
 pub use error::{excerpt, Error, ErrorKind};
 pub use options::{Options, Policy, DEFAULT_MAX_DEPTH};
-pub use pipeline::{from_llm_with_schema, recover_with_schema, repair_text, Repaired};
+pub use pipeline::{
+    from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_text, Repaired,
+};
 pub use result::ValidationResult;
 pub use warning::{pointer_push, Warning, WarningKind};
 

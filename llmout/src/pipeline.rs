@@ -1,14 +1,503 @@
-//! The pipeline.
-use crate::*;
-/// Repaired JSON.
-#[derive(Debug, Clone)]
-pub struct Repaired { /// value
- pub value: serde_json::Value, /// warnings
- pub warnings: Vec<Warning> }
-/// Repairs.
-pub fn repair_text(_raw: &str, _o: &Options) -> Result<Repaired, Error> { todo!() }
-/// Runtime schema entry.
-pub fn from_llm_with_schema(_raw: &str, _schema: &serde_json::Value, _o: &Options) -> ValidationResult<serde_json::Value> { todo!() }
-pub(crate) fn from_llm_typed<T: LlmOutput>(_raw: &str, _o: &Options) -> ValidationResult<T> { todo!() }
-/// Recovers an already-parsed value against a runtime schema (no extraction or repair).
-pub fn recover_with_schema(_value: serde_json::Value, _schema: &serde_json::Value, _o: &Options) -> ValidationResult<serde_json::Value> { todo!() }
+//! The pipeline: sequences the stages; holds no logic of its own beyond choosing.
+//!
+//! 1. fast path (`serde_json` straight into the target);
+//! 2. [`extract`](crate::extract) candidates;
+//! 3. [`sanitize`](crate::sanitize) and parse each (strict, then [`repair`](crate::repair));
+//! 4. [`recover`](crate::recover) each against the schema;
+//! 5. choose the cheapest, deserialize; last resort: its required fields only.
+
+use serde_json::Value;
+
+use crate::extract::{self, Candidate, Origin};
+use crate::recover::{self, describe_value};
+use crate::repair::{self, RepairOptions};
+use crate::schema::{Kind, Schema};
+use crate::{
+    excerpt, sanitize, Error, ErrorKind, LlmOutput, Options, ValidationResult, Warning, WarningKind,
+};
+
+/// A JSON value repaired from a reply, without a schema: what `llmout repair` prints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    /// The value.
+    pub value: Value,
+    /// What was changed to get it (extraction, sanitization, syntax repairs).
+    pub warnings: Vec<Warning>,
+}
+
+/// Finds and repairs the JSON in a reply, with no schema: extraction, sanitization and lenient
+/// parsing. When several candidates parse, the one needing fewest changes wins; on a tie, an
+/// enclosing candidate beats the one inside it and a later one beats an earlier one (the answer
+/// usually follows any example).
+///
+/// ```
+/// let r = llmout::repair_text("Sure!\n```json\n{\"a\": 1,}\n```", &llmout::Options::default()).unwrap();
+/// assert_eq!(r.value, serde_json::json!({"a": 1}));
+/// assert_eq!(r.warnings.len(), 1); // the trailing comma
+/// ```
+pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
+    if let Ok(value) = serde_json::from_str::<Value>(raw) {
+        return Ok(Repaired {
+            value,
+            warnings: Vec::new(),
+        });
+    }
+    let chosen = choose(raw, None, options)?;
+    Ok(Repaired {
+        value: chosen.value,
+        warnings: chosen.warnings,
+    })
+}
+
+/// Runs the whole pipeline on a JSON schema given at run time (what `llmout parse` does).
+/// The schema may carry `x-aliases` and `x-no-invent`; see the crate docs.
+///
+/// ```
+/// use serde_json::json;
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"status": {"enum": ["pass", "fail"]}},
+///     "required": ["status"]
+/// });
+/// let r = llmout::from_llm_with_schema("Result: {\"Status\": \"PASSED\"}", &schema, &llmout::Options::default());
+/// assert_eq!(r.value, Some(json!({"status": "pass"})));
+/// assert_eq!(r.warnings.len(), 2); // key renamed, enum matched
+/// ```
+pub fn from_llm_with_schema(
+    raw: &str,
+    schema: &Value,
+    options: &Options,
+) -> ValidationResult<Value> {
+    match Schema::compile(schema) {
+        Ok(compiled) => from_llm_with_compiled(raw, &compiled, options),
+        Err(e) => ValidationResult::err(e, Vec::new()),
+    }
+}
+
+/// [`from_llm_with_schema`] with a schema compiled once, for many replies.
+pub fn from_llm_with_compiled(
+    raw: &str,
+    schema: &Schema,
+    options: &Options,
+) -> ValidationResult<Value> {
+    if let Ok(value) = serde_json::from_str::<Value>(raw) {
+        if let Ok(r) = recover::recover(value, schema, options) {
+            if r.warnings.is_empty() {
+                return ValidationResult::ok(r.value, Vec::new());
+            }
+        }
+    }
+    match choose(raw, Some(schema), options) {
+        Ok(c) => ValidationResult::ok(c.value, c.warnings),
+        Err(e) => ValidationResult::err(e, Vec::new()),
+    }
+}
+
+/// Recovers an already-parsed value against a runtime schema: the recovery stage alone.
+///
+/// ```
+/// use serde_json::json;
+/// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+/// let r = llmout::recover_with_schema(json!({"n": "3"}), &schema, &llmout::Options::default());
+/// assert_eq!(r.value, Some(json!({"n": 3})));
+/// assert!(r.recovered);
+/// ```
+pub fn recover_with_schema(
+    value: Value,
+    schema: &Value,
+    options: &Options,
+) -> ValidationResult<Value> {
+    let compiled = match Schema::compile(schema) {
+        Ok(c) => c,
+        Err(e) => return ValidationResult::err(e, Vec::new()),
+    };
+    match recover::recover(value, &compiled, options) {
+        Ok(r) => ValidationResult::ok(r.value, r.warnings),
+        Err(e) => ValidationResult::err(e, Vec::new()),
+    }
+}
+
+pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> ValidationResult<T> {
+    // 1. Fast path: serde_json straight into T, unless serde had to ignore a key. Ignored keys
+    //    are how data gets lost silently (`tool_calls` for a camelCase `toolCalls: Option<_>`
+    //    deserializes to `None`), so such replies go through recovery, which renames or drops
+    //    them with a warning.
+    if let Some(value) = fast_path::<T>(raw) {
+        return ValidationResult::ok(value, Vec::new());
+    }
+    let schema = T::compiled_schema();
+    let chosen = match choose(raw, Some(schema), options) {
+        Ok(c) => c,
+        Err(e) => return ValidationResult::err(e, Vec::new()),
+    };
+    deserialize::<T>(chosen.value, chosen.warnings, schema, options)
+}
+
+/// Deserializes `raw` straight into `T`; `None` if that fails or any key was ignored.
+fn fast_path<T: LlmOutput>(raw: &str) -> Option<T> {
+    let mut ignored = false;
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let value = serde_ignored::deserialize(&mut de, |_| ignored = true).ok()?;
+    de.end().ok()?;
+    (!ignored).then_some(value)
+}
+
+/// Step 6: deserialize. If serde refuses what recovery produced (a custom `Deserialize`, say),
+/// try the required fields alone; else a clear error.
+fn deserialize<T: LlmOutput>(
+    value: Value,
+    mut warnings: Vec<Warning>,
+    schema: &Schema,
+    options: &Options,
+) -> ValidationResult<T> {
+    let first = match T::deserialize(&value) {
+        Ok(v) => return ValidationResult::ok(v, warnings),
+        Err(e) => e,
+    };
+    let root = schema.resolve(schema.root());
+    if let (Kind::Object(o), Value::Object(map), false) = (
+        &schema.node(root).kind,
+        &value,
+        options.get_policy() == crate::Policy::Strict,
+    ) {
+        let mut required = serde_json::Map::new();
+        let mut dropped = Vec::new();
+        for (k, v) in map {
+            if o.properties.iter().any(|p| p.required && p.name == *k) {
+                required.insert(k.clone(), v.clone());
+            } else {
+                dropped.push(k.clone());
+            }
+        }
+        if !dropped.is_empty() {
+            if let Ok(v) = T::deserialize(&Value::Object(required)) {
+                for k in dropped {
+                    warnings.push(Warning::new(
+                        WarningKind::RequiredOnly,
+                        crate::pointer_push("", &k),
+                        format!("dropped optional field \"{k}\" so the required fields deserialize ({first})"),
+                    ));
+                }
+                return ValidationResult::ok(v, warnings);
+            }
+        }
+    }
+    ValidationResult::err(
+        Error::new(
+            ErrorKind::Mismatch,
+            "",
+            schema.describe(schema.root()),
+            format!("{} that serde rejects: {first}", describe_value(&value)),
+        ),
+        warnings,
+    )
+}
+
+/// The chosen candidate's value and every change made to get it.
+struct Chosen {
+    value: Value,
+    warnings: Vec<Warning>,
+}
+
+/// One candidate carried through parsing and recovery.
+struct Evaluated<'a> {
+    candidate: Candidate<'a>,
+    value: Value,
+    warnings: Vec<Warning>,
+    /// Schema-level recovery cost. Syntax fixes do not count: a long answer with many raw
+    /// newlines must still beat a short clean example.
+    cost: u32,
+    /// Syntax fixes, the tie-breaker between overlapping candidates.
+    syntax: usize,
+}
+
+/// Steps 2-5: candidates, parse, recover, choose.
+///
+/// Taking the answer out of prose, a fence or a tag changes nothing the model wrote, so it is
+/// no warning by itself; choosing it over *other* JSON values in the reply is a decision, and
+/// that is recorded (`Extracted`).
+fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chosen, Error> {
+    let candidates = extract::candidates(raw);
+    let mut best: Option<Evaluated<'_>> = None;
+    let mut parsed_ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut recovery_error: Option<Error> = None;
+    let mut syntax_error: Option<Error> = None;
+    for candidate in candidates {
+        let (value, warnings) = match parse(candidate.text, options) {
+            Ok(parsed) => parsed,
+            // Prose that does not even start like JSON says nothing about the JSON.
+            Err(_) if !looks_like_json(&candidate) => continue,
+            Err(e) => {
+                // Depth errors say more than any other syntax error; keep the first of those.
+                if syntax_error
+                    .as_ref()
+                    .is_none_or(|s| s.kind() != ErrorKind::DepthLimit)
+                {
+                    syntax_error = Some(e);
+                }
+                continue;
+            }
+        };
+        parsed_ranges.push(candidate.range.clone());
+        let syntax = warnings.len();
+        let (value, warnings, cost) = match schema {
+            None => (value, warnings, 0),
+            Some(schema) => match recover::recover(value, schema, options) {
+                Ok(r) => {
+                    let mut all = warnings;
+                    all.extend(r.warnings);
+                    (r.value, all, r.cost)
+                }
+                Err(e) => {
+                    if recovery_error.is_none() || candidate.origin <= Origin::Fence {
+                        recovery_error = Some(e);
+                    }
+                    continue;
+                }
+            },
+        };
+        let next = Evaluated {
+            candidate,
+            value,
+            warnings,
+            cost,
+            syntax,
+        };
+        best = Some(match best {
+            None => next,
+            Some(current) => better(current, next),
+        });
+    }
+    if let Some(mut b) = best {
+        let chosen = &b.candidate.range;
+        let others = parsed_ranges
+            .iter()
+            .filter(|r| r.end <= chosen.start || r.start >= chosen.end)
+            .count();
+        if others > 0 {
+            let plural = if others == 1 { "value" } else { "values" };
+            b.warnings.insert(
+                0,
+                Warning::new(
+                    WarningKind::Extracted,
+                    "",
+                    format!(
+                        "chose the JSON in {} over {others} other JSON {plural} in the reply",
+                        b.candidate.origin.describe()
+                    ),
+                ),
+            );
+        }
+        return Ok(Chosen {
+            value: b.value,
+            warnings: b.warnings,
+        });
+    }
+    if let Some(s) = schema {
+        if parsed_ranges.is_empty() {
+            if let Some(Ok(chosen)) = key_values(raw, s, options) {
+                return Ok(chosen);
+            }
+        }
+        if let Some(plain) = plain_text(raw, s, options) {
+            return plain;
+        }
+    }
+    Err(recovery_error.or(syntax_error).unwrap_or_else(|| {
+        Error::new(
+            ErrorKind::NoJson,
+            "",
+            match schema {
+                Some(s) => format!("JSON for {}", s.describe(s.root())),
+                None => "a JSON value".to_owned(),
+            },
+            no_json_found(raw),
+        )
+    }))
+}
+
+/// Candidates arrive in text order. The cheaper wins; on equal cost, an enclosing candidate
+/// beats one inside it, and a later disjoint one beats an earlier one; between overlapping
+/// candidates the one with fewer syntax fixes wins.
+fn better<'a>(current: Evaluated<'a>, next: Evaluated<'a>) -> Evaluated<'a> {
+    use std::cmp::Ordering::*;
+    match next.cost.cmp(&current.cost) {
+        Less => next,
+        Greater => current,
+        Equal => {
+            if current.candidate.contains(&next.candidate) {
+                current
+            } else if next.candidate.contains(&current.candidate)
+                || next.candidate.range.start >= current.candidate.range.end
+                || next.syntax < current.syntax
+            {
+                next
+            } else {
+                current
+            }
+        }
+    }
+}
+
+/// Step 3: sanitize, then strict JSON, then the lenient parser.
+fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
+    let sanitized = sanitize::sanitize(text);
+    if let Ok(value) = serde_json::from_str::<Value>(&sanitized.text) {
+        let paths = sanitize::pointers_at(text, &sanitized.fixes);
+        let warnings = paths
+            .into_iter()
+            .map(|p| {
+                Warning::new(
+                    WarningKind::Sanitized,
+                    p,
+                    "escaped a raw control character or an invalid escape in a string",
+                )
+            })
+            .collect();
+        return Ok((value, warnings));
+    }
+    let repair_options = RepairOptions {
+        max_depth: options.get_max_depth(),
+        ..RepairOptions::default()
+    };
+    match repair::parse(text, &repair_options) {
+        Ok(parsed) => {
+            let warnings = parsed
+                .repairs
+                .into_iter()
+                .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
+                .collect();
+            Ok((parsed.value, warnings))
+        }
+        Err(e) if e.depth_exceeded => Err(Error::new(
+            ErrorKind::DepthLimit,
+            "",
+            format!("JSON nested at most {} deep", options.get_max_depth()),
+            "deeper nesting",
+        )),
+        Err(e) => Err(Error::new(
+            ErrorKind::Syntax,
+            "",
+            "JSON that can be repaired",
+            format!("{} ({e})", excerpt(text, 40)),
+        )),
+    }
+}
+
+/// No JSON at all, but `Key: value` lines, and the schema wants an object: read the lines as
+/// one, and recover it like any other candidate (keys loosely, values coerced).
+fn key_values(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Chosen, Error>> {
+    let root = schema.resolve(schema.root());
+    let Kind::Object(o) = &schema.node(root).kind else {
+        return None;
+    };
+    // A single-string "markdown wrapper" takes the whole text instead (see `plain_text`).
+    if o.properties.iter().filter(|p| p.required).count() < 2 {
+        return None;
+    }
+    let mut text = String::new();
+    for seg in extract::visible_segments(raw) {
+        text.push_str(&raw[seg]);
+        text.push('\n');
+    }
+    let pairs = extract::key_value_lines(&text)?;
+    let mut map = serde_json::Map::new();
+    for (k, v) in pairs {
+        map.entry(k.to_owned())
+            .or_insert_with(|| Value::String(v.to_owned()));
+    }
+    if options.get_policy() == crate::Policy::Strict {
+        return Some(Err(Error::new(
+            ErrorKind::Forbidden,
+            "",
+            format!(
+                "JSON for {} (strict policy)",
+                schema.describe(schema.root())
+            ),
+            "`Key: value` lines",
+        )));
+    }
+    let r = recover::recover(Value::Object(map), schema, options).ok()?;
+    let mut warnings = vec![Warning::new(
+        WarningKind::Reshaped,
+        "",
+        "the reply has no JSON; read its `Key: value` lines as an object",
+    )];
+    warnings.extend(r.warnings);
+    Some(Ok(Chosen {
+        value: r.value,
+        warnings,
+    }))
+}
+
+/// Plain text where the schema wants a scalar (a string, an enum value, a number, a
+/// boolean), or an object whose one required field is a string (seed 003's "markdown wrapper"
+/// types): the visible text is the value, recovered like any other (so "The change is
+/// approved." is the enum value `Approved`, and "About 42." the number 42).
+fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Chosen, Error>> {
+    let segments = extract::visible_segments(raw);
+    let start = segments.first()?.start;
+    let end = segments.last()?.end;
+    let text = raw[start..end].trim();
+    if text.is_empty() {
+        return None;
+    }
+    let root = schema.resolve(schema.root());
+    let value = match &schema.node(root).kind {
+        Kind::String | Kind::Enum(_) | Kind::Integer { .. } | Kind::Number | Kind::Boolean => {
+            Value::String(text.to_owned())
+        }
+        Kind::Object(o) => {
+            let required: Vec<_> = o.properties.iter().filter(|p| p.required).collect();
+            let [only] = required.as_slice() else {
+                return None;
+            };
+            if !matches!(schema.node(schema.resolve(only.schema)).kind, Kind::String) {
+                return None;
+            }
+            serde_json::json!({ only.name.clone(): text })
+        }
+        _ => return None,
+    };
+    if options.get_policy() == crate::Policy::Strict {
+        return Some(Err(Error::new(
+            ErrorKind::Forbidden,
+            "",
+            format!(
+                "JSON for {} (strict policy)",
+                schema.describe(schema.root())
+            ),
+            "plain text",
+        )));
+    }
+    let r = match recover::recover(value, schema, options) {
+        Ok(r) => r,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut warnings = vec![Warning::new(
+        WarningKind::Reshaped,
+        "",
+        "the reply is plain text, not JSON; read the text as the value",
+    )];
+    warnings.extend(r.warnings);
+    Some(Ok(Chosen {
+        value: r.value,
+        warnings,
+    }))
+}
+
+/// Whether a candidate's parse failure is worth reporting: it starts like a JSON container, or
+/// a fence or tag says it is meant to be JSON.
+fn looks_like_json(c: &Candidate<'_>) -> bool {
+    matches!(c.origin, Origin::Fence | Origin::Tag) || c.text.starts_with(['{', '['])
+}
+
+fn no_json_found(raw: &str) -> String {
+    if raw.trim().is_empty() {
+        return excerpt(raw, 40);
+    }
+    if extract::visible_segments(raw).is_empty() {
+        return "only a reasoning block".to_owned();
+    }
+    format!("text with no JSON in it: {}", excerpt(raw.trim(), 60))
+}

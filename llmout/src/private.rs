@@ -214,4 +214,4 @@ pub fn assert_deserialize<T: AssertDeserialize>() {}
 
 /// Used by generated code: `assert_json_schema::<T>()` fails to compile with a clear message
 /// when `T` lacks the trait.
-pub fn assert_json_schema<T: AssertJsonSchema + ?Sized>() {}
+pub fn assert_json_schema<T: AssertJsonSchema>() {}

@@ -73,6 +73,54 @@ impl<T> ValidationResult<T> {
         }
     }
 
+    /// A short message for the model in a retry, listing what was wrong with its reply (the
+    /// error, and every schema-level change: missing fields, values that did not fit, renamed
+    /// or dropped keys), each with its path. `None` when the reply needed no recovery beyond
+    /// syntax (extraction, escapes, commas), which a retry would not improve.
+    ///
+    /// ```
+    /// use llmout::LlmOutput;
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    /// struct Score { value: u8, reason: String }
+    /// let r = Score::from_llm(r#"{"value": "high"}"#);
+    /// assert_eq!(
+    ///     r.feedback().unwrap(),
+    ///     "Your reply did not match the expected JSON:\n\
+    ///      - /value: expected an integer, found \"high\"\n\
+    ///      Reply again with only the corrected JSON."
+    /// );
+    /// assert_eq!(Score::from_llm(r#"{"value": 3, "reason": "ok"}"#).feedback(), None);
+    /// ```
+    pub fn feedback(&self) -> Option<String> {
+        use crate::WarningKind as K;
+        let mut lines: Vec<String> = Vec::new();
+        if let Some(e) = &self.error {
+            let path = if e.path().is_empty() {
+                "(root)"
+            } else {
+                e.path()
+            };
+            lines.push(format!(
+                "- {path}: expected {}, found {}",
+                e.expected(),
+                e.found()
+            ));
+        }
+        for w in &self.warnings {
+            if matches!(w.kind, K::Extracted | K::Sanitized | K::Repaired(_)) {
+                continue;
+            }
+            lines.push(format!("- {w}"));
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "Your reply did not match the expected JSON:\n{}\nReply again with only the corrected JSON.",
+            lines.join("\n")
+        ))
+    }
+
     /// Transforms the value, keeping warnings and error.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ValidationResult<U> {
         ValidationResult {

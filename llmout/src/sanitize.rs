@@ -1,1 +1,317 @@
-//! Sanitization of strings inside JSON text.
+//! Sanitization: make the strings of almost-JSON text strict JSON, without parsing it.
+//!
+//! Some providers put raw newlines, tabs and other control characters inside JSON strings, or
+//! escapes JSON does not have (`\'`, `\x41`, a Windows path's `\p`). Strict parsers reject all
+//! of them. This stage rewrites just those bytes, inside strings only:
+//!
+//! - a raw control character becomes its escape (`\n`, `\t`, `\u0007`, ...);
+//! - `\'` becomes `'`; any other invalid escape `\c` becomes `\\c` (the backslash was meant
+//!   literally); a `\u` not followed by four hex digits likewise.
+//!
+//! When nothing needs to change, the input is returned borrowed: no allocation.
+//!
+//! ```
+//! use llmout::sanitize::sanitize;
+//! let s = sanitize("{\"message\": \"Line 1\nLine 2\"}");
+//! assert_eq!(s.text, r#"{"message": "Line 1\nLine 2"}"#);
+//! assert_eq!(s.fixes, vec![19]);
+//! assert!(matches!(sanitize("{\"ok\": true}").text, std::borrow::Cow::Borrowed(_)));
+//! ```
+
+use std::borrow::Cow;
+
+use crate::pointer_push;
+
+/// Sanitized text and the byte offsets (in the input) of every fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sanitized<'a> {
+    /// The text, borrowed when unchanged.
+    pub text: Cow<'a, str>,
+    /// Byte offset in the input of each character that was rewritten.
+    pub fixes: Vec<usize>,
+}
+
+/// Escapes raw control characters and repairs invalid escapes inside strings.
+pub fn sanitize(input: &str) -> Sanitized<'_> {
+    let Some(first) = first_fix(input.as_bytes()) else {
+        return Sanitized {
+            text: Cow::Borrowed(input),
+            fixes: Vec::new(),
+        };
+    };
+    let mut out = String::with_capacity(input.len() + 16);
+    out.push_str(&input[..first.start]);
+    let mut fixes = Vec::new();
+    let mut in_string = true; // the first fix is always inside a string
+    let mut chars = input[first.start..].char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        let at = first.start + k;
+        if !in_string {
+            out.push(c);
+            if c == '"' {
+                in_string = true;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = false;
+                out.push(c);
+            }
+            '\\' => match chars.peek().map(|&(_, n)| n) {
+                Some('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't') => {
+                    out.push('\\');
+                    if let Some((_, n)) = chars.next() {
+                        out.push(n);
+                    }
+                }
+                Some('u') if is_unicode_escape(&input.as_bytes()[at..]) => out.push('\\'),
+                Some('\'') => {
+                    chars.next();
+                    out.push('\'');
+                    fixes.push(at);
+                }
+                _ => {
+                    out.push_str("\\\\");
+                    fixes.push(at);
+                }
+            },
+            c if (c as u32) < 0x20 => {
+                push_control_escape(&mut out, c);
+                fixes.push(at);
+            }
+            c => out.push(c),
+        }
+    }
+    Sanitized {
+        text: Cow::Owned(out),
+        fixes,
+    }
+}
+
+fn is_unicode_escape(at_backslash: &[u8]) -> bool {
+    at_backslash.len() >= 6 && at_backslash[2..6].iter().all(u8::is_ascii_hexdigit)
+}
+
+fn push_control_escape(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        c => out.push_str(&format!("\\u{:04x}", c as u32)),
+    }
+}
+
+/// The fast scan: the offset of the first string that needs a fix, or `None`.
+/// Returns the start of that string's content (just after its opening quote is not needed:
+/// the slow path resumes at the fix itself, inside the string).
+fn first_fix(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !in_string {
+            if b == b'"' {
+                in_string = true;
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => in_string = false,
+            b'\\' => match bytes.get(i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 1,
+                Some(b'u') if is_unicode_escape(&bytes[i..]) => {}
+                _ => return Some(i..i + 1),
+            },
+            b if b < 0x20 => return Some(i..i + 1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// For each byte offset (ascending) in `json`, the JSON pointer of the innermost value that
+/// contains it, found by one structural scan that tracks keys and array indexes. Offsets past
+/// the end get the pointer in force at the end.
+///
+/// ```
+/// use llmout::sanitize::pointers_at;
+/// let json = r#"{"a": [1, {"b": "x"}], "c": "y"}"#;
+/// let at_x = json.find("x").unwrap();
+/// let at_y = json.find("y").unwrap();
+/// assert_eq!(pointers_at(json, &[at_x, at_y]), vec!["/a/1/b", "/c"]);
+/// ```
+pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
+    enum Frame {
+        Object { key: Option<String> },
+        Array { index: usize },
+    }
+    fn current(stack: &[Frame]) -> String {
+        let mut p = String::new();
+        for f in stack {
+            match f {
+                Frame::Object { key: Some(k) } => p = pointer_push(&p, k),
+                Frame::Object { key: None } => {}
+                Frame::Array { index } => p = pointer_push(&p, &index.to_string()),
+            }
+        }
+        p
+    }
+    let bytes = json.as_bytes();
+    let mut out = Vec::with_capacity(offsets.len());
+    let mut next = offsets.iter().peekable();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    let mut expecting_key = false;
+    while i < bytes.len() {
+        while next.peek().is_some_and(|&&o| o <= i) {
+            next.next();
+            out.push(current(&stack));
+        }
+        if next.peek().is_none() {
+            return out;
+        }
+        match bytes[i] {
+            b'{' => {
+                stack.push(Frame::Object { key: None });
+                expecting_key = true;
+            }
+            b'[' => {
+                stack.push(Frame::Array { index: 0 });
+                expecting_key = false;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                expecting_key = false;
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array { index }) => *index += 1,
+                Some(Frame::Object { key }) => {
+                    *key = None;
+                    expecting_key = true;
+                }
+                None => {}
+            },
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b'"' {
+                    if bytes[j] == b'\\' {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                let end = j.min(bytes.len());
+                if expecting_key {
+                    let raw = json.get(start..end).unwrap_or_default();
+                    let key = serde_json::from_str::<String>(&format!("\"{raw}\""))
+                        .unwrap_or_else(|_| raw.to_owned());
+                    if let Some(Frame::Object { key: k }) = stack.last_mut() {
+                        *k = Some(key);
+                    }
+                    expecting_key = false;
+                    i = end + 1;
+                    continue;
+                }
+                // Offsets inside a value string belong to that value.
+                while next.peek().is_some_and(|&&o| o < end) {
+                    next.next();
+                    out.push(current(&stack));
+                }
+                i = end + 1;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let rest = current(&stack);
+    out.extend(next.map(|_| rest.clone()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_003_literal_newlines() {
+        let raw = "{\"message\": \"Line 1\nLine 2\"}";
+        let s = sanitize(raw);
+        assert_eq!(s.text, r#"{"message": "Line 1\nLine 2"}"#);
+        let parsed: serde_json::Value = serde_json::from_str(&s.text).unwrap();
+        assert_eq!(parsed["message"], "Line 1\nLine 2");
+    }
+
+    #[test]
+    fn control_characters_outside_strings_are_left_alone() {
+        let raw = "{\n\t\"a\": \"b\"\r\n}";
+        let s = sanitize(raw);
+        assert!(matches!(s.text, Cow::Borrowed(_)));
+        assert!(s.fixes.is_empty());
+    }
+
+    #[test]
+    fn every_control_character_is_escaped() {
+        let s = sanitize("[\"a\tb\rc\u{7}d\u{8}e\u{c}\"]");
+        assert_eq!(s.text, r#"["a\tb\rc\u0007d\be\f"]"#);
+        assert_eq!(s.fixes, vec![3, 5, 7, 9, 11]);
+    }
+
+    #[test]
+    fn invalid_escapes() {
+        let s = sanitize(r#"{"q": "it\'s", "path": "C:\Users\new", "hex": "\x41", "u": "\u12"}"#);
+        assert_eq!(
+            s.text,
+            r#"{"q": "it's", "path": "C:\\Users\new", "hex": "\\x41", "u": "\\u12"}"#
+        );
+        let v: serde_json::Value = serde_json::from_str(&s.text).unwrap();
+        assert_eq!(v["q"], "it's");
+        // `\n` in a path is a valid escape and stays a newline: the text is ambiguous and
+        // strict JSON reads it this way.
+        assert_eq!(v["path"], "C:\\Users\new");
+        assert_eq!(v["hex"], "\\x41");
+        assert_eq!(s.fixes.len(), 4);
+    }
+
+    #[test]
+    fn valid_escapes_and_unicode_untouched() {
+        let raw = r#"{"a": "\"q\" \\ \/ \b\f\n\r\t \u00e9 é 😀"}"#;
+        assert!(matches!(sanitize(raw).text, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn escaped_quote_does_not_end_string() {
+        let raw = "{\"a\": \"x\\\"\ny\"}";
+        assert_eq!(sanitize(raw).text, "{\"a\": \"x\\\"\\ny\"}");
+    }
+
+    #[test]
+    fn pointers_of_fixes() {
+        let raw = "{\"a\": {\"b\": [\"x\ny\", \"z\tw\"]}, \"c\": \"p\nq\"}";
+        let s = sanitize(raw);
+        assert_eq!(pointers_at(raw, &s.fixes), vec!["/a/b/0", "/a/b/1", "/c"]);
+    }
+
+    #[test]
+    fn pointers_escape_keys() {
+        let raw = "{\"a/b\": \"x\ny\"}";
+        assert_eq!(pointers_at(raw, &sanitize(raw).fixes), vec!["/a~1b"]);
+    }
+
+    #[test]
+    fn total_on_odd_input() {
+        for raw in [
+            "\"", "\"\\", "\"\\u", "\"\\u12", "\"\n", "\\", "\"é\\", "\"\\é",
+        ] {
+            let s = sanitize(raw);
+            let _ = pointers_at(raw, &s.fixes);
+        }
+        assert_eq!(sanitize("\"\\").text, "\"\\\\");
+        assert_eq!(sanitize("\"\\é\"").text, "\"\\\\é\"");
+    }
+}

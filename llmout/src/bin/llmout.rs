@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "llmout", version, about = "Turn raw LLM replies into valid JSON, typed values and tool calls")]
+#[command(
+    name = "llmout",
+    version,
+    about = "Turn raw LLM replies into valid JSON, typed values and tool calls"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -59,10 +63,16 @@ struct Failure {
 
 impl Failure {
     fn input(message: impl Into<String>) -> Self {
-        Failure { code: 1, message: message.into() }
+        Failure {
+            code: 1,
+            message: message.into(),
+        }
     }
     fn usage(message: impl Into<String>) -> Self {
-        Failure { code: 2, message: message.into() }
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
     }
 }
 
@@ -101,5 +111,8 @@ fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> 
     let value = result
         .into_result()
         .map_err(|e| Failure::input(e.to_string()))?;
-    Ok(serde_json::json!({"value": value, "warnings": warnings, "recovered": recovered}).to_string())
+    Ok(
+        serde_json::json!({"value": value, "warnings": warnings, "recovered": recovered})
+            .to_string(),
+    )
 }

@@ -1,11 +1,804 @@
-//! The compiled view of a JSON schema.
-use serde_json::Value;
-/// A compiled schema.
+//! The compiled view of a JSON schema that recovery runs against.
+//!
+//! [`Schema::compile`] turns a JSON schema (as schemars emits it, or as a user writes it) into
+//! an arena of [`Node`]s: `$ref`s resolved to node ids (so recursive types are fine),
+//! `anyOf`/`oneOf` and type arrays turned into unions, `{"type": "null"}` branches folded into
+//! a `nullable` flag, `const`/`enum` into [`Kind::Enum`], `allOf` of objects merged, and
+//! llmout's vendor keywords read: `x-aliases` (alias -> property on an object, alias -> value
+//! on an enum) and `x-no-invent` (properties recovery must never fill in).
+//!
+//! ```
+//! use llmout::schema::{Kind, Schema};
+//! let s = Schema::compile(&serde_json::json!({
+//!     "type": "object",
+//!     "properties": {"tags": {"type": "array", "items": {"type": "string"}}},
+//!     "required": ["tags"]
+//! })).unwrap();
+//! let Kind::Object(obj) = &s.node(s.root()).kind else { panic!() };
+//! assert_eq!(obj.properties[0].name, "tags");
+//! assert!(obj.properties[0].required);
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::{Error, ErrorKind};
+
+/// Index of a node in a [`Schema`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NodeId(usize);
+
+/// A compiled JSON schema: nodes in an arena, and the root.
 #[derive(Debug, Clone)]
-pub struct Schema;
+pub struct Schema {
+    nodes: Vec<Node>,
+    root: NodeId,
+}
+
+/// One schema node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// What values the node accepts.
+    pub kind: Kind,
+    /// `null` is accepted too (a type array with `"null"`, or a `{"type": "null"}` branch).
+    pub nullable: bool,
+    /// The schema's `default`, if any.
+    pub default: Option<Value>,
+    /// The `$defs` name or `title`, used to recognise `{"TypeName": {...}}` wrappers.
+    pub name: Option<String>,
+}
+
+/// What a node accepts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// Anything (`true`, `{}`, or keywords llmout does not interpret).
+    Any,
+    /// Nothing (`false`).
+    Never,
+    /// Only `null`.
+    Null,
+    /// A boolean.
+    Boolean,
+    /// An integer, optionally bounded.
+    Integer {
+        /// `minimum`, if given.
+        minimum: Option<f64>,
+        /// `maximum`, if given.
+        maximum: Option<f64>,
+    },
+    /// Any number.
+    Number,
+    /// A string.
+    String,
+    /// One of a fixed set of values (`enum`, `const`, or a union of those).
+    Enum(Enum),
+    /// An array.
+    Array(Array),
+    /// An object.
+    Object(Object),
+    /// Any one of several schemas (`anyOf`, `oneOf`, a type array).
+    Union(Vec<NodeId>),
+    /// The same as another node (a resolved `$ref`).
+    Ref(NodeId),
+}
+
+/// The values of an enum and their aliases.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Enum {
+    /// The accepted values.
+    pub values: Vec<Value>,
+    /// `x-aliases`: other spellings, each mapped to one of `values`.
+    pub aliases: Vec<(String, Value)>,
+}
+
+/// An array schema.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Array {
+    /// Schema of the items after `prefix` (`items`), if constrained.
+    pub items: Option<NodeId>,
+    /// Schemas of the leading items (`prefixItems`, tuples).
+    pub prefix: Vec<NodeId>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+}
+
+/// An object schema.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    /// Declared properties, in schema order.
+    pub properties: Vec<Property>,
+    /// What to do with keys that are not properties.
+    pub additional: Additional,
+    /// `x-aliases`: alias -> index into `properties`.
+    pub aliases: Vec<(String, usize)>,
+}
+
+/// One declared property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    /// The property name.
+    pub name: String,
+    /// Its schema.
+    pub schema: NodeId,
+    /// Listed in `required`.
+    pub required: bool,
+    /// Listed in `x-no-invent`: recovery must never fill it in.
+    pub no_invent: bool,
+}
+
+/// The treatment of keys an object schema does not declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Additional {
+    /// `additionalProperties` absent on an object with declared properties: extra keys are not
+    /// part of the type (serde would ignore them), so recovery drops them with a warning.
+    #[default]
+    Unspecified,
+    /// `additionalProperties: true`: extra keys are kept.
+    Allow,
+    /// `additionalProperties: false`: extra keys are dropped (and are an error in strict mode).
+    Deny,
+    /// `additionalProperties: {schema}`: extra keys are kept, their values recovered.
+    Schema(NodeId),
+}
+
+/// Schema nesting deeper than this is rejected (runtime schemas are user input too; compiling
+/// recurses once per level, and real schemas nest a few levels, `$ref`s included).
+const MAX_SCHEMA_DEPTH: usize = 100;
+
 impl Schema {
-    /// Compiles.
-    pub fn compile(_v: &Value) -> Result<Schema, crate::Error> { Ok(Schema) }
-    /// Accepts anything.
-    pub fn any() -> Schema { Schema }
+    /// A schema that accepts anything.
+    pub fn any() -> Schema {
+        Schema {
+            nodes: vec![Node::of(Kind::Any)],
+            root: NodeId(0),
+        }
+        // (Node 0 is `Any` in every schema; see `root_any`.)
+    }
+
+    /// Compiles a JSON schema. Fails with [`ErrorKind::InvalidSchema`] on a `$ref` that does
+    /// not resolve inside the document, or nesting deeper than 100.
+    ///
+    /// ```
+    /// use llmout::schema::Schema;
+    /// let err = Schema::compile(&serde_json::json!({"$ref": "#/$defs/Missing"})).unwrap_err();
+    /// assert_eq!(err.to_string(), "expected a $ref that resolves inside the schema, found \"#/$defs/Missing\"");
+    /// ```
+    pub fn compile(schema: &Value) -> Result<Schema, Error> {
+        let mut c = Compiler {
+            doc: schema,
+            nodes: vec![Node::of(Kind::Any)],
+            refs: Vec::new(),
+        };
+        let root = c.node(schema, None, 0)?;
+        Ok(Schema {
+            nodes: c.nodes,
+            root,
+        })
+    }
+
+    /// The root node.
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    /// A node by id.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0]
+    }
+
+    /// Follows `Ref`s (a bounded number of hops; a cycle of refs is treated as `Any`).
+    pub fn resolve(&self, mut id: NodeId) -> NodeId {
+        for _ in 0..self.nodes.len() + 1 {
+            match self.node(id).kind {
+                Kind::Ref(next) => id = next,
+                _ => return id,
+            }
+        }
+        self.root_any()
+    }
+
+    /// Node 0 of every compiled schema is `Any`: what a cycle made only of `$ref`s means.
+    fn root_any(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// Whether `null` is accepted at `id` (following refs).
+    pub fn is_nullable(&self, id: NodeId) -> bool {
+        let mut id = id;
+        for _ in 0..self.nodes.len() + 1 {
+            let n = self.node(id);
+            if n.nullable || n.kind == Kind::Null || n.kind == Kind::Any {
+                return true;
+            }
+            match n.kind {
+                Kind::Ref(next) => id = next,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// The default of `id` or of the node it refers to.
+    pub fn default_of(&self, id: NodeId) -> Option<&Value> {
+        self.node(id)
+            .default
+            .as_ref()
+            .or_else(|| self.node(self.resolve(id)).default.as_ref())
+    }
+
+    /// The `$defs` name or title of `id` or of the node it refers to.
+    pub fn name_of(&self, id: NodeId) -> Option<&str> {
+        self.node(id)
+            .name
+            .as_deref()
+            .or_else(|| self.node(self.resolve(id)).name.as_deref())
+    }
+
+    /// A short description of what `id` accepts, for error messages: "a string",
+    /// "an object with fields `title`, `message`", "one of \"pass\", \"fail\"".
+    pub fn describe(&self, id: NodeId) -> String {
+        self.describe_depth(id, 0)
+    }
+
+    fn describe_depth(&self, id: NodeId, depth: usize) -> String {
+        let id = self.resolve(id);
+        let node = self.node(id);
+        let base = match &node.kind {
+            Kind::Any => "any JSON value".to_owned(),
+            Kind::Never => "nothing (the schema is `false`)".to_owned(),
+            Kind::Null => "null".to_owned(),
+            Kind::Boolean => "a boolean".to_owned(),
+            Kind::Integer { .. } => "an integer".to_owned(),
+            Kind::Number => "a number".to_owned(),
+            Kind::String => "a string".to_owned(),
+            Kind::Enum(e) => {
+                let shown: Vec<String> = e.values.iter().take(8).map(Value::to_string).collect();
+                let more = if e.values.len() > 8 { ", …" } else { "" };
+                if e.values.len() == 1 {
+                    format!("the value {}", shown[0])
+                } else {
+                    format!("one of {}{more}", shown.join(", "))
+                }
+            }
+            Kind::Array(a) => match (a.items, depth) {
+                (Some(items), 0..=1) => {
+                    format!("an array of {}", self.describe_depth(items, depth + 1))
+                }
+                _ => "an array".to_owned(),
+            },
+            Kind::Object(o) => {
+                let required: Vec<String> = o
+                    .properties
+                    .iter()
+                    .filter(|p| p.required)
+                    .take(8)
+                    .map(|p| format!("`{}`", p.name))
+                    .collect();
+                if required.is_empty() {
+                    "an object".to_owned()
+                } else {
+                    format!("an object with fields {}", required.join(", "))
+                }
+            }
+            Kind::Union(branches) if depth < 2 => {
+                let parts: Vec<String> = branches
+                    .iter()
+                    .take(4)
+                    .map(|b| self.describe_depth(*b, depth + 1))
+                    .collect();
+                parts.join(" or ")
+            }
+            Kind::Union(_) => "one of several shapes".to_owned(),
+            Kind::Ref(_) => "any JSON value".to_owned(),
+        };
+        if node.nullable && node.kind != Kind::Null {
+            format!("{base} or null")
+        } else {
+            base
+        }
+    }
+}
+
+impl Node {
+    fn of(kind: Kind) -> Node {
+        Node {
+            kind,
+            nullable: false,
+            default: None,
+            name: None,
+        }
+    }
+}
+
+struct Compiler<'a> {
+    doc: &'a Value,
+    nodes: Vec<Node>,
+    /// `$ref` strings already compiled, and their node.
+    refs: Vec<(String, NodeId)>,
+}
+
+impl<'a> Compiler<'a> {
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        NodeId(self.nodes.len() - 1)
+    }
+
+    fn node(
+        &mut self,
+        schema: &'a Value,
+        name: Option<&str>,
+        depth: usize,
+    ) -> Result<NodeId, Error> {
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(invalid(
+                "a schema nested at most 100 deep",
+                "deeper nesting",
+            ));
+        }
+        let obj = match schema {
+            Value::Bool(true) => return Ok(self.push(Node::of(Kind::Any))),
+            Value::Bool(false) => return Ok(self.push(Node::of(Kind::Never))),
+            Value::Object(obj) => obj,
+            other => {
+                return Err(invalid(
+                    "a schema (an object or a boolean)",
+                    crate::excerpt(&other.to_string(), 40),
+                ))
+            }
+        };
+        let name = name
+            .map(str::to_owned)
+            .or_else(|| obj.get("title").and_then(Value::as_str).map(str::to_owned));
+        let default = obj.get("default").cloned();
+
+        if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
+            let target = self.reference(reference, depth)?;
+            let id = self.push(Node {
+                kind: Kind::Ref(target),
+                nullable: false,
+                default,
+                name,
+            });
+            return Ok(id);
+        }
+
+        let mut node = self.own_kind(obj, depth)?;
+        node.default = default;
+        node.name = name;
+
+        // anyOf / oneOf: a union, with null branches folded into `nullable`.
+        for key in ["anyOf", "oneOf"] {
+            if let Some(branches) = obj.get(key).and_then(Value::as_array) {
+                let mut ids = Vec::new();
+                let mut nullable = false;
+                for b in branches {
+                    if is_null_schema(b) {
+                        nullable = true;
+                    } else {
+                        ids.push(self.node(b, None, depth + 1)?);
+                    }
+                }
+                let union = self.union_of(ids);
+                node = self.conjoin(node, union);
+                node.nullable |= nullable;
+            }
+        }
+        if let Some(parts) = obj.get("allOf").and_then(Value::as_array) {
+            for p in parts {
+                let id = self.node(p, None, depth + 1)?;
+                let part = self.nodes[id.0].clone();
+                node = self.conjoin(node, part);
+            }
+        }
+        Ok(self.push(node))
+    }
+
+    /// The node described by `type`, `enum`, `const`, `properties`, `items`, ... of one schema
+    /// object, ignoring its combinators.
+    fn own_kind(&mut self, obj: &'a Map<String, Value>, depth: usize) -> Result<Node, Error> {
+        if let Some(c) = obj.get("const") {
+            return Ok(Node::of(Kind::Enum(Enum {
+                values: vec![c.clone()],
+                aliases: aliases_of_values(obj),
+            })));
+        }
+        if let Some(values) = obj.get("enum").and_then(Value::as_array) {
+            let mut node = Node::of(Kind::Enum(Enum {
+                values: values.iter().filter(|v| !v.is_null()).cloned().collect(),
+                aliases: aliases_of_values(obj),
+            }));
+            node.nullable = values.iter().any(Value::is_null);
+            return Ok(node);
+        }
+        let types: Vec<&str> = match obj.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let nullable = types.contains(&"null");
+        let mut kinds = Vec::new();
+        for t in types.iter().filter(|t| **t != "null") {
+            kinds.push(self.kind_of_type(t, obj, depth)?);
+        }
+        if types.is_empty() {
+            // No `type`: infer from structural keywords, else anything.
+            if obj.contains_key("properties") || obj.contains_key("additionalProperties") {
+                kinds.push(self.kind_of_type("object", obj, depth)?);
+            } else if obj.contains_key("items") || obj.contains_key("prefixItems") {
+                kinds.push(self.kind_of_type("array", obj, depth)?);
+            }
+        }
+        let mut node = match kinds.len() {
+            0 if nullable => Node::of(Kind::Null),
+            0 => Node::of(Kind::Any),
+            1 => Node::of(kinds.remove(0)),
+            _ => {
+                let ids = kinds.into_iter().map(|k| self.push(Node::of(k))).collect();
+                Node::of(Kind::Union(ids))
+            }
+        };
+        node.nullable = nullable && node.kind != Kind::Null;
+        Ok(node)
+    }
+
+    fn kind_of_type(
+        &mut self,
+        t: &str,
+        obj: &'a Map<String, Value>,
+        depth: usize,
+    ) -> Result<Kind, Error> {
+        Ok(match t {
+            "boolean" => Kind::Boolean,
+            "integer" => Kind::Integer {
+                minimum: obj.get("minimum").and_then(Value::as_f64),
+                maximum: obj.get("maximum").and_then(Value::as_f64),
+            },
+            "number" => Kind::Number,
+            "string" => Kind::String,
+            "array" => {
+                let mut array = Array {
+                    min_items: obj.get("minItems").and_then(Value::as_u64),
+                    max_items: obj.get("maxItems").and_then(Value::as_u64),
+                    ..Array::default()
+                };
+                if let Some(prefix) = obj.get("prefixItems").and_then(Value::as_array) {
+                    for p in prefix {
+                        array.prefix.push(self.node(p, None, depth + 1)?);
+                    }
+                }
+                match obj.get("items") {
+                    // Draft 7 tuples: `items` as an array.
+                    Some(Value::Array(prefix)) if array.prefix.is_empty() => {
+                        for p in prefix {
+                            array.prefix.push(self.node(p, None, depth + 1)?);
+                        }
+                    }
+                    Some(items @ (Value::Object(_) | Value::Bool(_))) => {
+                        array.items = Some(self.node(items, None, depth + 1)?);
+                    }
+                    _ => {}
+                }
+                Kind::Array(array)
+            }
+            "object" => Kind::Object(self.object(obj, depth)?),
+            "null" => Kind::Null,
+            other => return Err(invalid("a JSON schema type name", format!("\"{other}\""))),
+        })
+    }
+
+    fn object(&mut self, obj: &'a Map<String, Value>, depth: usize) -> Result<Object, Error> {
+        let required: Vec<&str> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let no_invent: Vec<&str> = obj
+            .get("x-no-invent")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut object = Object::default();
+        if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+            for (name, schema) in props {
+                let id = self.node(schema, None, depth + 1)?;
+                object.properties.push(Property {
+                    name: name.clone(),
+                    schema: id,
+                    required: required.contains(&name.as_str()),
+                    no_invent: no_invent.contains(&name.as_str()),
+                });
+            }
+        }
+        // Required names with no schema of their own accept anything.
+        for r in &required {
+            if !object.properties.iter().any(|p| p.name == *r) {
+                let id = self.push(Node::of(Kind::Any));
+                object.properties.push(Property {
+                    name: (*r).to_owned(),
+                    schema: id,
+                    required: true,
+                    no_invent: no_invent.contains(r),
+                });
+            }
+        }
+        object.additional = match obj.get("additionalProperties") {
+            None if object.properties.is_empty() => Additional::Allow,
+            None => Additional::Unspecified,
+            Some(Value::Bool(true)) => Additional::Allow,
+            Some(Value::Bool(false)) => Additional::Deny,
+            Some(s) => Additional::Schema(self.node(s, None, depth + 1)?),
+        };
+        if let Some(aliases) = obj.get("x-aliases").and_then(Value::as_object) {
+            for (alias, target) in aliases {
+                let Some(target) = target.as_str() else {
+                    continue;
+                };
+                if let Some(i) = object.properties.iter().position(|p| p.name == target) {
+                    object.aliases.push((alias.clone(), i));
+                }
+            }
+        }
+        Ok(object)
+    }
+
+    fn reference(&mut self, reference: &str, depth: usize) -> Result<NodeId, Error> {
+        if let Some((_, id)) = self.refs.iter().find(|(r, _)| r == reference) {
+            return Ok(*id);
+        }
+        let pointer = reference.strip_prefix('#').ok_or_else(|| {
+            invalid(
+                "a $ref that resolves inside the schema",
+                format!("\"{reference}\""),
+            )
+        })?;
+        let target = self.doc.pointer(&percent_decode(pointer)).ok_or_else(|| {
+            invalid(
+                "a $ref that resolves inside the schema",
+                format!("\"{reference}\""),
+            )
+        })?;
+        // Reserve the node first so recursive references resolve to it.
+        let placeholder = self.push(Node::of(Kind::Any));
+        self.refs.push((reference.to_owned(), placeholder));
+        let name = pointer.rsplit('/').next().filter(|n| !n.is_empty());
+        let compiled = self.node(target, name, depth + 1)?;
+        self.nodes[placeholder.0] = Node {
+            kind: Kind::Ref(compiled),
+            nullable: false,
+            default: None,
+            name: name.map(str::to_owned),
+        };
+        Ok(placeholder)
+    }
+
+    /// A union of the given nodes; unions of enums are merged into one enum.
+    fn union_of(&mut self, ids: Vec<NodeId>) -> Node {
+        let all_enums = !ids.is_empty()
+            && ids.iter().all(|id| {
+                let n = &self.nodes[id.0];
+                matches!(n.kind, Kind::Enum(_)) && !n.nullable
+            });
+        if all_enums {
+            let mut merged = Enum::default();
+            for id in &ids {
+                if let Kind::Enum(e) = &self.nodes[id.0].kind {
+                    merged.values.extend(e.values.iter().cloned());
+                    merged.aliases.extend(e.aliases.iter().cloned());
+                }
+            }
+            return Node::of(Kind::Enum(merged));
+        }
+        match ids.len() {
+            0 => Node::of(Kind::Null),
+            1 => Node::of(Kind::Ref(ids[0])),
+            _ => Node::of(Kind::Union(ids)),
+        }
+    }
+
+    /// Both `a` and `b` (an `allOf`, or own keywords beside a combinator): object schemas are
+    /// merged; otherwise the more specific side wins.
+    fn conjoin(&mut self, a: Node, b: Node) -> Node {
+        let nullable = b.nullable && (a.nullable || a.kind == Kind::Any);
+        let mut merged = match (a.kind, b.kind) {
+            (Kind::Any, kind) | (kind, Kind::Any) => Node::of(kind),
+            (Kind::Object(mut x), Kind::Object(y)) => {
+                let offset = x.properties.len();
+                x.properties.extend(y.properties);
+                x.aliases
+                    .extend(y.aliases.into_iter().map(|(a, i)| (a, i + offset)));
+                if x.additional == Additional::Unspecified || x.additional == Additional::Allow {
+                    x.additional = match y.additional {
+                        Additional::Allow if !x.properties.is_empty() => Additional::Unspecified,
+                        other => other,
+                    };
+                }
+                Node::of(Kind::Object(x))
+            }
+            (Kind::Object(x), Kind::Ref(r)) | (Kind::Ref(r), Kind::Object(x)) => {
+                let target = self.nodes[r.0].clone();
+                return self.conjoin(Node::of(Kind::Object(x)), target);
+            }
+            (_, kind) => Node::of(kind),
+        };
+        merged.nullable = nullable;
+        merged.default = a.default.or(b.default);
+        merged.name = a.name.or(b.name);
+        merged
+    }
+}
+
+fn aliases_of_values(obj: &Map<String, Value>) -> Vec<(String, Value)> {
+    obj.get("x-aliases")
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default()
+}
+
+fn is_null_schema(v: &Value) -> bool {
+    v.get("type").and_then(Value::as_str) == Some("null")
+        && v.as_object().is_some_and(|o| o.len() <= 2)
+}
+
+fn invalid(expected: &str, found: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidSchema, "", expected, found)
+}
+
+/// Decodes `%XX` escapes in a `$ref` fragment (JSON pointer in URI form).
+fn percent_decode(s: &str) -> String {
+    fn hex(b: u8) -> Option<u8> {
+        (b as char).to_digit(16).map(|d| d as u8)
+    }
+    if !s.contains('%') {
+        return s.to_owned();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push(h * 16 + l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn root_kind(s: &Schema) -> &Kind {
+        &s.node(s.resolve(s.root())).kind
+    }
+
+    #[test]
+    fn option_of_struct_is_nullable_ref() {
+        let s = Schema::compile(&json!({
+            "anyOf": [{"$ref": "#/$defs/Inner"}, {"type": "null"}],
+            "$defs": {"Inner": {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}
+        }))
+        .unwrap();
+        assert!(s.is_nullable(s.root()));
+        let Kind::Object(o) = root_kind(&s) else {
+            panic!("{:?}", root_kind(&s))
+        };
+        assert_eq!(o.properties[0].name, "a");
+        assert_eq!(s.name_of(s.root()), Some("Inner"));
+    }
+
+    #[test]
+    fn type_array_with_null() {
+        let s = Schema::compile(&json!({"type": ["string", "null"]})).unwrap();
+        assert_eq!(s.node(s.root()).kind, Kind::String);
+        assert!(s.node(s.root()).nullable);
+    }
+
+    #[test]
+    fn one_of_consts_is_one_enum() {
+        let s = Schema::compile(&json!({
+            "oneOf": [
+                {"type": "string", "const": "pass", "description": "ok"},
+                {"type": "string", "const": "fail"}
+            ],
+            "x-aliases": {"passed": "pass"}
+        }))
+        .unwrap();
+        let Kind::Enum(e) = root_kind(&s) else {
+            panic!()
+        };
+        assert_eq!(e.values, vec![json!("pass"), json!("fail")]);
+        assert_eq!(s.describe(s.root()), "one of \"pass\", \"fail\"");
+    }
+
+    #[test]
+    fn recursive_ref() {
+        let s = Schema::compile(&json!({
+            "type": "object",
+            "properties": {"children": {"type": "array", "items": {"$ref": "#"}}},
+            "required": ["children"]
+        }))
+        .unwrap();
+        let Kind::Object(o) = root_kind(&s) else {
+            panic!()
+        };
+        let Kind::Array(a) = &s.node(o.properties[0].schema).kind else {
+            panic!()
+        };
+        let item = s.resolve(a.items.unwrap());
+        assert!(matches!(s.node(item).kind, Kind::Object(_)));
+    }
+
+    #[test]
+    fn aliases_and_no_invent() {
+        let s = Schema::compile(&json!({
+            "type": "object",
+            "properties": {"userId": {"type": "integer"}, "name": {"type": "string"}},
+            "required": ["userId"],
+            "x-aliases": {"uid": "userId"},
+            "x-no-invent": ["userId"]
+        }))
+        .unwrap();
+        let Kind::Object(o) = root_kind(&s) else {
+            panic!()
+        };
+        assert_eq!(o.aliases, vec![("uid".to_owned(), 0)]);
+        assert!(o.properties[0].no_invent && !o.properties[1].no_invent);
+        assert_eq!(o.additional, Additional::Unspecified);
+        assert_eq!(s.describe(s.root()), "an object with fields `userId`");
+    }
+
+    #[test]
+    fn all_of_objects_merge() {
+        let s = Schema::compile(&json!({
+            "allOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"type": "object", "properties": {"b": {"type": "string"}}}
+            ]
+        }))
+        .unwrap();
+        let Kind::Object(o) = root_kind(&s) else {
+            panic!()
+        };
+        let names: Vec<&str> = o.properties.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+    }
+
+    #[test]
+    fn invalid_schemas() {
+        assert_eq!(
+            Schema::compile(&json!(5)).unwrap_err().to_string(),
+            "expected a schema (an object or a boolean), found \"5\""
+        );
+        assert_eq!(
+            Schema::compile(&json!({"type": "strnig"}))
+                .unwrap_err()
+                .kind(),
+            ErrorKind::InvalidSchema
+        );
+        let mut deep = json!(true);
+        for _ in 0..150 {
+            deep = json!({"items": deep});
+        }
+        assert_eq!(
+            Schema::compile(&deep).unwrap_err().kind(),
+            ErrorKind::InvalidSchema
+        );
+    }
+
+    #[test]
+    fn percent_encoded_refs() {
+        let s = Schema::compile(&json!({
+            "$ref": "#/$defs/A%20B",
+            "$defs": {"A B": {"type": "string"}}
+        }))
+        .unwrap();
+        assert_eq!(root_kind(&s), &Kind::String);
+    }
 }

@@ -1,0 +1,275 @@
+//! Scalar coercions: numbers, integers and booleans from the text models write.
+//!
+//! Each function returns the coerced value, or why it could not (`Err(Reason)`), never a guess:
+//! `"12,500"` is 12500, `"€9.99"` is 9.99, `"about 3 days"` is 3, but `"1,5"` (a decimal
+//! comma or a thousands separator?) and `"3 or 4"` are refused.
+
+use serde_json::{Number, Value};
+
+/// Why a coercion was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reason {
+    /// Nothing of the wanted type in it.
+    NoMatch,
+    /// More than one reading: the words say which.
+    Ambiguous(String),
+}
+
+/// Reads a number from text: surrounding spaces, a currency symbol, thousands separators
+/// (`,`, `_`, a space or a narrow space, in groups of three), a trailing `%`, a fraction `3/4`,
+/// or the single number in a short phrase (at most six words).
+pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
+    let t = s.trim();
+    if let Some(n) = plain_number(t) {
+        return Ok(n);
+    }
+    if let Some((a, b)) = t.split_once('/') {
+        if parse_grouped(a.trim()).is_some() && parse_grouped(b.trim()).is_some() {
+            return Err(Reason::NoMatch); // a fraction that is not a number: x/0
+        }
+    }
+    let numbers = numbers_in(t);
+    let word_count = t.split_whitespace().count();
+    match numbers.as_slice() {
+        [] => Err(Reason::NoMatch),
+        [one] if word_count <= 6 => parse_grouped(one).ok_or(Reason::NoMatch),
+        [_] => Err(Reason::NoMatch),
+        _ => Err(Reason::Ambiguous(format!(
+            "{} numbers in {}",
+            numbers.len(),
+            crate::excerpt(t, 40)
+        ))),
+    }
+}
+
+/// A number that is all of `t` apart from a currency sign, a sign, separators and `%`.
+fn plain_number(t: &str) -> Option<Number> {
+    let t = t
+        .trim_start_matches(['$', '€', '£', '¥', '₹'])
+        .trim_end_matches(['%', '$', '€', '£', '¥', '₹'])
+        .trim();
+    if t.is_empty() {
+        return None;
+    }
+    if let Some((a, b)) = t.split_once('/') {
+        let (a, b) = (parse_grouped(a.trim())?, parse_grouped(b.trim())?);
+        let (a, b) = (a.as_f64()?, b.as_f64()?);
+        if b == 0.0 {
+            return None;
+        }
+        return Number::from_f64(a / b).map(normalize);
+    }
+    parse_grouped(t)
+}
+
+/// Parses `-12,500.5`-like text: digits with separators only in groups of three.
+fn parse_grouped(t: &str) -> Option<Number> {
+    let t = t.strip_prefix('+').unwrap_or(t);
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let (int_part, frac) = match body.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (body, None),
+    };
+    let groups: Vec<&str> = int_part
+        .split([',', '_', ' ', '\u{202f}', '\u{a0}'])
+        .collect();
+    let grouped_ok = groups.len() == 1
+        || (!groups[0].is_empty()
+            && groups[0].len() <= 3
+            && groups[1..].iter().all(|g| g.len() == 3));
+    if !grouped_ok
+        || groups
+            .iter()
+            .any(|g| !g.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let digits: String = groups.concat();
+    if let Some(f) = frac {
+        if !f.bytes().all(|b| b.is_ascii_digit()) || (digits.is_empty() && f.is_empty()) {
+            return None;
+        }
+    } else if digits.is_empty() {
+        return None;
+    }
+    let mut text = String::with_capacity(digits.len() + 2);
+    if neg {
+        text.push('-');
+    }
+    text.push_str(if digits.is_empty() { "0" } else { &digits });
+    if let Some(f) = frac.filter(|f| !f.is_empty()) {
+        text.push('.');
+        text.push_str(f);
+    }
+    let n: Number = serde_json::from_str(&text).ok()?;
+    Some(normalize(n))
+}
+
+/// Integral floats become integers (`4.0` -> `4`), so later integer checks see them.
+fn normalize(n: Number) -> Number {
+    match n.as_f64() {
+        Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15 => Number::from(f as i64),
+        _ => n,
+    }
+}
+
+/// Numeric tokens in a phrase: a digit run with `.`/`,` inside, optionally signed.
+fn numbers_in(t: &str) -> Vec<&str> {
+    let bytes = t.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let mut start = i;
+            // A minus sign, not a hyphen: `-3` or `is -3`, but not `A-17`.
+            if start > 0
+                && bytes[start - 1] == b'-'
+                && (start == 1 || !bytes[start - 2].is_ascii_alphanumeric())
+            {
+                start -= 1;
+            }
+            let mut j = i;
+            while j < bytes.len()
+                && (bytes[j].is_ascii_digit()
+                    || ((bytes[j] == b'.' || bytes[j] == b',')
+                        && bytes.get(j + 1).is_some_and(u8::is_ascii_digit)))
+            {
+                j += 1;
+            }
+            out.push(&t[start..j]);
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Reads an integer: an integral number, or text holding one (`"4.0"`, `"1,024"`).
+pub(crate) fn integer_from(n: &Number) -> Option<Number> {
+    if n.is_i64() || n.is_u64() {
+        return Some(n.clone());
+    }
+    let f = n.as_f64()?;
+    (f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Number::from(f as i64))
+}
+
+/// Reads a boolean from text: true/false, yes/no, y/n, on/off, 1/0 in any case, or the one
+/// such word in a short phrase ("Yes, it is"). Both polarities in one phrase is ambiguous.
+pub(crate) fn bool_from_text(s: &str) -> Result<bool, Reason> {
+    let t = crate::recover::text::strip_decoration(s).to_ascii_lowercase();
+    if let Some(b) = bool_word(&t) {
+        return Ok(b);
+    }
+    let words = crate::recover::text::words(&t);
+    if words.len() > 8 {
+        return Err(Reason::NoMatch);
+    }
+    let found: Vec<bool> = words.iter().filter_map(|w| bool_word(w)).collect();
+    match (found.contains(&true), found.contains(&false)) {
+        (true, false) => Ok(true),
+        (false, true) => Ok(false),
+        (true, true) => Err(Reason::Ambiguous(format!(
+            "both a yes and a no in {}",
+            crate::excerpt(s, 40)
+        ))),
+        (false, false) => Err(Reason::NoMatch),
+    }
+}
+
+fn bool_word(w: &str) -> Option<bool> {
+    match w {
+        "true" | "yes" | "y" | "on" | "1" | "t" => Some(true),
+        "false" | "no" | "n" | "off" | "0" | "f" => Some(false),
+        _ => None,
+    }
+}
+
+/// The JSON text of a scalar as a string value (`12` -> `"12"`, `true` -> `"true"`).
+pub(crate) fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> Result<String, Reason> {
+        number_from_text(s).map(|n| n.to_string())
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(num("12,500"), Ok("12500".into()));
+        assert_eq!(num(" 8 "), Ok("8".into()));
+        assert_eq!(num("€9.99"), Ok("9.99".into()));
+        assert_eq!(num("$1,234,567.5"), Ok("1234567.5".into()));
+        assert_eq!(num("4.0"), Ok("4".into()));
+        assert_eq!(num("-3"), Ok("-3".into()));
+        assert_eq!(num("+7"), Ok("7".into()));
+        assert_eq!(num(".5"), Ok("0.5".into()));
+        assert_eq!(num("3/4"), Ok("0.75".into()));
+        assert_eq!(num("50%"), Ok("50".into()));
+        assert_eq!(num("12 500"), Ok("12500".into()));
+        assert_eq!(num("about 42 items"), Ok("42".into()));
+        assert_eq!(num("approximately 3.5 hours"), Ok("3.5".into()));
+        assert_eq!(num("5kg"), Ok("5".into()));
+        assert_eq!(num("is -3 today"), Ok("-3".into()));
+        assert_eq!(num("A-17"), Ok("17".into()));
+    }
+
+    #[test]
+    fn numbers_refused() {
+        assert_eq!(num("twelve"), Err(Reason::NoMatch));
+        assert_eq!(num(""), Err(Reason::NoMatch));
+        assert_eq!(num("1/0"), Err(Reason::NoMatch));
+        assert!(matches!(num("3 or 4"), Err(Reason::Ambiguous(_))));
+        // A decimal comma or a thousands separator: refused, not guessed.
+        assert_eq!(num("1,5"), Err(Reason::NoMatch));
+        assert_eq!(num("12,50,0"), Err(Reason::NoMatch));
+        assert_eq!(
+            num("this is a rather long sentence with the number 7 in it"),
+            Err(Reason::NoMatch)
+        );
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(
+            integer_from(&Number::from_f64(4.0).unwrap()),
+            Some(Number::from(4))
+        );
+        assert_eq!(integer_from(&Number::from_f64(4.5).unwrap()), None);
+        assert_eq!(
+            integer_from(&Number::from(u64::MAX)),
+            Some(Number::from(u64::MAX))
+        );
+    }
+
+    #[test]
+    fn booleans() {
+        for (s, b) in [
+            ("true", true),
+            ("YES", true),
+            ("n", false),
+            ("Off", false),
+            ("**True**", true),
+        ] {
+            assert_eq!(bool_from_text(s), Ok(b), "{s}");
+        }
+        assert_eq!(bool_from_text("Yes, it is valid."), Ok(true));
+        assert_eq!(bool_from_text("No."), Ok(false));
+        assert!(matches!(
+            bool_from_text("true or false"),
+            Err(Reason::Ambiguous(_))
+        ));
+        assert_eq!(bool_from_text("maybe"), Err(Reason::NoMatch));
+    }
+}

@@ -1,0 +1,239 @@
+//! Matching a value to one of an enum's values (or a `const` tag), loosely but never by guess.
+//!
+//! In order, the first step that finds anything decides:
+//! 1. an exact `x-aliases` entry;
+//! 2. the same letters and digits ignoring case, accents, separators and decoration
+//!    (`"needs review"`, `"**NEEDS_REVIEW**"` -> `"NeedsReview"`);
+//! 3. the same word stems (`"SKIPPED"` -> `"skip"`);
+//! 4. exactly one value named as whole words in a sentence (`"The tests pass."` -> `"pass"`).
+//!
+//! Two different values matching at the same step is [`Match::Ambiguous`].
+
+use serde_json::Value;
+
+use super::text::{fold, stem, strip_decoration, words};
+use crate::schema::Enum;
+
+/// The outcome of matching.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Match {
+    /// Equal to one of the values.
+    Exact,
+    /// Matched one value loosely; `how` says which step.
+    Loose { value: Value, how: &'static str },
+    /// Several values match equally well.
+    Ambiguous(Vec<Value>),
+    /// Nothing matches.
+    None,
+}
+
+/// Matches `v` against `e`.
+pub(crate) fn match_enum(v: &Value, e: &Enum) -> Match {
+    if e.values.contains(v) {
+        return Match::Exact;
+    }
+    let text = match v {
+        Value::String(s) => s.clone(),
+        Value::Number(_) | Value::Bool(_) => v.to_string(),
+        _ => return Match::None,
+    };
+    // A number or bool written as a string, or the reverse.
+    let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
+    let typed: Vec<&Value> = e
+        .values
+        .iter()
+        .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
+        .collect();
+    if let [one] = typed.as_slice() {
+        return Match::Loose {
+            value: (*one).clone(),
+            how: "as the same value of another JSON type",
+        };
+    }
+    let Some(strings) = string_values(e) else {
+        return Match::None;
+    };
+    if let Some((_, target)) = e.aliases.iter().find(|(a, _)| *a == text) {
+        return Match::Loose {
+            value: target.clone(),
+            how: "by alias",
+        };
+    }
+    let core = strip_decoration(&text);
+
+    // Step 2: folded equality, against values and aliases.
+    let folded = fold(core);
+    if !folded.is_empty() {
+        let hits = candidates(e, &strings, |name| fold(name) == folded);
+        if let Some(m) = decide(hits, "ignoring case and separators") {
+            return m;
+        }
+    }
+
+    // Step 3: the same sequence of word stems.
+    let stems: Vec<String> = words(core).iter().map(|w| stem(w)).collect();
+    if !stems.is_empty() {
+        let hits = candidates(e, &strings, |name| {
+            let s: Vec<String> = words(name).iter().map(|w| stem(w)).collect();
+            s == stems
+        });
+        if let Some(m) = decide(hits, "by word stem") {
+            return m;
+        }
+    }
+
+    // Step 4: named inside a short sentence, as consecutive whole words (or their stems).
+    let sentence = words(&text);
+    if sentence.len() <= 40 {
+        let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
+        let hits = candidates(e, &strings, |name| {
+            let target: Vec<String> = words(name).iter().map(|w| stem(w)).collect();
+            !target.is_empty()
+                && sentence_stems
+                    .windows(target.len())
+                    .any(|window| window == target.as_slice())
+        });
+        if let Some(m) = decide(hits, "named in a sentence") {
+            return m;
+        }
+    }
+    Match::None
+}
+
+/// The enum's string values with their index, or `None` if it has none.
+fn string_values(e: &Enum) -> Option<Vec<&str>> {
+    let v: Vec<&str> = e.values.iter().filter_map(Value::as_str).collect();
+    (!v.is_empty()).then_some(v)
+}
+
+/// The distinct values whose own spelling or an alias satisfies `test`.
+fn candidates(e: &Enum, strings: &[&str], test: impl Fn(&str) -> bool) -> Vec<Value> {
+    let mut hits: Vec<Value> = Vec::new();
+    let mut add = |v: Value| {
+        if !hits.contains(&v) {
+            hits.push(v);
+        }
+    };
+    for s in strings {
+        if test(s) {
+            add(Value::from(*s));
+        }
+    }
+    for (alias, target) in &e.aliases {
+        if test(alias) {
+            add(target.clone());
+        }
+    }
+    hits
+}
+
+fn decide(hits: Vec<Value>, how: &'static str) -> Option<Match> {
+    match hits.len() {
+        0 => None,
+        1 => hits
+            .into_iter()
+            .next()
+            .map(|value| Match::Loose { value, how }),
+        _ => Some(Match::Ambiguous(hits)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn e(values: &[&str]) -> Enum {
+        Enum {
+            values: values.iter().map(|v| json!(v)).collect(),
+            aliases: Vec::new(),
+        }
+    }
+
+    fn loose(m: Match) -> Value {
+        match m {
+            Match::Loose { value, .. } => value,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn exact() {
+        assert_eq!(
+            match_enum(&json!("pass"), &e(&["pass", "fail"])),
+            Match::Exact
+        );
+    }
+
+    #[test]
+    fn case_and_separators() {
+        let s = e(&["NeedsReview", "Approved"]);
+        assert_eq!(
+            loose(match_enum(&json!("needs review"), &s)),
+            json!("NeedsReview")
+        );
+        assert_eq!(
+            loose(match_enum(&json!("NEEDS_REVIEW"), &s)),
+            json!("NeedsReview")
+        );
+        assert_eq!(
+            loose(match_enum(&json!("**approved**"), &s)),
+            json!("Approved")
+        );
+        assert_eq!(
+            loose(match_enum(&json!("- Approved"), &s)),
+            json!("Approved")
+        );
+        assert_eq!(loose(match_enum(&json!("approvéd"), &s)), json!("Approved"));
+    }
+
+    #[test]
+    fn inflection() {
+        let s = e(&["pass", "fail", "error", "invalid", "skip"]);
+        assert_eq!(loose(match_enum(&json!("SKIPPED"), &s)), json!("skip"));
+        assert_eq!(loose(match_enum(&json!("passed"), &s)), json!("pass"));
+        assert_eq!(loose(match_enum(&json!("Failing"), &s)), json!("fail"));
+    }
+
+    #[test]
+    fn named_in_a_sentence() {
+        let s = e(&["pass", "fail"]);
+        assert_eq!(
+            loose(match_enum(&json!("The tests pass."), &s)),
+            json!("pass")
+        );
+        assert_eq!(
+            match_enum(&json!("Some pass, some fail"), &s),
+            Match::Ambiguous(vec![json!("pass"), json!("fail")])
+        );
+        assert_eq!(match_enum(&json!("unclear"), &s), Match::None);
+    }
+
+    #[test]
+    fn ambiguity_is_an_error() {
+        let s = e(&["in_progress", "InProgress"]);
+        assert_eq!(
+            match_enum(&json!("in progress"), &s),
+            Match::Ambiguous(vec![json!("in_progress"), json!("InProgress")])
+        );
+    }
+
+    #[test]
+    fn aliases() {
+        let mut s = e(&["pass", "fail"]);
+        s.aliases.push(("ok".into(), json!("pass")));
+        assert_eq!(loose(match_enum(&json!("ok"), &s)), json!("pass"));
+        assert_eq!(loose(match_enum(&json!("OK"), &s)), json!("pass"));
+    }
+
+    #[test]
+    fn other_json_types() {
+        let s = Enum {
+            values: vec![json!(1), json!(2)],
+            aliases: vec![],
+        };
+        assert_eq!(loose(match_enum(&json!("2"), &s)), json!(2));
+        assert_eq!(loose(match_enum(&json!(1), &e(&["1", "2"]))), json!("1"));
+        assert_eq!(match_enum(&json!({"a": 1}), &s), Match::None);
+    }
+}

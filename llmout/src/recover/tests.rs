@@ -1,0 +1,339 @@
+use super::*;
+use serde_json::json;
+
+fn schema(v: Value) -> Schema {
+    Schema::compile(&v).unwrap()
+}
+
+fn run(v: Value, s: &Schema) -> Recovered {
+    recover(v, s, &Options::default()).unwrap()
+}
+
+fn err(v: Value, s: &Schema) -> Error {
+    recover(v, s, &Options::default()).unwrap_err()
+}
+
+fn summary(r: &Recovered) -> Vec<(WarningKind, &str)> {
+    r.warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect()
+}
+
+fn commit() -> Schema {
+    schema(json!({
+        "type": "object",
+        "properties": {
+            "emoji": {"type": ["string", "null"]},
+            "title": {"type": "string"},
+            "message": {"type": "string"}
+        },
+        "required": ["title", "message"]
+    }))
+}
+
+#[test]
+fn valid_value_is_untouched() {
+    let r = run(json!({"title": "a", "message": "b"}), &commit());
+    assert_eq!(r.value, json!({"title": "a", "message": "b"}));
+    assert!(r.warnings.is_empty());
+    assert_eq!(r.cost, 0);
+}
+
+#[test]
+fn missing_required_field_gets_empty_value() {
+    let r = run(json!({"title": "Test"}), &commit());
+    assert_eq!(r.value, json!({"title": "Test", "message": ""}));
+    assert_eq!(summary(&r), [(WarningKind::MissingField, "/message")]);
+    assert_eq!(
+        r.warnings[0].message,
+        "missing field filled with the empty value \"\""
+    );
+}
+
+#[test]
+fn null_for_non_nullable_and_nullable() {
+    let r = run(
+        json!({"title": null, "message": "m", "emoji": null}),
+        &commit(),
+    );
+    assert_eq!(r.value, json!({"emoji": null, "title": "", "message": "m"}));
+    assert_eq!(summary(&r), [(WarningKind::NullReplaced, "/title")]);
+}
+
+#[test]
+fn type_mismatch_number_to_string() {
+    let r = run(json!({"title": 42, "message": true}), &commit());
+    assert_eq!(r.value, json!({"title": "42", "message": "true"}));
+    assert_eq!(
+        summary(&r),
+        [
+            (WarningKind::Coerced, "/title"),
+            (WarningKind::Coerced, "/message")
+        ]
+    );
+}
+
+#[test]
+fn keys_case_and_aliases() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"userId": {"type": "integer"}, "createdAt": {"type": "string"}},
+        "required": ["userId", "createdAt"],
+        "x-aliases": {"uid": "userId"}
+    }));
+    let r = run(json!({"uid": "7", "created_at": "now", "junk": 1}), &s);
+    assert_eq!(r.value, json!({"userId": 7, "createdAt": "now"}));
+    assert_eq!(
+        summary(&r),
+        [
+            (WarningKind::KeyRenamed, "/userId"),
+            (WarningKind::KeyRenamed, "/createdAt"),
+            (WarningKind::UnknownKeyDropped, "/junk"),
+            (WarningKind::Coerced, "/userId"),
+        ]
+    );
+}
+
+#[test]
+fn exact_key_wins_over_loose_duplicate() {
+    let r = run(
+        json!({"Title": "loose", "title": "exact", "message": "m"}),
+        &commit(),
+    );
+    assert_eq!(r.value["title"], "exact");
+    assert_eq!(r.warnings.len(), 2);
+}
+
+#[test]
+fn additional_properties_kept_when_allowed() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": {"type": "integer"}
+    }));
+    let r = run(json!({"a": 1, "b": "2"}), &s);
+    assert_eq!(r.value, json!({"a": 1, "b": 2}));
+    assert_eq!(summary(&r), [(WarningKind::Coerced, "/b")]);
+}
+
+#[test]
+fn object_with_no_known_key_is_an_error() {
+    let e = err(json!({"type": "object", "properties": {}}), &commit());
+    assert_eq!(e.kind(), ErrorKind::Mismatch);
+    assert_eq!(
+        e.to_string(),
+        "expected an object with fields `title`, `message`, found an object with none of them (keys \"type\", \"properties\")"
+    );
+    assert_eq!(err(json!({}), &commit()).found(), "an empty object");
+}
+
+#[test]
+fn wrappers_are_removed() {
+    let r = run(
+        json!({"CommitMessage": {"title": "t", "message": "m"}}),
+        &commit(),
+    );
+    assert_eq!(r.value, json!({"title": "t", "message": "m"}));
+    assert_eq!(summary(&r), [(WarningKind::Reshaped, "")]);
+
+    let list = schema(json!({"type": "array", "items": {"type": "integer"}}));
+    let r = run(json!({"results": [1, "2"]}), &list);
+    assert_eq!(r.value, json!([1, 2]));
+    assert_eq!(
+        summary(&r),
+        [(WarningKind::Reshaped, ""), (WarningKind::Coerced, "/1")]
+    );
+}
+
+#[test]
+fn single_value_and_array() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"type": "string"}}, "n": {"type": "integer"}},
+        "required": ["tags", "n"]
+    }));
+    let r = run(json!({"tags": "x", "n": [3]}), &s);
+    assert_eq!(r.value, json!({"tags": ["x"], "n": 3}));
+    assert_eq!(
+        summary(&r),
+        [
+            (WarningKind::Reshaped, "/tags"),
+            (WarningKind::Reshaped, "/n")
+        ]
+    );
+}
+
+#[test]
+fn json_in_a_string() {
+    let s = schema(json!({"type": "array", "items": {"type": "integer"}}));
+    let r = run(json!("[1, 2]"), &s);
+    assert_eq!(r.value, json!([1, 2]));
+    assert_eq!(summary(&r), [(WarningKind::Coerced, "")]);
+}
+
+#[test]
+fn integers() {
+    let s = schema(json!({"type": "integer", "minimum": 0}));
+    assert_eq!(run(json!(4.0), &s).value, json!(4));
+    assert_eq!(run(json!("4.0"), &s).value, json!(4));
+    assert_eq!(run(json!(" 8 "), &s).value, json!(8));
+    assert_eq!(
+        err(json!(4.5), &s).to_string(),
+        "expected an integer, found 4.5"
+    );
+    assert_eq!(
+        err(json!(-1), &s).to_string(),
+        "expected an integer in 0..=, found -1"
+    );
+    assert_eq!(err(json!("3 or 4"), &s).kind(), ErrorKind::Ambiguous);
+}
+
+#[test]
+fn booleans() {
+    let s = schema(json!({"type": "boolean"}));
+    assert_eq!(run(json!("yes"), &s).value, json!(true));
+    assert_eq!(run(json!(0), &s).value, json!(false));
+    assert_eq!(err(json!("true or false"), &s).kind(), ErrorKind::Ambiguous);
+    assert_eq!(err(json!(2), &s).to_string(), "expected a boolean, found 2");
+}
+
+#[test]
+fn enums() {
+    let s = schema(json!({"type": "string", "enum": ["pass", "fail", "skip"]}));
+    let r = run(json!("SKIPPED"), &s);
+    assert_eq!(r.value, json!("skip"));
+    assert_eq!(
+        r.warnings[0].message,
+        "matched \"SKIPPED\" to \"skip\" by word stem"
+    );
+    assert_eq!(err(json!("pass or fail"), &s).kind(), ErrorKind::Ambiguous);
+    assert_eq!(
+        err(json!("maybe"), &s).to_string(),
+        "expected one of \"pass\", \"fail\", \"skip\", found \"maybe\""
+    );
+}
+
+#[test]
+fn internally_tagged_union() {
+    let s = schema(json!({
+        "oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "Circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
+            {"type": "object", "properties": {"kind": {"const": "Square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
+        ]
+    }));
+    let r = run(json!({"kind": "square", "side": "2"}), &s);
+    assert_eq!(r.value, json!({"kind": "Square", "side": 2}));
+    assert_eq!(
+        summary(&r),
+        [
+            (WarningKind::EnumMatched, "/kind"),
+            (WarningKind::Coerced, "/side")
+        ]
+    );
+    let e = err(json!({"kind": "Triangle"}), &s);
+    assert_eq!(e.path(), "/kind");
+}
+
+#[test]
+fn union_prefers_the_exact_branch() {
+    let s = schema(json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}));
+    let r = run(json!("12"), &s);
+    assert_eq!(r.value, json!("12"));
+    assert!(r.warnings.is_empty());
+}
+
+#[test]
+fn optional_field_that_cannot_be_recovered_is_dropped() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "count": {"type": "integer"}},
+        "required": ["title"]
+    }));
+    let r = run(json!({"title": "t", "count": "many"}), &s);
+    assert_eq!(r.value, json!({"title": "t"}));
+    assert_eq!(summary(&r), [(WarningKind::RequiredOnly, "/count")]);
+    assert_eq!(
+        r.warnings[0].message,
+        "dropped optional field \"count\": at /count: expected an integer, found \"many\""
+    );
+}
+
+#[test]
+fn array_items_fail_with_their_index() {
+    let s = schema(json!({"type": "array", "items": {"type": "integer"}}));
+    let e = err(json!([1, 2, "x"]), &s);
+    assert_eq!(e.to_string(), "at /2: expected an integer, found \"x\"");
+}
+
+#[test]
+fn no_invent_and_strict() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+        "required": ["id", "name"],
+        "x-no-invent": ["id"]
+    }));
+    let e = err(json!({"name": "x"}), &s);
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+    assert_eq!(
+        e.to_string(),
+        "at /id: expected an integer for \"id\" (marked no_invent: never filled in), found nothing"
+    );
+    assert_eq!(
+        err(json!({"name": "x", "id": null}), &s).kind(),
+        ErrorKind::Forbidden
+    );
+    // Other fields may still be invented.
+    assert_eq!(
+        run(json!({"id": 1}), &s).value,
+        json!({"id": 1, "name": ""})
+    );
+
+    let strict = Options::strict();
+    let e = recover(json!({"id": "1", "name": "x"}), &s, &strict).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+    assert_eq!(e.path(), "/id");
+    let ok = recover(json!({"id": 1, "name": "x", "extra": true}), &s, &strict).unwrap();
+    assert_eq!(ok.value, json!({"id": 1, "name": "x", "extra": true}));
+}
+
+#[test]
+fn defaults_and_nested_empty_objects() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {
+            "level": {"type": "integer", "default": 3},
+            "inner": {"$ref": "#/$defs/Inner"}
+        },
+        "required": ["level", "inner"],
+        "$defs": {"Inner": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": ["integer", "null"]}}, "required": ["a", "b"]}}
+    }));
+    let r = run(json!({"level": null}), &s);
+    assert_eq!(r.value, json!({"level": 3, "inner": {"a": "", "b": null}}));
+}
+
+#[test]
+fn enum_without_empty_value_cannot_be_invented() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"status": {"enum": ["a", "b"]}, "x": {"type": "string"}},
+        "required": ["status", "x"]
+    }));
+    let e = err(json!({"x": "1"}), &s);
+    assert_eq!(
+        e.to_string(),
+        "at /status: expected one of \"a\", \"b\", found nothing"
+    );
+}
+
+#[test]
+fn depth_limit() {
+    let s = schema(json!({"type": "array", "items": {"$ref": "#"}}));
+    let mut v = json!([]);
+    for _ in 0..40 {
+        v = json!([v]);
+    }
+    let e = recover(v, &s, &Options::default().max_depth(10)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DepthLimit);
+}

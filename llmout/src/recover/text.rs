@@ -1,0 +1,143 @@
+//! Text normalisation shared by key and enum matching.
+
+/// Lower-cases, folds common accents, and keeps only ASCII letters and digits (plus any other
+/// alphanumeric character, lower-cased): `"Needs Review"`, `"needs_review"` and `"NEEDS-REVIEW"`
+/// all become `"needsreview"`.
+pub(crate) fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let c = unaccent(c);
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// Words of `s`: runs of alphanumerics, also split at lower->upper case changes
+/// (`"NeedsReview"` -> `["needs", "review"]`), lower-cased and accent-folded.
+pub(crate) fn words(s: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in s.chars() {
+        let c = unaccent(c);
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            current.extend(c.to_lowercase());
+        } else {
+            prev_lower = false;
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// A crude English stem: drops `ing`, `ed`, `es`, `s` and a doubled final consonant, so
+/// `skipped`, `skipping`, `skips` and `skip` agree. Only used after exact and folded matching
+/// failed, and only to compare two words.
+pub(crate) fn stem(word: &str) -> String {
+    let mut w = word.to_owned();
+    for suffix in ["ing", "ed", "es", "s"] {
+        if w.len() > suffix.len() + 2 && w.ends_with(suffix) {
+            w.truncate(w.len() - suffix.len());
+            break;
+        }
+    }
+    let b = w.as_bytes();
+    if b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
+        w.pop();
+    }
+    w
+}
+
+/// Strips markdown emphasis, code ticks, quotes and a list bullet around a short value:
+/// `"**Pass**"`, `"- pass"`, `"1. pass"`, `` "`pass`" `` -> `"pass"`.
+pub(crate) fn strip_decoration(s: &str) -> &str {
+    let mut t = s.trim();
+    for bullet in ["- ", "* ", "+ ", "• "] {
+        if let Some(rest) = t.strip_prefix(bullet) {
+            t = rest.trim_start();
+        }
+    }
+    if let Some(dot) = t.find(". ") {
+        if dot > 0 && dot <= 3 && t[..dot].bytes().all(|b| b.is_ascii_digit()) {
+            t = t[dot + 2..].trim_start();
+        }
+    }
+    let decor: &[char] = &['*', '_', '`', '"', '\'', '“', '”', '‘', '’'];
+    t.trim_start_matches(|c: char| decor.contains(&c) || c.is_whitespace())
+        .trim_end_matches(|c: char| decor.contains(&c) || c.is_whitespace() || c == '.' || c == '!')
+}
+
+fn unaccent(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+        'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => 'A',
+        'ç' => 'c',
+        'Ç' => 'C',
+        'è' | 'é' | 'ê' | 'ë' => 'e',
+        'È' | 'É' | 'Ê' | 'Ë' => 'E',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'Ì' | 'Í' | 'Î' | 'Ï' => 'I',
+        'ñ' => 'n',
+        'Ñ' => 'N',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
+        'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => 'O',
+        'ù' | 'ú' | 'û' | 'ü' => 'u',
+        'Ù' | 'Ú' | 'Û' | 'Ü' => 'U',
+        'ý' | 'ÿ' => 'y',
+        'Ý' => 'Y',
+        c => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding() {
+        assert_eq!(fold("Needs Review"), "needsreview");
+        assert_eq!(fold("needs_review"), "needsreview");
+        assert_eq!(fold("Café-Crème"), "cafecreme");
+    }
+
+    #[test]
+    fn splitting_words() {
+        assert_eq!(words("NeedsReview"), ["needs", "review"]);
+        assert_eq!(words("user_id"), ["user", "id"]);
+        assert_eq!(
+            words("The status is: PASS."),
+            ["the", "status", "is", "pass"]
+        );
+        assert_eq!(words("HTTPServer2"), ["httpserver2"]);
+    }
+
+    #[test]
+    fn stems() {
+        for w in ["skip", "skipped", "skipping", "skips"] {
+            assert_eq!(stem(w), "skip", "{w}");
+        }
+        assert_eq!(stem("pass"), "pas");
+        assert_eq!(stem("passed"), "pas");
+        assert_eq!(stem("fail"), "fail");
+        assert_eq!(stem("failed"), "fail");
+    }
+
+    #[test]
+    fn decoration() {
+        assert_eq!(strip_decoration("**Pass**"), "Pass");
+        assert_eq!(strip_decoration("- pass"), "pass");
+        assert_eq!(strip_decoration("2. `skip`"), "skip");
+        assert_eq!(strip_decoration("“fail”."), "fail");
+    }
+}

@@ -1,0 +1,100 @@
+//! Hostile input through `from_llm` and `repair_text`: a clear error or a correct value, never
+//! a panic or a stack overflow. (That the time is linear is shown by the benches, not here.)
+
+use llmout::{ErrorKind, LlmOutput, Options};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Node {
+    name: String,
+    children: Vec<Node>,
+}
+
+fn error_kind(reply: &str) -> ErrorKind {
+    let r = Node::from_llm(reply);
+    assert_eq!(r.value, None, "{:.80}", reply);
+    r.error.expect("an error when there is no value").kind()
+}
+
+#[test]
+fn empty_and_whitespace() {
+    assert_eq!(error_kind(""), ErrorKind::NoJson);
+    assert_eq!(error_kind(" \n\t\r "), ErrorKind::NoJson);
+}
+
+#[test]
+fn binary_bytes() {
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(64 * 1024).collect();
+    let text = String::from_utf8_lossy(&bytes);
+    let r = Node::from_llm(&text);
+    assert!(r.value.is_none());
+    let nul = "\0\0{\0\"name\0\": \0}\0";
+    assert!(Node::from_llm(nul).value.is_none());
+}
+
+#[test]
+fn a_megabyte_of_open_braces() {
+    let reply = "{".repeat(1 << 20);
+    let kind = error_kind(&reply);
+    assert!(
+        matches!(kind, ErrorKind::DepthLimit | ErrorKind::Syntax),
+        "{kind:?}"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_nested_brackets() {
+    let reply = "[".repeat(100_000);
+    let kind = error_kind(&reply);
+    assert!(
+        matches!(kind, ErrorKind::DepthLimit | ErrorKind::Syntax),
+        "{kind:?}"
+    );
+    let closed = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(error_kind(&closed), ErrorKind::DepthLimit);
+    assert!(llmout::repair_text(&closed, &Options::default()).is_err());
+}
+
+#[test]
+fn deep_but_allowed_nesting_recovers() {
+    // 40 levels of the recursive type: well inside the limit of 128.
+    let mut reply = String::from("{\"name\": \"leaf\", \"children\": []}");
+    for i in 0..40 {
+        reply = format!("{{\"Name\": \"n{i}\", \"children\": [{reply}]}}");
+    }
+    let r = Node::from_llm(&reply);
+    let mut node = r.value.expect("recovered");
+    let mut depth = 0;
+    while let Some(child) = node.children.pop() {
+        node = child;
+        depth += 1;
+    }
+    assert_eq!((depth, node.name.as_str()), (40, "leaf"));
+    assert_eq!(r.warnings.len(), 40); // one renamed key per level
+}
+
+#[test]
+fn depth_limit_is_configurable() {
+    let mut reply = String::from("{\"name\": \"leaf\", \"children\": []}");
+    for _ in 0..10 {
+        reply = format!("{{\"name\": \"n\", \"children\": [{reply}],}}");
+    }
+    let r = Node::from_llm_with(&reply, &Options::default().max_depth(8));
+    assert_eq!(r.error.unwrap().kind(), ErrorKind::DepthLimit);
+}
+
+#[test]
+fn huge_string_value() {
+    let big = "x".repeat(4 << 20);
+    let reply = format!("Here: {{\"name\": \"{big}\", \"children\": []}}");
+    let r = Node::from_llm(&reply);
+    assert_eq!(r.value.map(|n| n.name.len()), Some(4 << 20));
+}
+
+#[test]
+fn many_small_candidates() {
+    let reply = "{} ".repeat(100_000) + "{\"name\": \"real\", \"children\": []}";
+    let r = Node::from_llm(&reply);
+    assert_eq!(r.value.map(|n| n.name), Some("real".to_owned()));
+}
