@@ -1,0 +1,123 @@
+//! The derive's annotations as the recovery pipeline sees them: aliases rename keys and
+//! variant names, `no_invent` turns a missing field into an error.
+
+use llmout::{ErrorKind, LlmOutput, WarningKind};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+#[serde(rename_all = "camelCase")]
+struct User {
+    #[llmout(alias = "uid")]
+    user_id: u32,
+    #[llmout(no_invent)]
+    email: String,
+    nickname: String,
+}
+
+#[test]
+fn field_alias_renames_the_key() {
+    let r = User::from_llm(r#"{"uid": 7, "email": "a@b.c", "nickname": "al"}"#);
+    assert_eq!(
+        r.value,
+        Some(User {
+            user_id: 7,
+            email: "a@b.c".into(),
+            nickname: "al".into()
+        })
+    );
+    let kinds: Vec<_> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(kinds, [(WarningKind::KeyRenamed, "/userId")]);
+}
+
+#[test]
+fn no_invent_field_is_never_filled_in() {
+    let r = User::from_llm(r#"{"uid": 7, "nickname": "al"}"#);
+    assert_eq!(r.value, None);
+    let error = r.error.expect("a missing no_invent field is an error");
+    assert_eq!(error.kind(), ErrorKind::Forbidden);
+    assert_eq!(error.path(), "/email");
+    // Without `no_invent`, a missing string is filled with "" and a warning.
+    let r = User::from_llm(r#"{"uid": 7, "email": "a@b.c"}"#);
+    assert_eq!(r.value.map(|u| u.nickname), Some(String::new()));
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+#[serde(tag = "type")]
+enum Shape {
+    #[llmout(alias = "round")]
+    Circle {
+        #[llmout(alias = "r")]
+        radius: f64,
+    },
+    Square {
+        side: f64,
+    },
+}
+
+#[test]
+fn internally_tagged_variant_and_field_aliases() {
+    let r = Shape::from_llm(r#"{"type": "round", "r": 2}"#);
+    assert_eq!(r.value, Some(Shape::Circle { radius: 2.0 }));
+    let kinds: Vec<_> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert!(
+        kinds.contains(&(WarningKind::KeyRenamed, "/radius")),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.contains(&(WarningKind::EnumMatched, "/type")),
+        "{kinds:?}"
+    );
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+enum Command {
+    Stop,
+    #[llmout(alias = "go")]
+    Move {
+        #[llmout(alias = "dist")]
+        distance: u32,
+    },
+}
+
+#[test]
+fn externally_tagged_variant_alias_is_a_key_alias() {
+    let r = Command::from_llm(r#"{"go": {"dist": 3}}"#);
+    assert_eq!(r.value, Some(Command::Move { distance: 3 }));
+    assert!(r.recovered);
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Post {
+    title: String,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Meta {
+    #[llmout(alias = "created")]
+    created_at: String,
+}
+
+#[test]
+fn flattened_alias_is_recovered_on_the_parent() {
+    let r = Post::from_llm(r#"{"title": "Hi", "created": "today"}"#);
+    assert_eq!(
+        r.value,
+        Some(Post {
+            title: "Hi".into(),
+            meta: Meta {
+                created_at: "today".into()
+            }
+        })
+    );
+}
