@@ -110,9 +110,12 @@ fn expand(input: &Input) -> TokenStream {
         .unwrap_or_default();
     let assertions;
     if params.is_empty() {
-        // A concrete type: assert its traits where the message is clear, at the type's name.
+        // A concrete type: assert its traits at the type's name, with the messages of
+        // `AssertDeserialize` / `AssertJsonSchema`. The assertions sit outside the impl,
+        // whose where clause would satisfy them. That where clause restates the supertraits
+        // under a binder: it keeps the impl itself from adding a second, rawer error for the
+        // same missing trait (a plain `Type: Trait` bound would be a "trivially false" one).
         let span = ident.span();
-        // Outside the impl, whose where clause would satisfy them.
         assertions = quote_spanned! {span=>
             const _: fn() = #krate::__private::assert_deserialize::<#ident>;
             const _: fn() = #krate::__private::assert_json_schema::<#ident>;
