@@ -25,6 +25,7 @@ pub enum Policy {
 pub struct Options {
     policy: Policy,
     max_depth: usize,
+    drop_invalid_items: bool,
 }
 
 /// The default nesting limit, the same as serde_json's.
@@ -35,6 +36,7 @@ impl Default for Options {
         Options {
             policy: Policy::Lenient,
             max_depth: DEFAULT_MAX_DEPTH,
+            drop_invalid_items: false,
         }
     }
 }
@@ -60,6 +62,27 @@ impl Options {
     pub fn max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth.max(1);
         self
+    }
+
+    /// Lets recovery drop an array item that cannot be recovered (with an `ItemDropped`
+    /// warning naming its index) instead of failing the whole reply. Off by default: an item is
+    /// never dropped unless asked for. Ignored under [`Policy::Strict`].
+    ///
+    /// ```
+    /// use llmout::{LlmOutput, Options};
+    /// let r = Vec::<u8>::from_llm_with("[1, \"two\", 3]", &Options::default().drop_invalid_items(true));
+    /// assert_eq!(r.value, Some(vec![1, 3]));
+    /// assert_eq!(r.warnings[0].path, "/1");
+    /// assert!(Vec::<u8>::from_llm("[1, \"two\", 3]").value.is_none());
+    /// ```
+    pub fn drop_invalid_items(mut self, drop: bool) -> Self {
+        self.drop_invalid_items = drop;
+        self
+    }
+
+    /// Whether invalid array items may be dropped.
+    pub fn get_drop_invalid_items(&self) -> bool {
+        self.drop_invalid_items
     }
 
     /// The recovery policy.

@@ -17,6 +17,7 @@
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
 //! | a wrapper around the expected value | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
+//! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
 //!
 //! Unions (`anyOf`/`oneOf`, serde enums) are recovered against every branch; the cheapest wins
 //! (the first on a tie). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
@@ -72,6 +73,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
     let mut walker = Walker {
         schema,
         strict: options.get_policy() == Policy::Strict,
+        drop_items: options.get_drop_invalid_items(),
         max_depth: options.get_max_depth(),
         warnings: Vec::new(),
         cost: 0,
@@ -88,6 +90,8 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
+    /// An array item that cannot be recovered may be dropped (with a warning).
+    drop_items: bool,
     max_depth: usize,
     warnings: Vec<Warning>,
     cost: u32,
@@ -382,9 +386,24 @@ impl Walker<'_> {
                 }
             };
             self.path.push_str(&format!("/{i}"));
-            let r = self.value(item, schema, depth + 1);
+            let saved = (self.warnings.len(), self.cost);
+            let r = match self.value(item, schema, depth + 1) {
+                Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
+                    self.warnings.truncate(saved.0);
+                    self.cost = saved.1;
+                    self.change(
+                        WarningKind::ItemDropped,
+                        4,
+                        format!("dropped the item: {e}"),
+                    )
+                    .map(|()| None)
+                }
+                r => r.map(Some),
+            };
             self.path.truncate(base);
-            out.push(r?);
+            if let Some(v) = r? {
+                out.push(v);
+            }
         }
         if let Some(len) = tuple_len {
             if out.len() < len {
