@@ -299,8 +299,12 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
                 return Ok(chosen);
             }
         }
-        if let Some(plain) = plain_text(raw, s, options) {
-            return plain;
+        // Plain text is the value only when reading it so succeeds; otherwise the error from
+        // the JSON that was there says more.
+        match plain_text(raw, s, options) {
+            Some(Ok(chosen)) => return Ok(chosen),
+            Some(Err(e)) if recovery_error.is_none() && syntax_error.is_none() => return Err(e),
+            _ => {}
         }
     }
     Err(recovery_error.or(syntax_error).unwrap_or_else(|| {
