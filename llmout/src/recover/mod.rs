@@ -151,7 +151,7 @@ impl Walker<'_> {
             Kind::Number => self.number(v, id),
             Kind::String => self.string(v, id),
             Kind::Enum(e) => {
-                let v = self.unwrap_single(v, depth)?;
+                let v = self.unwrap_single(v)?;
                 match enums::match_enum(&v, e) {
                     Match::Exact => Ok(v),
                     Match::Loose { value, how } => {
@@ -186,8 +186,7 @@ impl Walker<'_> {
     }
 
     /// A one-element array where a single value is expected: its element.
-    fn unwrap_single(&mut self, v: Value, depth: usize) -> Result<Value, Error> {
-        let _ = depth;
+    fn unwrap_single(&mut self, v: Value) -> Result<Value, Error> {
         match v {
             Value::Array(mut items) if items.len() == 1 && !items[0].is_array() => {
                 self.change(
@@ -222,7 +221,7 @@ impl Walker<'_> {
     }
 
     fn boolean(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
-        let v = self.unwrap_single(v, 0)?;
+        let v = self.unwrap_single(v)?;
         let b = match &v {
             Value::Bool(_) => return Ok(v),
             Value::Number(n) if n.as_f64() == Some(1.0) => true,
@@ -255,7 +254,7 @@ impl Walker<'_> {
     }
 
     fn number(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
-        let v = self.unwrap_single(v, 0)?;
+        let v = self.unwrap_single(v)?;
         if v.is_number() {
             return Ok(v);
         }
@@ -277,7 +276,7 @@ impl Walker<'_> {
         minimum: Option<f64>,
         maximum: Option<f64>,
     ) -> Result<Value, Error> {
-        let v = self.unwrap_single(v, 0)?;
+        let v = self.unwrap_single(v)?;
         let Some(n) = self.number_of(&v, id)? else {
             return Err(self.mismatch(id, &v));
         };
@@ -308,7 +307,7 @@ impl Walker<'_> {
     }
 
     fn string(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
-        let v = self.unwrap_single(v, 0)?;
+        let v = self.unwrap_single(v)?;
         match &v {
             Value::String(_) => Ok(v),
             Value::Number(_) | Value::Bool(_) => {
@@ -321,7 +320,6 @@ impl Walker<'_> {
                 Ok(Value::String(text))
             }
             Value::Object(_) | Value::Array(_) => {
-                let _ = id;
                 self.change(
                     WarningKind::Coerced,
                     3,
