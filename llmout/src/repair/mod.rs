@@ -1,46 +1,227 @@
 //! Lenient JSON: parses the JSON models actually write, in one linear pass, recording every fix.
 //!
-//! (Placeholder: the full parser lands with issue 3. This module's public API is fixed.)
+//! [`parse`] accepts everything `serde_json` accepts and returns the same value with no repairs.
+//! On anything else it keeps going where a reader would, and records each fix as a [`Repair`]
+//! with its byte offset and the JSON pointer of the value it was building:
+//!
+//! | mistake | example | becomes | kind |
+//! |---|---|---|---|
+//! | trailing comma | `[1, 2,]` | `[1, 2]` | [`TrailingComma`](RepairKind::TrailingComma) |
+//! | leading or doubled comma | `[, 1,, 2]` | `[1, 2]` | [`ExtraComma`](RepairKind::ExtraComma) |
+//! | missing comma | `{"a": 1 "b": 2}` | `{"a": 1, "b": 2}` | [`MissingComma`](RepairKind::MissingComma) |
+//! | missing colon | `{"a" 1}` | `{"a": 1}` | [`MissingColon`](RepairKind::MissingColon) |
+//! | comments | `// …`, `/* … */`, `# …` | removed | [`Comment`](RepairKind::Comment) |
+//! | other quotes | `'a'`, `“a”`, `‘a’`, `` `a` ``, `"""a"""` | `"a"` | [`QuoteStyle`](RepairKind::QuoteStyle) |
+//! | unquoted key | `{name: 1}` | `{"name": 1}` | [`UnquotedKey`](RepairKind::UnquotedKey) |
+//! | unquoted value | `{"a": hello world}` | `{"a": "hello world"}` | [`UnquotedValue`](RepairKind::UnquotedValue) |
+//! | Python / JS literal | `True`, `None`, `undefined` | `true`, `null`, `null` | [`Literal`](RepairKind::Literal) |
+//! | non-finite number | `NaN`, `-Infinity`, `1e999` | `null` | [`NonFinite`](RepairKind::NonFinite) |
+//! | number format | `+1`, `.5`, `5.`, `007` | `1`, `0.5`, `5`, `7` | [`NumberFormat`](RepairKind::NumberFormat) |
+//! | number glued to text | `12abc`, `2024-01-05` | `"12abc"`, `"2024-01-05"` | [`UnquotedValue`](RepairKind::UnquotedValue) |
+//! | invalid escape | `"\'"`, `"C:\xyz"`, lone `\uD800` | `"'"`, `"C:\\xyz"`, `"\uFFFD"` | [`InvalidEscape`](RepairKind::InvalidEscape) |
+//! | raw control character | a newline inside a string | kept | [`ControlCharacter`](RepairKind::ControlCharacter) |
+//! | unescaped inner quote | `"She said "no" twice"` | one string | [`UnescapedQuote`](RepairKind::UnescapedQuote) |
+//! | truncation | `{"a": [1, "tw` | `{"a": [1, "tw"]}` | [`Truncated`](RepairKind::Truncated) |
+//! | wrong closer | `{"a": [1, 2}` | `{"a": [1, 2]}` | [`MismatchedCloser`](RepairKind::MismatchedCloser) |
+//! | extra closer | `[{"a": 1}]]` | `[{"a": 1}]` | [`ExtraCloser`](RepairKind::ExtraCloser) |
+//! | elision | `[1, 2, ...]`, `[1, …]` | `[1, 2]`, `[1]` | [`Ellipsis`](RepairKind::Ellipsis) |
+//! | a key with no value | `{"a": , "b": 1}` | `{"b": 1}` | [`MissingValue`](RepairKind::MissingValue) |
+//! | duplicate key | `{"a": 1, "a": 2}` | `{"a": 2}` | [`DuplicateKey`](RepairKind::DuplicateKey) |
+//! | several top-level values | `{"a":1}\n{"a":2}` | `[{"a":1}, {"a":2}]` | [`MultipleValues`](RepairKind::MultipleValues) |
+//! | JSONP wrapper | `callback({"a": 1});` | `{"a": 1}` | [`Wrapper`](RepairKind::Wrapper) |
+//! | double encoding (opt-in) | `"{\"a\": 1}"` | `{"a": 1}` | [`DoubleEncoded`](RepairKind::DoubleEncoded) |
+//!
+//! # How it decides
+//!
+//! * **Where a string ends.** A quote inside a string ends it only when what follows could
+//!   follow a string: `,` `:` `}` `]`, the end of input, a comment, or (after whitespace) another
+//!   string. After a `,` inside an object, the next thing must also look like a key (a quote, or
+//!   a bare word and `:`), so `{"q": "She said "no", then left"}` keeps the whole sentence.
+//! * **Where an unquoted value ends.** At the end of the line, at `}`/`]`, or at a `,` — in an
+//!   object only at a `,` followed by the next key, so `{"a": red, green, "b": 1}` reads
+//!   `"red, green"`.
+//! * **Truncation.** At the end of input every open string and container is closed; a key with
+//!   no value yet (`{"a": 1, "b` or `{"a": 1, "b":`) is dropped, a literal cut short (`tru`) is
+//!   completed, a number keeps its complete prefix (`1.` is `1`).
+//! * **Closers.** A closer that does not match the innermost container closes it when an outer
+//!   container of the closer's kind is open; otherwise it is skipped.
+//! * **Text that is not JSON** (prose after the value, a bare word at the top level) is an
+//!   error: choosing among candidate spans is the pipeline's job, not the parser's.
+//!
+//! # Cost
+//!
+//! One pass over the bytes with a cursor and a depth counter. Lookahead happens only at a quote
+//! inside a string or a comma inside an unquoted value, and never reads past the next key, so
+//! every byte is looked at a bounded number of times: time is linear in the input for any input.
+//! Nesting deeper than [`RepairOptions::max_depth`] is an error, never a stack overflow.
+//!
+//! ```
+//! use llmout::repair::{parse, RepairKind, RepairOptions};
+//! let parsed = parse("{name: 'Ada', tags: ['x',], age: 36", &RepairOptions::default()).unwrap();
+//! assert_eq!(parsed.value, serde_json::json!({"name": "Ada", "tags": ["x"], "age": 36}));
+//! let kinds: Vec<_> = parsed.repairs.iter().map(|r| r.kind).collect();
+//! assert_eq!(kinds, [
+//!     RepairKind::UnquotedKey, RepairKind::QuoteStyle,
+//!     RepairKind::UnquotedKey, RepairKind::QuoteStyle, RepairKind::TrailingComma,
+//!     RepairKind::UnquotedKey, RepairKind::Truncated,
+//! ]);
+//! ```
+
+mod parser;
+#[cfg(test)]
+mod tests;
 
 use serde_json::Value;
 use std::fmt;
 
+/// The largest nesting depth the parser accepts, whatever [`RepairOptions::max_depth`] says:
+/// the parser recurses once per level, and this bound keeps it inside a 2 MiB thread stack (the
+/// default for spawned threads) even in debug builds.
+pub const MAX_DEPTH_CAP: usize = 512;
+
 /// Options for the lenient parser.
+///
+/// ```
+/// let options = llmout::repair::RepairOptions::default();
+/// assert_eq!(options.max_depth, 128);
+/// assert!(!options.unwrap_double_encoded);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RepairOptions {
-    /// Nesting limit; deeper input is an error (default 128).
+    /// Nesting limit; deeper input is an error (default 128, at most [`MAX_DEPTH_CAP`]).
     pub max_depth: usize,
+    /// When the whole input is one JSON string holding an object or array, parse that instead
+    /// (recorded as [`RepairKind::DoubleEncoded`]). Off by default: a string is a valid answer.
+    pub unwrap_double_encoded: bool,
 }
 
 impl Default for RepairOptions {
     fn default() -> Self {
         RepairOptions {
             max_depth: crate::options::DEFAULT_MAX_DEPTH,
+            unwrap_double_encoded: false,
         }
     }
 }
 
-/// What kind of syntax mistake was fixed.
+impl RepairOptions {
+    /// Sets [`max_depth`](RepairOptions::max_depth).
+    ///
+    /// ```
+    /// let o = llmout::repair::RepairOptions::default().max_depth(8);
+    /// assert_eq!(o.max_depth, 8);
+    /// ```
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Sets [`unwrap_double_encoded`](RepairOptions::unwrap_double_encoded).
+    ///
+    /// ```
+    /// use llmout::repair::{parse, RepairOptions};
+    /// let o = RepairOptions::default().unwrap_double_encoded(true);
+    /// let parsed = parse(r#""{\"a\": 1}""#, &o).unwrap();
+    /// assert_eq!(parsed.value, serde_json::json!({"a": 1}));
+    /// ```
+    pub fn unwrap_double_encoded(mut self, yes: bool) -> Self {
+        self.unwrap_double_encoded = yes;
+        self
+    }
+}
+
+/// What kind of syntax mistake was fixed. The [module docs](self) show each on an example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RepairKind {
     /// A comma after the last member or item was removed.
     TrailingComma,
+    /// A comma before the first member or item, or a doubled comma, was removed.
+    ExtraComma,
+    /// A missing comma between members or items was inserted.
+    MissingComma,
+    /// A missing `:` after a key was inserted (or `=` was read as `:`).
+    MissingColon,
     /// A comment was removed.
     Comment,
-    /// The input ended early; open strings and containers were closed.
+    /// A string in single, curly, backtick or triple quotes was read as a JSON string.
+    QuoteStyle,
+    /// A key without quotes was quoted.
+    UnquotedKey,
+    /// A value without quotes (a bare word, or a number glued to text) was read as a string.
+    UnquotedValue,
+    /// A Python or JavaScript literal (`True`, `False`, `None`, `undefined`) was translated.
+    Literal,
+    /// `NaN`, `Infinity` or a number too large for a double became `null`.
+    NonFinite,
+    /// A number in a form JSON does not allow (`+1`, `.5`, `5.`, `007`) was normalised.
+    NumberFormat,
+    /// An invalid escape was kept as the characters meant, or a lone surrogate replaced by U+FFFD.
+    InvalidEscape,
+    /// A raw control character (a newline, a tab) inside a string was kept as part of it.
+    ControlCharacter,
+    /// A quote inside a string that was not escaped was kept as part of the string.
+    UnescapedQuote,
+    /// The input ended early; open strings and containers were closed and a dangling key dropped.
     Truncated,
+    /// A closer of the wrong kind closed the innermost container.
+    MismatchedCloser,
+    /// A closer with nothing to close was skipped.
+    ExtraCloser,
+    /// A `...` or `…` standing for omitted items was removed.
+    Ellipsis,
+    /// A key followed by no value was dropped.
+    MissingValue,
+    /// A key given twice kept its last value.
+    DuplicateKey,
+    /// Several top-level values were collected into one array.
+    MultipleValues,
+    /// A function-call (JSONP) wrapper around the value was removed.
+    Wrapper,
+    /// A JSON document inside a JSON string was parsed.
+    DoubleEncoded,
 }
 
 impl RepairKind {
     /// A short sentence describing the fix.
+    ///
+    /// ```
+    /// use llmout::repair::RepairKind;
+    /// assert_eq!(RepairKind::TrailingComma.description(), "removed a trailing comma");
+    /// ```
     pub fn description(self) -> &'static str {
         match self {
             RepairKind::TrailingComma => "removed a trailing comma",
+            RepairKind::ExtraComma => "removed an extra comma",
+            RepairKind::MissingComma => "inserted a missing comma",
+            RepairKind::MissingColon => "inserted a missing colon after a key",
             RepairKind::Comment => "removed a comment",
+            RepairKind::QuoteStyle => "read a string in non-JSON quotes",
+            RepairKind::UnquotedKey => "quoted an unquoted key",
+            RepairKind::UnquotedValue => "read an unquoted value as a string",
+            RepairKind::Literal => "translated a Python or JavaScript literal",
+            RepairKind::NonFinite => "replaced a non-finite number with null",
+            RepairKind::NumberFormat => "normalised a number JSON does not allow",
+            RepairKind::InvalidEscape => "kept an invalid escape as the characters meant",
+            RepairKind::ControlCharacter => "kept a raw control character inside a string",
+            RepairKind::UnescapedQuote => "kept an unescaped quote inside a string",
             RepairKind::Truncated => "closed what the truncated input left open",
+            RepairKind::MismatchedCloser => "closed a container with a closer of the wrong kind",
+            RepairKind::ExtraCloser => "skipped a closer with nothing to close",
+            RepairKind::Ellipsis => "removed an ellipsis standing for omitted items",
+            RepairKind::MissingValue => "dropped a key that had no value",
+            RepairKind::DuplicateKey => "a key given twice kept its last value",
+            RepairKind::MultipleValues => "collected several top-level values into an array",
+            RepairKind::Wrapper => "removed a function-call wrapper",
+            RepairKind::DoubleEncoded => "parsed a JSON document given as a string",
         }
+    }
+}
+
+impl fmt::Display for RepairKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description())
     }
 }
 
@@ -83,17 +264,19 @@ impl fmt::Display for RepairError {
 
 impl std::error::Error for RepairError {}
 
-/// Parses `input` leniently.
+/// Parses `input` leniently: valid JSON comes back as `serde_json` would parse it with no
+/// repairs; anything else is repaired as the [module docs](self) describe, or is an error when
+/// there is no JSON value to be had (empty input, prose, nesting beyond the limit).
+///
+/// ```
+/// use llmout::repair::{parse, RepairOptions};
+/// let parsed = parse(r#"{"q": "She said "no" twice", "ok": True,}"#, &RepairOptions::default()).unwrap();
+/// assert_eq!(parsed.value, serde_json::json!({"q": "She said \"no\" twice", "ok": true}));
+/// assert_eq!(parsed.repairs.len(), 3); // the inner quotes, `True`, the trailing comma
+///
+/// let err = parse("no JSON here", &RepairOptions::default()).unwrap_err();
+/// assert!(!err.depth_exceeded);
+/// ```
 pub fn parse(input: &str, options: &RepairOptions) -> Result<Parsed, RepairError> {
-    let _ = options;
-    serde_json::from_str(input)
-        .map(|value| Parsed {
-            value,
-            repairs: Vec::new(),
-        })
-        .map_err(|e| RepairError {
-            depth_exceeded: false,
-            offset: 0,
-            message: e.to_string(),
-        })
+    parser::parse(input, options)
 }

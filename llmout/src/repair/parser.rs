@@ -1,0 +1,1045 @@
+//! The lenient parser itself: a cursor over bytes, one small method per token.
+//!
+//! Invariants that keep it total and linear:
+//! * the cursor only moves forward, and every loop iteration either moves it or returns;
+//! * slices of the input are taken only at positions of ASCII bytes or at the lead byte of a
+//!   multi-byte character, so they are always on character boundaries;
+//! * lookahead ([`Parser::key_follows`], [`Parser::string_ends`]) reads at most up to the next
+//!   key, which the cursor then passes over once: each byte is read a bounded number of times;
+//! * recursion happens only in [`Parser::object`] and [`Parser::array`], after the depth check.
+
+use serde_json::{Map, Number, Value};
+
+use super::{Parsed, Repair, RepairError, RepairKind, RepairOptions, MAX_DEPTH_CAP};
+
+/// Where a value sits: decides where strings and unquoted values end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Root,
+    Key,
+    Member,
+    Item,
+}
+
+/// A step of the JSON pointer of the value being built. Keys are kept as byte ranges of the
+/// input and only turned into text when a repair needs its path.
+#[derive(Debug, Clone, Copy)]
+enum Seg {
+    Key { start: usize, end: usize },
+    Index(usize),
+}
+
+/// The quotes a string can be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    Double,
+    Single,
+    Backtick,
+    /// `“ … ”`
+    CurlyDouble,
+    /// `‘ … ’`
+    CurlySingle,
+    TripleDouble,
+    TripleSingle,
+}
+
+impl Quote {
+    /// The quote starting at `at`, if any.
+    fn at(b: &[u8], at: usize) -> Option<Quote> {
+        match b.get(at)? {
+            b'"' if b.get(at + 1..at + 3) == Some(b"\"\"") => Some(Quote::TripleDouble),
+            b'"' => Some(Quote::Double),
+            b'\'' if b.get(at + 1..at + 3) == Some(b"''") => Some(Quote::TripleSingle),
+            b'\'' => Some(Quote::Single),
+            b'`' => Some(Quote::Backtick),
+            0xE2 => match b.get(at + 1..at + 3)? {
+                [0x80, 0x9C] => Some(Quote::CurlyDouble),
+                [0x80, 0x98] => Some(Quote::CurlySingle),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Length in bytes of the opening (and closing) quote.
+    fn len(self) -> usize {
+        match self {
+            Quote::Double | Quote::Single | Quote::Backtick => 1,
+            Quote::CurlyDouble | Quote::CurlySingle | Quote::TripleDouble | Quote::TripleSingle => {
+                3
+            }
+        }
+    }
+
+    /// First byte of the closing quote.
+    fn close_byte(self) -> u8 {
+        match self {
+            Quote::Double | Quote::TripleDouble => b'"',
+            Quote::Single | Quote::TripleSingle => b'\'',
+            Quote::Backtick => b'`',
+            Quote::CurlyDouble | Quote::CurlySingle => 0xE2,
+        }
+    }
+
+    /// Whether the closing quote starts at `at` (whose byte is [`close_byte`](Quote::close_byte)).
+    fn closes_at(self, b: &[u8], at: usize) -> bool {
+        match self {
+            Quote::Double | Quote::Single | Quote::Backtick => true,
+            Quote::CurlyDouble => b.get(at + 1..at + 3) == Some(&[0x80, 0x9D]),
+            Quote::CurlySingle => b.get(at + 1..at + 3) == Some(&[0x80, 0x99]),
+            Quote::TripleDouble => b.get(at + 1..at + 3) == Some(b"\"\""),
+            Quote::TripleSingle => b.get(at + 1..at + 3) == Some(b"''"),
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, RepairError>;
+
+pub(super) fn parse(input: &str, options: &RepairOptions) -> Result<Parsed> {
+    let mut p = Parser {
+        src: input,
+        b: input.as_bytes(),
+        pos: 0,
+        depth: 0,
+        max_depth: options.max_depth.min(MAX_DEPTH_CAP),
+        open_objects: 0,
+        open_arrays: 0,
+        truncated: false,
+        path: Vec::new(),
+        repairs: Vec::new(),
+    };
+    let value = p.document()?;
+    let mut parsed = Parsed {
+        value,
+        repairs: p.repairs,
+    };
+    if options.unwrap_double_encoded {
+        unwrap_double_encoded(&mut parsed, options);
+    }
+    Ok(parsed)
+}
+
+/// A top-level string holding an object or array is replaced by what it holds. The inner
+/// document's repairs follow, with offsets into the decoded string.
+fn unwrap_double_encoded(parsed: &mut Parsed, options: &RepairOptions) {
+    let Value::String(s) = &parsed.value else {
+        return;
+    };
+    let t = s.trim();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return;
+    }
+    let inner_options = RepairOptions {
+        unwrap_double_encoded: false,
+        ..options.clone()
+    };
+    if let Ok(inner) = parse(t, &inner_options) {
+        parsed.repairs.push(Repair {
+            kind: RepairKind::DoubleEncoded,
+            offset: 0,
+            path: String::new(),
+        });
+        parsed.repairs.extend(inner.repairs);
+        parsed.value = inner.value;
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    depth: usize,
+    max_depth: usize,
+    /// Objects and arrays currently open, to tell a wrong closer from an extra one.
+    open_objects: usize,
+    open_arrays: usize,
+    /// Whether the end-of-input repair has been recorded (once, at the innermost point).
+    truncated: bool,
+    path: Vec<Seg>,
+    repairs: Vec<Repair>,
+}
+
+fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+}
+
+/// Bytes that, glued to a number, make it text (`12abc`, `2024-01-05`, `12:30`, `10%`).
+fn is_glue(c: u8) -> bool {
+    is_ident(c) || matches!(c, b'-' | b'+' | b'.' | b':' | b'%' | b'/') || c >= 0x80
+}
+
+impl<'a> Parser<'a> {
+    // ----- plumbing -------------------------------------------------------------------------
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn error(&self, message: impl Into<String>) -> RepairError {
+        RepairError {
+            depth_exceeded: false,
+            offset: self.pos,
+            message: message.into(),
+        }
+    }
+
+    fn repair(&mut self, kind: RepairKind, offset: usize) {
+        let path = self.pointer();
+        self.repairs.push(Repair { kind, offset, path });
+    }
+
+    /// Records the end of input once, at the innermost point it was met.
+    fn truncate(&mut self) {
+        if !self.truncated {
+            self.truncated = true;
+            self.repair(RepairKind::Truncated, self.b.len());
+        }
+    }
+
+    /// The JSON pointer of the value being built.
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            match *seg {
+                Seg::Index(i) => out = crate::pointer_push(&out, &i.to_string()),
+                Seg::Key { start, end } => {
+                    let raw = self.src.get(start..end).unwrap_or_default();
+                    if raw.contains('\\') {
+                        let decoded = serde_json::from_str::<String>(&format!("\"{raw}\""));
+                        out = crate::pointer_push(&out, decoded.as_deref().unwrap_or(raw));
+                    } else {
+                        out = crate::pointer_push(&out, raw);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(RepairError {
+                depth_exceeded: true,
+                offset: self.pos,
+                message: format!("nesting deeper than {}", self.max_depth),
+            });
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Skips whitespace and comments (`//`, `/* */`, and `#` followed by a space), recording
+    /// each comment.
+    fn skip_ws(&mut self) {
+        loop {
+            while self.pos < self.b.len() && is_ws(self.b[self.pos]) {
+                self.pos += 1;
+            }
+            let start = self.pos;
+            match (self.peek(), self.b.get(self.pos + 1).copied()) {
+                (Some(b'/'), Some(b'/')) => self.skip_line(),
+                (Some(b'#'), None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!')) => {
+                    self.skip_line()
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    let body = self.pos + 2;
+                    match self.b.get(body..).and_then(|rest| find2(rest, b'*', b'/')) {
+                        Some(i) => self.pos = body + i + 2,
+                        None => {
+                            self.pos = self.b.len();
+                            self.repair(RepairKind::Comment, start);
+                            self.truncate();
+                            return;
+                        }
+                    }
+                }
+                _ => return,
+            }
+            self.repair(RepairKind::Comment, start);
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
+            self.pos += 1;
+        }
+    }
+
+    /// `...` or `…` standing for omitted items: its length in bytes.
+    fn ellipsis_len(&self) -> Option<usize> {
+        let rest = self.b.get(self.pos..)?;
+        if rest.starts_with(b"...") {
+            Some(rest.iter().take_while(|&&c| c == b'.').count())
+        } else if rest.starts_with("…".as_bytes()) {
+            Some(3)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a key starts at `i`, after optional whitespace: a quote, or a bare word then `:`.
+    /// The end of input and `}` count too (a trailing comma, or truncation).
+    fn key_follows(&self, mut i: usize) -> bool {
+        while i < self.b.len() && is_ws(self.b[i]) {
+            i += 1;
+        }
+        match self.b.get(i) {
+            None | Some(b'}') => true,
+            Some(_) if Quote::at(self.b, i).is_some() => true,
+            Some(&c) if is_ident(c) => {
+                while i < self.b.len() && (is_ident(self.b[i]) || self.b[i] == b'-') {
+                    i += 1;
+                }
+                while i < self.b.len() && matches!(self.b[i], b' ' | b'\t') {
+                    i += 1;
+                }
+                self.b.get(i) == Some(&b':')
+            }
+            Some(_) => false,
+        }
+    }
+
+    // ----- documents ------------------------------------------------------------------------
+
+    fn document(&mut self) -> Result<Value> {
+        if self.src.starts_with('\u{feff}') {
+            self.pos = 3;
+        }
+        self.skip_ws();
+        if self.pos >= self.b.len() {
+            return Err(self.error("no JSON value"));
+        }
+        let wrapped = self.jsonp_open();
+        let first_is_container = matches!(self.peek(), Some(b'{' | b'['));
+        let Some(first) = self.value(Ctx::Root)? else {
+            return Err(self.error("no JSON value"));
+        };
+        if wrapped {
+            self.jsonp_close();
+        }
+        let mut values = vec![first];
+        let mut first_repairs = self.repairs.len();
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else { break };
+            match c {
+                b'}' | b']' => {
+                    self.repair(RepairKind::ExtraCloser, self.pos);
+                    self.pos += 1;
+                }
+                b',' | b';' if first_is_container => self.pos += 1,
+                b'{' | b'[' if first_is_container => {
+                    if values.len() == 1 {
+                        first_repairs = self.repairs.len();
+                        self.repair(RepairKind::MultipleValues, self.pos);
+                    }
+                    self.path.push(Seg::Index(values.len()));
+                    let value = self.value(Ctx::Root)?;
+                    self.path.pop();
+                    values.extend(value);
+                }
+                _ => return Err(self.error("unexpected text after the JSON value")),
+            }
+        }
+        if values.len() == 1 {
+            return Ok(values.pop().unwrap_or(Value::Null));
+        }
+        for r in &mut self.repairs[..first_repairs] {
+            if r.kind != RepairKind::Wrapper && r.kind != RepairKind::ExtraCloser {
+                r.path.insert_str(0, "/0");
+            }
+        }
+        Ok(Value::Array(values))
+    }
+
+    /// `callback(` before the value: skipped, and recorded.
+    fn jsonp_open(&mut self) -> bool {
+        let start = self.pos;
+        let mut i = start;
+        if !self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_' || c == b'$')
+        {
+            return false;
+        }
+        while i < self.b.len() && (is_ident(self.b[i]) || self.b[i] == b'.') {
+            i += 1;
+        }
+        while i < self.b.len() && matches!(self.b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if self.b.get(i) != Some(&b'(') {
+            return false;
+        }
+        self.repair(RepairKind::Wrapper, start);
+        self.pos = i + 1;
+        self.skip_ws();
+        true
+    }
+
+    fn jsonp_close(&mut self) {
+        self.skip_ws();
+        match self.peek() {
+            None => self.truncate(),
+            Some(b')') => {
+                self.pos += 1;
+                self.skip_ws();
+                if self.peek() == Some(b';') {
+                    self.pos += 1;
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    // ----- values ---------------------------------------------------------------------------
+
+    /// A value at the cursor (whitespace already skipped). `None` when the input ended before
+    /// one began, or a number was cut off before its first digit.
+    fn value(&mut self, ctx: Ctx) -> Result<Option<Value>> {
+        let Some(c) = self.peek() else {
+            self.truncate();
+            return Ok(None);
+        };
+        match c {
+            b'{' => self.object().map(Some),
+            b'[' => self.array().map(Some),
+            b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(ctx),
+            _ => match Quote::at(self.b, self.pos) {
+                Some(q) => {
+                    if q != Quote::Double {
+                        self.repair(RepairKind::QuoteStyle, self.pos);
+                    }
+                    Ok(Some(Value::String(self.string(q, ctx)?.0)))
+                }
+                None => self.word(self.pos, ctx),
+            },
+        }
+    }
+
+    fn object(&mut self) -> Result<Value> {
+        self.enter()?;
+        self.pos += 1;
+        self.open_objects += 1;
+        let mut map = Map::new();
+        let mut after_member = false;
+        let mut pending_comma = None;
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                self.truncate();
+                break;
+            };
+            match c {
+                b'}' => {
+                    if let Some(at) = pending_comma {
+                        self.repair(RepairKind::TrailingComma, at);
+                    }
+                    self.pos += 1;
+                    break;
+                }
+                b']' if self.open_arrays > 0 => {
+                    self.repair(RepairKind::MismatchedCloser, self.pos);
+                    break;
+                }
+                b']' => {
+                    self.repair(RepairKind::ExtraCloser, self.pos);
+                    self.pos += 1;
+                }
+                b',' => {
+                    if after_member {
+                        pending_comma = Some(self.pos);
+                        after_member = false;
+                    } else {
+                        self.repair(RepairKind::ExtraComma, self.pos);
+                    }
+                    self.pos += 1;
+                }
+                b':' | b'{' | b'[' => return Err(self.error("expected a key")),
+                _ => {
+                    if let Some(n) = self.ellipsis_len() {
+                        self.repair(RepairKind::Ellipsis, self.pos);
+                        self.pos += n;
+                    } else {
+                        if after_member {
+                            self.repair(RepairKind::MissingComma, self.pos);
+                        }
+                        self.member(&mut map)?;
+                    }
+                    pending_comma = None;
+                    after_member = true;
+                }
+            }
+        }
+        self.open_objects -= 1;
+        self.depth -= 1;
+        Ok(Value::Object(map))
+    }
+
+    /// One `key: value` member into `map`; a key with no value is dropped and recorded.
+    fn member(&mut self, map: &mut Map<String, Value>) -> Result<()> {
+        let key_start = self.pos;
+        let Some((key, seg)) = self.key()? else {
+            return Ok(());
+        };
+        self.skip_ws();
+        match self.peek() {
+            None => {
+                self.truncate();
+                return Ok(());
+            }
+            Some(b':') => self.pos += 1,
+            Some(b',' | b'}' | b']') => {
+                self.repair(RepairKind::MissingValue, key_start);
+                return Ok(());
+            }
+            Some(_) => self.repair(RepairKind::MissingColon, self.pos),
+        }
+        self.skip_ws();
+        match self.peek() {
+            None => {
+                self.truncate();
+                return Ok(());
+            }
+            Some(b',' | b'}' | b']') => {
+                self.repair(RepairKind::MissingValue, key_start);
+                return Ok(());
+            }
+            Some(_) => {}
+        }
+        self.path.push(seg);
+        let value = self.value(Ctx::Member)?;
+        self.path.pop();
+        if let Some(value) = value {
+            if map.insert(key, value).is_some() {
+                self.repair(RepairKind::DuplicateKey, key_start);
+            }
+        }
+        Ok(())
+    }
+
+    /// A key, quoted or bare. `None` when the input ended inside it (the key is dropped).
+    fn key(&mut self) -> Result<Option<(String, Seg)>> {
+        if let Some(q) = Quote::at(self.b, self.pos) {
+            if q != Quote::Double {
+                self.repair(RepairKind::QuoteStyle, self.pos);
+            }
+            let start = self.pos + q.len();
+            let (key, complete) = self.string(q, Ctx::Key)?;
+            if !complete {
+                return Ok(None);
+            }
+            let end = self.pos - q.len();
+            return Ok(Some((key, Seg::Key { start, end })));
+        }
+        let start = self.pos;
+        while self.pos < self.b.len()
+            && !matches!(
+                self.b[self.pos],
+                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
+            )
+        {
+            self.pos += 1;
+        }
+        if self.pos >= self.b.len() {
+            self.truncate();
+            return Ok(None);
+        }
+        let raw = self.src[start..self.pos].trim_end();
+        self.repair(RepairKind::UnquotedKey, start);
+        let end = start + raw.len();
+        Ok(Some((raw.to_owned(), Seg::Key { start, end })))
+    }
+
+    fn array(&mut self) -> Result<Value> {
+        self.enter()?;
+        self.pos += 1;
+        self.open_arrays += 1;
+        let mut items = Vec::new();
+        let mut after_item = false;
+        let mut pending_comma = None;
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                self.truncate();
+                break;
+            };
+            match c {
+                b']' => {
+                    if let Some(at) = pending_comma {
+                        self.repair(RepairKind::TrailingComma, at);
+                    }
+                    self.pos += 1;
+                    break;
+                }
+                b'}' if self.open_objects > 0 => {
+                    self.repair(RepairKind::MismatchedCloser, self.pos);
+                    break;
+                }
+                b'}' => {
+                    self.repair(RepairKind::ExtraCloser, self.pos);
+                    self.pos += 1;
+                }
+                b',' => {
+                    if after_item {
+                        pending_comma = Some(self.pos);
+                        after_item = false;
+                    } else {
+                        self.repair(RepairKind::ExtraComma, self.pos);
+                    }
+                    self.pos += 1;
+                }
+                b':' => return Err(self.error("unexpected ':' in an array")),
+                _ => {
+                    if let Some(n) = self.ellipsis_len() {
+                        self.repair(RepairKind::Ellipsis, self.pos);
+                        self.pos += n;
+                    } else {
+                        if after_item {
+                            self.repair(RepairKind::MissingComma, self.pos);
+                        }
+                        self.path.push(Seg::Index(items.len()));
+                        let item = self.value(Ctx::Item)?;
+                        self.path.pop();
+                        items.extend(item);
+                    }
+                    pending_comma = None;
+                    after_item = true;
+                }
+            }
+        }
+        self.open_arrays -= 1;
+        self.depth -= 1;
+        Ok(Value::Array(items))
+    }
+
+    // ----- strings --------------------------------------------------------------------------
+
+    /// A string in quotes `q` starting at the cursor. Returns the text and whether it was
+    /// closed (false: the input ended inside it).
+    fn string(&mut self, q: Quote, ctx: Ctx) -> Result<(String, bool)> {
+        self.pos += q.len();
+        let close = q.close_byte();
+        let mut out = String::new();
+        let mut run = self.pos;
+        let (mut control, mut escape, mut inner) = (false, false, false);
+        loop {
+            while self.pos < self.b.len() {
+                let c = self.b[self.pos];
+                if c == close || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            let Some(c) = self.peek() else {
+                out.push_str(&self.src[run..]);
+                self.truncate();
+                return Ok((out, false));
+            };
+            if c < 0x20 {
+                if !control {
+                    control = true;
+                    self.repair(RepairKind::ControlCharacter, self.pos);
+                }
+                self.pos += 1;
+            } else if c == b'\\' {
+                out.push_str(&self.src[run..self.pos]);
+                if !self.escape(q, &mut out, &mut escape) {
+                    self.truncate();
+                    return Ok((out, false));
+                }
+                run = self.pos;
+            } else if !q.closes_at(self.b, self.pos) {
+                self.pos += 1;
+            } else {
+                let after = self.pos + q.len();
+                if self.string_ends(after, q, ctx) {
+                    out.push_str(&self.src[run..self.pos]);
+                    self.pos = after;
+                    return Ok((out, true));
+                }
+                if !inner {
+                    inner = true;
+                    self.repair(RepairKind::UnescapedQuote, self.pos);
+                }
+                self.pos = after;
+            }
+        }
+    }
+
+    /// Whether a closing quote whose end is at `after` ends the string: what follows must be
+    /// able to follow a string in this context.
+    fn string_ends(&self, after: usize, q: Quote, ctx: Ctx) -> bool {
+        if matches!(q, Quote::TripleDouble | Quote::TripleSingle) || ctx == Ctx::Key {
+            return true;
+        }
+        let mut i = after;
+        let mut newline = false;
+        while i < self.b.len() && is_ws(self.b[i]) {
+            newline |= self.b[i] == b'\n';
+            i += 1;
+        }
+        let Some(&c) = self.b.get(i) else { return true };
+        match c {
+            b':' | b'}' | b']' => true,
+            b',' => ctx != Ctx::Member || self.key_follows(i + 1),
+            b'/' => matches!(self.b.get(i + 1), Some(b'/' | b'*')),
+            b'#' => matches!(self.b.get(i + 1), None | Some(b' ' | b'\t' | b'\n' | b'\r')),
+            _ if Quote::at(self.b, i).is_some() => i > after,
+            _ => newline && ctx == Ctx::Member && self.key_follows(i),
+        }
+    }
+
+    /// An escape at the cursor (a backslash), appended to `out`. Returns false when the input
+    /// ends inside it.
+    fn escape(&mut self, q: Quote, out: &mut String, bad: &mut bool) -> bool {
+        let start = self.pos;
+        let Some(c) = self.b.get(start + 1).copied() else {
+            self.pos = self.b.len();
+            return false;
+        };
+        self.pos = start + 2;
+        let simple = match c {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            b'\'' => {
+                if q != Quote::Single && q != Quote::CurlySingle && q != Quote::TripleSingle {
+                    self.bad_escape(bad, start);
+                }
+                Some('\'')
+            }
+            b'u' => return self.unicode_escape(out, bad),
+            _ => None,
+        };
+        match simple {
+            Some(ch) => out.push(ch),
+            None => {
+                // Not an escape JSON knows (`\x`, a Windows path): keep the backslash, and let
+                // the next character be read as itself.
+                out.push('\\');
+                self.pos = start + 1;
+                self.bad_escape(bad, start);
+            }
+        }
+        true
+    }
+
+    fn bad_escape(&mut self, bad: &mut bool, at: usize) {
+        if !*bad {
+            *bad = true;
+            self.repair(RepairKind::InvalidEscape, at);
+        }
+    }
+
+    /// `\uXXXX` (the cursor is after the `u`), with surrogate pairs joined and lone surrogates
+    /// replaced by U+FFFD.
+    fn unicode_escape(&mut self, out: &mut String, bad: &mut bool) -> bool {
+        let start = self.pos - 2;
+        let Some(unit) = self.hex4(self.pos) else {
+            if self.pos + 4 > self.b.len() && self.b[self.pos..].iter().all(u8::is_ascii_hexdigit) {
+                self.pos = self.b.len();
+                return false;
+            }
+            out.push('\\');
+            self.pos = start + 1;
+            self.bad_escape(bad, start);
+            return true;
+        };
+        self.pos += 4;
+        let ch = match unit {
+            0xD800..=0xDBFF => {
+                let low = match self.b.get(self.pos..self.pos + 2) {
+                    Some(b"\\u") => self.hex4(self.pos + 2),
+                    _ => None,
+                };
+                match low {
+                    Some(low @ 0xDC00..=0xDFFF) => {
+                        self.pos += 6;
+                        let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        char::from_u32(c)
+                    }
+                    _ => None,
+                }
+            }
+            _ => char::from_u32(unit),
+        };
+        match ch {
+            Some(ch) => out.push(ch),
+            None => {
+                out.push('\u{FFFD}');
+                self.bad_escape(bad, start);
+            }
+        }
+        true
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.b.get(at..at + 4)?;
+        let mut n = 0;
+        for &d in digits {
+            n = n * 16 + (d as char).to_digit(16)?;
+        }
+        Some(n)
+    }
+
+    // ----- numbers and words ----------------------------------------------------------------
+
+    fn number(&mut self, ctx: Ctx) -> Result<Option<Value>> {
+        let start = self.pos;
+        let b = self.b;
+        let mut fix = false;
+        let negative = b[start] == b'-';
+        if matches!(b[start], b'-' | b'+') {
+            fix |= b[start] == b'+';
+            self.pos += 1;
+        }
+        if self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            return self.word(start, ctx);
+        }
+        let int_start = self.pos;
+        while self.pos < b.len() && b[self.pos].is_ascii_digit() {
+            self.pos += 1;
+        }
+        let int_end = self.pos;
+        let int_digits = int_end - int_start;
+        fix |= int_digits > 1 && b[int_start] == b'0';
+        let mut frac = None;
+        if self.peek() == Some(b'.') && b.get(self.pos + 1) != Some(&b'.') {
+            self.pos += 1;
+            let f = self.pos;
+            while self.pos < b.len() && b[self.pos].is_ascii_digit() {
+                self.pos += 1;
+            }
+            frac = Some(f..self.pos);
+            fix |= f == self.pos || int_digits == 0;
+            if f == self.pos && int_digits == 0 {
+                return self.word(start, ctx);
+            }
+        } else if int_digits == 0 {
+            if self.pos >= b.len() {
+                self.truncate();
+                return Ok(None);
+            }
+            return self.word(start, ctx);
+        }
+        let mut exp = None;
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            let e = self.pos;
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            let d = self.pos;
+            while self.pos < b.len() && b[self.pos].is_ascii_digit() {
+                self.pos += 1;
+            }
+            if d == self.pos {
+                if self.pos >= b.len() {
+                    // `1e` cut off: keep the number before the exponent.
+                    self.pos = e;
+                    let value =
+                        self.number_value(start, negative, fix, int_start..int_end, frac, None);
+                    self.pos = b.len();
+                    self.truncate();
+                    return Ok(Some(value));
+                }
+                return self.word(start, ctx);
+            }
+            exp = Some(e..self.pos);
+        }
+        if ctx != Ctx::Root {
+            if self.peek().is_some_and(is_glue) {
+                return self.word(start, ctx);
+            }
+            if ctx == Ctx::Member {
+                // `5 apples`: a number and words on the same line are one unquoted value.
+                let mut i = self.pos;
+                while i < b.len() && matches!(b[i], b' ' | b'\t') {
+                    i += 1;
+                }
+                if i > self.pos
+                    && b.get(i).is_some_and(|c| c.is_ascii_alphabetic())
+                    && !self.key_follows(i)
+                {
+                    return self.word(start, ctx);
+                }
+            }
+        }
+        Ok(Some(self.number_value(
+            start,
+            negative,
+            fix,
+            int_start..int_end,
+            frac,
+            exp,
+        )))
+    }
+
+    /// The value of a number whose parts have been scanned, exactly as `serde_json` would
+    /// produce it for the normalised text.
+    fn number_value(
+        &mut self,
+        start: usize,
+        negative: bool,
+        fix: bool,
+        int: std::ops::Range<usize>,
+        frac: Option<std::ops::Range<usize>>,
+        exp: Option<std::ops::Range<usize>>,
+    ) -> Value {
+        if fix {
+            self.repair(RepairKind::NumberFormat, start);
+        }
+        if frac.is_none() && exp.is_none() {
+            let mut n: u64 = 0;
+            let mut overflow = false;
+            for &d in &self.b[int.clone()] {
+                match n
+                    .checked_mul(10)
+                    .and_then(|n| n.checked_add(u64::from(d - b'0')))
+                {
+                    Some(m) => n = m,
+                    None => {
+                        overflow = true;
+                        break;
+                    }
+                }
+            }
+            if !overflow {
+                if !negative {
+                    return Value::Number(n.into());
+                }
+                // As serde_json: `-0` and values below i64::MIN are floats.
+                let neg = (n as i64).wrapping_neg();
+                if neg < 0 || n == 1 << 63 {
+                    return Value::Number(neg.into());
+                }
+                if n == 0 {
+                    return self.float(-0.0, start);
+                }
+            }
+        }
+        let mut text = String::with_capacity(self.pos - start + 2);
+        if negative {
+            text.push('-');
+        }
+        let digits = self.src[int].trim_start_matches('0');
+        text.push_str(if digits.is_empty() { "0" } else { digits });
+        if let Some(f) = frac {
+            text.push('.');
+            text.push_str(if f.is_empty() { "0" } else { &self.src[f] });
+        }
+        if let Some(e) = exp {
+            text.push_str(&self.src[e]);
+        }
+        let f = text.parse::<f64>().unwrap_or(f64::NAN);
+        self.float(f, start)
+    }
+
+    fn float(&mut self, f: f64, start: usize) -> Value {
+        match Number::from_f64(f) {
+            Some(n) => Value::Number(n),
+            None => {
+                self.repair(RepairKind::NonFinite, start);
+                Value::Null
+            }
+        }
+    }
+
+    /// A bare word at `start`: a literal (JSON, Python, JavaScript), a literal cut off by the end
+    /// of input, or (inside a container) an unquoted value.
+    fn word(&mut self, start: usize, ctx: Ctx) -> Result<Option<Value>> {
+        let b = self.b;
+        let mut i = start;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        while i < b.len() && is_ident(b[i]) {
+            i += 1;
+        }
+        let word = &self.src[start..i];
+        let delimited = match b.get(i) {
+            None => true,
+            Some(&c) => {
+                is_ws(c) || matches!(c, b',' | b'}' | b']' | b':' | b')' | b';' | b'/' | b'#')
+            }
+        };
+        if delimited {
+            let literal = match word {
+                "true" => Some((Value::Bool(true), None)),
+                "false" => Some((Value::Bool(false), None)),
+                "null" => Some((Value::Null, None)),
+                "True" | "TRUE" => Some((Value::Bool(true), Some(RepairKind::Literal))),
+                "False" | "FALSE" => Some((Value::Bool(false), Some(RepairKind::Literal))),
+                "None" | "NULL" | "undefined" => Some((Value::Null, Some(RepairKind::Literal))),
+                "NaN" | "-NaN" | "Infinity" | "-Infinity" | "+Infinity" => {
+                    Some((Value::Null, Some(RepairKind::NonFinite)))
+                }
+                _ => None,
+            };
+            if let Some((value, kind)) = literal {
+                self.pos = i;
+                if let Some(kind) = kind {
+                    self.repair(kind, start);
+                }
+                return Ok(Some(value));
+            }
+            if i == b.len() && !word.is_empty() {
+                let cut = ["true", "false", "null", "True", "False", "None"]
+                    .iter()
+                    .find(|lit| lit.starts_with(word));
+                if let Some(lit) = cut {
+                    self.pos = i;
+                    self.truncate();
+                    return Ok(Some(match lit.as_bytes()[0] {
+                        b't' | b'T' => Value::Bool(true),
+                        b'f' | b'F' => Value::Bool(false),
+                        _ => Value::Null,
+                    }));
+                }
+            }
+        }
+        if ctx == Ctx::Root {
+            self.pos = start;
+            return Err(self.error("no JSON value"));
+        }
+        self.unquoted(start, ctx).map(Some)
+    }
+
+    /// An unquoted value: up to the end of the line, a closer, or a comma (inside an object,
+    /// only a comma followed by the next key).
+    fn unquoted(&mut self, start: usize, ctx: Ctx) -> Result<Value> {
+        let b = self.b;
+        self.pos = start;
+        loop {
+            while self.pos < b.len() && !matches!(b[self.pos], b',' | b'}' | b']' | b'\n' | b'\r') {
+                self.pos += 1;
+            }
+            if self.peek() == Some(b',') && ctx == Ctx::Member && !self.key_follows(self.pos + 1) {
+                self.pos += 1;
+                continue;
+            }
+            break;
+        }
+        let text = self.src[start..self.pos].trim_end();
+        if text.is_empty() {
+            return Err(self.error("expected a value"));
+        }
+        self.repair(RepairKind::UnquotedValue, start);
+        Ok(Value::String(text.to_owned()))
+    }
+}
+
+/// Position of the first `a` immediately followed by `b` in `hay`.
+fn find2(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+    hay.windows(2).position(|w| w[0] == a && w[1] == b)
+}

@@ -1,0 +1,501 @@
+use serde_json::{json, Value};
+
+use super::RepairKind::{self, *};
+use super::{parse, RepairOptions};
+
+/// The value and the (kind, path) of each repair.
+fn fix(input: &str) -> (Value, Vec<(RepairKind, String)>) {
+    let parsed = parse(input, &RepairOptions::default())
+        .unwrap_or_else(|e| panic!("{input:?} did not parse: {e}"));
+    let repairs = parsed
+        .repairs
+        .into_iter()
+        .map(|r| (r.kind, r.path))
+        .collect();
+    (parsed.value, repairs)
+}
+
+fn kinds(input: &str) -> Vec<RepairKind> {
+    fix(input).1.into_iter().map(|(k, _)| k).collect()
+}
+
+fn value(input: &str) -> Value {
+    fix(input).0
+}
+
+fn err(input: &str) -> String {
+    match parse(input, &RepairOptions::default()) {
+        Ok(p) => panic!("{input:?} parsed as {}", p.value),
+        Err(e) => e.message,
+    }
+}
+
+fn rp(kind: RepairKind, path: &str) -> (RepairKind, String) {
+    (kind, path.to_owned())
+}
+
+#[test]
+fn valid_json_is_unchanged() {
+    for text in [
+        r#"{"a": [1, -2, 3.5, -0.0, 1e3, true, false, null], "b": {"c": "d\n\u00e9\ud83d\ude00"}}"#,
+        "[]",
+        "{}",
+        "\"x\"",
+        " 12 ",
+        "-0",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "[1E400]",
+    ] {
+        let expected: Result<Value, _> = serde_json::from_str(text);
+        if let Ok(expected) = expected {
+            assert_eq!(fix(text), (expected, vec![]), "{text}");
+        }
+    }
+}
+
+#[test]
+fn negative_zero_and_big_integers_match_serde_json() {
+    for text in [
+        "-0",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551616",
+    ] {
+        let expected: Value = serde_json::from_str(text).unwrap();
+        let got = value(text);
+        assert_eq!(got, expected);
+        assert_eq!(got.is_f64(), expected.is_f64(), "{text}");
+    }
+}
+
+#[test]
+fn commas() {
+    assert_eq!(fix("[1, 2,]"), (json!([1, 2]), vec![rp(TrailingComma, "")]));
+    assert_eq!(
+        fix(r#"{"a": {"b": 1,},}"#),
+        (
+            json!({"a": {"b": 1}}),
+            vec![rp(TrailingComma, "/a"), rp(TrailingComma, "")]
+        )
+    );
+    assert_eq!(fix("[, 1]"), (json!([1]), vec![rp(ExtraComma, "")]));
+    assert_eq!(fix("[1,, 2]"), (json!([1, 2]), vec![rp(ExtraComma, "")]));
+    assert_eq!(
+        fix(r#"{, "a": 1}"#),
+        (json!({"a": 1}), vec![rp(ExtraComma, "")])
+    );
+    assert_eq!(fix("[1 2]"), (json!([1, 2]), vec![rp(MissingComma, "")]));
+    assert_eq!(
+        fix(r#"["a" "b"]"#),
+        (json!(["a", "b"]), vec![rp(MissingComma, "")])
+    );
+    assert_eq!(
+        fix("{\"a\": 1\n\"b\": 2}"),
+        (json!({"a": 1, "b": 2}), vec![rp(MissingComma, "")])
+    );
+    assert_eq!(
+        fix("{\"a\": \"x\"\n \"b\": \"y\"}"),
+        (json!({"a": "x", "b": "y"}), vec![rp(MissingComma, "")])
+    );
+    assert_eq!(
+        fix("[{\"a\": 1} {\"a\": 2}]"),
+        (json!([{"a": 1}, {"a": 2}]), vec![rp(MissingComma, "")])
+    );
+}
+
+#[test]
+fn colons_and_missing_values() {
+    assert_eq!(
+        fix(r#"{"a" 1}"#),
+        (json!({"a": 1}), vec![rp(MissingColon, "")])
+    );
+    assert_eq!(
+        fix(r#"{"a": , "b": 1}"#),
+        (json!({"b": 1}), vec![rp(MissingValue, "")])
+    );
+    assert_eq!(
+        fix(r#"{"a", "b": 1}"#),
+        (json!({"b": 1}), vec![rp(MissingValue, "")])
+    );
+    assert_eq!(
+        fix(r#"{"a": 1, "a": 2}"#),
+        (json!({"a": 2}), vec![rp(DuplicateKey, "")])
+    );
+}
+
+#[test]
+fn comments() {
+    let text = "{\n  // the name\n  \"a\": 1, /* inline */ \"b\": [2 # two\n  ]\n}";
+    assert_eq!(
+        fix(text),
+        (
+            json!({"a": 1, "b": [2]}),
+            vec![rp(Comment, ""), rp(Comment, ""), rp(Comment, "/b")]
+        )
+    );
+    // Inside strings they are text; `#` glued to a word is a value, not a comment.
+    assert_eq!(
+        fix(r##"{"u": "http://x.y/*z*/", "c": "# no"}"##),
+        (json!({"u": "http://x.y/*z*/", "c": "# no"}), vec![])
+    );
+    assert_eq!(
+        fix(r#"{"color": #fff}"#),
+        (json!({"color": "#fff"}), vec![rp(UnquotedValue, "/color")])
+    );
+    assert_eq!(kinds("[1 /* never closed"), [Comment, Truncated]);
+}
+
+#[test]
+fn quote_styles() {
+    assert_eq!(
+        fix("{'a': 'b'}"),
+        (
+            json!({"a": "b"}),
+            vec![rp(QuoteStyle, ""), rp(QuoteStyle, "/a")]
+        )
+    );
+    assert_eq!(
+        fix("{“a”: “b c”}"),
+        (
+            json!({"a": "b c"}),
+            vec![rp(QuoteStyle, ""), rp(QuoteStyle, "/a")]
+        )
+    );
+    assert_eq!(value("[‘x’, `y`]"), json!(["x", "y"]));
+    assert_eq!(
+        fix("{\"doc\": \"\"\"line \"one\"\nline two\"\"\"}"),
+        (
+            json!({"doc": "line \"one\"\nline two"}),
+            vec![rp(QuoteStyle, "/doc"), rp(ControlCharacter, "/doc")]
+        )
+    );
+    assert_eq!(value("['''a''']"), json!(["a"]));
+    // An apostrophe inside a single-quoted string does not end it.
+    assert_eq!(
+        fix("{'q': 'It's fine', 'n': 1}"),
+        (
+            json!({"q": "It's fine", "n": 1}),
+            vec![
+                rp(QuoteStyle, ""),
+                rp(QuoteStyle, "/q"),
+                rp(UnescapedQuote, "/q"),
+                rp(QuoteStyle, "")
+            ]
+        )
+    );
+    assert_eq!(value(r"['It\'s']"), json!(["It's"]));
+}
+
+#[test]
+fn unquoted_keys_and_values() {
+    assert_eq!(
+        fix("{name: Ada Lovelace, born: 1815}"),
+        (
+            json!({"name": "Ada Lovelace", "born": 1815}),
+            vec![
+                rp(UnquotedKey, ""),
+                rp(UnquotedValue, "/name"),
+                rp(UnquotedKey, "")
+            ]
+        )
+    );
+    assert_eq!(
+        value(r#"{"colors": red, green, "n": 1}"#),
+        json!({"colors": "red, green", "n": 1})
+    );
+    assert_eq!(value("{first name: x}"), json!({"first name": "x"}));
+    assert_eq!(value("[yes, no]"), json!(["yes", "no"]));
+    assert_eq!(
+        value("{\"a\": hello\n\"b\": 2}"),
+        json!({"a": "hello", "b": 2})
+    );
+    assert_eq!(value("{$id: 1, _x: 2}"), json!({"$id": 1, "_x": 2}));
+}
+
+#[test]
+fn literals() {
+    assert_eq!(
+        fix("{'a': True, 'b': False, 'c': None, 'd': undefined}"),
+        (
+            json!({"a": true, "b": false, "c": null, "d": null}),
+            vec![
+                rp(QuoteStyle, ""),
+                rp(Literal, "/a"),
+                rp(QuoteStyle, ""),
+                rp(Literal, "/b"),
+                rp(QuoteStyle, ""),
+                rp(Literal, "/c"),
+                rp(QuoteStyle, ""),
+                rp(Literal, "/d"),
+            ]
+        )
+    );
+    assert_eq!(
+        fix("[NaN, Infinity, -Infinity, 1e999]"),
+        (
+            json!([null, null, null, null]),
+            vec![
+                rp(NonFinite, "/0"),
+                rp(NonFinite, "/1"),
+                rp(NonFinite, "/2"),
+                rp(NonFinite, "/3")
+            ]
+        )
+    );
+    assert_eq!(fix("None"), (Value::Null, vec![rp(Literal, "")]));
+    // A literal at the start of a longer word is a word.
+    assert_eq!(value("{\"a\": trueish}"), json!({"a": "trueish"}));
+}
+
+#[test]
+fn numbers() {
+    assert_eq!(fix("[+1]"), (json!([1]), vec![rp(NumberFormat, "/0")]));
+    assert_eq!(fix("[.5]"), (json!([0.5]), vec![rp(NumberFormat, "/0")]));
+    assert_eq!(fix("[-.5]"), (json!([-0.5]), vec![rp(NumberFormat, "/0")]));
+    assert_eq!(fix("[5.]"), (json!([5.0]), vec![rp(NumberFormat, "/0")]));
+    assert_eq!(fix("[007]"), (json!([7]), vec![rp(NumberFormat, "/0")]));
+    assert_eq!(
+        fix("[00.25e1]"),
+        (json!([2.5]), vec![rp(NumberFormat, "/0")])
+    );
+    assert_eq!(
+        fix(r#"{"id": 12abc}"#),
+        (json!({"id": "12abc"}), vec![rp(UnquotedValue, "/id")])
+    );
+    assert_eq!(value("{\"d\": 2024-01-05}"), json!({"d": "2024-01-05"}));
+    assert_eq!(value("{\"t\": 12:30}"), json!({"t": "12:30"}));
+    assert_eq!(
+        value("{\"q\": 5 apples, \"n\": 1}"),
+        json!({"q": "5 apples", "n": 1})
+    );
+    assert_eq!(value("{\"q\": 5 n: 1}"), json!({"q": 5, "n": 1}));
+    assert_eq!(value("[-]"), json!(["-"]));
+}
+
+#[test]
+fn escapes() {
+    assert_eq!(
+        fix(r#"{"a": "it\'s"}"#),
+        (json!({"a": "it's"}), vec![rp(InvalidEscape, "/a")])
+    );
+    assert_eq!(
+        fix(r#"{"path": "C:\xyz\Users"}"#),
+        (
+            json!({"path": "C:\\xyz\\Users"}),
+            vec![rp(InvalidEscape, "/path")]
+        )
+    );
+    assert_eq!(value(r#"["\u00e9\ud83d\ude00"]"#), json!(["é😀"]));
+    assert_eq!(
+        fix(r#"["\ud83d x"]"#),
+        (json!(["\u{FFFD} x"]), vec![rp(InvalidEscape, "/0")])
+    );
+    assert_eq!(
+        fix(r#"["\ude00"]"#),
+        (json!(["\u{FFFD}"]), vec![rp(InvalidEscape, "/0")])
+    );
+    assert_eq!(
+        fix(r#"["\uZZ"]"#),
+        (json!(["\\uZZ"]), vec![rp(InvalidEscape, "/0")])
+    );
+    assert_eq!(
+        fix("[\"a\tb\nc\"]"),
+        (json!(["a\tb\nc"]), vec![rp(ControlCharacter, "/0")])
+    );
+}
+
+#[test]
+fn unescaped_inner_quotes() {
+    assert_eq!(
+        fix(r#"{"q": "She said "no" twice", "ok": true}"#),
+        (
+            json!({"q": "She said \"no\" twice", "ok": true}),
+            vec![rp(UnescapedQuote, "/q")]
+        )
+    );
+    assert_eq!(
+        value(r#"{"q": "He wrote: "hello", and left", "n": 1}"#),
+        json!({"q": "He wrote: \"hello\", and left", "n": 1})
+    );
+    assert_eq!(
+        value(r#"{"q": "a "quoted" end"}"#),
+        json!({"q": "a \"quoted\" end"})
+    );
+    assert_eq!(
+        value(r#"["say "hi" now", "x"]"#),
+        json!(["say \"hi\" now", "x"])
+    );
+}
+
+#[test]
+fn truncation() {
+    let cases = [
+        (r#"{"a": "hel"#, json!({"a": "hel"}), "/a"),
+        (r#"{"a": 1, "b"#, json!({"a": 1}), ""),
+        (r#"{"a": 1, "b":"#, json!({"a": 1}), ""),
+        (r#"{"a": 1, "b": "#, json!({"a": 1}), ""),
+        (r#"{"a": tru"#, json!({"a": true}), "/a"),
+        (r#"{"a": nul"#, json!({"a": null}), "/a"),
+        (r#"{"a": f"#, json!({"a": false}), "/a"),
+        (r#"{"a": 12"#, json!({"a": 12}), ""),
+        (r#"{"a": 1."#, json!({"a": 1.0}), ""),
+        (r#"{"a": 1e"#, json!({"a": 1}), "/a"),
+        (r#"{"a": -"#, json!({}), "/a"),
+        (
+            r#"{"a": [1, {"b": [2"#,
+            json!({"a": [1, {"b": [2]}]}),
+            "/a/1/b",
+        ),
+        (r#"["x", "y\"#, json!(["x", "y"]), "/1"),
+        (r#"["\u00"#, json!([""]), "/0"),
+        ("{", json!({}), ""),
+        ("[", json!([]), ""),
+        (r#"{"a": {"#, json!({"a": {}}), "/a"),
+    ];
+    for (text, expected, path) in cases {
+        let (v, repairs) = fix(text);
+        assert_eq!(v, expected, "{text}");
+        let trunc: Vec<_> = repairs.iter().filter(|(k, _)| *k == Truncated).collect();
+        assert_eq!(trunc, [&rp(Truncated, path)], "{text}");
+    }
+    // `1.` is a repaired number as well as a truncated one.
+    assert_eq!(kinds(r#"{"a": 1."#), [NumberFormat, Truncated]);
+}
+
+#[test]
+fn closers() {
+    assert_eq!(
+        fix(r#"[{"a": 1}]]"#),
+        (json!([{"a": 1}]), vec![rp(ExtraCloser, "")])
+    );
+    assert_eq!(
+        fix(r#"{"a": [1, 2}"#),
+        (json!({"a": [1, 2]}), vec![rp(MismatchedCloser, "/a")])
+    );
+    assert_eq!(
+        fix(r#"[{"a": 1]"#),
+        (json!([{"a": 1}]), vec![rp(MismatchedCloser, "/0")])
+    );
+    assert_eq!(
+        fix(r#"{"a": 1}}"#),
+        (json!({"a": 1}), vec![rp(ExtraCloser, "")])
+    );
+    assert_eq!(fix("[1]}"), (json!([1]), vec![rp(ExtraCloser, "")]));
+    assert_eq!(
+        fix("{\"a\": 1]}"),
+        (json!({"a": 1}), vec![rp(ExtraCloser, "")])
+    );
+}
+
+#[test]
+fn ellipses() {
+    assert_eq!(fix("[1, 2, ...]"), (json!([1, 2]), vec![rp(Ellipsis, "")]));
+    assert_eq!(fix("[1, …, 9]"), (json!([1, 9]), vec![rp(Ellipsis, "")]));
+    assert_eq!(
+        fix(r#"{"a": 1, ...}"#),
+        (json!({"a": 1}), vec![rp(Ellipsis, "")])
+    );
+}
+
+#[test]
+fn several_top_level_values() {
+    assert_eq!(
+        fix("{\"a\": 1}\n{\"a\": 2,}\n"),
+        (
+            json!([{"a": 1}, {"a": 2}]),
+            vec![rp(MultipleValues, ""), rp(TrailingComma, "/1")]
+        )
+    );
+    assert_eq!(
+        fix("{\"a\": 1,}{\"a\": 2}"),
+        (
+            json!([{"a": 1}, {"a": 2}]),
+            vec![rp(TrailingComma, "/0"), rp(MultipleValues, "")]
+        )
+    );
+    assert_eq!(value("[1], [2]"), json!([[1], [2]]));
+}
+
+#[test]
+fn jsonp_wrappers() {
+    assert_eq!(
+        fix("callback({\"a\": 1});"),
+        (json!({"a": 1}), vec![rp(Wrapper, "")])
+    );
+    assert_eq!(value("window.cb ( [1, 2] )"), json!([1, 2]));
+}
+
+#[test]
+fn double_encoded_only_when_asked() {
+    let text = r#""{\"a\": [1, 2,]}""#;
+    assert_eq!(fix(text), (json!("{\"a\": [1, 2,]}"), vec![]));
+    let parsed = parse(text, &RepairOptions::default().unwrap_double_encoded(true)).unwrap();
+    assert_eq!(parsed.value, json!({"a": [1, 2]}));
+    let kinds: Vec<_> = parsed.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [DoubleEncoded, TrailingComma]);
+}
+
+#[test]
+fn offsets_point_at_the_fix() {
+    let parsed = parse("[1,]", &RepairOptions::default()).unwrap();
+    assert_eq!(parsed.repairs[0].offset, 2);
+    let parsed = parse("{'a': 1", &RepairOptions::default()).unwrap();
+    assert_eq!(
+        parsed.repairs.iter().map(|r| r.offset).collect::<Vec<_>>(),
+        [1, 7]
+    );
+}
+
+#[test]
+fn pointer_paths_escape_keys() {
+    assert_eq!(
+        fix(r#"{"a/b": {"c~d": [1,]}}"#).1,
+        [rp(TrailingComma, "/a~1b/c~0d")]
+    );
+    assert_eq!(fix(r#"{"\u0041": [1,]}"#).1, [rp(TrailingComma, "/A")]);
+}
+
+#[test]
+fn not_json_is_an_error() {
+    assert_eq!(err(""), "no JSON value");
+    assert_eq!(err("   "), "no JSON value");
+    assert_eq!(err("Hello there"), "no JSON value");
+    assert_eq!(
+        err("{\"a\": 1} and some prose"),
+        "unexpected text after the JSON value"
+    );
+    assert_eq!(err("{{\"a\": 1}}"), "expected a key");
+    assert_eq!(err("[\"a\": 1]"), "unexpected ':' in an array");
+}
+
+#[test]
+fn depth_limit() {
+    let deep = format!("{}{}", "[".repeat(129), "]".repeat(129));
+    let e = parse(&deep, &RepairOptions::default()).unwrap_err();
+    assert!(e.depth_exceeded);
+    let ok = format!("{}{}", "[".repeat(128), "]".repeat(128));
+    assert!(parse(&ok, &RepairOptions::default()).is_ok());
+    let e = parse("[[[1]]]", &RepairOptions::default().max_depth(2)).unwrap_err();
+    assert_eq!((e.depth_exceeded, e.offset), (true, 2));
+}
+
+#[test]
+fn depth_cap_holds_in_a_small_stack() {
+    // The cap, not the option, bounds recursion: a huge max_depth still cannot overflow.
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let o = RepairOptions::default().max_depth(usize::MAX);
+            // 512 levels: an array and an object per step.
+            let text = "[{\"a\": ".repeat(256) + &"}]".repeat(256);
+            let ok = parse(&text, &o).is_ok();
+            let deep = "[".repeat(100_000);
+            let e = parse(&deep, &o).unwrap_err();
+            (ok, e.depth_exceeded)
+        })
+        .unwrap();
+    assert_eq!(handle.join().unwrap(), (true, true));
+}
