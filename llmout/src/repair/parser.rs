@@ -200,19 +200,29 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The JSON pointer of the value being built.
+    /// The JSON pointer of the value being built, in one allocation.
     fn pointer(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(16);
         for seg in &self.path {
             match *seg {
-                Seg::Index(i) => out = crate::pointer_push(&out, &i.to_string()),
+                Seg::Index(i) => {
+                    out.push('/');
+                    push_decimal(&mut out, i);
+                }
                 Seg::Key { start, end } => {
                     let raw = self.src.get(start..end).unwrap_or_default();
-                    if raw.contains('\\') {
-                        let decoded = serde_json::from_str::<String>(&format!("\"{raw}\""));
-                        out = crate::pointer_push(&out, decoded.as_deref().unwrap_or(raw));
+                    let decoded;
+                    let key = if raw.contains('\\') {
+                        decoded = serde_json::from_str::<String>(&format!("\"{raw}\""));
+                        decoded.as_deref().unwrap_or(raw)
                     } else {
-                        out = crate::pointer_push(&out, raw);
+                        raw
+                    };
+                    out.push('/');
+                    if key.bytes().any(|c| c == b'~' || c == b'/') {
+                        out.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    } else {
+                        out.push_str(key);
                     }
                 }
             }
@@ -1036,6 +1046,23 @@ impl<'a> Parser<'a> {
         }
         self.repair(RepairKind::UnquotedValue, start);
         Ok(Value::String(text.to_owned()))
+    }
+}
+
+/// Appends `n` in decimal without going through `fmt`.
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
 

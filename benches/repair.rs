@@ -1,0 +1,148 @@
+//! Throughput of the lenient parser (issue 3), compared in the same run with
+//! `serde_json::from_str::<Value>` (valid input only) and the `jsonrepair` crate 0.1.0.
+//!
+//! Run: `cargo bench --bench repair`. Results and the machine they were measured on are in
+//! BENCHMARKS.md. The inputs are generated here, deterministically:
+//! * `messy`: ~1.5 MB of records with every common mistake (unquoted keys, single quotes,
+//!   unescaped inner quotes, Python literals, `.5`, invalid escapes, trailing commas, comments);
+//! * `valid`: the same records as compact JSON;
+//! * `scaling`: the messy document at 1x, 10x and 100x of ~150 KB;
+//! * `adversarial`: 1 MB of `"`, `{`, `[`, `,`, `\` and alternating quotes in the places
+//!   where they cost most.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use llmout::repair::{parse, RepairOptions};
+use serde_json::{json, Value};
+use std::hint::black_box;
+
+/// `n` messy records and the value they mean.
+fn messy(n: usize) -> (String, Value) {
+    let mut text = String::from("// generated records\n[\n");
+    let mut expected = Vec::with_capacity(n);
+    for i in 0..n {
+        text.push_str(&format!(
+            "  {{id: {i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", \
+             tags: ['a', 'b',], active: True, score: .5, note: None, \
+             \"path\": \"C:\\xyz\\{i}\", nested: {{\"x\": [1, 2, 3,],}}, # end\n  }},\n"
+        ));
+        expected.push(json!({
+            "id": i, "name": format!("Item {i}"), "desc": format!("She said \"hi\" to item {i}"),
+            "tags": ["a", "b"], "active": true, "score": 0.5, "note": null,
+            "path": format!("C:\\xyz\\{i}"), "nested": {"x": [1, 2, 3]}
+        }));
+    }
+    text.push(']');
+    (text, Value::Array(expected))
+}
+
+fn jsonrepair_value(text: &str) -> Option<Value> {
+    let repaired = jsonrepair::repair_to_string(text, &jsonrepair::Options::default()).ok()?;
+    serde_json::from_str(&repaired).ok()
+}
+
+fn check(name: &str, text: &str, expected: &Value) {
+    let ours = parse(text, &RepairOptions::default()).map(|p| p.value);
+    assert_eq!(
+        ours.as_ref().ok(),
+        Some(expected),
+        "llmout is wrong on {name}"
+    );
+    let peer = jsonrepair_value(text);
+    eprintln!(
+        "{name}: {} bytes; jsonrepair 0.1.0 output correct: {}",
+        text.len(),
+        peer.as_ref() == Some(expected)
+    );
+}
+
+fn messy_and_valid(c: &mut Criterion) {
+    let (text, expected) = messy(10_000);
+    let valid = serde_json::to_string(&expected).unwrap();
+    check("messy", &text, &expected);
+    check("valid", &valid, &expected);
+    let options = RepairOptions::default();
+
+    let mut g = c.benchmark_group("messy");
+    g.sample_size(20)
+        .throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("llmout", |b| {
+        b.iter_with_large_drop(|| parse(black_box(&text), &options))
+    });
+    g.bench_function("jsonrepair_to_string", |b| {
+        b.iter_with_large_drop(|| {
+            jsonrepair::repair_to_string(black_box(&text), &jsonrepair::Options::default())
+        })
+    });
+    g.bench_function("jsonrepair_to_value", |b| {
+        b.iter_with_large_drop(|| jsonrepair_value(black_box(&text)))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("valid");
+    g.sample_size(20)
+        .throughput(Throughput::Bytes(valid.len() as u64));
+    g.bench_function("llmout", |b| {
+        b.iter_with_large_drop(|| parse(black_box(&valid), &options))
+    });
+    g.bench_function("serde_json", |b| {
+        b.iter_with_large_drop(|| serde_json::from_str::<Value>(black_box(&valid)))
+    });
+    g.bench_function("jsonrepair_to_value", |b| {
+        b.iter_with_large_drop(|| jsonrepair_value(black_box(&valid)))
+    });
+    g.finish();
+}
+
+fn scaling(c: &mut Criterion) {
+    let options = RepairOptions::default();
+    let mut g = c.benchmark_group("scaling");
+    g.sample_size(10);
+    for n in [1_000, 10_000, 100_000] {
+        let (text, _) = messy(n);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(text.len()), &text, |b, t| {
+            b.iter_with_large_drop(|| parse(black_box(t), &options))
+        });
+    }
+    g.finish();
+}
+
+/// Adversarial inputs of 1 MB, each placed where it costs the parser most.
+pub fn adversarial() -> Vec<(&'static str, String)> {
+    const N: usize = 1 << 20;
+    vec![
+        (
+            "quotes_in_string",
+            format!("{{\"a\": \"{}\"}}", "\"".repeat(N)),
+        ),
+        (
+            "quote_x_in_member",
+            format!("{{\"a\": \"{}", "\"x, ".repeat(N / 4)),
+        ),
+        ("alternating_quotes", "[".to_owned() + &"\"'".repeat(N / 2)),
+        ("open_braces", "{".repeat(N)),
+        ("open_brackets", "[".repeat(N)),
+        ("commas", "[".to_owned() + &",".repeat(N)),
+        ("backslashes", format!("[\"{}\"]", "\\".repeat(N))),
+        (
+            "unquoted_commas",
+            format!("{{\"a\": {}}}", "x, ".repeat(N / 3)),
+        ),
+    ]
+}
+
+fn adversarial_inputs(c: &mut Criterion) {
+    let options = RepairOptions::default();
+    let mut g = c.benchmark_group("adversarial");
+    g.sample_size(10);
+    for (name, text) in adversarial() {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &text, |b, t| {
+            b.iter_with_large_drop(|| parse(black_box(t), &options))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, messy_and_valid, scaling, adversarial_inputs);
+criterion_main!(benches);

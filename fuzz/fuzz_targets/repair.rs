@@ -1,0 +1,21 @@
+//! The lenient parser on any bytes: never panics, never overflows the stack, and what it
+//! returns is consistent (offsets inside the input; valid JSON unchanged with no repairs).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use llmout::repair::{parse, RepairOptions};
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let options = RepairOptions::default();
+    match parse(&text, &options) {
+        Ok(parsed) => {
+            assert!(parsed.repairs.iter().all(|r| r.offset <= text.len()));
+            if let Ok(strict) = serde_json::from_str::<serde_json::Value>(&text) {
+                assert_eq!(parsed.value, strict);
+                assert!(parsed.repairs.is_empty(), "{:?}", parsed.repairs);
+            }
+        }
+        Err(e) => assert!(e.offset <= text.len()),
+    }
+});

@@ -1,0 +1,114 @@
+//! Properties of the lenient parser (issue 3):
+//! 1. any valid JSON comes back exactly as serde_json parses it, with no repairs;
+//! 2. no input of any bytes panics (and errors carry an offset inside the input);
+//! 3. every prefix of a valid document repairs to a value (truncation anywhere).
+
+use llmout::repair::{parse, RepairKind, RepairOptions};
+use proptest::prelude::*;
+use serde_json::{Map, Number, Value};
+
+fn text() -> impl Strategy<Value = String> {
+    // Quotes of every kind, escapes, structure, comments and non-ASCII inside strings.
+    proptest::string::string_regex(
+        "[a-zA-Z0-9 {}\\[\\]\"'`:,#/*\\\\\\n\\t\u{0}\u{1f}é“”‘’😀.-]{0,16}",
+    )
+    .unwrap()
+}
+
+fn number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
+    ]
+}
+
+fn json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number(),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            proptest::collection::vec((text(), inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+fn document() -> impl Strategy<Value = Value> {
+    json().prop_filter("container root", |v| v.is_object() || v.is_array())
+}
+
+/// Bytes that look like the JSON models write, so that random inputs reach deep states.
+fn jsonish() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            proptest::sample::select(vec![
+                "{", "}", "[", "]", ",", ":", "\"", "'", "`", "\\", "\\u", "\\ud83d", "/*", "*/",
+                "//", "#", "\n", " ", "true", "tru", "None", "NaN", "-", "+", ".", "...", "…", "1",
+                "0", "e", "12abc", "“", "”", "\"\"\"", "cb(", ")", ";", "key", "é",
+            ])
+            .prop_map(str::to_owned),
+            any::<char>().prop_map(String::from),
+        ],
+        0..64,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+fn check_total(input: &str) {
+    match parse(input, &RepairOptions::default()) {
+        Ok(parsed) => {
+            for r in &parsed.repairs {
+                assert!(r.offset <= input.len(), "{r:?} for {input:?}");
+            }
+        }
+        Err(e) => assert!(e.offset <= input.len(), "{e:?} for {input:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn valid_json_is_unchanged(v in json()) {
+        for text in [serde_json::to_string(&v).unwrap(), serde_json::to_string_pretty(&v).unwrap()] {
+            let parsed = parse(&text, &RepairOptions::default()).unwrap();
+            prop_assert_eq!(&parsed.value, &v);
+            prop_assert!(parsed.repairs.is_empty(), "{:?} for {}", parsed.repairs, text);
+        }
+    }
+
+    #[test]
+    fn any_string_is_total(s in any::<String>()) {
+        check_total(&s);
+    }
+
+    #[test]
+    fn any_jsonish_text_is_total(s in jsonish()) {
+        check_total(&s);
+    }
+
+    #[test]
+    fn every_prefix_of_a_document_repairs(v in document()) {
+        let text = serde_json::to_string(&v).unwrap();
+        let mut ends: Vec<usize> = (1..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        // Long documents: every prefix would be quadratic in the test, so sample them.
+        if ends.len() > 400 {
+            let step = ends.len() / 400 + 1;
+            ends = ends.into_iter().step_by(step).collect();
+        }
+        for end in ends {
+            let prefix = &text[..end];
+            let parsed = parse(prefix, &RepairOptions::default());
+            prop_assert!(parsed.is_ok(), "{:?}: {:?}", prefix, parsed);
+            let parsed = parsed.unwrap();
+            let truncated = parsed.repairs.iter().any(|r| r.kind == RepairKind::Truncated);
+            prop_assert_eq!(truncated, end < text.len(), "{:?}: {:?}", prefix, parsed.repairs);
+        }
+    }
+}
