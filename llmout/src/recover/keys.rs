@@ -23,24 +23,19 @@ pub(crate) enum KeyMatch {
     Unknown,
 }
 
-/// Precomputed folded names of an object's properties and aliases.
+/// Folded names of an object's properties and aliases, computed on the first key that does
+/// not match exactly (valid replies never pay for folding).
+#[derive(Default)]
 pub(crate) struct KeyIndex {
-    folded: Vec<(String, usize)>,
+    folded: Option<Vec<(String, usize)>>,
 }
 
 impl KeyIndex {
-    pub(crate) fn new(object: &Object) -> Self {
-        let mut folded: Vec<(String, usize)> = object
-            .properties
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (fold(&p.name), i))
-            .collect();
-        folded.extend(object.aliases.iter().map(|(a, i)| (fold(a), *i)));
-        KeyIndex { folded }
+    pub(crate) fn new() -> Self {
+        KeyIndex::default()
     }
 
-    pub(crate) fn lookup(&self, object: &Object, key: &str) -> KeyMatch {
+    pub(crate) fn lookup(&mut self, object: &Object, key: &str) -> KeyMatch {
         if let Some(i) = object.properties.iter().position(|p| p.name == key) {
             return KeyMatch::Exact(i);
         }
@@ -51,8 +46,18 @@ impl KeyIndex {
         if f.is_empty() {
             return KeyMatch::Unknown;
         }
+        let folded = self.folded.get_or_insert_with(|| {
+            let mut folded: Vec<(String, usize)> = object
+                .properties
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (fold(&p.name), i))
+                .collect();
+            folded.extend(object.aliases.iter().map(|(a, i)| (fold(a), *i)));
+            folded
+        });
         let mut hits: Vec<usize> = Vec::new();
-        for (name, i) in &self.folded {
+        for (name, i) in folded.iter() {
             if *name == f && !hits.contains(i) {
                 hits.push(*i);
             }
@@ -85,7 +90,7 @@ mod tests {
             "properties": {"userId": {}, "created_at": {}, "summary": {}},
             "x-aliases": {"uid": "userId"}
         }));
-        let ix = KeyIndex::new(&o);
+        let mut ix = KeyIndex::new();
         assert_eq!(ix.lookup(&o, "userId"), KeyMatch::Exact(0));
         assert_eq!(ix.lookup(&o, "uid"), KeyMatch::Alias(0));
         assert_eq!(ix.lookup(&o, "UID"), KeyMatch::Loose(0));
@@ -99,7 +104,7 @@ mod tests {
     #[test]
     fn ambiguous() {
         let o = object(json!({"properties": {"user_id": {}, "userId": {}}}));
-        let ix = KeyIndex::new(&o);
+        let mut ix = KeyIndex::new();
         assert_eq!(ix.lookup(&o, "user_id"), KeyMatch::Exact(0));
         assert_eq!(ix.lookup(&o, "UserID"), KeyMatch::Ambiguous(vec![0, 1]));
     }

@@ -368,7 +368,10 @@ impl Walker<'_> {
                 (Some(p), _) => *p,
                 (None, Some(items)) => items,
                 (None, None) if tuple_len.is_some() => {
-                    self.path.push_str(&format!("/{i}"));
+                    {
+                        use std::fmt::Write;
+                        let _ = write!(self.path, "/{i}");
+                    }
                     let r = self.change(
                         WarningKind::ItemDropped,
                         2,
@@ -383,7 +386,10 @@ impl Walker<'_> {
                     continue;
                 }
             };
-            self.path.push_str(&format!("/{i}"));
+            {
+                use std::fmt::Write;
+                let _ = write!(self.path, "/{i}");
+            }
             let saved = (self.warnings.len(), self.cost);
             let r = match self.value(item, schema, depth + 1) {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
@@ -432,7 +438,7 @@ impl Walker<'_> {
         let Value::Object(mut map) = v else {
             return Err(self.mismatch(id, &v));
         };
-        let index = KeyIndex::new(o);
+        let mut index = KeyIndex::new();
 
         // {"TypeName": {...}} or {"result": {...}} around the expected object.
         if map.len() == 1 && !o.properties.is_empty() {
@@ -451,12 +457,51 @@ impl Walker<'_> {
             }
         }
 
+        // Every key a property by its exact name and every required property present: recover
+        // the values in place, without rebuilding (and rehashing) the map. The common case.
+        let base = self.path.len();
+        let all_exact = map
+            .keys()
+            .all(|k| o.properties.iter().any(|p| p.name == *k));
+        if all_exact
+            && o.properties
+                .iter()
+                .all(|p| !p.required || map.contains_key(&p.name))
+        {
+            let mut dropped = Vec::new();
+            for (key, slot) in map.iter_mut() {
+                let Some(p) = o.properties.iter().find(|p| p.name == *key) else {
+                    continue;
+                };
+                let given = std::mem::take(slot);
+                match self.at_key(base, key, |w| w.property(p, Some(given), depth))? {
+                    Some(v) => *slot = v,
+                    None => dropped.push(key.clone()),
+                }
+            }
+            for key in dropped {
+                map.shift_remove(&key);
+            }
+            return Ok(Value::Object(map));
+        }
+
         let mut slots: Vec<Option<Value>> = vec![None; o.properties.len()];
+        // The key strings of exact matches, reused for the output map.
+        let mut names: Vec<Option<String>> = vec![None; o.properties.len()];
         let mut exact: Vec<bool> = vec![false; o.properties.len()];
         let mut extras: Vec<(String, Value)> = Vec::new();
-        let base = self.path.len();
         let mut any_known = false;
-        let found = describe_keys(&map);
+        // Described only if no key turns out to be known (the error below).
+        let found_keys = if o.properties.is_empty()
+            || o.additional == Additional::Allow
+            || map
+                .keys()
+                .any(|k| o.properties.iter().any(|p| &p.name == k))
+        {
+            String::new()
+        } else {
+            describe_keys(&map)
+        };
         for (key, value) in map {
             let m = index.lookup(o, &key);
             match m {
@@ -475,6 +520,7 @@ impl Walker<'_> {
                     }
                     slots[i] = Some(value);
                     exact[i] = true;
+                    names[i] = Some(key);
                 }
                 KeyMatch::Alias(i) | KeyMatch::Loose(i) => {
                     any_known = true;
@@ -539,15 +585,15 @@ impl Walker<'_> {
                 ErrorKind::Mismatch,
                 self.path.clone(),
                 self.schema.describe(id),
-                found,
+                found_keys,
             ));
         }
 
         let mut out = Map::with_capacity(o.properties.len() + extras.len());
-        for (p, slot) in o.properties.iter().zip(slots) {
+        for ((p, slot), name) in o.properties.iter().zip(slots).zip(names) {
             let r = self.at_key(base, &p.name, |w| w.property(p, slot, depth));
             if let Some(v) = r? {
-                out.insert(p.name.clone(), v);
+                out.insert(name.unwrap_or_else(|| p.name.clone()), v);
             }
         }
         out.extend(extras);
@@ -562,16 +608,13 @@ impl Walker<'_> {
         f: impl FnOnce(&mut Self) -> Result<T, Error>,
     ) -> Result<T, Error> {
         self.path.truncate(base);
-        let mut seg = String::with_capacity(key.len() + 1);
-        seg.push('/');
-        for c in key.chars() {
-            match c {
-                '~' => seg.push_str("~0"),
-                '/' => seg.push_str("~1"),
-                c => seg.push(c),
-            }
+        self.path.push('/');
+        if key.bytes().any(|c| c == b'~' || c == b'/') {
+            self.path
+                .push_str(&key.replace('~', "~0").replace('/', "~1"));
+        } else {
+            self.path.push_str(key);
         }
-        self.path.push_str(&seg);
         let r = f(self);
         self.path.truncate(base);
         r
@@ -734,6 +777,11 @@ impl Walker<'_> {
         let mut first_error: Option<Error> = None;
         let saved_len = self.warnings.len();
         let saved_cost = self.cost;
+        // A tagged enum's value names its branch by a constant property (serde's tag): that
+        // branch alone is tried, so a valid value costs one branch and no copy.
+        if let Some(tagged) = self.tagged_branch(&v, branches) {
+            return self.value(v, tagged, depth + 1);
+        }
         for b in branches {
             match self.value(v.clone(), *b, depth + 1) {
                 Ok(value) => {
@@ -769,6 +817,22 @@ impl Walker<'_> {
             }
             None => Err(first_error.unwrap_or_else(|| self.mismatch(id, &v))),
         }
+    }
+
+    /// The branch whose constant property (a serde tag) the value has exactly, if one does.
+    fn tagged_branch(&self, v: &Value, branches: &[NodeId]) -> Option<NodeId> {
+        let Value::Object(map) = v else { return None };
+        branches.iter().copied().find(|&b| {
+            let Kind::Object(o) = &self.schema.node(self.schema.resolve(b)).kind else {
+                return false;
+            };
+            o.properties.iter().any(|p| {
+                let Kind::Enum(e) = &self.schema.node(self.schema.resolve(p.schema)).kind else {
+                    return false;
+                };
+                e.values.len() == 1 && map.get(&p.name) == Some(&e.values[0])
+            })
+        })
     }
 
     fn ambiguous(&self, id: NodeId, why: String) -> Error {

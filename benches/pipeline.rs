@@ -1,0 +1,116 @@
+//! The typed pipeline on replies that need no repair (issues 4 and 8):
+//! * `fast_path`: `T::from_llm` on valid JSON against `serde_json::from_str::<T>` (target:
+//!   within 5%; the fast path adds only `serde_ignored`'s check for keys serde would drop);
+//! * `recover_valid`: schema-aligned recovery of an already-valid `Value` against
+//!   `serde_json::from_value::<T>` of the same value (target: under 2x).
+//!
+//! Run: `cargo bench --bench pipeline`. Results are in BENCHMARKS.md.
+
+use std::collections::BTreeMap;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use llmout::LlmOutput;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::hint::black_box;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmOutput)]
+struct Report {
+    title: String,
+    score: i64,
+    ratio: f64,
+    ok: bool,
+    tags: Vec<String>,
+    note: Option<String>,
+    status: Status,
+    items: Vec<Item>,
+    extra: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+enum Status {
+    Draft,
+    NeedsReview,
+    Done,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Item {
+    Text { body: String },
+    Count { n: u32, unit: Option<String> },
+}
+
+fn report(items: usize) -> Report {
+    Report {
+        title: "Quarterly review of the parser".to_owned(),
+        score: 8,
+        ratio: 0.75,
+        ok: true,
+        tags: vec!["parser".to_owned(), "speed".to_owned()],
+        note: None,
+        status: Status::NeedsReview,
+        items: (0..items)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Item::Text {
+                        body: format!("Finding {i}: the token is compared with ==."),
+                    }
+                } else {
+                    Item::Count {
+                        n: i as u32,
+                        unit: Some("ms".to_owned()),
+                    }
+                }
+            })
+            .collect(),
+        extra: (0..8).map(|i| (format!("k{i}"), i)).collect(),
+    }
+}
+
+fn fast_path(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fast_path");
+    for items in [10, 1_000] {
+        let text = serde_json::to_string(&report(items)).unwrap();
+        assert_eq!(Report::from_llm(&text).value, Some(report(items)));
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::new("llmout", text.len()), &text, |b, t| {
+            b.iter(|| Report::from_llm(black_box(t)))
+        });
+        g.bench_with_input(BenchmarkId::new("serde_json", text.len()), &text, |b, t| {
+            b.iter(|| serde_json::from_str::<Report>(black_box(t)))
+        });
+    }
+    g.finish();
+}
+
+fn recover_valid(c: &mut Criterion) {
+    let schema = Report::compiled_schema();
+    let options = llmout::Options::default();
+    let mut g = c.benchmark_group("recover_valid");
+    for items in [10, 1_000] {
+        let value = serde_json::to_value(report(items)).unwrap();
+        let r = llmout::recover::recover(value.clone(), schema, &options).unwrap();
+        assert!(r.warnings.is_empty());
+        let size = serde_json::to_string(&value).unwrap().len();
+        g.throughput(Throughput::Bytes(size as u64));
+        g.bench_with_input(BenchmarkId::new("recover", size), &value, |b, v| {
+            b.iter_batched(
+                || v.clone(),
+                |v| llmout::recover::recover(v, schema, &options),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+        g.bench_with_input(BenchmarkId::new("from_value", size), &value, |b, v| {
+            b.iter_batched(
+                || v.clone(),
+                serde_json::from_value::<Report>,
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fast_path, recover_valid);
+criterion_main!(benches);
