@@ -41,9 +41,12 @@ struct Issue {
 const REPLY: &str = include_str!("replies/review.txt");
 
 fn main() {
+    let pretty = serde_json::to_string_pretty(Review::schema()).unwrap();
     println!(
-        "Schema to put in the prompt:\n{}\n",
-        serde_json::to_string_pretty(Review::schema()).unwrap()
+        "Schema to put in the prompt ({} bytes; the JSON Schema is {} bytes):\n{}\n",
+        Review::prompt_schema().len(),
+        pretty.len(),
+        Review::prompt_schema()
     );
     println!("Reply:\n{REPLY}");
 

@@ -19,6 +19,7 @@ use crate::LlmOutput;
 pub(crate) struct Entry {
     pub(crate) json: Value,
     pub(crate) compiled: Schema,
+    pub(crate) prompt: String,
 }
 
 type Map = HashMap<TypeId, &'static Entry>;
@@ -85,7 +86,12 @@ fn build<T: LlmOutput>() -> Entry {
         );
         Schema::any()
     });
-    Entry { json, compiled }
+    let prompt = crate::schema::prompt::render(&json);
+    Entry {
+        json,
+        compiled,
+        prompt,
+    }
 }
 
 /// Applies one derive-provided edit to a type's own schema, as vendor keywords

@@ -102,6 +102,28 @@ pub trait LlmOutput: DeserializeOwned + JsonSchema + 'static {
         &cache::entry::<Self>().json
     }
 
+    /// A compact, TypeScript-like rendering of [`schema`](LlmOutput::schema) to put in a
+    /// prompt (see [`schema::prompt`]), rendered once and cached. Much shorter than the JSON
+    /// Schema; the full schema is still what replies are recovered against.
+    ///
+    /// ```
+    /// # use llmout::LlmOutput;
+    /// /// A point on the grid.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    /// struct Point {
+    ///     /// Across.
+    ///     x: i32,
+    ///     y: Option<i32>,
+    /// }
+    /// assert_eq!(
+    ///     Point::prompt_schema(),
+    ///     "// A point on the grid.\n{\n  // Across.\n  x: integer,\n  y?: integer | null,\n}"
+    /// );
+    /// ```
+    fn prompt_schema() -> &'static str {
+        &cache::entry::<Self>().prompt
+    }
+
     /// The compiled view of [`schema`](LlmOutput::schema) that recovery runs against.
     fn compiled_schema() -> &'static schema::Schema {
         &cache::entry::<Self>().compiled
