@@ -49,6 +49,7 @@ pub mod repair;
 mod result;
 pub mod sanitize;
 pub mod schema;
+pub mod stream;
 pub mod tools;
 mod warning;
 
@@ -62,6 +63,7 @@ pub use pipeline::{
     from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_text, Repaired,
 };
 pub use result::ValidationResult;
+pub use stream::Stream;
 pub use warning::{pointer_push, Warning, WarningKind};
 
 /// Derives [`LlmOutput`] for a struct or enum that also derives `serde::Deserialize` and
