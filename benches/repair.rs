@@ -1,5 +1,6 @@
 //! Throughput of the lenient parser (issue 3), compared in the same run with
-//! `serde_json::from_str::<Value>` (valid input only) and the `jsonrepair` crate 0.1.0.
+//! `serde_json::from_str::<Value>` (valid input only), the `jsonrepair` crate 0.1.0 and the
+//! `llm_json` crate 1.0.3 (a port of Python's `json-repair`).
 //!
 //! Run: `cargo bench --bench repair`. Results and the machine they were measured on are in
 //! BENCHMARKS.md. The inputs are generated here, deterministically:
@@ -40,26 +41,41 @@ fn jsonrepair_value(text: &str) -> Option<Value> {
     serde_json::from_str(&repaired).ok()
 }
 
-fn check(name: &str, text: &str, expected: &Value) {
+fn llm_json_value(text: &str) -> Option<Value> {
+    llm_json::loads(text, &Default::default()).ok()
+}
+
+/// Checks llmout's output (it must be right) and reports the peers' (JSON, for run.sh).
+fn check(name: &str, text: &str, expected: &Value) -> Value {
     let ours = parse(text, &RepairOptions::default()).map(|p| p.value);
     assert_eq!(
         ours.as_ref().ok(),
         Some(expected),
         "llmout is wrong on {name}"
     );
-    let peer = jsonrepair_value(text);
+    let correct = json!({
+        "jsonrepair": jsonrepair_value(text).as_ref() == Some(expected),
+        "llm_json": llm_json_value(text).as_ref() == Some(expected),
+    });
     eprintln!(
-        "{name}: {} bytes; jsonrepair 0.1.0 output correct: {}",
-        text.len(),
-        peer.as_ref() == Some(expected)
+        "{name}: {} bytes; peers' output correct: {correct}",
+        text.len()
     );
+    correct
 }
 
 fn messy_and_valid(c: &mut Criterion) {
     let (text, expected) = messy(10_000);
     let valid = serde_json::to_string(&expected).unwrap();
-    check("messy", &text, &expected);
+    let correct = check("messy", &text, &expected);
     check("valid", &valid, &expected);
+    // benches/peers/run.sh times the Python and npm peers on exactly these inputs.
+    if let Ok(dir) = std::env::var("LLMOUT_PEERS_DIR") {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(format!("{dir}/messy.json"), &text).unwrap();
+        std::fs::write(format!("{dir}/expected.json"), &valid).unwrap();
+        std::fs::write(format!("{dir}/rust_correct.json"), correct.to_string()).unwrap();
+    }
     let options = RepairOptions::default();
 
     let mut g = c.benchmark_group("messy");
@@ -75,6 +91,9 @@ fn messy_and_valid(c: &mut Criterion) {
     });
     g.bench_function("jsonrepair_to_value", |b| {
         b.iter_with_large_drop(|| jsonrepair_value(black_box(&text)))
+    });
+    g.bench_function("llm_json_to_value", |b| {
+        b.iter_with_large_drop(|| llm_json_value(black_box(&text)))
     });
     g.finish();
 
