@@ -1,7 +1,8 @@
 //! Hostile input through `from_llm` and `repair_text`: a clear error or a correct value, never
 //! a panic or a stack overflow. (That the time is linear is shown by the benches, not here.)
 
-use llmout::{ErrorKind, LlmOutput, Options};
+use llmout::repair::RepairKind;
+use llmout::{ErrorKind, LlmOutput, Options, WarningKind};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -97,4 +98,78 @@ fn many_small_candidates() {
     let reply = "{} ".repeat(100_000) + "{\"name\": \"real\", \"children\": []}";
     let r = Node::from_llm(&reply);
     assert_eq!(r.value.map(|n| n.name), Some("real".to_owned()));
+}
+
+#[test]
+fn a_megabyte_of_commas_is_one_warning() {
+    let reply = format!(
+        "{{\"name\": \"x\", \"children\": [{}]}}",
+        ",".repeat(1 << 20)
+    );
+    let r = Node::from_llm(&reply);
+    assert_eq!(
+        r.value.map(|n| (n.name, n.children.len())),
+        Some(("x".into(), 0))
+    );
+    let what: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        what,
+        [(WarningKind::Repaired(RepairKind::ExtraComma), "/children")]
+    );
+}
+
+#[test]
+fn a_megabyte_of_quotes_backslashes_and_alternating_quotes() {
+    // A megabyte of quotes needs a fix every few bytes: noise, not a million warnings. The
+    // parser refuses it.
+    let quotes = format!(
+        "{{\"name\": \"{}\", \"children\": []}}",
+        "\"".repeat(1 << 20)
+    );
+    assert_eq!(error_kind(&quotes), ErrorKind::Syntax);
+    let e = llmout::repair::parse(&quotes, &Default::default()).unwrap_err();
+    assert_eq!(
+        e.message,
+        "more fixes than any JSON document needs (over one per 4 bytes)"
+    );
+    // Backslashes in pairs are escaped backslashes: valid JSON, no warning.
+    let backslashes = format!(
+        "{{\"name\": \"{}\", \"children\": []}}",
+        "\\".repeat(1 << 20)
+    );
+    let r = Node::from_llm(&backslashes);
+    assert_eq!(r.value.map(|n| n.name.len()), Some(1 << 19));
+    assert!(r.warnings.is_empty());
+    // Alternating quotes read as one string cut off at the end (no quote in it can end it):
+    // a string is no `Node`.
+    let alternating = "\"'".repeat(1 << 19);
+    assert_eq!(error_kind(&alternating), ErrorKind::Mismatch);
+}
+
+#[test]
+fn lone_surrogates_and_nul_bytes() {
+    let r = Node::from_llm(r#"{"name": "a\ud800b", "children": []}"#);
+    assert_eq!(r.value.map(|n| n.name), Some("a\u{FFFD}b".to_owned()));
+    let what: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        what,
+        [(WarningKind::Repaired(RepairKind::InvalidEscape), "/name")]
+    );
+
+    let r = Node::from_llm("{\"name\": \"a\0b\", \"children\": []}");
+    assert_eq!(r.value.map(|n| n.name), Some("a\0b".to_owned()));
+    let what: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(what, [(WarningKind::Sanitized, "/name")]);
 }

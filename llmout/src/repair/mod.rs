@@ -46,7 +46,9 @@
 //! * **Closers.** A closer that does not match the innermost container closes it when an outer
 //!   container of the closer's kind is open; otherwise it is skipped.
 //! * **Text that is not JSON** (prose after the value, a bare word at the top level) is an
-//!   error: choosing among candidate spans is the pipeline's job, not the parser's.
+//!   error: choosing among candidate spans is the pipeline's job, not the parser's. So is text
+//!   that needs more than one fix per 4 bytes (a megabyte of quotes): that is noise, and
+//!   recording a fix for each would turn a small input into a huge list.
 //!
 //! # Cost
 //!
@@ -237,6 +239,9 @@ pub struct Repair {
 }
 
 /// The value the lenient parser produced and the fixes it made.
+///
+/// Consecutive fixes of the same kind at the same path are recorded once, at the first offset
+/// (`[1,,,,2]` is one [`RepairKind::ExtraComma`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
     /// The parsed value.

@@ -107,8 +107,17 @@ pub(super) fn parse(input: &str, options: &RepairOptions) -> Result<Parsed> {
         truncated: false,
         path: Vec::new(),
         repairs: Vec::new(),
+        budget: 64 + input.len() / 4,
+        over_budget: false,
     };
     let value = p.document()?;
+    if p.over_budget {
+        return Err(RepairError {
+            depth_exceeded: false,
+            offset: input.len(),
+            message: "more fixes than any JSON document needs (over one per 4 bytes)".to_owned(),
+        });
+    }
     let mut parsed = Parsed {
         value,
         repairs: p.repairs,
@@ -157,6 +166,10 @@ struct Parser<'a> {
     truncated: bool,
     path: Vec<Seg>,
     repairs: Vec<Repair>,
+    /// Most fixes a document of this length can need before it is not JSON but noise (a
+    /// megabyte of quotes); past it nothing more is recorded and the parse fails.
+    budget: usize,
+    over_budget: bool,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -187,8 +200,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Records a fix. A fix of the same kind at the same path as the one just recorded is
+    /// not recorded again (`[1,,,,,2]` is one extra-comma fix), so hostile input cannot turn
+    /// a megabyte of commas into a million warnings.
     fn repair(&mut self, kind: RepairKind, offset: usize) {
         let path = self.pointer();
+        if let Some(last) = self.repairs.last() {
+            if last.kind == kind && last.path == path {
+                return;
+            }
+        }
+        if self.repairs.len() >= self.budget {
+            self.over_budget = true;
+            return;
+        }
         self.repairs.push(Repair { kind, offset, path });
     }
 

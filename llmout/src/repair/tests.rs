@@ -83,6 +83,11 @@ fn commas() {
     );
     assert_eq!(fix("[, 1]"), (json!([1]), vec![rp(ExtraComma, "")]));
     assert_eq!(fix("[1,, 2]"), (json!([1, 2]), vec![rp(ExtraComma, "")]));
+    // Repeated fixes of one kind at one path are one record.
+    assert_eq!(
+        fix("[1,,,,,, 2,,, 3]"),
+        (json!([1, 2, 3]), vec![rp(ExtraComma, "")])
+    );
     assert_eq!(
         fix(r#"{, "a": 1}"#),
         (json!({"a": 1}), vec![rp(ExtraComma, "")])
@@ -133,7 +138,8 @@ fn comments() {
         fix(text),
         (
             json!({"a": 1, "b": [2]}),
-            vec![rp(Comment, ""), rp(Comment, ""), rp(Comment, "/b")]
+            // The two comments of the root, one after the other, are one record.
+            vec![rp(Comment, ""), rp(Comment, "/b")]
         )
     );
     // Inside strings they are text; `#` glued to a word is a value, not a comment.
