@@ -47,9 +47,9 @@ impl Quote {
     /// The quote starting at `at`, if any.
     fn at(b: &[u8], at: usize) -> Option<Quote> {
         match b.get(at)? {
-            b'"' if b.get(at + 1..at + 3) == Some(b"\"\"") => Some(Quote::TripleDouble),
+            b'"' if next2(b, at, b'"', b'"') => Some(Quote::TripleDouble),
             b'"' => Some(Quote::Double),
-            b'\'' if b.get(at + 1..at + 3) == Some(b"''") => Some(Quote::TripleSingle),
+            b'\'' if next2(b, at, b'\'', b'\'') => Some(Quote::TripleSingle),
             b'\'' => Some(Quote::Single),
             b'`' => Some(Quote::Backtick),
             0xE2 => match b.get(at + 1..at + 3)? {
@@ -85,12 +85,17 @@ impl Quote {
     fn closes_at(self, b: &[u8], at: usize) -> bool {
         match self {
             Quote::Double | Quote::Single | Quote::Backtick => true,
-            Quote::CurlyDouble => b.get(at + 1..at + 3) == Some(&[0x80, 0x9D]),
-            Quote::CurlySingle => b.get(at + 1..at + 3) == Some(&[0x80, 0x99]),
-            Quote::TripleDouble => b.get(at + 1..at + 3) == Some(b"\"\""),
-            Quote::TripleSingle => b.get(at + 1..at + 3) == Some(b"''"),
+            Quote::CurlyDouble => next2(b, at, 0x80, 0x9D),
+            Quote::CurlySingle => next2(b, at, 0x80, 0x99),
+            Quote::TripleDouble => next2(b, at, b'"', b'"'),
+            Quote::TripleSingle => next2(b, at, b'\'', b'\''),
         }
     }
+}
+
+/// Whether the two bytes after `at` are `x` and `y` (no slice comparison: this is hot).
+fn next2(b: &[u8], at: usize, x: u8, y: u8) -> bool {
+    b.get(at + 1) == Some(&x) && b.get(at + 2) == Some(&y)
 }
 
 type Result<T> = std::result::Result<T, RepairError>;
@@ -204,6 +209,9 @@ impl<'a> Parser<'a> {
     /// not recorded again (`[1,,,,,2]` is one extra-comma fix), so hostile input cannot turn
     /// a megabyte of commas into a million warnings.
     fn repair(&mut self, kind: RepairKind, offset: usize) {
+        if self.over_budget {
+            return;
+        }
         let path = self.pointer();
         if let Some(last) = self.repairs.last() {
             if last.kind == kind && last.path == path {
@@ -227,6 +235,9 @@ impl<'a> Parser<'a> {
 
     /// The JSON pointer of the value being built, in one allocation.
     fn pointer(&self) -> String {
+        if self.path.is_empty() {
+            return String::new();
+        }
         let mut out = String::with_capacity(16);
         for seg in &self.path {
             match *seg {
@@ -306,13 +317,14 @@ impl<'a> Parser<'a> {
 
     /// `...` or `…` standing for omitted items: its length in bytes.
     fn ellipsis_len(&self) -> Option<usize> {
-        let rest = self.b.get(self.pos..)?;
-        if rest.starts_with(b"...") {
-            Some(rest.iter().take_while(|&&c| c == b'.').count())
-        } else if rest.starts_with("…".as_bytes()) {
-            Some(3)
-        } else {
-            None
+        let b = self.b;
+        let at = self.pos;
+        match b.get(at)? {
+            b'.' if next2(b, at, b'.', b'.') => {
+                Some(b[at..].iter().take_while(|&&c| c == b'.').count())
+            }
+            0xE2 if next2(b, at, 0x80, 0xA6) => Some(3),
+            _ => None,
         }
     }
 
