@@ -126,6 +126,24 @@ pub trait LlmOutput: DeserializeOwned + JsonSchema + 'static {
         &cache::entry::<Self>().prompt
     }
 
+    /// The schema in a provider's dialect, to send as its structured-output or tool schema
+    /// (see [`schema::dialect`] for each dialect's rules). Replies are still recovered against
+    /// the full [`schema`](LlmOutput::schema), so what a dialect cannot express is enforced
+    /// after parsing.
+    ///
+    /// ```
+    /// # use llmout::LlmOutput;
+    /// use llmout::schema::dialect::Dialect;
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    /// struct Point { x: i32, label: Option<String> }
+    /// let s = Point::schema_for(Dialect::OpenAiStrict).unwrap();
+    /// assert_eq!(s["required"], serde_json::json!(["x", "label"]));
+    /// assert_eq!(s["additionalProperties"], false);
+    /// ```
+    fn schema_for(dialect: schema::dialect::Dialect) -> Result<serde_json::Value, Error> {
+        schema::dialect::to_dialect(Self::schema(), dialect)
+    }
+
     /// The compiled view of [`schema`](LlmOutput::schema) that recovery runs against.
     fn compiled_schema() -> &'static schema::Schema {
         &cache::entry::<Self>().compiled

@@ -28,6 +28,17 @@ enum Command {
         #[arg(long)]
         schema: std::path::PathBuf,
     },
+    /// Rewrite a JSON schema (FILE) for a provider, or render it for a prompt.
+    Schema {
+        /// openai-strict, anthropic, gemini or gemini-json.
+        #[arg(long, required_unless_present = "prompt", conflicts_with = "prompt")]
+        dialect: Option<String>,
+        /// Print the compact prompt rendering instead.
+        #[arg(long)]
+        prompt: bool,
+        /// The JSON schema file.
+        file: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -42,6 +53,11 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Repair => read_stdin().and_then(|input| repair(&input)),
         Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
+        Command::Schema {
+            dialect,
+            prompt,
+            file,
+        } => schema(dialect.as_deref(), prompt, &file),
     };
     match outcome {
         Ok(line) => {
@@ -115,4 +131,20 @@ fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> 
         serde_json::json!({"value": value, "warnings": warnings, "recovered": recovered})
             .to_string(),
     )
+}
+
+/// `schema`: the file's schema in a dialect, or its prompt rendering. A schema the dialect
+/// cannot express is an input error (exit 1) naming where.
+fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<String, Failure> {
+    let schema = read_json_file(path)?;
+    if prompt {
+        return Ok(llmout::schema::prompt::render(&schema));
+    }
+    let dialect: llmout::schema::dialect::Dialect = dialect
+        .unwrap_or_default()
+        .parse()
+        .map_err(Failure::usage)?;
+    let out = llmout::schema::dialect::to_dialect(&schema, dialect)
+        .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+    Ok(out.to_string())
 }

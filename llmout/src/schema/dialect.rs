@@ -1,1 +1,855 @@
-//! Provider dialects of a schema (OpenAI strict, Anthropic, Gemini).
+//! Provider dialects of a schema: what to send as a provider's structured-output or tool
+//! schema. The full schema stays the one [`from_llm`](crate::LlmOutput::from_llm) recovers
+//! against, so whatever a dialect cannot express (a map's value type in Gemini, a bound OpenAI
+//! drops) is still enforced after parsing.
+//!
+//! Every dialect drops llmout's vendor keywords (`x-aliases`, `x-no-invent`) and `$schema`.
+//! Errors are [`ErrorKind::InvalidSchema`] with the JSON pointer (into the input schema) of
+//! what cannot be expressed, raised before anything is sent.
+//!
+//! # `openai-strict`: OpenAI Structured Outputs with `strict: true`
+//!
+//! | rule | transform |
+//! |---|---|
+//! | the root is an object, not `anyOf` | error otherwise |
+//! | every property is in `required` | optional properties are made nullable (`["T", "null"]`, or `anyOf` with `{"type": "null"}`) and listed |
+//! | `additionalProperties: false` on every object | set; a map (`additionalProperties` with a schema and no properties) is an error |
+//! | no `oneOf`, `allOf`, `not`, `if`/`then`/`else`, `dependent*` | `oneOf` becomes `anyOf`, a one-element `allOf` is merged, the rest are errors |
+//! | `format` only `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid` | other formats and `default` move into `description` |
+//! | no `minLength`/`maxLength`, `minProperties`/`maxProperties`, `patternProperties`, `propertyNames`, `uniqueItems`, `prefixItems`, `examples` | removed (recovery still checks what it checks) |
+//! | "any value" (`{}`, `true`) cannot be expressed | error |
+//! | limits: 5 000 properties in all, 10 levels of object nesting, 1 000 enum values, 120 000 characters of names, enum values and consts | checked; error naming the limit |
+//!
+//! # `anthropic`: a tool's `input_schema`
+//!
+//! Full JSON Schema; the root must be an object (error otherwise).
+//!
+//! # `gemini`: `responseSchema` (an OpenAPI 3.0 subset)
+//!
+//! | rule | transform |
+//! |---|---|
+//! | no `$ref`/`$defs` | references are inlined; a recursive type is an error at the reference |
+//! | no type arrays, no `null` type | `["T", "null"]` and `anyOf` with a null branch become `nullable: true` |
+//! | no `additionalProperties` | removed: a map becomes an object with any keys |
+//! | `enum` of strings only; no `const` | a string `const` becomes a one-value `enum`; other values are an error |
+//! | no `oneOf`/`allOf` | `oneOf` becomes `anyOf`, a one-element `allOf` is merged, else an error |
+//! | keywords: `type`, `format`, `title`, `description`, `nullable`, `enum`, `items`, `properties`, `required`, `anyOf`, `minItems`, `maxItems`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `default`, `propertyOrdering` | anything else is removed |
+//! | properties are generated in alphabetical order unless `propertyOrdering` says otherwise | `propertyOrdering` is set to the schema's order |
+//!
+//! # `gemini-json`: `responseJsonSchema`
+//!
+//! JSON Schema, with only `$id`, `$defs`, `$ref`, `$anchor`, `type`, `format`, `title`,
+//! `description`, `enum`, `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`,
+//! `anyOf`, `oneOf`, `properties`, `additionalProperties`, `required` and `propertyOrdering`:
+//! anything else is removed, `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and a
+//! node with `$ref` keeps only `$`-keywords (Gemini ignores siblings of `$ref`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::{json, Map, Value};
+
+use crate::{Error, ErrorKind};
+
+/// Deepest schema nesting the transforms walk; deeper is an error.
+const MAX_DEPTH: usize = 64;
+
+/// A provider's schema dialect. Parses from and displays as its CLI name.
+///
+/// ```
+/// use llmout::schema::dialect::Dialect;
+/// let d: Dialect = "openai-strict".parse().unwrap();
+/// assert_eq!(d, Dialect::OpenAiStrict);
+/// assert_eq!(d.to_string(), "openai-strict");
+/// assert!("openai".parse::<Dialect>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// OpenAI Structured Outputs, `strict: true` (`openai-strict`).
+    OpenAiStrict,
+    /// An Anthropic tool's `input_schema` (`anthropic`).
+    Anthropic,
+    /// Gemini `responseSchema`, the OpenAPI subset (`gemini`).
+    Gemini,
+    /// Gemini `responseJsonSchema` (`gemini-json`).
+    GeminiJson,
+}
+
+impl Dialect {
+    /// Every dialect, in CLI order.
+    pub const ALL: [Dialect; 4] = [
+        Dialect::OpenAiStrict,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::GeminiJson,
+    ];
+
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::OpenAiStrict => "openai-strict",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+            Dialect::GeminiJson => "gemini-json",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name() == s)
+            .ok_or_else(|| {
+                format!("unknown dialect {s:?}: expected openai-strict, anthropic, gemini or gemini-json")
+            })
+    }
+}
+
+/// The schema in `dialect`, or an error naming what it cannot express and where.
+///
+/// ```
+/// use llmout::schema::dialect::{to_dialect, Dialect};
+/// use serde_json::json;
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"a": {"type": "string"}, "b": {"type": "integer", "x-no-invent": true}},
+///     "required": ["a"]
+/// });
+/// assert_eq!(
+///     to_dialect(&schema, Dialect::OpenAiStrict).unwrap(),
+///     json!({
+///         "type": "object",
+///         "properties": {"a": {"type": "string"}, "b": {"type": ["integer", "null"]}},
+///         "required": ["a", "b"],
+///         "additionalProperties": false
+///     })
+/// );
+/// ```
+pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, Error> {
+    let root_object = is_object_schema(schema);
+    match dialect {
+        Dialect::OpenAiStrict => {
+            if !root_object {
+                return Err(invalid(
+                    "",
+                    "an object at the root (OpenAI strict mode)",
+                    schema,
+                ));
+            }
+            let out = Walk::new(schema, dialect).node(schema, "", 0)?;
+            openai_limits(&out)?;
+            Ok(out)
+        }
+        Dialect::Anthropic => {
+            if !root_object {
+                return Err(invalid(
+                    "",
+                    "an object at the root (Anthropic tool input)",
+                    schema,
+                ));
+            }
+            Walk::new(schema, dialect).node(schema, "", 0)
+        }
+        Dialect::Gemini | Dialect::GeminiJson => Walk::new(schema, dialect).node(schema, "", 0),
+    }
+}
+
+fn is_object_schema(s: &Value) -> bool {
+    s.get("type").and_then(Value::as_str) == Some("object")
+        || (s.get("properties").is_some() && s.get("type").is_none())
+}
+
+fn invalid(path: &str, expected: &str, found: &Value) -> Error {
+    let mut text = found.to_string();
+    if text.len() > 60 {
+        let cut = (0..=60)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        text.truncate(cut);
+        text.push('…');
+    }
+    Error::new(ErrorKind::InvalidSchema, path, expected, text)
+}
+
+fn push(path: &str, seg: &str) -> String {
+    crate::pointer_push(path, seg)
+}
+
+/// Appends `text` to a node's description.
+fn describe(node: &mut Map<String, Value>, text: String) {
+    let d = match node.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d} ({text})"),
+        _ => text,
+    };
+    node.insert("description".into(), Value::String(d));
+}
+
+const OPENAI_FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+const OPENAI_DROPPED: [&str; 12] = [
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "maxProperties",
+    "patternProperties",
+    "propertyNames",
+    "uniqueItems",
+    "prefixItems",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+const GEMINI_KEPT: [&str; 19] = [
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "properties",
+    "required",
+    "anyOf",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "default",
+    "propertyOrdering",
+];
+const GEMINI_JSON_KEPT: [&str; 21] = [
+    "$id",
+    "$defs",
+    "$ref",
+    "$anchor",
+    "type",
+    "format",
+    "title",
+    "description",
+    "enum",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "oneOf",
+    "properties",
+    "additionalProperties",
+    "required",
+    "propertyOrdering",
+];
+
+struct Walk<'a> {
+    root: &'a Value,
+    dialect: Dialect,
+    /// `$ref`s being inlined (Gemini), to find recursion.
+    stack: Vec<String>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(root: &'a Value, dialect: Dialect) -> Self {
+        // The root is being walked: a `"$ref": "#"` inside it is recursion.
+        Walk {
+            root,
+            dialect,
+            stack: vec!["#".to_owned()],
+        }
+    }
+
+    fn node(&mut self, s: &Value, path: &str, depth: usize) -> Result<Value, Error> {
+        if depth > MAX_DEPTH {
+            return Err(invalid(path, "a schema nested at most 64 deep", s));
+        }
+        let obj = match s {
+            Value::Object(o) => o,
+            Value::Bool(true)
+                if self.dialect == Dialect::OpenAiStrict || self.dialect == Dialect::Gemini =>
+            {
+                return Err(invalid(
+                    path,
+                    format!(
+                        "a typed schema ({} cannot express \"any value\")",
+                        self.dialect
+                    )
+                    .as_str(),
+                    s,
+                ))
+            }
+            other => return Ok(other.clone()),
+        };
+        if obj.is_empty() && matches!(self.dialect, Dialect::OpenAiStrict | Dialect::Gemini) {
+            return Err(invalid(
+                path,
+                format!(
+                    "a typed schema ({} cannot express \"any value\")",
+                    self.dialect
+                )
+                .as_str(),
+                s,
+            ));
+        }
+        let mut out = Map::new();
+        // allOf with one branch is that branch; more is not expressible in the strict dialects.
+        let mut merged;
+        let mut obj = obj;
+        if let Some(Value::Array(all)) = obj.get("allOf") {
+            if all.len() == 1 && all[0].is_object() {
+                merged = obj.clone();
+                merged.remove("allOf");
+                if let Some(Value::Object(inner)) = all.first() {
+                    for (k, v) in inner {
+                        merged.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                }
+                obj = &merged;
+            } else if self.dialect != Dialect::Anthropic {
+                return Err(invalid(
+                    &push(path, "allOf"),
+                    &format!("no allOf of several schemas ({})", self.dialect),
+                    s,
+                ));
+            }
+        }
+        if self.dialect == Dialect::Gemini {
+            if let Some(Value::String(r)) = obj.get("$ref") {
+                return self.inline(r, obj, path, depth);
+            }
+        }
+        for (k, v) in obj {
+            if k.starts_with("x-") || k == "$schema" {
+                continue;
+            }
+            let here = push(path, k);
+            let v = match k.as_str() {
+                "properties" | "$defs" | "definitions" | "patternProperties" => match v {
+                    Value::Object(props) => {
+                        let mut m = Map::new();
+                        for (name, p) in props {
+                            m.insert(name.clone(), self.node(p, &push(&here, name), depth + 1)?);
+                        }
+                        Value::Object(m)
+                    }
+                    other => other.clone(),
+                },
+                "items" | "additionalProperties" | "not" | "contains" | "propertyNames"
+                    if v.is_object() =>
+                {
+                    self.node(v, &here, depth + 1)?
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => match v {
+                    Value::Array(branches) => Value::Array(
+                        branches
+                            .iter()
+                            .enumerate()
+                            .map(|(i, b)| self.node(b, &push(&here, &i.to_string()), depth + 1))
+                            .collect::<Result<_, _>>()?,
+                    ),
+                    other => other.clone(),
+                },
+                _ => v.clone(),
+            };
+            out.insert(k.clone(), v);
+        }
+        match self.dialect {
+            Dialect::OpenAiStrict => openai(out, obj, path, s),
+            Dialect::Anthropic => Ok(Value::Object(out)),
+            Dialect::Gemini => gemini(out, path, s),
+            Dialect::GeminiJson => Ok(gemini_json(out)),
+        }
+    }
+
+    /// Gemini has no references: the definition goes in place, unless it is on the way already.
+    fn inline(
+        &mut self,
+        r: &str,
+        node: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        if self.stack.iter().any(|x| x == r) {
+            return Err(invalid(&push(path, "$ref"), "a schema without recursion (gemini cannot express recursive types; use gemini-json)", &Value::String(r.to_owned())));
+        }
+        let target = r
+            .strip_prefix('#')
+            .and_then(|p| self.root.pointer(p))
+            .ok_or_else(|| {
+                invalid(
+                    path,
+                    "a $ref to a definition in this schema",
+                    &Value::String(r.to_owned()),
+                )
+            })?;
+        self.stack.push(r.to_owned());
+        let mut inlined = self.node(target, path, depth + 1)?;
+        self.stack.pop();
+        if let (Value::Object(m), Some(d)) = (&mut inlined, node.get("description")) {
+            m.insert("description".into(), d.clone());
+        }
+        Ok(inlined)
+    }
+}
+
+fn openai(
+    mut out: Map<String, Value>,
+    original: &Map<String, Value>,
+    path: &str,
+    s: &Value,
+) -> Result<Value, Error> {
+    for bad in [
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentRequired",
+        "dependentSchemas",
+    ] {
+        if out.contains_key(bad) {
+            return Err(invalid(
+                &push(path, bad),
+                &format!("no \"{bad}\" (OpenAI strict mode)"),
+                s,
+            ));
+        }
+    }
+    if let Some(v) = out.remove("oneOf") {
+        out.insert("anyOf".into(), v);
+    }
+    out.remove("allOf");
+    for k in OPENAI_DROPPED {
+        out.remove(k);
+    }
+    if let Some(d) = out.remove("default") {
+        describe(&mut out, format!("default: {d}"));
+    }
+    if let Some(Value::String(f)) = out.get("format").cloned() {
+        if !OPENAI_FORMATS.contains(&f.as_str()) {
+            out.remove("format");
+            describe(&mut out, format!("format: {f}"));
+        }
+    }
+    let is_object =
+        out.get("type").and_then(Value::as_str) == Some("object") || out.contains_key("properties");
+    if is_object {
+        let props: Vec<String> = out
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        if props.is_empty() {
+            if let Some(a) = original.get("additionalProperties") {
+                if a.is_object() || a == &Value::Bool(true) {
+                    return Err(invalid(
+                        path,
+                        "an object with named properties (OpenAI strict mode cannot express maps)",
+                        s,
+                    ));
+                }
+            }
+        }
+        let required: Vec<String> = original
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(Value::Object(p)) = out.get_mut("properties") {
+            for (name, schema) in p.iter_mut() {
+                if !required.contains(name) {
+                    nullable(schema);
+                }
+            }
+        }
+        out.insert("required".into(), json!(props));
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    Ok(Value::Object(out))
+}
+
+/// Makes a schema also accept `null` (an optional property in OpenAI strict mode).
+fn nullable(s: &mut Value) {
+    let Value::Object(m) = s else { return };
+    match m.get_mut("type") {
+        Some(Value::String(t)) if t == "null" => return,
+        Some(t @ Value::String(_)) => {
+            let name = t.clone();
+            *t = json!([name, "null"]);
+            if let Some(Value::Array(e)) = m.get_mut("enum") {
+                if !e.contains(&Value::Null) {
+                    e.push(Value::Null);
+                }
+            }
+            return;
+        }
+        Some(Value::Array(types)) => {
+            if !types.contains(&json!("null")) {
+                types.push(json!("null"));
+            }
+            return;
+        }
+        _ => {}
+    }
+    if let Some(Value::Array(branches)) = m.get("anyOf") {
+        if branches
+            .iter()
+            .any(|b| b.get("type") == Some(&json!("null")))
+        {
+            return;
+        }
+    }
+    let description = m.remove("description");
+    let inner = Value::Object(std::mem::take(m));
+    m.insert("anyOf".into(), json!([inner, {"type": "null"}]));
+    if let Some(d) = description {
+        m.insert("description".into(), d);
+    }
+}
+
+/// OpenAI's documented limits, checked on the dialect schema.
+fn openai_limits(schema: &Value) -> Result<(), Error> {
+    #[derive(Default)]
+    struct Count {
+        properties: usize,
+        enum_values: usize,
+        chars: usize,
+        depth: usize,
+    }
+    fn walk(v: &Value, object_depth: usize, c: &mut Count) {
+        let Value::Object(m) = v else { return };
+        let is_object = m.contains_key("properties");
+        let d = object_depth + usize::from(is_object);
+        c.depth = c.depth.max(d);
+        for (k, x) in m {
+            match k.as_str() {
+                "properties" | "$defs" => {
+                    if let Value::Object(p) = x {
+                        if k == "properties" {
+                            c.properties += p.len();
+                        }
+                        for (name, s) in p {
+                            c.chars += name.chars().count();
+                            walk(s, if k == "$defs" { 0 } else { d }, c);
+                        }
+                    }
+                }
+                "enum" => {
+                    if let Value::Array(e) = x {
+                        c.enum_values += e.len();
+                        c.chars += e
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .map(|s| s.chars().count())
+                            .sum::<usize>();
+                    }
+                }
+                "const" => c.chars += x.as_str().map_or(0, |s| s.chars().count()),
+                "items" => walk(x, d, c),
+                "anyOf" => {
+                    if let Value::Array(b) = x {
+                        for s in b {
+                            walk(s, d, c);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut c = Count::default();
+    walk(schema, 0, &mut c);
+    let checks = [
+        (
+            c.properties,
+            5000,
+            "at most 5000 object properties in all (OpenAI)",
+            "properties",
+        ),
+        (
+            c.depth,
+            10,
+            "at most 10 levels of object nesting (OpenAI)",
+            "levels",
+        ),
+        (
+            c.enum_values,
+            1000,
+            "at most 1000 enum values in all (OpenAI)",
+            "enum values",
+        ),
+        (
+            c.chars,
+            120_000,
+            "at most 120000 characters of names, enum values and consts (OpenAI)",
+            "characters",
+        ),
+    ];
+    for (n, max, expected, unit) in checks {
+        if n > max {
+            return Err(Error::new(
+                ErrorKind::InvalidSchema,
+                "",
+                expected,
+                format!("{n} {unit}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn gemini(mut out: Map<String, Value>, path: &str, s: &Value) -> Result<Value, Error> {
+    if let Some(v) = out.remove("oneOf") {
+        out.insert("anyOf".into(), v);
+    }
+    if let Some(c) = out.remove("const") {
+        let Value::String(_) = c else {
+            return Err(invalid(
+                &push(path, "const"),
+                "a string constant (gemini enums hold strings only)",
+                &c,
+            ));
+        };
+        out.insert("type".into(), json!("string"));
+        out.insert("enum".into(), json!([c]));
+    }
+    if let Some(Value::Array(values)) = out.get_mut("enum") {
+        if values.contains(&Value::Null) {
+            values.retain(|v| !v.is_null());
+            out.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+    if let Some(Value::Array(values)) = out.get("enum") {
+        if let Some(bad) = values.iter().find(|v| !v.is_string()) {
+            return Err(invalid(
+                &push(path, "enum"),
+                "string enum values (gemini)",
+                bad,
+            ));
+        }
+        out.entry("type").or_insert_with(|| json!("string"));
+    }
+    match out.get("type").cloned() {
+        Some(Value::Array(types)) => {
+            let mut rest: Vec<Value> = types.into_iter().filter(|t| t != "null").collect();
+            if rest.len()
+                < out
+                    .get("type")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len)
+            {
+                out.insert("nullable".into(), Value::Bool(true));
+            }
+            match rest.len() {
+                0 => return Err(invalid(path, "a type other than null (gemini)", s)),
+                1 => {
+                    out.insert("type".into(), rest.remove(0));
+                }
+                _ => {
+                    out.remove("type");
+                    let branches: Vec<Value> =
+                        rest.into_iter().map(|t| json!({"type": t})).collect();
+                    out.insert("anyOf".into(), Value::Array(branches));
+                }
+            }
+        }
+        // A null branch: the `anyOf` holding it turns it into `nullable: true`.
+        Some(Value::String(t)) if t == "null" => return Ok(json!({"type": "null"})),
+        _ => {}
+    }
+    if let Some(Value::Array(branches)) = out.get("anyOf").cloned() {
+        let is_null = |b: &Value| {
+            b.get("type") == Some(&json!("null"))
+                || b.get("nullable").is_some() && b.get("type").is_none()
+        };
+        let mut rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        if rest.len() < branches.len() {
+            out.insert("nullable".into(), Value::Bool(true));
+        }
+        if rest.is_empty() {
+            return Err(invalid(path, "a type other than null (gemini)", s));
+        }
+        if rest.len() == 1 {
+            out.remove("anyOf");
+            if let Value::Object(inner) = rest.remove(0) {
+                for (k, v) in inner {
+                    if k == "description" && out.contains_key("description") {
+                        continue;
+                    }
+                    out.insert(k, v);
+                }
+            }
+        } else {
+            out.insert("anyOf".into(), Value::Array(rest));
+        }
+    }
+    if let Some(Value::Object(props)) = out.get("properties") {
+        let order: Vec<Value> = props.keys().cloned().map(Value::String).collect();
+        out.insert("propertyOrdering".into(), Value::Array(order));
+    }
+    if let Some(Value::String(f)) = out.get("format").cloned() {
+        let ok = matches!(
+            f.as_str(),
+            "enum" | "date-time" | "float" | "double" | "int32" | "int64"
+        );
+        if !ok {
+            out.remove("format");
+            describe(&mut out, format!("format: {f}"));
+        }
+    }
+    out.retain(|k, _| GEMINI_KEPT.contains(&k.as_str()));
+    Ok(Value::Object(out))
+}
+
+fn gemini_json(mut out: Map<String, Value>) -> Value {
+    if let Some(v) = out.remove("oneOf") {
+        out.insert("anyOf".into(), v);
+    }
+    if let Some(c) = out.remove("const") {
+        out.insert("enum".into(), json!([c]));
+    }
+    if out.contains_key("$ref") {
+        out.retain(|k, _| k.starts_with('$'));
+    }
+    out.retain(|k, _| GEMINI_JSON_KEPT.contains(&k.as_str()));
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openai_refuses_maps_any_and_non_object_roots() {
+        let map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["m"]});
+        let e = to_dialect(&map, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.path()),
+            (ErrorKind::InvalidSchema, "/properties/m")
+        );
+        let any = json!({"type": "object", "properties": {"a": {}}});
+        assert_eq!(
+            to_dialect(&any, Dialect::OpenAiStrict).unwrap_err().path(),
+            "/properties/a"
+        );
+        let array = json!({"type": "array", "items": {"type": "string"}});
+        assert_eq!(
+            to_dialect(&array, Dialect::OpenAiStrict)
+                .unwrap_err()
+                .path(),
+            ""
+        );
+        assert_eq!(
+            to_dialect(&array, Dialect::Anthropic).unwrap_err().path(),
+            ""
+        );
+        assert!(to_dialect(&array, Dialect::Gemini).is_ok());
+    }
+
+    #[test]
+    fn openai_nullable_forms_and_moved_keywords() {
+        let s = json!({
+            "type": "object",
+            "properties": {
+                "r": {"$ref": "#/$defs/R", "description": "A ref."},
+                "e": {"type": "string", "enum": ["a", "b"]},
+                "u": {"type": "string", "format": "uri", "default": "x", "minLength": 1}
+            },
+            "$defs": {"R": {"type": "object", "properties": {}, "x-aliases": {}}}
+        });
+        let out = to_dialect(&s, Dialect::OpenAiStrict).unwrap();
+        assert_eq!(
+            out["properties"],
+            json!({
+                "r": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "description": "A ref."},
+                "e": {"type": ["string", "null"], "enum": ["a", "b", null]},
+                "u": {"type": ["string", "null"], "description": "default: \"x\" (format: uri)"}
+            })
+        );
+        assert_eq!(
+            out["$defs"]["R"],
+            json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn openai_limits_are_checked() {
+        let mut props = Map::new();
+        for i in 0..5001 {
+            props.insert(format!("p{i}"), json!({"type": "integer"}));
+        }
+        let s = json!({"type": "object", "properties": props});
+        let e = to_dialect(&s, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected at most 5000 object properties in all (OpenAI), found 5001 properties"
+        );
+        let mut deep = json!({"type": "string"});
+        for _ in 0..11 {
+            deep = json!({"type": "object", "properties": {"a": deep}, "required": ["a"]});
+        }
+        let e = to_dialect(&deep, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected at most 10 levels of object nesting (OpenAI), found 11 levels"
+        );
+    }
+
+    #[test]
+    fn gemini_inlines_and_refuses_recursion() {
+        let s = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"type": ["integer", "null"]}},
+            "required": ["a"],
+            "$defs": {"A": {"type": "string", "enum": ["x", "y"]}}
+        });
+        assert_eq!(
+            to_dialect(&s, Dialect::Gemini).unwrap(),
+            json!({
+                "type": "object",
+                "properties": {"a": {"type": "string", "enum": ["x", "y"]}, "n": {"type": "integer", "nullable": true}},
+                "required": ["a"],
+                "propertyOrdering": ["a", "n"]
+            })
+        );
+        let rec = json!({"type": "object", "properties": {"c": {"type": "array", "items": {"$ref": "#"}}}});
+        let e = to_dialect(&rec, Dialect::Gemini).unwrap_err();
+        assert_eq!(e.path(), "/properties/c/items/$ref");
+    }
+
+    #[test]
+    fn gemini_json_keeps_refs_bare() {
+        let s = json!({"$ref": "#/$defs/A", "description": "d", "$defs": {"A": {"const": "x", "x-aliases": {}}}});
+        assert_eq!(
+            to_dialect(&s, Dialect::GeminiJson).unwrap(),
+            json!({"$ref": "#/$defs/A", "$defs": {"A": {"enum": ["x"]}}})
+        );
+    }
+}
