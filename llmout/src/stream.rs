@@ -256,6 +256,22 @@ struct Frame {
     len: usize,
 }
 
+impl Frame {
+    /// A container just opened: an object expects a key (or `}`), an array a value (or `]`).
+    fn open(object: bool) -> Self {
+        Frame {
+            object,
+            expect: if object {
+                Expect::KeyOrClose
+            } else {
+                Expect::Value
+            },
+            key: None,
+            len: 0,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Scalar {
     /// A string: its quote, whether it is a key, and text decoded but not yet stored.
@@ -357,16 +373,7 @@ impl Scanner {
                     }),
                     ..Partial::default()
                 };
-                self.frames.push(Frame {
-                    object,
-                    expect: if object {
-                        Expect::KeyOrClose
-                    } else {
-                        Expect::Value
-                    },
-                    key: None,
-                    len: 0,
-                });
+                self.frames.push(Frame::open(object));
                 self.started = false;
                 self.mode = Mode::Json;
                 self.pos += 1;
@@ -514,16 +521,7 @@ impl Scanner {
                 }
                 let object = c == b'{';
                 self.partial.open.push(seg);
-                self.frames.push(Frame {
-                    object,
-                    expect: if object {
-                        Expect::KeyOrClose
-                    } else {
-                        Expect::Value
-                    },
-                    key: None,
-                    len: 0,
-                });
+                self.frames.push(Frame::open(object));
             }
             (_, Some(word @ (Scalar::Number { .. } | Scalar::Literal { .. }))) => {
                 // Shown only once complete; cursor back so the scanner reads it whole.

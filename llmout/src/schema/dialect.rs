@@ -286,34 +286,18 @@ impl<'a> Walk<'a> {
         if depth > MAX_DEPTH {
             return Err(invalid(path, "a schema nested at most 64 deep", s));
         }
-        let obj = match s {
-            Value::Object(o) => o,
-            Value::Bool(true)
-                if self.dialect == Dialect::OpenAiStrict || self.dialect == Dialect::Gemini =>
-            {
-                return Err(invalid(
-                    path,
-                    format!(
-                        "a typed schema ({} cannot express \"any value\")",
-                        self.dialect
-                    )
-                    .as_str(),
-                    s,
-                ))
-            }
-            other => return Ok(other.clone()),
-        };
-        if obj.is_empty() && matches!(self.dialect, Dialect::OpenAiStrict | Dialect::Gemini) {
-            return Err(invalid(
-                path,
-                format!(
-                    "a typed schema ({} cannot express \"any value\")",
-                    self.dialect
-                )
-                .as_str(),
-                s,
-            ));
+        // "Any value" (`true`, `{}`) has no form in the typed dialects.
+        let any = s == &Value::Bool(true) || s.as_object().is_some_and(Map::is_empty);
+        if any && matches!(self.dialect, Dialect::OpenAiStrict | Dialect::Gemini) {
+            let expected = format!(
+                "a typed schema ({} cannot express \"any value\")",
+                self.dialect
+            );
+            return Err(invalid(path, &expected, s));
         }
+        let Value::Object(obj) = s else {
+            return Ok(s.clone());
+        };
         let mut out = Map::new();
         // allOf with one branch is that branch; more is not expressible in the strict dialects.
         let mut merged;
