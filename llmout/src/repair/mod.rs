@@ -270,7 +270,8 @@ impl fmt::Display for RepairError {
 impl std::error::Error for RepairError {}
 
 /// Parses `input` leniently: valid JSON comes back as `serde_json` would parse it with no
-/// repairs; anything else is repaired as the [module docs](self) describe, or is an error when
+/// repairs (except a [`RepairKind::DuplicateKey`] record for each key given twice, which
+/// `serde_json` keeps the last value of silently); anything else is repaired as the [module docs](self) describe, or is an error when
 /// there is no JSON value to be had (empty input, prose, nesting beyond the limit).
 ///
 /// ```

@@ -57,6 +57,21 @@ fn valid_json_is_unchanged() {
 }
 
 #[test]
+fn valid_json_with_a_duplicate_key_is_serde_json_value_plus_a_record() {
+    // Found by the fuzzer: serde_json keeps the last value at the first key's place, silently.
+    let text = r#"{"a": [{"k": 1, "k": 2}], "b": 3, "a": []}"#;
+    let expected: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(expected, json!({"a": [], "b": 3}));
+    assert_eq!(
+        fix(text),
+        (
+            expected,
+            vec![rp(DuplicateKey, "/a/0"), rp(DuplicateKey, "")]
+        )
+    );
+}
+
+#[test]
 fn negative_zero_and_big_integers_match_serde_json() {
     for text in [
         "-0",
