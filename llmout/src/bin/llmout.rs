@@ -28,6 +28,8 @@ enum Command {
         #[arg(long)]
         schema: std::path::PathBuf,
     },
+    /// Read the tool calls in a reply (stdin); print {"content","tool_calls","needs_more_work"}.
+    Tools,
     /// Rewrite a JSON schema (FILE) for a provider, or render it for a prompt.
     Schema {
         /// openai-strict, anthropic, gemini or gemini-json.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Repair => read_stdin().and_then(|input| repair(&input)),
         Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
+        Command::Tools => read_stdin().map(|input| tools(&input)),
         Command::Schema {
             dialect,
             prompt,
@@ -147,4 +150,10 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
     let out = llmout::schema::dialect::to_dialect(&schema, dialect)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
     Ok(out.to_string())
+}
+
+/// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
+fn tools(input: &str) -> String {
+    let r = llmout::tools::parse(input);
+    serde_json::to_string(&r).unwrap_or_else(|_| "{}".to_owned())
 }

@@ -1,1 +1,721 @@
-//! Tool calls: every text format models emit, normalised into one envelope.
+//! Tool calls: the text formats models emit, normalised into one envelope.
+//!
+//! [`parse`] finds the format by its markers (the earliest marker in the reply decides; no
+//! parser is tried blindly), reads every call, and returns a [`ToolCallResponse`]: the text
+//! outside the calls as `content`, the calls, and `needs_more_work`. Calls inside reasoning
+//! blocks (`<think>…</think>`) are not calls. A reply with no call is content, never an error.
+//!
+//! | family | markers | body |
+//! |---|---|---|
+//! | JSON (no marker) | a JSON envelope `{"content", "tool_calls"/"toolCalls", "needs_more_work"/"needsMoreWork"}`, a single `{"name", "arguments"}` object, OpenAI-shaped `{"tool_calls": [{"id", "function": {"name", "arguments": "<json>"}}]}`, or an array of calls; whole, fenced or in prose | JSON |
+//! | `<function_calls>` (also `antml:`-prefixed) | `<function_calls>…</function_calls>` | a JSON array of calls, or `<invoke>` elements |
+//! | Anthropic | `<invoke name="…"><parameter name="…">…</parameter></invoke>` (wrapper and `antml:` prefix optional) | one text value per parameter |
+//! | Hermes / Qwen | `<tool_call>…</tool_call>` (closer optional) | a JSON call; or GLM-4.5 `name<arg_key>k</arg_key><arg_value>v</arg_value>`; or Qwen3-Coder `<function=…>` |
+//! | Qwen3-Coder | `<function=name><parameter=p>value</parameter></function>` (closers optional) | one text value per parameter |
+//! | Mistral | `[TOOL_CALLS]` | a JSON array; or `name{json}`, `name[ARGS]{json}`, `name[CALL_ID]id[ARGS]{json}` |
+//! | Llama 3.1 | `<\|python_tag\|>` | JSON calls with `parameters`, separated by `;` |
+//! | DeepSeek V3 / V3.1 | `<｜tool▁call▁begin｜>…<｜tool▁call▁end｜>` | V3: `function<｜tool▁sep｜>name` and a fenced JSON; V3.1: `name<｜tool▁sep｜>{json}` |
+//! | Kimi K2 | `<\|tool_call_begin\|>…<\|tool_call_end\|>` (in a section) | `functions.name:0<\|tool_call_argument_begin\|>{json}`, or a JSON call |
+//! | Granite | `<\|tool_call\|>` | a JSON array of calls |
+//! | Jamba / MiniMax | `<tool_calls>…</tool_calls>` | a JSON array, or one JSON call per line |
+//! | Phi-4 | `functools[…]` | a JSON array of calls |
+//! | InternLM | `<\|action_start\|><\|plugin\|>…<\|action_end\|>` | a JSON call with `parameters` |
+//!
+//! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
+//! JSON when it parses as JSON, a string otherwise; a call whose JSON was cut off is not a
+//! call (the text stays content, with a warning); `needs_more_work` is the envelope's flag when
+//! it has one, else `true` when there are calls, else `None`.
+//!
+//! ```
+//! let r = llmout::tools::parse(
+//!     "Let me look.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.rs\"}}\n</tool_call>",
+//! );
+//! assert_eq!(r.content.as_deref(), Some("Let me look."));
+//! assert_eq!(r.tool_calls[0].name, "read_file");
+//! assert_eq!(r.tool_calls[0].arguments["path"], "a.rs");
+//! assert_eq!(r.needs_more_work, Some(true));
+//! ```
+//!
+//! Not yet read (their text stays content): pythonic calls (`[f(a=1)]`, Llama 3.2/4,
+//! `<|python_start|>`), gpt-oss harmony channels, Gemma `<|tool_call>`, UI-TARS `Action:` lines.
+
+use std::ops::Range;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::extract;
+use crate::repair::{self, RepairKind, RepairOptions};
+use crate::{Warning, WarningKind};
+
+/// One tool call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// The call's id, when the format gives one.
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, always an object.
+    pub arguments: Map<String, Value>,
+}
+
+/// A reply as text and tool calls.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCallResponse {
+    /// The text outside the calls, trimmed; `None` when there is none.
+    pub content: Option<String>,
+    /// The calls, in order.
+    pub tool_calls: Vec<ToolCall>,
+    /// The envelope's flag when it has one; else `Some(true)` when there are calls.
+    pub needs_more_work: Option<bool>,
+    /// What was repaired or left out on the way.
+    #[serde(skip)]
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    FunctionCalls,
+    Invoke,
+    ToolCallTag,
+    QwenCoder,
+    Mistral,
+    PythonTag,
+    DeepSeek,
+    Kimi,
+    Granite,
+    ToolCallsTag,
+    Phi4,
+    InternLm,
+}
+
+const MARKERS: [(&str, Family); 16] = [
+    ("<function_calls>", Family::FunctionCalls),
+    (
+        concat!("<", "antml", ":function_calls>"),
+        Family::FunctionCalls,
+    ),
+    ("<invoke name=", Family::Invoke),
+    (concat!("<", "antml", ":invoke name="), Family::Invoke),
+    ("<tool_call>", Family::ToolCallTag),
+    ("<function=", Family::QwenCoder),
+    ("[TOOL_CALLS]", Family::Mistral),
+    ("<|python_tag|>", Family::PythonTag),
+    ("<｜tool▁calls▁begin｜>", Family::DeepSeek),
+    ("<｜tool▁call▁begin｜>", Family::DeepSeek),
+    ("<|tool_calls_section_begin|>", Family::Kimi),
+    ("<|tool_call_begin|>", Family::Kimi),
+    ("<|tool_call|>", Family::Granite),
+    ("<tool_calls>", Family::ToolCallsTag),
+    ("functools[", Family::Phi4),
+    ("<|action_start|><|plugin|>", Family::InternLm),
+];
+
+/// What a family's reader found: calls, the byte ranges of the text they took, warnings.
+#[derive(Default)]
+struct Found {
+    calls: Vec<ToolCall>,
+    taken: Vec<Range<usize>>,
+    warnings: Vec<Warning>,
+    needs_more_work: Option<bool>,
+    /// Content given by an envelope, replacing the text outside the calls.
+    content: Option<Option<String>>,
+}
+
+/// Reads every tool call in a reply; see the [module docs](self).
+pub fn parse(text: &str) -> ToolCallResponse {
+    let visible: String = extract::visible_segments(text)
+        .into_iter()
+        .filter_map(|r| text.get(r))
+        .collect();
+    let t = visible.as_str();
+    let family = MARKERS
+        .iter()
+        .filter_map(|(m, f)| t.find(m).map(|at| (at, *f)))
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, f)| f);
+    let mut found = Found::default();
+    match family {
+        Some(Family::FunctionCalls) => function_calls(t, &mut found),
+        Some(Family::Invoke) => {
+            let range = 0..t.len();
+            invokes(t, range, &mut found);
+        }
+        Some(Family::ToolCallTag) => tool_call_tags(t, &mut found),
+        Some(Family::QwenCoder) => qwen_functions(t, 0..t.len(), &mut found),
+        Some(Family::Mistral) => mistral(t, &mut found),
+        Some(Family::PythonTag) => after_marker_json(t, "<|python_tag|>", None, &mut found),
+        Some(Family::DeepSeek) => deepseek(t, &mut found),
+        Some(Family::Kimi) => kimi(t, &mut found),
+        Some(Family::Granite) => after_marker_json(t, "<|tool_call|>", None, &mut found),
+        Some(Family::ToolCallsTag) => {
+            after_marker_json(t, "<tool_calls>", Some("</tool_calls>"), &mut found)
+        }
+        Some(Family::Phi4) => phi4(t, &mut found),
+        Some(Family::InternLm) => after_marker_json(
+            t,
+            "<|action_start|><|plugin|>",
+            Some("<|action_end|>"),
+            &mut found,
+        ),
+        None => json_family(t, &mut found),
+    }
+    let content = match found.content.take() {
+        Some(c) => c,
+        None => outside(t, &found.taken),
+    };
+    let needs_more_work = found
+        .needs_more_work
+        .or((!found.calls.is_empty()).then_some(true));
+    ToolCallResponse {
+        content,
+        tool_calls: found.calls,
+        needs_more_work,
+        warnings: found.warnings,
+    }
+}
+
+/// The text outside `taken`, trimmed; `None` when empty. Section markers left around are
+/// dropped too.
+fn outside(t: &str, taken: &[Range<usize>]) -> Option<String> {
+    let mut ranges = taken.to_vec();
+    ranges.sort_by_key(|r| r.start);
+    let mut out = String::new();
+    let mut at = 0;
+    for r in ranges {
+        if r.start > at {
+            out.push_str(t.get(at..r.start).unwrap_or_default());
+        }
+        at = at.max(r.end);
+    }
+    out.push_str(t.get(at..).unwrap_or_default());
+    for marker in [
+        "<|tool_calls_section_begin|>",
+        "<|tool_calls_section_end|>",
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁calls▁end｜>",
+        "<|python_tag|>",
+    ] {
+        if out.contains(marker) {
+            out = out.replace(marker, "");
+        }
+    }
+    let trimmed = out.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
+}
+
+/// The byte ranges of `open … close` elements in `t[within]`; a missing closer runs to the
+/// next opener or the end.
+fn elements(
+    t: &str,
+    within: Range<usize>,
+    open: &str,
+    close: &str,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut at = within.start;
+    while let Some(i) = t.get(at..within.end).and_then(|s| s.find(open)) {
+        let start = at + i;
+        let body_start = start + open.len();
+        let rest = t.get(body_start..within.end).unwrap_or_default();
+        let next_open = rest.find(open).map_or(rest.len(), |j| j);
+        let (body_end, end) = match rest.find(close) {
+            Some(j) if j <= next_open => (body_start + j, body_start + j + close.len()),
+            _ => (body_start + next_open, body_start + next_open),
+        };
+        out.push((start..end, body_start..body_end));
+        if end <= at {
+            break;
+        }
+        at = end;
+    }
+    out
+}
+
+/// A parameter's text as a value: JSON when it is JSON, else the string.
+fn param_value(text: &str) -> Value {
+    let t = text.strip_prefix('\n').unwrap_or(text);
+    let t = t.strip_suffix('\n').unwrap_or(t);
+    match serde_json::from_str::<Value>(t.trim()) {
+        Ok(v) => v,
+        Err(_) => Value::String(t.to_owned()),
+    }
+}
+
+/// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
+fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
+    match repair::parse(text.trim(), &RepairOptions::default()) {
+        Ok(p) if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => {
+            found.warnings.push(Warning::new(
+                WarningKind::ItemDropped,
+                format!("/tool_calls/{}", found.calls.len()),
+                format!("{what} was cut off; its text is kept as content"),
+            ));
+            None
+        }
+        Ok(p) => {
+            let base = format!("/tool_calls/{}", found.calls.len());
+            for r in p.repairs {
+                found.warnings.push(Warning::new(
+                    WarningKind::Repaired(r.kind),
+                    format!("{base}{}", r.path),
+                    r.kind.description(),
+                ));
+            }
+            Some(p.value)
+        }
+        Err(_) => None,
+    }
+}
+
+/// Arguments as an object: decoded once when given as a JSON string.
+fn arguments(v: Option<&Value>) -> Map<String, Value> {
+    match v {
+        Some(Value::Object(m)) => m.clone(),
+        Some(Value::String(s)) => match repair::parse(s, &RepairOptions::default()) {
+            Ok(p) => match p.value {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            },
+            Err(_) => Map::new(),
+        },
+        _ => Map::new(),
+    }
+}
+
+/// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` or OpenAI's
+/// `{"id", "type": "function", "function": {"name", "arguments"}}`.
+fn call_from_json(v: &Value) -> Option<ToolCall> {
+    let o = v.as_object()?;
+    let id = o.get("id").and_then(Value::as_str).map(str::to_owned);
+    if let Some(Value::Object(f)) = o.get("function") {
+        let name = f.get("name")?.as_str()?.to_owned();
+        return Some(ToolCall {
+            id,
+            name,
+            arguments: arguments(f.get("arguments")),
+        });
+    }
+    let name = o
+        .get("name")
+        .or_else(|| o.get("tool"))?
+        .as_str()?
+        .to_owned();
+    let args = ["arguments", "parameters", "args", "input"]
+        .iter()
+        .find_map(|k| o.get(*k));
+    Some(ToolCall {
+        id,
+        name,
+        arguments: arguments(args),
+    })
+}
+
+/// Calls from a JSON value that is a call or an array of calls.
+fn calls_from_json(v: &Value, found: &mut Found) -> bool {
+    match v {
+        Value::Array(items) => {
+            let calls: Option<Vec<ToolCall>> = items.iter().map(call_from_json).collect();
+            match calls {
+                Some(calls) if !calls.is_empty() => {
+                    found.calls.extend(calls);
+                    true
+                }
+                _ => false,
+            }
+        }
+        v => match call_from_json(v) {
+            Some(c) => {
+                found.calls.push(c);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+fn function_calls(t: &str, found: &mut Found) {
+    for (open, close) in [
+        ("<function_calls>", "</function_calls>"),
+        (
+            concat!("<", "antml", ":function_calls>"),
+            concat!("</", "antml", ":function_calls>"),
+        ),
+    ] {
+        for (whole, body) in elements(t, 0..t.len(), open, close) {
+            let inner = t.get(body.clone()).unwrap_or_default();
+            if inner.contains("invoke name=") {
+                invokes(t, body, found);
+                found.taken.push(whole);
+            } else if let Some(v) = lenient(inner, found, "a <function_calls> block") {
+                if calls_from_json(&v, found) {
+                    found.taken.push(whole);
+                }
+            }
+        }
+    }
+}
+
+fn invokes(t: &str, within: Range<usize>, found: &mut Found) {
+    let plain = (
+        "<invoke name=",
+        "</invoke>",
+        "<parameter name=",
+        "</parameter>",
+    );
+    let prefixed = (NS_INVOKE, NS_INVOKE_CLOSE, NS_PARAM, NS_PARAM_CLOSE);
+    for (open, close, param_open, param_close) in [plain, prefixed] {
+        for (whole, body) in elements(t, within.clone(), open, close) {
+            // `"name">` then the parameters.
+            let head = t.get(body.clone()).unwrap_or_default();
+            let Some((name, after)) = quoted_attr(head) else {
+                continue;
+            };
+            let params_start = body.start + after;
+            let mut args = Map::new();
+            for (_, pbody) in elements(t, params_start..body.end, param_open, param_close) {
+                let ptext = t.get(pbody).unwrap_or_default();
+                if let Some((pname, pafter)) = quoted_attr(ptext) {
+                    args.insert(pname, param_value(ptext.get(pafter..).unwrap_or_default()));
+                }
+            }
+            found.calls.push(ToolCall {
+                id: None,
+                name,
+                arguments: args,
+            });
+            found.taken.push(whole);
+        }
+    }
+}
+
+const NS_INVOKE: &str = concat!("<", "antml", ":invoke name=");
+const NS_INVOKE_CLOSE: &str = concat!("</", "antml", ":invoke>");
+const NS_PARAM: &str = concat!("<", "antml", ":parameter name=");
+const NS_PARAM_CLOSE: &str = concat!("</", "antml", ":parameter>");
+
+/// `"value">rest` (or `'value'>`): the value and the offset after `>`.
+fn quoted_attr(s: &str) -> Option<(String, usize)> {
+    let q = s.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let end = s[1..].find(q)? + 1;
+    let name = s[1..end].to_owned();
+    let gt = s[end..].find('>')? + end;
+    Some((name, gt + 1))
+}
+
+fn tool_call_tags(t: &str, found: &mut Found) {
+    for (whole, body) in elements(t, 0..t.len(), "<tool_call>", "</tool_call>") {
+        let inner = t.get(body.clone()).unwrap_or_default();
+        let trimmed = inner.trim_start();
+        if trimmed.starts_with('{') {
+            if let Some(v) = lenient(inner, found, "a <tool_call> call") {
+                if calls_from_json(&v, found) {
+                    found.taken.push(whole);
+                }
+            }
+        } else if trimmed.starts_with("<function=") {
+            qwen_functions(t, body, found);
+            found.taken.push(whole);
+        } else if let Some(k) = inner.find("<arg_key>") {
+            // GLM-4.5: the name, then key/value pairs.
+            let name = inner[..k].trim().to_owned();
+            let mut args = Map::new();
+            let keys = elements(t, body.clone(), "<arg_key>", "</arg_key>");
+            let values = elements(t, body.clone(), "<arg_value>", "</arg_value>");
+            for ((_, kb), (_, vb)) in keys.into_iter().zip(values) {
+                let key = t.get(kb).unwrap_or_default().trim().to_owned();
+                args.insert(key, param_value(t.get(vb).unwrap_or_default()));
+            }
+            if !name.is_empty() {
+                found.calls.push(ToolCall {
+                    id: None,
+                    name,
+                    arguments: args,
+                });
+                found.taken.push(whole);
+            }
+        }
+    }
+}
+
+fn qwen_functions(t: &str, within: Range<usize>, found: &mut Found) {
+    for (whole, body) in elements(t, within, "<function=", "</function>") {
+        let head = t.get(body.clone()).unwrap_or_default();
+        let Some(gt) = head.find('>') else { continue };
+        let name = head[..gt].trim().to_owned();
+        let mut args = Map::new();
+        for (_, pbody) in elements(
+            t,
+            body.start + gt + 1..body.end,
+            "<parameter=",
+            "</parameter>",
+        ) {
+            let ptext = t.get(pbody).unwrap_or_default();
+            let Some(pgt) = ptext.find('>') else { continue };
+            args.insert(
+                ptext[..pgt].trim().to_owned(),
+                param_value(&ptext[pgt + 1..]),
+            );
+        }
+        found.calls.push(ToolCall {
+            id: None,
+            name,
+            arguments: args,
+        });
+        found.taken.push(whole);
+    }
+}
+
+/// The end of the JSON value starting at `s[0]` (`{` or `[`), string-aware; `None` when it
+/// does not close.
+fn json_end(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn mistral(t: &str, found: &mut Found) {
+    const M: &str = "[TOOL_CALLS]";
+    let mut at = 0;
+    while let Some(i) = t.get(at..).and_then(|s| s.find(M)) {
+        let start = at + i;
+        let mut pos = start + M.len();
+        let rest = t.get(pos..).unwrap_or_default();
+        let skipped = rest.len() - rest.trim_start().len();
+        pos += skipped;
+        let rest = rest.trim_start();
+        if rest.starts_with('[') {
+            // Older generations: a JSON array of calls.
+            let end = json_end(rest).unwrap_or(rest.len());
+            if let Some(v) = lenient(&rest[..end], found, "a [TOOL_CALLS] array") {
+                calls_from_json(&v, found);
+            }
+            found.taken.push(start..pos + end);
+            at = pos + end;
+            continue;
+        }
+        // Newer: name, optional [CALL_ID]id, optional [ARGS], then a JSON object.
+        let Some(brace) = rest.find('{') else {
+            found.taken.push(start..t.len());
+            break;
+        };
+        let head = &rest[..brace];
+        let (name_part, id) = match head.find("[CALL_ID]") {
+            Some(c) => (
+                &head[..c],
+                Some(head[c + 9..].replace("[ARGS]", "").trim().to_owned()),
+            ),
+            None => (head, None),
+        };
+        let name = name_part.replace("[ARGS]", "").trim().to_owned();
+        let body = &rest[brace..];
+        let end = json_end(body).unwrap_or(body.len());
+        if let Some(v) = lenient(&body[..end], found, "a [TOOL_CALLS] call") {
+            if !name.is_empty() {
+                found.calls.push(ToolCall {
+                    id,
+                    name,
+                    arguments: arguments(Some(&v)),
+                });
+            }
+        }
+        let stop = pos + brace + end;
+        found.taken.push(start..stop);
+        at = stop;
+    }
+}
+
+/// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or
+/// newlines, or one array.
+fn after_marker_json(t: &str, marker: &str, close: Option<&str>, found: &mut Found) {
+    let mut at = 0;
+    while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
+        let start = at + i;
+        let body_start = start + marker.len();
+        let rest = t.get(body_start..).unwrap_or_default();
+        let (body_len, end) = match close.and_then(|c| rest.find(c).map(|j| (j, j + c.len()))) {
+            Some((j, e)) => (j, body_start + e),
+            None => (rest.len(), t.len()),
+        };
+        let body = &rest[..body_len];
+        let mut pos = 0;
+        while let Some(j) = body[pos..].find(['{', '[']) {
+            let from = pos + j;
+            let Some(len) = json_end(&body[from..]) else {
+                lenient(&body[from..], found, "a call");
+                break;
+            };
+            if let Some(v) = lenient(&body[from..from + len], found, "a call") {
+                calls_from_json(&v, found);
+            }
+            pos = from + len;
+        }
+        found.taken.push(start..end);
+        at = end.max(start + 1);
+    }
+}
+
+fn phi4(t: &str, found: &mut Found) {
+    after_marker_json(t, "functools", None, found);
+}
+
+fn deepseek(t: &str, found: &mut Found) {
+    const SEP: &str = "<｜tool▁sep｜>";
+    for (whole, body) in elements(
+        t,
+        0..t.len(),
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁call▁end｜>",
+    ) {
+        let inner = t.get(body).unwrap_or_default();
+        let Some(s) = inner.find(SEP) else { continue };
+        let left = inner[..s].trim();
+        let right = &inner[s + SEP.len()..];
+        let (name, json_text) = if left == "function" {
+            // V3: the name up to the line end, then a fenced JSON.
+            let (name, rest) = right.split_once('\n').unwrap_or((right, ""));
+            let rest = rest
+                .trim()
+                .trim_start_matches("```json")
+                .trim_start_matches("```");
+            (
+                name.trim().to_owned(),
+                rest.trim_end().trim_end_matches("```").to_owned(),
+            )
+        } else {
+            (left.to_owned(), right.to_owned())
+        };
+        if let Some(v) = lenient(&json_text, found, "a DeepSeek call") {
+            found.calls.push(ToolCall {
+                id: None,
+                name,
+                arguments: arguments(Some(&v)),
+            });
+        }
+        found.taken.push(whole);
+    }
+    for marker in ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"] {
+        let mut at = 0;
+        while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
+            found.taken.push(at + i..at + i + marker.len());
+            at += i + marker.len();
+        }
+    }
+}
+
+fn kimi(t: &str, found: &mut Found) {
+    const ARG: &str = "<|tool_call_argument_begin|>";
+    for (whole, body) in elements(t, 0..t.len(), "<|tool_call_begin|>", "<|tool_call_end|>") {
+        let inner = t.get(body).unwrap_or_default();
+        match inner.find(ARG) {
+            Some(a) => {
+                let id = inner[..a].trim().to_owned();
+                let name = id
+                    .strip_prefix("functions.")
+                    .unwrap_or(&id)
+                    .rsplit_once(':')
+                    .map_or(id.as_str(), |(n, _)| n)
+                    .to_owned();
+                if let Some(v) = lenient(&inner[a + ARG.len()..], found, "a Kimi call") {
+                    found.calls.push(ToolCall {
+                        id: Some(id.clone()),
+                        name,
+                        arguments: arguments(Some(&v)),
+                    });
+                }
+            }
+            None => {
+                if let Some(v) = lenient(inner, found, "a call") {
+                    calls_from_json(&v, found);
+                }
+            }
+        }
+        found.taken.push(whole);
+    }
+}
+
+/// No marker: a JSON envelope, call, OpenAI-shaped object or array of calls, whole, fenced or
+/// in prose. The first candidate span that is one wins.
+fn json_family(t: &str, found: &mut Found) {
+    for c in extract::candidates(t) {
+        let Ok(p) = repair::parse(c.text, &RepairOptions::default()) else {
+            continue;
+        };
+        if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+            if looks_like_calls(&p.value) {
+                found.warnings.push(Warning::new(
+                    WarningKind::ItemDropped,
+                    "/tool_calls",
+                    "tool calls were cut off; the text is kept as content",
+                ));
+                return;
+            }
+            continue;
+        }
+        if envelope(&p.value, found) || calls_from_json(&p.value, found) {
+            if found.content.is_none() {
+                found.taken.push(c.range.clone());
+            }
+            return;
+        }
+    }
+}
+
+fn looks_like_calls(v: &Value) -> bool {
+    let o = match v {
+        Value::Object(o) => o,
+        Value::Array(a) => return a.first().is_some_and(looks_like_calls),
+        _ => return false,
+    };
+    ["tool_calls", "toolCalls", "name", "function"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+}
+
+/// The seed's envelope (either spelling), or OpenAI's message shape.
+fn envelope(v: &Value, found: &mut Found) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    let calls = o.get("tool_calls").or_else(|| o.get("toolCalls"));
+    let flag = o.get("needs_more_work").or_else(|| o.get("needsMoreWork"));
+    let content = o.get("content");
+    if calls.is_none() && !(content.is_some() && flag.is_some()) {
+        return false;
+    }
+    if let Some(Value::Array(items)) = calls {
+        for item in items {
+            if let Some(c) = call_from_json(item) {
+                found.calls.push(c);
+            }
+        }
+    }
+    found.needs_more_work = flag.and_then(Value::as_bool);
+    // The envelope's own content, when it has some; else the text around it.
+    if let Some(Value::String(s)) = content {
+        if !s.trim().is_empty() {
+            found.content = Some(Some(s.trim().to_owned()));
+        }
+    }
+    true
+}

@@ -1,0 +1,226 @@
+//! `tools::parse` on realistic replies of each marker family: several calls, text before and
+//! after, arguments with braces, quotes and newlines, truncation, reasoning blocks.
+
+use llmout::tools::{parse, ToolCall};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn call(id: Option<&str>, name: &str, args: Value) -> ToolCall {
+    ToolCall {
+        id: id.map(str::to_owned),
+        name: name.to_owned(),
+        arguments: args.as_object().unwrap().clone(),
+    }
+}
+
+#[test]
+fn hermes_qwen_several_calls_closer_optional() {
+    let r = parse(
+        "I'll check both files.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"src/{lib}.rs\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"grep\", \"arguments\": \"{\\\"pattern\\\": \\\"fn \\\\\\\"main\\\\\\\"\\\"}\"}",
+    );
+    assert_eq!(r.content.as_deref(), Some("I'll check both files."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "read_file", json!({"path": "src/{lib}.rs"})),
+            call(None, "grep", json!({"pattern": "fn \"main\""})),
+        ]
+    );
+}
+
+#[test]
+fn calls_inside_reasoning_are_not_calls() {
+    let r = parse("<think>maybe <tool_call>{\"name\": \"rm\", \"arguments\": {}}</tool_call>? no.</think>Nothing to do.");
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some("Nothing to do."));
+}
+
+#[test]
+fn glm_arg_key_value() {
+    let r = parse("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>");
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "get_weather",
+            json!({"city": "Paris", "days": 3})
+        )]
+    );
+}
+
+#[test]
+fn qwen3_coder_functions_with_missing_closers() {
+    let r = parse("<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\ndef f():\n    return {\"a\": 1}\n</parameter>\n</function>\n</tool_call>");
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "write_file",
+            json!({"path": "a.py", "content": "def f():\n    return {\"a\": 1}"})
+        )]
+    );
+    let r = parse("<function=ls>\n<parameter=dir>\n/tmp\n");
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/tmp"}))]);
+}
+
+#[test]
+fn anthropic_invoke_without_wrapper_and_namespaced() {
+    let r = parse("Checking.\n<invoke name=\"search\">\n<parameter name=\"q\">rust \"serde\" {derive}</parameter>\n</invoke>");
+    assert_eq!(r.content.as_deref(), Some("Checking."));
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "search",
+            json!({"q": "rust \"serde\" {derive}"})
+        )]
+    );
+    let ns = [
+        "<",
+        "antml:function_calls><",
+        "antml:invoke name=\"ls\"><",
+        "antml:parameter name=\"dir\">/tmp</",
+        "antml:parameter></",
+        "antml:invoke></",
+        "antml:function_calls>",
+    ]
+    .concat();
+    assert_eq!(
+        parse(&ns).tool_calls,
+        [call(None, "ls", json!({"dir": "/tmp"}))]
+    );
+}
+
+#[test]
+fn mistral_generations() {
+    let old = parse("[TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 2}}, {\"name\": \"sub\", \"arguments\": {\"a\": 3, \"b\": 1}}]");
+    assert_eq!(old.tool_calls.len(), 2);
+    let v11 = parse("Sure.[TOOL_CALLS]add{\"a\": 1, \"b\": 2}[TOOL_CALLS]sub{\"a\": 3}");
+    assert_eq!(v11.content.as_deref(), Some("Sure."));
+    assert_eq!(
+        v11.tool_calls,
+        [
+            call(None, "add", json!({"a": 1, "b": 2})),
+            call(None, "sub", json!({"a": 3}))
+        ]
+    );
+    let args = parse("[TOOL_CALLS]get_time[ARGS]{\"tz\": \"UTC\"}");
+    assert_eq!(
+        args.tool_calls,
+        [call(None, "get_time", json!({"tz": "UTC"}))]
+    );
+    let id = parse("[TOOL_CALLS]get_time[CALL_ID]a1b2c3d4e[ARGS]{\"tz\": \"UTC\"}");
+    assert_eq!(
+        id.tool_calls,
+        [call(Some("a1b2c3d4e"), "get_time", json!({"tz": "UTC"}))]
+    );
+}
+
+#[test]
+fn llama_python_tag_json() {
+    let r = parse("<|python_tag|>{\"name\": \"search\", \"parameters\": {\"query\": \"a; b\"}}; {\"name\": \"time\", \"parameters\": {}}");
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "search", json!({"query": "a; b"})),
+            call(None, "time", json!({}))
+        ]
+    );
+    assert_eq!(r.content, None);
+}
+
+#[test]
+fn deepseek_v3_and_v31() {
+    let v3 = parse("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Oslo\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
+    assert_eq!(
+        v3.tool_calls,
+        [call(None, "get_weather", json!({"city": "Oslo"}))]
+    );
+    assert_eq!(v3.content, None);
+    let v31 = parse("Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Oslo\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
+    assert_eq!(v31.content.as_deref(), Some("Let me check."));
+    assert_eq!(v31.tool_calls.len(), 2);
+}
+
+#[test]
+fn kimi_k2_ids() {
+    let r = parse("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{\"city\": \"Rome\"}<|tool_call_end|><|tool_calls_section_end|>");
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                Some("functions.get_weather:0"),
+                "get_weather",
+                json!({"city": "Paris"})
+            ),
+            call(
+                Some("functions.get_weather:1"),
+                "get_weather",
+                json!({"city": "Rome"})
+            ),
+        ]
+    );
+}
+
+#[test]
+fn granite_jamba_minimax_phi4_internlm() {
+    let granite = parse("<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}]");
+    assert_eq!(granite.tool_calls, [call(None, "a", json!({}))]);
+    let jamba = parse("<tool_calls>[{\"name\": \"a\", \"arguments\": {\"x\": 1}}]</tool_calls>");
+    assert_eq!(jamba.tool_calls, [call(None, "a", json!({"x": 1}))]);
+    let minimax = parse("Two lookups.\n<tool_calls>\n{\"name\": \"a\", \"arguments\": {}}\n{\"name\": \"b\", \"arguments\": {\"y\": \"}\"}}\n</tool_calls>");
+    assert_eq!(minimax.content.as_deref(), Some("Two lookups."));
+    assert_eq!(
+        minimax.tool_calls,
+        [
+            call(None, "a", json!({})),
+            call(None, "b", json!({"y": "}"}))
+        ]
+    );
+    let phi = parse("functools[{\"name\": \"a\", \"arguments\": {}}]");
+    assert_eq!(phi.tool_calls, [call(None, "a", json!({}))]);
+    let intern = parse("Searching.<|action_start|><|plugin|>\n{\"name\": \"search\", \"parameters\": {\"q\": \"x\"}}<|action_end|>");
+    assert_eq!(intern.content.as_deref(), Some("Searching."));
+    assert_eq!(intern.tool_calls, [call(None, "search", json!({"q": "x"}))]);
+}
+
+#[test]
+fn openai_shaped_objects_leaked_into_content() {
+    let r = parse(
+        r#"{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"x\": [1, 2]}"}}]}"#,
+    );
+    assert_eq!(
+        r.tool_calls,
+        [call(Some("call_1"), "f", json!({"x": [1, 2]}))]
+    );
+    assert_eq!(r.content, None);
+}
+
+#[test]
+fn truncated_calls_are_not_calls() {
+    let r = parse("<tool_call>\n{\"name\": \"write\", \"arguments\": {\"text\": \"half");
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("<tool_call>\n{\"name\": \"write\", \"arguments\": {\"text\": \"half")
+    );
+}
+
+proptest! {
+    #[test]
+    fn parse_never_panics(s in any::<String>()) {
+        let _ = parse(&s);
+    }
+
+    #[test]
+    fn parse_never_panics_on_marker_soup(parts in proptest::collection::vec(proptest::sample::select(vec![
+        "<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>",
+        "<invoke name=\"", "\">", "<parameter name=\"", "[TOOL_CALLS]", "[ARGS]", "[CALL_ID]",
+        "<|python_tag|>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<|tool_call_begin|>",
+        "<|tool_call_argument_begin|>", "<tool_calls>", "functools[", "{", "}", "[", "]", "\"",
+        "name", ":", ",", "\n", "<think>", "</think>", "<arg_key>", "<arg_value>", "é",
+    ]), 0..40)) {
+        let _ = parse(&parts.concat());
+    }
+}
