@@ -224,3 +224,12 @@ proptest! {
         let _ = parse(&parts.concat());
     }
 }
+
+#[test]
+fn many_unclosed_elements_are_read_in_one_pass() {
+    // 20 000 openers without closers: each element ends at the next opener.
+    let reply = "<tool_call>{\"name\": \"a\", \"arguments\": {}}\n".repeat(20_000);
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls.len(), 20_000);
+    assert_eq!(r.content, None);
+}

@@ -219,9 +219,11 @@ fn elements(
         let body_start = start + open.len();
         let rest = t.get(body_start..within.end).unwrap_or_default();
         let next_open = rest.find(open).map_or(rest.len(), |j| j);
-        let (body_end, end) = match rest.find(close) {
-            Some(j) if j <= next_open => (body_start + j, body_start + j + close.len()),
-            _ => (body_start + next_open, body_start + next_open),
+        // The closer is looked for only before the next opener: every byte is read a bounded
+        // number of times, however many elements lack their closer.
+        let (body_end, end) = match rest.get(..next_open).and_then(|r| r.find(close)) {
+            Some(j) => (body_start + j, body_start + j + close.len()),
+            None => (body_start + next_open, body_start + next_open),
         };
         out.push((start..end, body_start..body_end));
         if end <= at {
