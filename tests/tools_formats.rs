@@ -233,3 +233,36 @@ fn many_unclosed_elements_are_read_in_one_pass() {
     assert_eq!(r.tool_calls.len(), 20_000);
     assert_eq!(r.content, None);
 }
+
+#[test]
+fn tool_definitions_report_unknown_names_and_unrecoverable_arguments() {
+    use llmout::tools::{parse_with_tools, ToolDef};
+    use llmout::WarningKind;
+    let defs: Vec<ToolDef> = serde_json::from_value(json!([
+        {"name": "add", "parameters": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]}}
+    ]))
+    .unwrap();
+    let r = parse_with_tools(
+        "<tool_call>{\"name\": \"add\", \"arguments\": {\"a\": \"1\", \"b\": 2}}</tool_call>\n<tool_call>{\"name\": \"mul\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"add\", \"arguments\": {\"a\": [1, 2], \"b\": 2}}</tool_call>",
+        &defs,
+    );
+    assert_eq!(r.tool_calls[0], call(None, "add", json!({"a": 1, "b": 2})));
+    let what: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        what,
+        [
+            (WarningKind::Coerced, "/tool_calls/0/arguments/a"),
+            (WarningKind::UnknownTool, "/tool_calls/1/name")
+        ]
+    );
+    assert_eq!(r.errors.len(), 1);
+    assert_eq!(r.errors[0].path(), "/tool_calls/2/arguments/a");
+    assert_eq!(
+        r.tool_calls[2],
+        call(None, "add", json!({"a": [1, 2], "b": 2}))
+    );
+}

@@ -74,6 +74,19 @@ impl Error {
     pub fn found(&self) -> &str {
         &self.found
     }
+
+    /// The same error located under `prefix` (a JSON pointer): for errors of a part of a
+    /// larger document, such as one tool call's arguments.
+    ///
+    /// ```
+    /// use llmout::{Error, ErrorKind};
+    /// let e = Error::new(ErrorKind::Mismatch, "/path", "a string", "12").at_prefix("/tool_calls/0/arguments");
+    /// assert_eq!(e.path(), "/tool_calls/0/arguments/path");
+    /// ```
+    pub fn at_prefix(mut self, prefix: &str) -> Self {
+        self.path.insert_str(0, prefix);
+        self
+    }
 }
 
 impl fmt::Display for Error {

@@ -36,6 +36,8 @@ pub enum WarningKind {
     ItemDropped,
     /// Only the required fields were kept, as a last resort.
     RequiredOnly,
+    /// A tool call names a tool that is not among the definitions given.
+    UnknownTool,
 }
 
 impl WarningKind {
@@ -58,6 +60,7 @@ impl WarningKind {
             WarningKind::Reshaped => "reshaped",
             WarningKind::ItemDropped => "item_dropped",
             WarningKind::RequiredOnly => "required_only",
+            WarningKind::UnknownTool => "unknown_tool",
         }
     }
 }

@@ -4,8 +4,13 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn tools(stdin: &[u8]) -> (Option<i32>, String) {
+    tools_with(&[], stdin)
+}
+
+fn tools_with(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
         .arg("tools")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -41,4 +46,28 @@ fn plain_text_and_any_bytes() {
     );
     let (code, _) = tools(&[0xff, 0xfe, b'<', b't', 0x00, 0x80]);
     assert_eq!(code, Some(0));
+}
+
+#[test]
+fn tool_definitions_recover_arguments() {
+    let dir = std::env::temp_dir().join(format!("llmout-cli-tools-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("tools.json");
+    std::fs::write(
+        &defs,
+        r#"[{"name": "read", "input_schema": {"type": "object", "properties": {"line": {"type": "integer"}}, "required": ["line"]}}]"#,
+    )
+    .unwrap();
+    let defs = defs.to_string_lossy().into_owned();
+    let (code, out) = tools_with(
+        &["--tools", &defs],
+        b"<tool_call>{\"name\": \"read\", \"arguments\": {\"Line\": \"7\"}}</tool_call>",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"line\":7}}],\"needs_more_work\":true}\n"
+    );
+    let (code, _) = tools_with(&["--tools", "/nonexistent.json"], b"x");
+    assert_eq!(code, Some(2));
 }

@@ -29,7 +29,12 @@ enum Command {
         schema: std::path::PathBuf,
     },
     /// Read the tool calls in a reply (stdin); print {"content","tool_calls","needs_more_work"}.
-    Tools,
+    Tools {
+        /// A JSON array of tool definitions ({"name", "parameters"}): arguments are recovered
+        /// against each tool's schema.
+        #[arg(long)]
+        tools: Option<std::path::PathBuf>,
+    },
     /// Rewrite a JSON schema (FILE) for a provider, or render it for a prompt.
     Schema {
         /// openai-strict, anthropic, gemini or gemini-json.
@@ -55,7 +60,9 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Repair => read_stdin().and_then(|input| repair(&input)),
         Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
-        Command::Tools => read_stdin().map(|input| tools(&input)),
+        Command::Tools { tools: defs } => {
+            read_stdin().and_then(|input| tools(&input, defs.as_deref()))
+        }
         Command::Schema {
             dialect,
             prompt,
@@ -153,7 +160,20 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
 }
 
 /// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
-fn tools(input: &str) -> String {
-    let r = llmout::tools::parse(input);
-    serde_json::to_string(&r).unwrap_or_else(|_| "{}".to_owned())
+/// With `--tools`, arguments are recovered against the definitions' schemas.
+fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure> {
+    let r = match defs {
+        None => llmout::tools::parse(input),
+        Some(path) => {
+            let defs: Vec<llmout::tools::ToolDef> = serde_json::from_value(read_json_file(path)?)
+                .map_err(|e| {
+                Failure::usage(format!(
+                    "{} is not a list of tool definitions: {e}",
+                    path.display()
+                ))
+            })?;
+            llmout::tools::parse_with_tools(input, &defs)
+        }
+    };
+    Ok(serde_json::to_string(&r).unwrap_or_else(|_| "{}".to_owned()))
 }

@@ -36,12 +36,15 @@
 //! assert_eq!(r.needs_more_work, Some(true));
 //! ```
 //!
+//! With tool definitions, [`parse_with_tools`] reports unknown tool names and recovers each
+//! call's arguments against its tool's schema.
+//!
 //! Not yet read (their text stays content): pythonic calls (`[f(a=1)]`, Llama 3.2/4,
 //! `<|python_start|>`), gpt-oss harmony channels, Gemma `<|tool_call>`, UI-TARS `Action:` lines.
 
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::extract;
@@ -59,6 +62,24 @@ pub struct ToolCall {
     pub arguments: Map<String, Value>,
 }
 
+/// A tool definition: its name and the JSON schema of its arguments (`parameters`; also read
+/// from `input_schema` or `schema`, so OpenAI and Anthropic tool lists deserialize as they are).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolDef {
+    /// The tool's name.
+    pub name: String,
+    /// What it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The JSON schema of its arguments.
+    #[serde(default = "any_object", alias = "input_schema", alias = "schema")]
+    pub parameters: Value,
+}
+
+fn any_object() -> Value {
+    serde_json::json!({"type": "object"})
+}
+
 /// A reply as text and tool calls.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolCallResponse {
@@ -71,6 +92,10 @@ pub struct ToolCallResponse {
     /// What was repaired or left out on the way.
     #[serde(skip)]
     pub warnings: Vec<Warning>,
+    /// Arguments that could not be recovered against their tool's schema
+    /// ([`parse_with_tools`] only); the call keeps the arguments as given.
+    #[serde(skip)]
+    pub errors: Vec<crate::Error>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +197,61 @@ pub fn parse(text: &str) -> ToolCallResponse {
         tool_calls: found.calls,
         needs_more_work,
         warnings: found.warnings,
+        errors: Vec::new(),
     }
+}
+
+/// [`parse`], then each call checked against the tool definitions: an unknown tool name is a
+/// [`WarningKind::UnknownTool`] warning (the call is kept, for the caller to answer), and the
+/// arguments of a known tool are recovered against its schema by the same engine as
+/// [`from_llm`](crate::LlmOutput::from_llm), each change a warning under
+/// `/tool_calls/N/arguments`. Arguments that cannot be recovered are an entry in `errors`.
+///
+/// ```
+/// use llmout::tools::{parse_with_tools, ToolDef};
+/// let tools: Vec<ToolDef> = serde_json::from_value(serde_json::json!([{
+///     "name": "read_file",
+///     "parameters": {"type": "object", "properties": {"path": {"type": "string"}, "line": {"type": "integer"}}, "required": ["path"]}
+/// }])).unwrap();
+/// let r = parse_with_tools(r#"<tool_call>{"name": "read_file", "arguments": {"Path": "a.rs", "line": "3"}}</tool_call>"#, &tools);
+/// assert_eq!(r.tool_calls[0].arguments, serde_json::json!({"path": "a.rs", "line": 3}).as_object().unwrap().clone());
+/// let paths: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
+/// assert_eq!(paths, ["/tool_calls/0/arguments/path", "/tool_calls/0/arguments/line"]);
+/// ```
+pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
+    let mut r = parse(text);
+    let options = crate::Options::default();
+    for (i, call) in r.tool_calls.iter_mut().enumerate() {
+        let base = format!("/tool_calls/{i}");
+        let Some(def) = tools.iter().find(|d| d.name == call.name) else {
+            r.warnings.push(Warning::new(
+                WarningKind::UnknownTool,
+                format!("{base}/name"),
+                format!("no tool is named \"{}\"", call.name),
+            ));
+            continue;
+        };
+        let given = Value::Object(std::mem::take(&mut call.arguments));
+        let recovered = crate::recover_with_schema(given.clone(), &def.parameters, &options);
+        match (recovered.value, recovered.error) {
+            (Some(Value::Object(args)), None) => {
+                call.arguments = args;
+                for mut w in recovered.warnings {
+                    w.path = format!("{base}/arguments{}", w.path);
+                    r.warnings.push(w);
+                }
+            }
+            (_, error) => {
+                if let Value::Object(args) = given {
+                    call.arguments = args;
+                }
+                if let Some(e) = error {
+                    r.errors.push(e.at_prefix(&format!("{base}/arguments")));
+                }
+            }
+        }
+    }
+    r
 }
 
 /// The text outside `taken`, trimmed; `None` when empty. Section markers left around are
