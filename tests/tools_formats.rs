@@ -266,3 +266,30 @@ fn tool_definitions_report_unknown_names_and_unrecoverable_arguments() {
         call(None, "add", json!({"a": [1, 2], "b": 2}))
     );
 }
+
+#[test]
+fn gpt_oss_harmony_channels() {
+    let r = parse("<|channel|>analysis<|message|>User wants weather; call {tool}.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>");
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "get_weather", json!({"city": "Paris"}))]
+    );
+    assert_eq!(r.content, None);
+    let r = parse("<|start|>assistant<|channel|>analysis<|message|>easy<|end|><|start|>assistant<|channel|>final<|message|>It is 12°C in Paris.<|return|>");
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some("It is 12°C in Paris."));
+    // `<|call|>` missing at the very end.
+    let r =
+        parse("<|channel|>commentary to=functions.ls <|constrain|>json<|message|>{\"dir\": \"/\"}");
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/"}))]);
+}
+
+#[test]
+fn gemma_quote_tokens() {
+    let r = parse("I'll check.<|tool_call>call:get_weather{location:<|\"|>Paris, \"FR\"<|\"|>,days:3}<tool_call|>");
+    assert_eq!(r.content.as_deref(), Some("I'll check."));
+    assert_eq!(r.tool_calls.len(), 1);
+    assert_eq!(r.tool_calls[0].name, "get_weather");
+    assert_eq!(r.tool_calls[0].arguments["days"], 3);
+    assert_eq!(r.tool_calls[0].arguments["location"], "Paris, \"FR\"");
+}

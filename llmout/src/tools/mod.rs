@@ -20,6 +20,8 @@
 //! | Jamba / MiniMax | `<tool_calls>…</tool_calls>` | a JSON array, or one JSON call per line |
 //! | Phi-4 | `functools[…]` | a JSON array of calls |
 //! | InternLM | `<\|action_start\|><\|plugin\|>…<\|action_end\|>` | a JSON call with `parameters` |
+//! | gpt-oss harmony | `<\|channel\|>` messages | `final` (and `commentary` without recipient) is content, `analysis` is reasoning, a message `to=functions.name` is a call (`<\|call\|>` optional at the end) |
+//! | Gemma | `<\|tool_call>call:name{…}<tool_call\|>` | arguments with `<\|"\|>` as the quote token |
 //!
 //! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
 //! JSON when it parses as JSON, a string otherwise; a call whose JSON was cut off is not a
@@ -40,7 +42,7 @@
 //! call's arguments against its tool's schema.
 //!
 //! Not yet read (their text stays content): pythonic calls (`[f(a=1)]`, Llama 3.2/4,
-//! `<|python_start|>`), gpt-oss harmony channels, Gemma `<|tool_call>`, UI-TARS `Action:` lines.
+//! `<|python_start|>`) and UI-TARS `Action:` lines.
 
 use std::ops::Range;
 
@@ -112,9 +114,11 @@ enum Family {
     ToolCallsTag,
     Phi4,
     InternLm,
+    Harmony,
+    Gemma,
 }
 
-const MARKERS: [(&str, Family); 16] = [
+const MARKERS: [(&str, Family); 18] = [
     ("<function_calls>", Family::FunctionCalls),
     (
         concat!("<", "antml", ":function_calls>"),
@@ -134,6 +138,8 @@ const MARKERS: [(&str, Family); 16] = [
     ("<tool_calls>", Family::ToolCallsTag),
     ("functools[", Family::Phi4),
     ("<|action_start|><|plugin|>", Family::InternLm),
+    ("<|channel|>", Family::Harmony),
+    ("<|tool_call>", Family::Gemma),
 ];
 
 /// What a family's reader found: calls, the byte ranges of the text they took, warnings.
@@ -183,6 +189,8 @@ pub fn parse(text: &str) -> ToolCallResponse {
             Some("<|action_end|>"),
             &mut found,
         ),
+        Some(Family::Harmony) => harmony(t, &mut found),
+        Some(Family::Gemma) => gemma(t, &mut found),
         None => json_family(t, &mut found),
     }
     let content = match found.content.take() {
@@ -799,4 +807,83 @@ fn envelope(v: &Value, found: &mut Found) -> bool {
         }
     }
     true
+}
+
+/// gpt-oss harmony: messages `<|channel|>NAME … <|message|>BODY` ended by `<|end|>`,
+/// `<|call|>`, `<|return|>`, the next `<|start|>`, or the end of the text.
+fn harmony(t: &str, found: &mut Found) {
+    const MSG: &str = "<|message|>";
+    const ENDS: [&str; 4] = ["<|end|>", "<|call|>", "<|return|>", "<|start|>"];
+    let mut content = String::new();
+    let mut at = 0;
+    while let Some(i) = t.get(at..).and_then(|s| s.find(MSG)) {
+        let header = t.get(at..at + i).unwrap_or_default();
+        let body_start = at + i + MSG.len();
+        // End markers are looked for only before the next message: linear in the text.
+        let all = t.get(body_start..).unwrap_or_default();
+        let rest = &all[..all.find(MSG).unwrap_or(all.len())];
+        let (body_len, end) = ENDS
+            .iter()
+            .filter_map(|e| {
+                rest.find(e)
+                    .map(|j| (j, if *e == "<|start|>" { j } else { j + e.len() }))
+            })
+            .min()
+            .unwrap_or((rest.len(), rest.len()));
+        let body = &rest[..body_len];
+        let channel = header
+            .rsplit("<|channel|>")
+            .next()
+            .and_then(|h| h.split_whitespace().next())
+            .unwrap_or("");
+        let recipient = header
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("to="))
+            .map(|r| r.split("<|").next().unwrap_or(r));
+        match (channel, recipient) {
+            ("analysis", _) => {}
+            (_, Some(to)) => {
+                let name = to.strip_prefix("functions.").unwrap_or(to).to_owned();
+                if let Some(v) = lenient(body, found, "a harmony call") {
+                    found.calls.push(ToolCall {
+                        id: None,
+                        name,
+                        arguments: arguments(Some(&v)),
+                    });
+                }
+            }
+            _ => {
+                if !content.is_empty() {
+                    content.push('\n');
+                }
+                content.push_str(body.trim());
+            }
+        }
+        at = body_start + end;
+    }
+    let trimmed = content.trim();
+    found.content = Some((!trimmed.is_empty()).then(|| trimmed.to_owned()));
+}
+
+/// Gemma: `<|tool_call>call:name{args}<tool_call|>`, strings quoted with `<|"|>`.
+fn gemma(t: &str, found: &mut Found) {
+    for (whole, body) in elements(t, 0..t.len(), "<|tool_call>", "<tool_call|>") {
+        let inner = t.get(body).unwrap_or_default().trim();
+        let inner = inner.strip_prefix("call:").unwrap_or(inner);
+        let Some(brace) = inner.find('{') else {
+            continue;
+        };
+        let name = inner[..brace].trim().to_owned();
+        let args = inner[brace..].replace("<|\"|>", "\"");
+        if let Some(v) = lenient(&args, found, "a Gemma call") {
+            if !name.is_empty() {
+                found.calls.push(ToolCall {
+                    id: None,
+                    name,
+                    arguments: arguments(Some(&v)),
+                });
+            }
+        }
+        found.taken.push(whole);
+    }
 }
