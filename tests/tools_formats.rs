@@ -293,3 +293,64 @@ fn gemma_quote_tokens() {
     assert_eq!(r.tool_calls[0].arguments["days"], 3);
     assert_eq!(r.tool_calls[0].arguments["location"], "Paris, \"FR\"");
 }
+
+#[test]
+fn pythonic_calls_llama_3_2_and_4() {
+    let r =
+        parse("[get_weather(city='San Francisco', metric=True, days=[1, 2]), get_time(tz=None)]");
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "San Francisco", "metric": true, "days": [1, 2]})
+            ),
+            call(None, "get_time", json!({"tz": null})),
+        ]
+    );
+    assert_eq!(r.content, None);
+    let r = parse("<|python_start|>search(query=\"a, (b)\", opts={'k': 'v'})<|python_end|>");
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "search",
+            json!({"query": "a, (b)", "opts": {"k": "v"}})
+        )]
+    );
+    // Prose that merely mentions a call is content.
+    let r = parse("You could call print(x=1) yourself.");
+    assert!(r.tool_calls.is_empty());
+}
+
+#[test]
+fn ui_tars_thought_and_actions() {
+    let r = parse("Thought: The search box is at the top; I'll click it and type.\nAction: click(start_box='(120,45)')\nAction: type(content='llmout rust')");
+    assert_eq!(
+        r.content.as_deref(),
+        Some("The search box is at the top; I'll click it and type.")
+    );
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "click", json!({"start_box": "(120,45)"})),
+            call(None, "type", json!({"content": "llmout rust"})),
+        ]
+    );
+}
+
+#[test]
+fn the_word_action_is_not_a_format() {
+    let r = parse("Action: I will read the file.\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}");
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "read_file", json!({"path": "a"}))]
+    );
+    assert_eq!(r.content.as_deref(), Some("Action: I will read the file."));
+    let r = parse("Action: none needed.");
+    assert_eq!(
+        (r.content.as_deref(), r.tool_calls.len()),
+        (Some("Action: none needed."), 0)
+    );
+}

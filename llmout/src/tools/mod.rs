@@ -22,6 +22,8 @@
 //! | InternLM | `<\|action_start\|><\|plugin\|>…<\|action_end\|>` | a JSON call with `parameters` |
 //! | gpt-oss harmony | `<\|channel\|>` messages | `final` (and `commentary` without recipient) is content, `analysis` is reasoning, a message `to=functions.name` is a call (`<\|call\|>` optional at the end) |
 //! | Gemma | `<\|tool_call>call:name{…}<tool_call\|>` | arguments with `<\|"\|>` as the quote token |
+//! | pythonic (Llama 3.2/4) | the whole reply `[f(a=1), g()]`, or `<\|python_start\|>…<\|python_end\|>` | calls with Python-literal keyword arguments |
+//! | UI-TARS | `Thought: …` then `Action: click(start_box='(1,2)')` lines | pythonic calls; the thought is content |
 //!
 //! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
 //! JSON when it parses as JSON, a string otherwise; a call whose JSON was cut off is not a
@@ -41,8 +43,10 @@
 //! With tool definitions, [`parse_with_tools`] reports unknown tool names and recovers each
 //! call's arguments against its tool's schema.
 //!
-//! Not yet read (their text stays content): pythonic calls (`[f(a=1)]`, Llama 3.2/4,
-//! `<|python_start|>`) and UI-TARS `Action:` lines.
+//! Pythonic calls (`[get_weather(city='Paris'), now()]`, Llama 3.2 and 4) are read when they
+//! are the whole reply, inside `<|python_start|>…<|python_end|>`, or after UI-TARS `Action:`
+//! (where `Thought:` is content); argument values are Python literals (`True`, `None`,
+//! `'single quotes'`, lists, dicts).
 
 use std::ops::Range;
 
@@ -116,9 +120,11 @@ enum Family {
     InternLm,
     Harmony,
     Gemma,
+    PythonStart,
+    UiTars,
 }
 
-const MARKERS: [(&str, Family); 18] = [
+const MARKERS: [(&str, Family); 20] = [
     ("<function_calls>", Family::FunctionCalls),
     (
         concat!("<", "antml", ":function_calls>"),
@@ -140,6 +146,8 @@ const MARKERS: [(&str, Family); 18] = [
     ("<|action_start|><|plugin|>", Family::InternLm),
     ("<|channel|>", Family::Harmony),
     ("<|tool_call>", Family::Gemma),
+    ("<|python_start|>", Family::PythonStart),
+    ("Action:", Family::UiTars),
 ];
 
 /// What a family's reader found: calls, the byte ranges of the text they took, warnings.
@@ -191,7 +199,13 @@ pub fn parse(text: &str) -> ToolCallResponse {
         ),
         Some(Family::Harmony) => harmony(t, &mut found),
         Some(Family::Gemma) => gemma(t, &mut found),
-        None => json_family(t, &mut found),
+        Some(Family::PythonStart) => python_start(t, &mut found),
+        Some(Family::UiTars) => ui_tars(t, &mut found),
+        None => {
+            if !pythonic_reply(t, &mut found) {
+                json_family(t, &mut found)
+            }
+        }
     }
     let content = match found.content.take() {
         Some(c) => c,
@@ -885,5 +899,160 @@ fn gemma(t: &str, found: &mut Found) {
             }
         }
         found.taken.push(whole);
+    }
+}
+
+/// Pythonic calls `f(a=1, b='x'), g()` (optionally in `[...]`): `None` unless all of `text`
+/// is calls. Values are Python literals, read by the lenient JSON parser (which knows single
+/// quotes and `True`/`False`/`None`).
+fn pythonic(text: &str) -> Option<Vec<ToolCall>> {
+    let mut s = text.trim();
+    if let Some(inner) = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+        s = inner.trim();
+    }
+    let b = s.as_bytes();
+    let mut calls = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        // name: identifier (dots allowed), then `(`.
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+            i += 1;
+        }
+        let name = s.get(start..i)?.to_owned();
+        if name.is_empty() || b.get(i) != Some(&b'(') || name.as_bytes()[0].is_ascii_digit() {
+            return None;
+        }
+        i += 1;
+        let mut arguments = Map::new();
+        loop {
+            while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+                i += 1;
+            }
+            match b.get(i)? {
+                b')' => {
+                    i += 1;
+                    break;
+                }
+                b',' => {
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let key_start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let key = s.get(key_start..i)?.to_owned();
+            while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+                i += 1;
+            }
+            if key.is_empty() || b.get(i) != Some(&b'=') {
+                return None;
+            }
+            i += 1;
+            // The value runs to the `,` or `)` at depth 0, outside quotes.
+            let value_start = i;
+            let (mut depth, mut quote, mut esc) = (0usize, None::<u8>, false);
+            while i < b.len() {
+                let c = b[i];
+                match quote {
+                    Some(q) => {
+                        if esc {
+                            esc = false;
+                        } else if c == b'\\' {
+                            esc = true;
+                        } else if c == q {
+                            quote = None;
+                        }
+                    }
+                    None => match c {
+                        b'"' | b'\'' => quote = Some(c),
+                        b'[' | b'{' | b'(' => depth += 1,
+                        b']' | b'}' => depth = depth.saturating_sub(1),
+                        b')' if depth > 0 => depth -= 1,
+                        b',' | b')' if depth == 0 => break,
+                        _ => {}
+                    },
+                }
+                i += 1;
+            }
+            let value_text = s.get(value_start..i)?.trim();
+            let value = match repair::parse(value_text, &RepairOptions::default()) {
+                Ok(p) if !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => p.value,
+                _ => Value::String(value_text.to_owned()),
+            };
+            arguments.insert(key, value);
+        }
+        calls.push(ToolCall {
+            id: None,
+            name,
+            arguments,
+        });
+        while b
+            .get(i)
+            .is_some_and(|c| c.is_ascii_whitespace() || *c == b',')
+        {
+            i += 1;
+        }
+    }
+    (!calls.is_empty()).then_some(calls)
+}
+
+/// A reply that is nothing but pythonic calls.
+fn pythonic_reply(t: &str, found: &mut Found) -> bool {
+    match pythonic(t) {
+        Some(calls) => {
+            found.calls.extend(calls);
+            found.taken.push(0..t.len());
+            true
+        }
+        None => false,
+    }
+}
+
+fn python_start(t: &str, found: &mut Found) {
+    for (whole, body) in elements(t, 0..t.len(), "<|python_start|>", "<|python_end|>") {
+        if let Some(calls) = pythonic(t.get(body).unwrap_or_default()) {
+            found.calls.extend(calls);
+            found.taken.push(whole);
+        }
+    }
+}
+
+/// UI-TARS: `Action:` lines hold pythonic calls (one per line or several); everything else
+/// (the `Thought:`) is content.
+fn ui_tars(t: &str, found: &mut Found) {
+    let mut at = 0;
+    while let Some(i) = t.get(at..).and_then(|s| s.find("Action:")) {
+        let start = at + i;
+        let body_start = start + "Action:".len();
+        let rest = t.get(body_start..).unwrap_or_default();
+        // The action runs to the end of its line, or to the next `Action:`.
+        let line_end = rest.find('\n').unwrap_or(rest.len());
+        let end = body_start + line_end;
+        if let Some(calls) = pythonic(&rest[..line_end]) {
+            found.calls.extend(calls);
+            found.taken.push(start..end);
+        }
+        at = end.max(start + 1);
+    }
+    if found.calls.is_empty() {
+        // `Action:` is also an English word: with no action in it, the reply is read as if
+        // it had no marker.
+        found.taken.clear();
+        if !pythonic_reply(t, found) {
+            json_family(t, found);
+        }
+        return;
+    }
+    if let Some(content) = outside(t, &found.taken) {
+        let content = content
+            .strip_prefix("Thought:")
+            .unwrap_or(&content)
+            .trim()
+            .to_owned();
+        found.content = Some((!content.is_empty()).then_some(content));
     }
 }
