@@ -354,3 +354,58 @@ fn the_word_action_is_not_a_format() {
         (Some("Action: none needed."), 0)
     );
 }
+
+#[test]
+fn typed_tool_enums() {
+    use llmout::LlmOutput;
+
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    enum Tool {
+        /// Read a file.
+        ReadFile {
+            path: String,
+            line: Option<u32>,
+        },
+        /// Say something.
+        Echo(Msg),
+        Stop,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    struct Msg {
+        text: String,
+    }
+
+    let defs = llmout::tools::definitions::<Tool>();
+    let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["Stop", "ReadFile", "Echo"]);
+    // A variant whose fields are another type carries the definitions it refers to.
+    assert_eq!(
+        defs[2].parameters["$defs"]["Msg"]["required"],
+        json!(["text"])
+    );
+
+    let r = parse("<tool_call>{\"name\": \"read_file\", \"arguments\": {\"Path\": \"a.rs\", \"line\": \"7\"}}</tool_call>\n<tool_call>{\"name\": \"Echo\", \"arguments\": {\"text\": \"hi\"}}</tool_call>\n<tool_call>{\"name\": \"Stop\"}</tool_call>");
+    let typed: Vec<Option<Tool>> = r
+        .tool_calls
+        .iter()
+        .map(|c| c.to_typed::<Tool>().value)
+        .collect();
+    assert_eq!(
+        typed,
+        [
+            Some(Tool::ReadFile {
+                path: "a.rs".into(),
+                line: Some(7)
+            }),
+            Some(Tool::Echo(Msg { text: "hi".into() })),
+            Some(Tool::Stop),
+        ]
+    );
+    let unknown = ToolCall {
+        id: None,
+        name: "Fly".into(),
+        arguments: serde_json::Map::new(),
+    };
+    assert!(unknown.to_typed::<Tool>().error.is_some());
+}
