@@ -409,3 +409,16 @@ fn typed_tool_enums() {
     };
     assert!(unknown.to_typed::<Tool>().error.is_some());
 }
+
+#[test]
+fn parameter_values_read_as_json_or_python_literals() {
+    let r = parse("<invoke name=\"f\"><parameter name=\"a\">True</parameter><parameter name=\"b\">['x', 'y']</parameter><parameter name=\"c\">{'k': None}</parameter><parameter name=\"d\">It's True</parameter><parameter name=\"e\">[1, 2]</parameter></invoke>");
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "f",
+            json!({"a": true, "b": ["x", "y"], "c": {"k": null}, "d": "It's True", "e": [1, 2]})
+        )]
+    );
+}

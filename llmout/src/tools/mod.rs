@@ -343,9 +343,19 @@ fn elements(
 fn param_value(text: &str) -> Value {
     let t = text.strip_prefix('\n').unwrap_or(text);
     let t = t.strip_suffix('\n').unwrap_or(t);
-    match serde_json::from_str::<Value>(t.trim()) {
-        Ok(v) => v,
-        Err(_) => Value::String(t.to_owned()),
+    if let Ok(v) = serde_json::from_str::<Value>(t.trim()) {
+        return v;
+    }
+    // A Python literal (`True`, `None`, `['a', 'b']`, `{'k': 1}`): what the lenient parser
+    // reads with nothing but quote-style and literal fixes.
+    let python = |k: RepairKind| matches!(k, RepairKind::QuoteStyle | RepairKind::Literal);
+    match repair::parse(t.trim(), &RepairOptions::default()) {
+        Ok(p)
+            if p.repairs.iter().all(|r| python(r.kind)) && !matches!(p.value, Value::String(_)) =>
+        {
+            p.value
+        }
+        _ => Value::String(t.to_owned()),
     }
 }
 
@@ -1156,4 +1166,24 @@ impl ToolCall {
             as_struct
         }
     }
+}
+
+/// A whole reply's tool calls as values of a tool enum: [`parse`], then
+/// [`ToolCall::to_typed`] on each call, in order.
+///
+/// ```
+/// # use llmout::LlmOutput;
+/// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+/// enum Tool { Open { path: String }, Close }
+/// let (r, tools) = llmout::tools::parse_typed::<Tool>("[TOOL_CALLS]Open{\"path\": \"a\"}[TOOL_CALLS]Close{}");
+/// assert_eq!(r.tool_calls.len(), 2);
+/// let values: Vec<_> = tools.into_iter().map(|t| t.value).collect();
+/// assert_eq!(values, [Some(Tool::Open { path: "a".into() }), Some(Tool::Close)]);
+/// ```
+pub fn parse_typed<T: crate::LlmOutput>(
+    text: &str,
+) -> (ToolCallResponse, Vec<crate::ValidationResult<T>>) {
+    let r = parse(text);
+    let typed = r.tool_calls.iter().map(ToolCall::to_typed).collect();
+    (r, typed)
 }
