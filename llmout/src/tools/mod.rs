@@ -483,6 +483,16 @@ fn invokes(t: &str, within: Range<usize>, found: &mut Found) {
     let prefixed = (NS_INVOKE, NS_INVOKE_CLOSE, NS_PARAM, NS_PARAM_CLOSE);
     for (open, close, param_open, param_close) in [plain, prefixed] {
         for (whole, body) in elements(t, within.clone(), open, close) {
+            // An `<invoke>` whose closer never came, running to the end of the text, was cut
+            // off: its last parameter may be half written, so it is not a call.
+            if whole.end == body.end && body.end == t.len() {
+                found.warnings.push(Warning::new(
+                    WarningKind::ItemDropped,
+                    format!("/tool_calls/{}", found.calls.len()),
+                    "an <invoke> was cut off; its text is kept as content",
+                ));
+                continue;
+            }
             // `"name">` then the parameters.
             let head = t.get(body.clone()).unwrap_or_default();
             let Some((name, after)) = quoted_attr(head) else {
