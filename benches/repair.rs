@@ -14,7 +14,7 @@
 //!   where they cost most.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use llmout::repair::{parse, RepairOptions};
+use llmout::repair::{parse, to_string, RepairOptions};
 use serde_json::{json, Value};
 use std::hint::black_box;
 
@@ -63,6 +63,15 @@ fn check(name: &str, text: &str, expected: &Value) -> Value {
         Some(expected),
         "llmout is wrong on {name}"
     );
+    let written = to_string(text, &RepairOptions::default()).map(|p| p.json);
+    assert_eq!(
+        written
+            .ok()
+            .and_then(|j| serde_json::from_str::<Value>(&j).ok())
+            .as_ref(),
+        Some(expected),
+        "llmout's text output is wrong on {name}"
+    );
     let correct = json!({
         "jsonrepair": jsonrepair_value(text).as_ref() == Some(expected),
         "llm_json": llm_json_value(text).as_ref() == Some(expected),
@@ -82,6 +91,9 @@ fn race(c: &mut Criterion, group: &str, text: &str) {
         .throughput(Throughput::Bytes(text.len() as u64));
     g.bench_function("llmout", |b| {
         b.iter_with_large_drop(|| parse(black_box(text), &options))
+    });
+    g.bench_function("llmout_to_string", |b| {
+        b.iter_with_large_drop(|| to_string(black_box(text), &options))
     });
     g.bench_function("jsonrepair_to_string", |b| {
         b.iter_with_large_drop(|| {
@@ -123,6 +135,9 @@ fn messy_and_valid(c: &mut Criterion) {
         .throughput(Throughput::Bytes(valid.len() as u64));
     g.bench_function("llmout", |b| {
         b.iter_with_large_drop(|| parse(black_box(&valid), &options))
+    });
+    g.bench_function("llmout_to_string", |b| {
+        b.iter_with_large_drop(|| to_string(black_box(&valid), &options))
     });
     g.bench_function("serde_json", |b| {
         b.iter_with_large_drop(|| serde_json::from_str::<Value>(black_box(&valid)))

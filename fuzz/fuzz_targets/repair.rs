@@ -1,17 +1,27 @@
 //! The lenient parser on any bytes: never panics, never overflows the stack, and what it
 //! returns is consistent (offsets inside the input; valid JSON unchanged, and no repairs but
-//! a record of each duplicate key, which serde_json drops silently).
+//! a record of each duplicate key, which serde_json drops silently). The text output
+//! (`to_string`) means exactly the value, with the same repairs, or fails the same way.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llmout::repair::{parse, RepairKind, RepairOptions};
+use llmout::repair::{parse, to_string, RepairKind, RepairOptions};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let options = RepairOptions::default();
+    let written = to_string(&text, &options);
     match parse(&text, &options) {
         Ok(parsed) => {
             assert!(parsed.repairs.iter().all(|r| r.offset <= text.len()));
+            let written = written.expect("the text output fails where the value does not");
+            // The parser allows nesting serde_json's default limit refuses.
+            let mut de = serde_json::Deserializer::from_str(&written.json);
+            de.disable_recursion_limit();
+            let reread: serde_json::Value =
+                serde::Deserialize::deserialize(&mut de).expect("the text output is JSON");
+            assert_eq!(reread, parsed.value, "{:?}", written.json);
+            assert_eq!(written.repairs, parsed.repairs);
             if let Ok(strict) = serde_json::from_str::<serde_json::Value>(&text) {
                 assert_eq!(parsed.value, strict);
                 assert!(
@@ -21,6 +31,9 @@ fuzz_target!(|data: &[u8]| {
                 );
             }
         }
-        Err(e) => assert!(e.offset <= text.len()),
+        Err(e) => {
+            assert!(e.offset <= text.len());
+            assert_eq!(written, Err(e));
+        }
     }
 });

@@ -1,9 +1,11 @@
 //! Properties of the lenient parser (issue 3):
 //! 1. any valid JSON comes back exactly as serde_json parses it, with no repairs;
 //! 2. no input of any bytes panics (and errors carry an offset inside the input);
-//! 3. every prefix of a valid document repairs to a value (truncation anywhere).
+//! 3. every prefix of a valid document repairs to a value (truncation anywhere);
+//! 4. the text output (`to_string`) always means the value `parse` builds, with the same
+//!    repairs or the same error.
 
-use llmout::repair::{parse, RepairKind, RepairOptions};
+use llmout::repair::{parse, to_string, RepairKind, RepairOptions};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 
@@ -61,14 +63,46 @@ fn jsonish() -> impl Strategy<Value = String> {
 }
 
 fn check_total(input: &str) {
+    let text = to_string(input, &RepairOptions::default());
     match parse(input, &RepairOptions::default()) {
         Ok(parsed) => {
             for r in &parsed.repairs {
                 assert!(r.offset <= input.len(), "{r:?} for {input:?}");
             }
+            let text = text.unwrap_or_else(|e| panic!("{input:?}: value but {e}"));
+            let reread: Value = serde_json::from_str(&text.json)
+                .unwrap_or_else(|e| panic!("{input:?} wrote {:?}: {e}", text.json));
+            assert_eq!(reread, parsed.value, "{input:?} wrote {:?}", text.json);
+            assert_eq!(text.repairs, parsed.repairs, "{input:?}");
         }
-        Err(e) => assert!(e.offset <= input.len(), "{e:?} for {input:?}"),
+        Err(e) => {
+            assert!(e.offset <= input.len(), "{e:?} for {input:?}");
+            assert_eq!(text, Err(e), "{input:?}");
+        }
     }
+}
+
+/// Objects whose keys come from a small set, so that keys repeat, objects grow past the size
+/// where repeated keys are looked up by hash, and repeats sit at every depth.
+fn repeated_keys() -> impl Strategy<Value = String> {
+    let key = proptest::sample::select(vec![
+        "a", "b", "c", "d", "e", "f", "g", "h", "A", "a\\u0062",
+    ]);
+    let leaf = prop_oneof![
+        Just("1".to_owned()),
+        Just("'x'".to_owned()),
+        Just("[1,]".to_owned()),
+        Just("\"s\"".to_owned()),
+    ];
+    leaf.prop_recursive(4, 200, 40, move |inner| {
+        proptest::collection::vec((key.clone(), inner), 0..40).prop_map(|members| {
+            let body: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("\"{k}\": {v}"))
+                .collect();
+            format!("{{{}}}", body.join(", "))
+        })
+    })
 }
 
 proptest! {
@@ -80,7 +114,16 @@ proptest! {
             let parsed = parse(&text, &RepairOptions::default()).unwrap();
             prop_assert_eq!(&parsed.value, &v);
             prop_assert!(parsed.repairs.is_empty(), "{:?} for {}", parsed.repairs, text);
+            // Numbers are copied as written, so the text output is serde_json's own.
+            let written = to_string(&text, &RepairOptions::default()).unwrap();
+            prop_assert_eq!(written.json, serde_json::to_string(&v).unwrap());
+            prop_assert!(written.repairs.is_empty());
         }
+    }
+
+    #[test]
+    fn repeated_keys_mean_the_same_in_text(s in repeated_keys()) {
+        check_total(&s);
     }
 
     #[test]

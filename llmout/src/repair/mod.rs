@@ -50,6 +50,14 @@
 //!   that needs more than one fix per 4 bytes (a megabyte of quotes): that is noise, and
 //!   recording a fix for each would turn a small input into a huge list.
 //!
+//! # Two outputs
+//!
+//! [`parse`] builds a [`serde_json::Value`]; [`to_string`] writes the same JSON as compact
+//! text, with no allocation per string or container (the faster way to hand repaired JSON on,
+//! and what `llmout repair` prints). Both come from one parser, generic over where its output
+//! goes, so they cannot disagree: the text parses to exactly the value, with the same
+//! [`Repairs`]. The record of fixes keeps every path in one string, not one allocation per fix.
+//!
 //! # Cost
 //!
 //! One pass over the bytes with a cursor and a depth counter. Lookahead happens only at a quote
@@ -69,12 +77,18 @@
 //! ]);
 //! ```
 
+mod log;
 mod parser;
+mod sink;
 #[cfg(test)]
 mod tests;
 
 use serde_json::Value;
 use std::fmt;
+
+pub(crate) use log::Counter;
+pub use log::{Iter, Repair, Repairs};
+use sink::{KeySink, TextSink, ValueSink};
 
 /// The largest nesting depth the parser accepts, whatever [`RepairOptions::max_depth`] says:
 /// the parser recurses once per level, and this bound keeps it inside a 2 MiB thread stack (the
@@ -227,27 +241,22 @@ impl fmt::Display for RepairKind {
     }
 }
 
-/// One fix the lenient parser made.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repair {
-    /// What was fixed.
-    pub kind: RepairKind,
-    /// Byte offset in the input where the fix was made.
-    pub offset: usize,
-    /// JSON pointer of the value being built when the fix was made.
-    pub path: String,
-}
-
 /// The value the lenient parser produced and the fixes it made.
-///
-/// Consecutive fixes of the same kind at the same path are recorded once, at the first offset
-/// (`[1,,,,2]` is one [`RepairKind::ExtraComma`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
     /// The parsed value.
     pub value: Value,
     /// Every fix, in input order.
-    pub repairs: Vec<Repair>,
+    pub repairs: Repairs,
+}
+
+/// The repaired JSON text the lenient parser wrote and the fixes it made (see [`to_string`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedText {
+    /// Compact JSON (no whitespace between tokens).
+    pub json: String,
+    /// Every fix, in input order.
+    pub repairs: Repairs,
 }
 
 /// Why the lenient parser gave up.
@@ -284,5 +293,49 @@ impl std::error::Error for RepairError {}
 /// assert!(!err.depth_exceeded);
 /// ```
 pub fn parse(input: &str, options: &RepairOptions) -> Result<Parsed, RepairError> {
-    parser::parse(input, options)
+    let (sink, repairs, _) = parser::run::<ValueSink, Repairs>(input, options)?;
+    Ok(Parsed {
+        value: sink.finish(),
+        repairs,
+    })
+}
+
+/// Parses `input` leniently, as [`parse`] does, and writes the result as compact JSON text
+/// instead of building a [`Value`]: no allocation per string or container, so it is the
+/// faster way to get repaired JSON to hand on (it is what `llmout repair` prints).
+///
+/// The text parses, with `serde_json`, to exactly the value [`parse`] returns, and the fixes
+/// are the same. Strings are escaped as `serde_json` escapes them; numbers that were valid
+/// JSON are kept as written, digit for digit (`1.50` stays `1.50`, a 30-digit integer keeps
+/// all its digits), and the others are normalised (`.5` becomes `0.5`, `NaN` becomes `null`).
+/// A key given twice keeps its last value at its first position, as in [`parse`].
+///
+/// ```
+/// use llmout::repair::{to_string, RepairKind, RepairOptions};
+/// let fixed = to_string("{name: 'Ada', tags: ['x',], n: 1.50, \"n\": .5 // note", &RepairOptions::default()).unwrap();
+/// assert_eq!(fixed.json, r#"{"name":"Ada","tags":["x"],"n":0.5}"#);
+/// assert_eq!(fixed.repairs.iter().filter(|r| r.kind == RepairKind::DuplicateKey).count(), 1);
+/// ```
+pub fn to_string(input: &str, options: &RepairOptions) -> Result<ParsedText, RepairError> {
+    let (sink, repairs, _) = parser::run::<TextSink, Repairs>(input, options)?;
+    Ok(ParsedText {
+        json: sink.finish(),
+        repairs,
+    })
+}
+
+/// [`to_string`] without the record of fixes: the JSON text and the count of fixes. What the
+/// pipeline uses when nobody reads the record, so memory stays flat on huge inputs.
+pub(crate) fn to_string_counted(
+    input: &str,
+    options: &RepairOptions,
+) -> Result<(String, Counter), RepairError> {
+    let (sink, counter, _) = parser::run::<TextSink, Counter>(input, options)?;
+    Ok((sink.finish(), counter))
+}
+
+/// The fixes [`to_string`] would make, counted, with nothing written: memory proportional to
+/// the open objects' keys, whatever the input's size.
+pub(crate) fn count(input: &str, options: &RepairOptions) -> Result<Counter, RepairError> {
+    parser::run::<KeySink, Counter>(input, options).map(|(_, counter, _)| counter)
 }

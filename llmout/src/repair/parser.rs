@@ -8,9 +8,9 @@
 //!   key, which the cursor then passes over once: each byte is read a bounded number of times;
 //! * recursion happens only in [`Parser::object`] and [`Parser::array`], after the depth check.
 
-use serde_json::{Map, Number, Value};
-
-use super::{Parsed, Repair, RepairError, RepairKind, RepairOptions, MAX_DEPTH_CAP};
+use super::log::{Log, Path, Seg};
+use super::sink::{Int, Sink};
+use super::{RepairError, RepairKind, RepairOptions, MAX_DEPTH_CAP};
 
 /// Where a value sits: decides where strings and unquoted values end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,12 +21,18 @@ enum Ctx {
     Item,
 }
 
-/// A step of the JSON pointer of the value being built. Keys are kept as byte ranges of the
-/// input and only turned into text when a repair needs its path.
+/// Where a string's decoded text is: a range of the input (nothing needed decoding), or the
+/// parser's scratch buffer.
 #[derive(Debug, Clone, Copy)]
-enum Seg {
-    Key { start: usize, end: usize },
-    Index(usize),
+enum Text {
+    /// `safe`: the range holds no `"`, `\` or control character, so it is already the body of
+    /// a JSON string.
+    Input {
+        start: usize,
+        end: usize,
+        safe: bool,
+    },
+    Scratch,
 }
 
 /// The quotes a string can be written in.
@@ -98,9 +104,16 @@ fn next2(b: &[u8], at: usize, x: u8, y: u8) -> bool {
     b.get(at + 1) == Some(&x) && b.get(at + 2) == Some(&y)
 }
 
-type Result<T> = std::result::Result<T, RepairError>;
+/// Boxed inside the parser: errors are rare, and a two-word `Result` travels in registers
+/// through every call where the 40-byte error would not.
+type Result<T> = std::result::Result<T, Box<RepairError>>;
 
-pub(super) fn parse(input: &str, options: &RepairOptions) -> Result<Parsed> {
+/// Parses `input` into a sink of type `S`, logging fixes into `L`. Returns both and the number
+/// of fixes.
+pub(super) fn run<S: Sink, L: Log>(
+    input: &str,
+    options: &RepairOptions,
+) -> std::result::Result<(S, L, usize), RepairError> {
     let mut p = Parser {
         src: input,
         b: input.as_bytes(),
@@ -110,12 +123,17 @@ pub(super) fn parse(input: &str, options: &RepairOptions) -> Result<Parsed> {
         open_objects: 0,
         open_arrays: 0,
         truncated: false,
-        path: Vec::new(),
-        repairs: Vec::new(),
+        path: Path::default(),
+        sink: S::new(input.len()),
+        log: L::new(),
+        count: 0,
+        last: None,
         budget: 64 + input.len() / 4,
         over_budget: false,
+        scratch: String::new(),
+        num: String::new(),
     };
-    let value = p.document()?;
+    p.document().map_err(|e| *e)?;
     if p.over_budget {
         return Err(RepairError {
             depth_exceeded: false,
@@ -123,23 +141,24 @@ pub(super) fn parse(input: &str, options: &RepairOptions) -> Result<Parsed> {
             message: "more fixes than any JSON document needs (over one per 4 bytes)".to_owned(),
         });
     }
-    let mut parsed = Parsed {
-        value,
-        repairs: p.repairs,
-    };
+    let (mut sink, mut log, mut count) = (p.sink, p.log, p.count);
     if options.unwrap_double_encoded {
-        unwrap_double_encoded(&mut parsed, options);
+        unwrap_double_encoded(&mut sink, &mut log, &mut count, options);
     }
-    Ok(parsed)
+    Ok((sink, log, count))
 }
 
 /// A top-level string holding an object or array is replaced by what it holds. The inner
-/// document's repairs follow, with offsets into the decoded string.
-fn unwrap_double_encoded(parsed: &mut Parsed, options: &RepairOptions) {
-    let Value::String(s) = &parsed.value else {
+/// document's fixes follow, with offsets into the decoded string.
+fn unwrap_double_encoded<S: Sink, L: Log>(
+    sink: &mut S,
+    log: &mut L,
+    count: &mut usize,
+    options: &RepairOptions,
+) {
+    let Some(t) = sink.root_string().map(str::trim) else {
         return;
     };
-    let t = s.trim();
     if !(t.starts_with('{') || t.starts_with('[')) {
         return;
     }
@@ -147,18 +166,15 @@ fn unwrap_double_encoded(parsed: &mut Parsed, options: &RepairOptions) {
         unwrap_double_encoded: false,
         ..options.clone()
     };
-    if let Ok(inner) = parse(t, &inner_options) {
-        parsed.repairs.push(Repair {
-            kind: RepairKind::DoubleEncoded,
-            offset: 0,
-            path: String::new(),
-        });
-        parsed.repairs.extend(inner.repairs);
-        parsed.value = inner.value;
+    if let Ok((inner, inner_log, inner_count)) = run::<S, L>(t, &inner_options) {
+        log.push(RepairKind::DoubleEncoded, 0, "");
+        log.append(inner_log);
+        *count += 1 + inner_count;
+        *sink = inner;
     }
 }
 
-struct Parser<'a> {
+struct Parser<'a, S, L> {
     src: &'a str,
     b: &'a [u8],
     pos: usize,
@@ -169,12 +185,44 @@ struct Parser<'a> {
     open_arrays: usize,
     /// Whether the end-of-input repair has been recorded (once, at the innermost point).
     truncated: bool,
-    path: Vec<Seg>,
-    repairs: Vec<Repair>,
+    path: Path,
+    sink: S,
+    log: L,
+    /// Fixes recorded so far.
+    count: usize,
+    /// The kind of the last fix recorded: a run of one fix at one path is recorded once.
+    last: Option<RepairKind>,
     /// Most fixes a document of this length can need before it is not JSON but noise (a
     /// megabyte of quotes); past it nothing more is recorded and the parse fails.
     budget: usize,
     over_budget: bool,
+    /// Decoded text of the string being read, when it had escapes.
+    scratch: String,
+    /// A number rewritten into JSON syntax.
+    num: String,
+}
+
+/// Bytes a string scan stops at: its closing quote's first byte, `\\` and control characters
+/// (and, in other quotes, `"`, which the scan notes), one table per closing byte that matters.
+static STOPS_DOUBLE: [bool; 256] = stops(b'"');
+static STOPS_OTHER: [bool; 256] = {
+    let mut t = stops(b'\'');
+    t[b'`' as usize] = true;
+    t[0xE2] = true;
+    t[b'"' as usize] = true;
+    t
+};
+
+const fn stops(close: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'\\' as usize] = true;
+    t[close as usize] = true;
+    t
 }
 
 fn is_ws(c: u8) -> bool {
@@ -190,19 +238,19 @@ fn is_glue(c: u8) -> bool {
     is_ident(c) || matches!(c, b'-' | b'+' | b'.' | b':' | b'%' | b'/') || c >= 0x80
 }
 
-impl<'a> Parser<'a> {
+impl<S: Sink, L: Log> Parser<'_, S, L> {
     // ----- plumbing -------------------------------------------------------------------------
 
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
 
-    fn error(&self, message: impl Into<String>) -> RepairError {
-        RepairError {
+    fn error(&self, message: impl Into<String>) -> Box<RepairError> {
+        Box::new(RepairError {
             depth_exceeded: false,
             offset: self.pos,
             message: message.into(),
-        }
+        })
     }
 
     /// Records a fix. A fix of the same kind at the same path as the one just recorded is
@@ -212,17 +260,17 @@ impl<'a> Parser<'a> {
         if self.over_budget {
             return;
         }
-        let path = self.pointer();
-        if let Some(last) = self.repairs.last() {
-            if last.kind == kind && last.path == path {
-                return;
-            }
+        let path = self.path.pointer(self.src);
+        if self.last == Some(kind) && self.log.last_path() == path {
+            return;
         }
-        if self.repairs.len() >= self.budget {
+        if self.count >= self.budget {
             self.over_budget = true;
             return;
         }
-        self.repairs.push(Repair { kind, offset, path });
+        self.count += 1;
+        self.last = Some(kind);
+        self.log.push(kind, offset, path);
     }
 
     /// Records the end of input once, at the innermost point it was met.
@@ -233,46 +281,21 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The JSON pointer of the value being built, in one allocation.
-    fn pointer(&self) -> String {
-        if self.path.is_empty() {
-            return String::new();
+    /// Hands a string's decoded text to the sink.
+    fn emit_string(&mut self, t: Text) {
+        match t {
+            Text::Input { start, end, safe } => self.sink.string(&self.src[start..end], safe),
+            Text::Scratch => self.sink.string(&self.scratch, false),
         }
-        let mut out = String::with_capacity(16);
-        for seg in &self.path {
-            match *seg {
-                Seg::Index(i) => {
-                    out.push('/');
-                    push_decimal(&mut out, i);
-                }
-                Seg::Key { start, end } => {
-                    let raw = self.src.get(start..end).unwrap_or_default();
-                    let decoded;
-                    let key = if raw.contains('\\') {
-                        decoded = serde_json::from_str::<String>(&format!("\"{raw}\""));
-                        decoded.as_deref().unwrap_or(raw)
-                    } else {
-                        raw
-                    };
-                    out.push('/');
-                    if key.bytes().any(|c| c == b'~' || c == b'/') {
-                        out.push_str(&key.replace('~', "~0").replace('/', "~1"));
-                    } else {
-                        out.push_str(key);
-                    }
-                }
-            }
-        }
-        out
     }
 
     fn enter(&mut self) -> Result<()> {
         if self.depth >= self.max_depth {
-            return Err(RepairError {
+            return Err(Box::new(RepairError {
                 depth_exceeded: true,
                 offset: self.pos,
                 message: format!("nesting deeper than {}", self.max_depth),
-            });
+            }));
         }
         self.depth += 1;
         Ok(())
@@ -280,10 +303,27 @@ impl<'a> Parser<'a> {
 
     /// Skips whitespace and comments (`//`, `/* */`, and `#` followed by a space), recording
     /// each comment.
+    #[inline(always)]
     fn skip_ws(&mut self) {
+        // Most calls stand on a token, or on one space before it.
+        let mut at = self.pos;
+        if self.b.get(at) == Some(&b' ') {
+            at += 1;
+        }
+        match self.b.get(at) {
+            Some(&c) if c > b' ' && c != b'/' && c != b'#' => self.pos = at,
+            _ => self.skip_ws_slow(),
+        }
+    }
+
+    #[inline(never)]
+    fn skip_ws_slow(&mut self) {
         loop {
             while self.pos < self.b.len() && is_ws(self.b[self.pos]) {
                 self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'/' | b'#')) {
+                return;
             }
             let start = self.pos;
             match (self.peek(), self.b.get(self.pos + 1).copied()) {
@@ -352,7 +392,7 @@ impl<'a> Parser<'a> {
 
     // ----- documents ------------------------------------------------------------------------
 
-    fn document(&mut self) -> Result<Value> {
+    fn document(&mut self) -> Result<()> {
         if self.src.starts_with('\u{feff}') {
             self.pos = 3;
         }
@@ -362,14 +402,14 @@ impl<'a> Parser<'a> {
         }
         let wrapped = self.jsonp_open();
         let first_is_container = matches!(self.peek(), Some(b'{' | b'['));
-        let Some(first) = self.value(Ctx::Root)? else {
+        if !self.value(Ctx::Root)? {
             return Err(self.error("no JSON value"));
-        };
+        }
         if wrapped {
             self.jsonp_close();
         }
-        let mut values = vec![first];
-        let mut first_repairs = self.repairs.len();
+        let mut values = 1;
+        let mut first_repairs = self.count;
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else { break };
@@ -380,27 +420,25 @@ impl<'a> Parser<'a> {
                 }
                 b',' | b';' if first_is_container => self.pos += 1,
                 b'{' | b'[' if first_is_container => {
-                    if values.len() == 1 {
-                        first_repairs = self.repairs.len();
+                    if values == 1 {
+                        first_repairs = self.count;
                         self.repair(RepairKind::MultipleValues, self.pos);
+                        self.sink.root_to_array();
                     }
-                    self.path.push(Seg::Index(values.len()));
-                    let value = self.value(Ctx::Root)?;
+                    self.path.push(Seg::Index(values));
+                    if self.value(Ctx::Root)? {
+                        values += 1;
+                    }
                     self.path.pop();
-                    values.extend(value);
                 }
                 _ => return Err(self.error("unexpected text after the JSON value")),
             }
         }
-        if values.len() == 1 {
-            return Ok(values.pop().unwrap_or(Value::Null));
+        if values > 1 {
+            self.sink.end_array();
+            self.log.prefix_first(first_repairs);
         }
-        for r in &mut self.repairs[..first_repairs] {
-            if r.kind != RepairKind::Wrapper && r.kind != RepairKind::ExtraCloser {
-                r.path.insert_str(0, "/0");
-            }
-        }
-        Ok(Value::Array(values))
+        Ok(())
     }
 
     /// `callback(` before the value: skipped, and recorded.
@@ -445,34 +483,36 @@ impl<'a> Parser<'a> {
 
     // ----- values ---------------------------------------------------------------------------
 
-    /// A value at the cursor (whitespace already skipped). `None` when the input ended before
-    /// one began, or a number was cut off before its first digit.
-    fn value(&mut self, ctx: Ctx) -> Result<Option<Value>> {
+    /// A value at the cursor (whitespace already skipped), handed to the sink. False when the
+    /// input ended before one began, or a number was cut off before its first digit.
+    fn value(&mut self, ctx: Ctx) -> Result<bool> {
         let Some(c) = self.peek() else {
             self.truncate();
-            return Ok(None);
+            return Ok(false);
         };
         match c {
-            b'{' => self.object().map(Some),
-            b'[' => self.array().map(Some),
+            b'{' => self.object().map(|()| true),
+            b'[' => self.array().map(|()| true),
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(ctx),
             _ => match Quote::at(self.b, self.pos) {
                 Some(q) => {
                     if q != Quote::Double {
                         self.repair(RepairKind::QuoteStyle, self.pos);
                     }
-                    Ok(Some(Value::String(self.string(q, ctx)?.0)))
+                    let (text, _) = self.string(q, ctx)?;
+                    self.emit_string(text);
+                    Ok(true)
                 }
                 None => self.word(self.pos, ctx),
             },
         }
     }
 
-    fn object(&mut self) -> Result<Value> {
+    fn object(&mut self) -> Result<()> {
         self.enter()?;
         self.pos += 1;
         self.open_objects += 1;
-        let mut map = Map::new();
+        self.sink.begin_object();
         let mut after_member = false;
         let mut pending_comma = None;
         loop {
@@ -515,7 +555,7 @@ impl<'a> Parser<'a> {
                         if after_member {
                             self.repair(RepairKind::MissingComma, self.pos);
                         }
-                        self.member(&mut map)?;
+                        self.member()?;
                     }
                     pending_comma = None;
                     after_member = true;
@@ -524,11 +564,12 @@ impl<'a> Parser<'a> {
         }
         self.open_objects -= 1;
         self.depth -= 1;
-        Ok(Value::Object(map))
+        self.sink.end_object();
+        Ok(())
     }
 
-    /// One `key: value` member into `map`; a key with no value is dropped and recorded.
-    fn member(&mut self, map: &mut Map<String, Value>) -> Result<()> {
+    /// One `key: value` member; a key with no value is dropped and recorded.
+    fn member(&mut self) -> Result<()> {
         let key_start = self.pos;
         let Some((key, seg)) = self.key()? else {
             return Ok(());
@@ -558,19 +599,23 @@ impl<'a> Parser<'a> {
             }
             Some(_) => {}
         }
+        match key {
+            Text::Input { start, end, safe } => self.sink.key(&self.src[start..end], safe),
+            Text::Scratch => self.sink.key(&self.scratch, false),
+        }
         self.path.push(seg);
-        let value = self.value(Ctx::Member)?;
+        let complete = self.value(Ctx::Member)?;
         self.path.pop();
-        if let Some(value) = value {
-            if map.insert(key, value).is_some() {
-                self.repair(RepairKind::DuplicateKey, key_start);
-            }
+        if !complete {
+            self.sink.abandon_member();
+        } else if self.sink.end_member() {
+            self.repair(RepairKind::DuplicateKey, key_start);
         }
         Ok(())
     }
 
     /// A key, quoted or bare. `None` when the input ended inside it (the key is dropped).
-    fn key(&mut self) -> Result<Option<(String, Seg)>> {
+    fn key(&mut self) -> Result<Option<(Text, Seg)>> {
         if let Some(q) = Quote::at(self.b, self.pos) {
             if q != Quote::Double {
                 self.repair(RepairKind::QuoteStyle, self.pos);
@@ -584,29 +629,33 @@ impl<'a> Parser<'a> {
             return Ok(Some((key, Seg::Key { start, end })));
         }
         let start = self.pos;
-        while self.pos < self.b.len()
-            && !matches!(
-                self.b[self.pos],
+        let mut safe = true;
+        while let Some(&c) = self.b.get(self.pos) {
+            if matches!(
+                c,
                 b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
-            )
-        {
+            ) {
+                break;
+            }
+            safe &= c != b'\\' && c >= 0x20;
             self.pos += 1;
         }
         if self.pos >= self.b.len() {
             self.truncate();
             return Ok(None);
         }
-        let raw = self.src[start..self.pos].trim_end();
+        let end = start + self.src[start..self.pos].trim_end().len();
         self.repair(RepairKind::UnquotedKey, start);
-        let end = start + raw.len();
-        Ok(Some((raw.to_owned(), Seg::Key { start, end })))
+        let text = Text::Input { start, end, safe };
+        Ok(Some((text, Seg::Key { start, end })))
     }
 
-    fn array(&mut self) -> Result<Value> {
+    fn array(&mut self) -> Result<()> {
         self.enter()?;
         self.pos += 1;
         self.open_arrays += 1;
-        let mut items = Vec::new();
+        self.sink.begin_array();
+        let mut items = 0;
         let mut after_item = false;
         let mut pending_comma = None;
         loop {
@@ -649,10 +698,11 @@ impl<'a> Parser<'a> {
                         if after_item {
                             self.repair(RepairKind::MissingComma, self.pos);
                         }
-                        self.path.push(Seg::Index(items.len()));
-                        let item = self.value(Ctx::Item)?;
+                        self.path.push(Seg::Index(items));
+                        if self.value(Ctx::Item)? {
+                            items += 1;
+                        }
                         self.path.pop();
-                        items.extend(item);
                     }
                     pending_comma = None;
                     after_item = true;
@@ -661,31 +711,43 @@ impl<'a> Parser<'a> {
         }
         self.open_arrays -= 1;
         self.depth -= 1;
-        Ok(Value::Array(items))
+        self.sink.end_array();
+        Ok(())
     }
 
     // ----- strings --------------------------------------------------------------------------
 
-    /// A string in quotes `q` starting at the cursor. Returns the text and whether it was
-    /// closed (false: the input ended inside it).
-    fn string(&mut self, q: Quote, ctx: Ctx) -> Result<(String, bool)> {
+    /// A string in quotes `q` starting at the cursor. Returns where its decoded text is and
+    /// whether it was closed (false: the input ended inside it). Text with no escape is a range
+    /// of the input; only escapes make it be copied (into `scratch`).
+    fn string(&mut self, q: Quote, ctx: Ctx) -> Result<(Text, bool)> {
         self.pos += q.len();
         let close = q.close_byte();
-        let mut out = String::new();
+        let start = self.pos;
+        let mut copied = false;
         let mut run = self.pos;
         let (mut control, mut escape, mut inner) = (false, false, false);
+        // A `"` inside other quotes is kept, but makes the text need escaping in JSON.
+        let mut safe = true;
+        let stops = if close == b'"' {
+            &STOPS_DOUBLE
+        } else {
+            &STOPS_OTHER
+        };
         loop {
-            while self.pos < self.b.len() {
-                let c = self.b[self.pos];
-                if c == close || c == b'\\' || c < 0x20 {
-                    break;
+            while let Some(&c) = self.b.get(self.pos) {
+                if stops[usize::from(c)] {
+                    if c == close || c == b'\\' || c < 0x20 {
+                        break;
+                    }
+                    safe &= c != b'"';
                 }
                 self.pos += 1;
             }
             let Some(c) = self.peek() else {
-                out.push_str(&self.src[run..]);
+                let text = self.text(copied, start, run, self.b.len(), safe && !control && !inner);
                 self.truncate();
-                return Ok((out, false));
+                return Ok((text, false));
             };
             if c < 0x20 {
                 if !control {
@@ -694,20 +756,26 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
             } else if c == b'\\' {
-                out.push_str(&self.src[run..self.pos]);
-                if !self.escape(q, &mut out, &mut escape) {
+                if !copied {
+                    copied = true;
+                    self.scratch.clear();
+                }
+                self.scratch.push_str(&self.src[run..self.pos]);
+                if !self.escape(q, &mut escape) {
                     self.truncate();
-                    return Ok((out, false));
+                    return Ok((Text::Scratch, false));
                 }
                 run = self.pos;
             } else if !q.closes_at(self.b, self.pos) {
+                // A `"` that is not the closer (`"""a"b"""`) is text that needs escaping.
+                safe &= c != b'"';
                 self.pos += 1;
             } else {
                 let after = self.pos + q.len();
                 if self.string_ends(after, q, ctx) {
-                    out.push_str(&self.src[run..self.pos]);
+                    let text = self.text(copied, start, run, self.pos, safe && !control && !inner);
                     self.pos = after;
-                    return Ok((out, true));
+                    return Ok((text, true));
                 }
                 if !inner {
                     inner = true;
@@ -715,6 +783,17 @@ impl<'a> Parser<'a> {
                 }
                 self.pos = after;
             }
+        }
+    }
+
+    /// The text of a string that started at `start` and ends at `end`: the input range, or
+    /// (once an escape made a copy) the copy completed with the last run.
+    fn text(&mut self, copied: bool, start: usize, run: usize, end: usize, safe: bool) -> Text {
+        if copied {
+            self.scratch.push_str(&self.src[run..end]);
+            Text::Scratch
+        } else {
+            Text::Input { start, end, safe }
         }
     }
 
@@ -741,9 +820,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An escape at the cursor (a backslash), appended to `out`. Returns false when the input
-    /// ends inside it.
-    fn escape(&mut self, q: Quote, out: &mut String, bad: &mut bool) -> bool {
+    /// An escape at the cursor (a backslash), appended to `scratch`. Returns false when the
+    /// input ends inside it.
+    fn escape(&mut self, q: Quote, bad: &mut bool) -> bool {
         let start = self.pos;
         let Some(c) = self.b.get(start + 1).copied() else {
             self.pos = self.b.len();
@@ -765,15 +844,15 @@ impl<'a> Parser<'a> {
                 }
                 Some('\'')
             }
-            b'u' => return self.unicode_escape(out, bad),
+            b'u' => return self.unicode_escape(bad),
             _ => None,
         };
         match simple {
-            Some(ch) => out.push(ch),
+            Some(ch) => self.scratch.push(ch),
             None => {
                 // Not an escape JSON knows (`\x`, a Windows path): keep the backslash, and let
                 // the next character be read as itself.
-                out.push('\\');
+                self.scratch.push('\\');
                 self.pos = start + 1;
                 self.bad_escape(bad, start);
             }
@@ -790,14 +869,14 @@ impl<'a> Parser<'a> {
 
     /// `\uXXXX` (the cursor is after the `u`), with surrogate pairs joined and lone surrogates
     /// replaced by U+FFFD.
-    fn unicode_escape(&mut self, out: &mut String, bad: &mut bool) -> bool {
+    fn unicode_escape(&mut self, bad: &mut bool) -> bool {
         let start = self.pos - 2;
         let Some(unit) = self.hex4(self.pos) else {
             if self.pos + 4 > self.b.len() && self.b[self.pos..].iter().all(u8::is_ascii_hexdigit) {
                 self.pos = self.b.len();
                 return false;
             }
-            out.push('\\');
+            self.scratch.push('\\');
             self.pos = start + 1;
             self.bad_escape(bad, start);
             return true;
@@ -821,9 +900,9 @@ impl<'a> Parser<'a> {
             _ => char::from_u32(unit),
         };
         match ch {
-            Some(ch) => out.push(ch),
+            Some(ch) => self.scratch.push(ch),
             None => {
-                out.push('\u{FFFD}');
+                self.scratch.push('\u{FFFD}');
                 self.bad_escape(bad, start);
             }
         }
@@ -841,7 +920,9 @@ impl<'a> Parser<'a> {
 
     // ----- numbers and words ----------------------------------------------------------------
 
-    fn number(&mut self, ctx: Ctx) -> Result<Option<Value>> {
+    /// A number at the cursor, handed to the sink; false when it was cut off before its first
+    /// digit.
+    fn number(&mut self, ctx: Ctx) -> Result<bool> {
         let start = self.pos;
         let b = self.b;
         let mut fix = false;
@@ -875,7 +956,7 @@ impl<'a> Parser<'a> {
         } else if int_digits == 0 {
             if self.pos >= b.len() {
                 self.truncate();
-                return Ok(None);
+                return Ok(false);
             }
             return self.word(start, ctx);
         }
@@ -894,11 +975,10 @@ impl<'a> Parser<'a> {
                 if self.pos >= b.len() {
                     // `1e` cut off: keep the number before the exponent.
                     self.pos = e;
-                    let value =
-                        self.number_value(start, negative, fix, int_start..int_end, frac, None);
+                    self.emit_number(start, negative, fix, int_start..int_end, frac, None);
                     self.pos = b.len();
                     self.truncate();
-                    return Ok(Some(value));
+                    return Ok(true);
                 }
                 return self.word(start, ctx);
             }
@@ -922,19 +1002,14 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok(Some(self.number_value(
-            start,
-            negative,
-            fix,
-            int_start..int_end,
-            frac,
-            exp,
-        )))
+        self.emit_number(start, negative, fix, int_start..int_end, frac, exp);
+        Ok(true)
     }
 
-    /// The value of a number whose parts have been scanned, exactly as `serde_json` would
-    /// produce it for the normalised text.
-    fn number_value(
+    /// Hands the number whose parts have been scanned (it ends at the cursor) to the sink:
+    /// as written when that is valid JSON, else normalised (`+1` is `1`, `.5` is `0.5`), with
+    /// the value `serde_json` gives that text.
+    fn emit_number(
         &mut self,
         start: usize,
         negative: bool,
@@ -942,69 +1017,50 @@ impl<'a> Parser<'a> {
         int: std::ops::Range<usize>,
         frac: Option<std::ops::Range<usize>>,
         exp: Option<std::ops::Range<usize>>,
-    ) -> Value {
+    ) {
         if fix {
             self.repair(RepairKind::NumberFormat, start);
-        }
-        if frac.is_none() && exp.is_none() {
-            let mut n: u64 = 0;
-            let mut overflow = false;
-            for &d in &self.b[int.clone()] {
-                match n
-                    .checked_mul(10)
-                    .and_then(|n| n.checked_add(u64::from(d - b'0')))
-                {
-                    Some(m) => n = m,
-                    None => {
-                        overflow = true;
-                        break;
-                    }
-                }
+            self.num.clear();
+            if negative {
+                self.num.push('-');
             }
-            if !overflow {
+            let digits = self.src[int.clone()].trim_start_matches('0');
+            self.num
+                .push_str(if digits.is_empty() { "0" } else { digits });
+            if let Some(f) = frac.clone() {
+                self.num.push('.');
+                self.num
+                    .push_str(if f.is_empty() { "0" } else { &self.src[f] });
+            }
+            if let Some(e) = exp.clone() {
+                self.num.push_str(&self.src[e]);
+            }
+        }
+        let text = if fix {
+            &self.num
+        } else {
+            &self.src[start..self.pos]
+        };
+        if frac.is_none() && exp.is_none() {
+            if let Some(n) = small_integer(&self.b[int]) {
                 if !negative {
-                    return Value::Number(n.into());
+                    return self.sink.int(Int::Unsigned(n), text);
                 }
                 // As serde_json: `-0` and values below i64::MIN are floats.
                 let neg = (n as i64).wrapping_neg();
                 if neg < 0 || n == 1 << 63 {
-                    return Value::Number(neg.into());
-                }
-                if n == 0 {
-                    return self.float(-0.0, start);
+                    return self.sink.int(Int::Negative(neg), text);
                 }
             }
         }
-        let mut text = String::with_capacity(self.pos - start + 2);
-        if negative {
-            text.push('-');
-        }
-        let digits = self.src[int].trim_start_matches('0');
-        text.push_str(if digits.is_empty() { "0" } else { digits });
-        if let Some(f) = frac {
-            text.push('.');
-            text.push_str(if f.is_empty() { "0" } else { &self.src[f] });
-        }
-        if let Some(e) = exp {
-            text.push_str(&self.src[e]);
-        }
-        let f = text.parse::<f64>().unwrap_or(f64::NAN);
-        self.float(f, start)
-    }
-
-    fn float(&mut self, f: f64, start: usize) -> Value {
-        match Number::from_f64(f) {
-            Some(n) => Value::Number(n),
-            None => {
-                self.repair(RepairKind::NonFinite, start);
-                Value::Null
-            }
+        if !self.sink.float(text) {
+            self.repair(RepairKind::NonFinite, start);
         }
     }
 
     /// A bare word at `start`: a literal (JSON, Python, JavaScript), a literal cut off by the end
     /// of input, or (inside a container) an unquoted value.
-    fn word(&mut self, start: usize, ctx: Ctx) -> Result<Option<Value>> {
+    fn word(&mut self, start: usize, ctx: Ctx) -> Result<bool> {
         let b = self.b;
         let mut i = start;
         if matches!(b.get(i), Some(b'-' | b'+')) {
@@ -1022,14 +1078,14 @@ impl<'a> Parser<'a> {
         };
         if delimited {
             let literal = match word {
-                "true" => Some((Value::Bool(true), None)),
-                "false" => Some((Value::Bool(false), None)),
-                "null" => Some((Value::Null, None)),
-                "True" | "TRUE" => Some((Value::Bool(true), Some(RepairKind::Literal))),
-                "False" | "FALSE" => Some((Value::Bool(false), Some(RepairKind::Literal))),
-                "None" | "NULL" | "undefined" => Some((Value::Null, Some(RepairKind::Literal))),
+                "true" => Some((Some(true), None)),
+                "false" => Some((Some(false), None)),
+                "null" => Some((None, None)),
+                "True" | "TRUE" => Some((Some(true), Some(RepairKind::Literal))),
+                "False" | "FALSE" => Some((Some(false), Some(RepairKind::Literal))),
+                "None" | "NULL" | "undefined" => Some((None, Some(RepairKind::Literal))),
                 "NaN" | "-NaN" | "Infinity" | "-Infinity" | "+Infinity" => {
-                    Some((Value::Null, Some(RepairKind::NonFinite)))
+                    Some((None, Some(RepairKind::NonFinite)))
                 }
                 _ => None,
             };
@@ -1038,7 +1094,8 @@ impl<'a> Parser<'a> {
                 if let Some(kind) = kind {
                     self.repair(kind, start);
                 }
-                return Ok(Some(value));
+                self.literal(value);
+                return Ok(true);
             }
             if i == b.len() && !word.is_empty() {
                 let cut = ["true", "false", "null", "True", "False", "None"]
@@ -1047,11 +1104,12 @@ impl<'a> Parser<'a> {
                 if let Some(lit) = cut {
                     self.pos = i;
                     self.truncate();
-                    return Ok(Some(match lit.as_bytes()[0] {
-                        b't' | b'T' => Value::Bool(true),
-                        b'f' | b'F' => Value::Bool(false),
-                        _ => Value::Null,
-                    }));
+                    self.literal(match lit.as_bytes()[0] {
+                        b't' | b'T' => Some(true),
+                        b'f' | b'F' => Some(false),
+                        _ => None,
+                    });
+                    return Ok(true);
                 }
             }
         }
@@ -1059,12 +1117,20 @@ impl<'a> Parser<'a> {
             self.pos = start;
             return Err(self.error("no JSON value"));
         }
-        self.unquoted(start, ctx).map(Some)
+        self.unquoted(start, ctx).map(|()| true)
+    }
+
+    /// `true`, `false` (`Some`) or `null` (`None`), to the sink.
+    fn literal(&mut self, value: Option<bool>) {
+        match value {
+            Some(v) => self.sink.bool(v),
+            None => self.sink.null(),
+        }
     }
 
     /// An unquoted value: up to the end of the line, a closer, or a comma (inside an object,
     /// only a comma followed by the next key).
-    fn unquoted(&mut self, start: usize, ctx: Ctx) -> Result<Value> {
+    fn unquoted(&mut self, start: usize, ctx: Ctx) -> Result<()> {
         let b = self.b;
         self.pos = start;
         loop {
@@ -1082,25 +1148,18 @@ impl<'a> Parser<'a> {
             return Err(self.error("expected a value"));
         }
         self.repair(RepairKind::UnquotedValue, start);
-        Ok(Value::String(text.to_owned()))
+        self.sink.string(text, false);
+        Ok(())
     }
 }
 
-/// Appends `n` in decimal without going through `fmt`.
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// The value of a run of ASCII digits, if it fits in 64 bits.
+fn small_integer(digits: &[u8]) -> Option<u64> {
+    let mut n: u64 = 0;
+    for &d in digits {
+        n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
     }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
+    Some(n)
 }
 
 /// Position of the first `a` immediately followed by `b` in `hay`.

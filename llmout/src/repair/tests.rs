@@ -1,16 +1,18 @@
 use serde_json::{json, Value};
 
 use super::RepairKind::{self, *};
-use super::{parse, RepairOptions};
+use super::{count, parse, to_string, to_string_counted, RepairOptions};
 
-/// The value and the (kind, path) of each repair.
+/// The value and the (kind, path) of each repair. Every test that goes through here also
+/// checks that the text output means the same value with the same repairs.
 fn fix(input: &str) -> (Value, Vec<(RepairKind, String)>) {
     let parsed = parse(input, &RepairOptions::default())
         .unwrap_or_else(|e| panic!("{input:?} did not parse: {e}"));
+    same_as_text(input, &RepairOptions::default());
     let repairs = parsed
         .repairs
         .into_iter()
-        .map(|r| (r.kind, r.path))
+        .map(|r| (r.kind, r.path.to_owned()))
         .collect();
     (parsed.value, repairs)
 }
@@ -26,8 +28,37 @@ fn value(input: &str) -> Value {
 fn err(input: &str) -> String {
     match parse(input, &RepairOptions::default()) {
         Ok(p) => panic!("{input:?} parsed as {}", p.value),
-        Err(e) => e.message,
+        Err(e) => {
+            assert_eq!(to_string(input, &RepairOptions::default()), Err(e.clone()));
+            assert_eq!(count(input, &RepairOptions::default()), Err(e.clone()));
+            e.message
+        }
     }
+}
+
+/// `to_string` writes JSON that `serde_json` reads as exactly the value `parse` builds, with
+/// the same repairs.
+fn same_as_text(input: &str, options: &RepairOptions) {
+    let parsed = parse(input, options).unwrap();
+    let text = to_string(input, options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    let reread: Value = serde_json::from_str(&text.json)
+        .unwrap_or_else(|e| panic!("{input:?} wrote {:?}: {e}", text.json));
+    assert_eq!(reread, parsed.value, "{input:?} wrote {:?}", text.json);
+    assert_eq!(text.repairs, parsed.repairs, "{input:?}");
+    // The counting variants write the same text and count the same fixes.
+    let duplicates = parsed
+        .repairs
+        .iter()
+        .filter(|r| r.kind == DuplicateKey)
+        .count();
+    let (json, counter) = to_string_counted(input, options).unwrap();
+    assert_eq!(json, text.json, "{input:?}");
+    assert_eq!(
+        (counter.fixes, counter.duplicate_keys),
+        (parsed.repairs.len(), duplicates),
+        "{input:?}"
+    );
+    assert_eq!(count(input, options).unwrap(), counter, "{input:?}");
 }
 
 fn rp(kind: RepairKind, path: &str) -> (RepairKind, String) {
@@ -454,6 +485,7 @@ fn double_encoded_only_when_asked() {
     let text = r#""{\"a\": [1, 2,]}""#;
     assert_eq!(fix(text), (json!("{\"a\": [1, 2,]}"), vec![]));
     let parsed = parse(text, &RepairOptions::default().unwrap_double_encoded(true)).unwrap();
+    same_as_text(text, &RepairOptions::default().unwrap_double_encoded(true));
     assert_eq!(parsed.value, json!({"a": [1, 2]}));
     let kinds: Vec<_> = parsed.repairs.iter().map(|r| r.kind).collect();
     assert_eq!(kinds, [DoubleEncoded, TrailingComma]);
@@ -462,7 +494,7 @@ fn double_encoded_only_when_asked() {
 #[test]
 fn offsets_point_at_the_fix() {
     let parsed = parse("[1,]", &RepairOptions::default()).unwrap();
-    assert_eq!(parsed.repairs[0].offset, 2);
+    assert_eq!(parsed.repairs.get(0).unwrap().offset, 2);
     let parsed = parse("{'a': 1", &RepairOptions::default()).unwrap();
     assert_eq!(
         parsed.repairs.iter().map(|r| r.offset).collect::<Vec<_>>(),
@@ -519,4 +551,73 @@ fn depth_cap_holds_in_a_small_stack() {
         })
         .unwrap();
     assert_eq!(handle.join().unwrap(), (true, true));
+}
+
+/// The exact text `to_string` writes.
+fn text(input: &str) -> String {
+    to_string(input, &RepairOptions::default())
+        .unwrap_or_else(|e| panic!("{input:?}: {e}"))
+        .json
+}
+
+#[test]
+fn text_output_is_compact_json() {
+    assert_eq!(
+        text("// x\n{name: 'Ada', \"q\": \"She said \"no\"\", tags: ['a',], ok: True, n: None,}"),
+        r#"{"name":"Ada","q":"She said \"no\"","tags":["a"],"ok":true,"n":null}"#
+    );
+    assert_eq!(text("  [1, 2]  "), "[1,2]");
+    assert_eq!(text("\"a\\u0062\\n\""), r#""ab\n""#);
+    assert_eq!(text("[\"tab\there\"]"), r#"["tab\there"]"#);
+    // Quotes kept inside other quotes are escaped (found by the text property).
+    assert_eq!(
+        text(r#"{"""a"b""": 'c"d', `e"f`: 1}"#),
+        r#"{"a\"b":"c\"d","e\"f":1}"#
+    );
+}
+
+#[test]
+fn text_output_keeps_valid_numbers_as_written() {
+    assert_eq!(
+        text("[1.50, 1E5, -0, 123456789012345678901234567890, 1e999, 2.]"),
+        "[1.50,1E5,-0,123456789012345678901234567890,null,2.0]"
+    );
+    assert_eq!(text("[+1, .5, -.5, 007]"), "[1,0.5,-0.5,7]");
+    assert_eq!(text("{n: 5 apples}"), r#"{"n":"5 apples"}"#);
+}
+
+#[test]
+fn text_output_resolves_repeated_keys_like_the_value() {
+    // The last value, at the first key's position; in nested objects too.
+    assert_eq!(
+        text(r#"{"a": 1, "b": {"x": 1, "y": 2, "x": 3}, "a": [2], "c": 0}"#),
+        r#"{"a":[2],"b":{"x":3,"y":2},"c":0}"#
+    );
+    // Keys compare by their decoded text.
+    assert_eq!(text(r#"{"ab": 1, "a\u0062": 2}"#), r#"{"ab":2}"#);
+    // Past 16 members repeated keys are found through a map.
+    let members: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 20)).collect();
+    let expected: Vec<String> = (0..20).map(|i| format!("\"k{i}\":{}", i + 20)).collect();
+    assert_eq!(
+        text(&format!("{{{}}}", members.join(", "))),
+        format!("{{{}}}", expected.join(","))
+    );
+}
+
+#[test]
+fn text_output_drops_a_key_without_value_and_closes_truncation() {
+    assert_eq!(text(r#"{"a": 1, "b": -"#), r#"{"a":1}"#);
+    assert_eq!(text(r#"{"a": 1, "b": "#), r#"{"a":1}"#);
+    assert_eq!(text(r#"[{"a": "tw"#), r#"[{"a":"tw"}]"#);
+    assert_eq!(text(r#"{"a": 1}{"a": 2}"#), r#"[{"a":1},{"a":2}]"#);
+    assert_eq!(text(r#"cb({"a": 1});"#), r#"{"a":1}"#);
+}
+
+#[test]
+fn text_output_unwraps_double_encoding_when_asked() {
+    let o = RepairOptions::default().unwrap_double_encoded(true);
+    let t = to_string(r#""{\"a\": [1, 2,]}""#, &o).unwrap();
+    assert_eq!(t.json, r#"{"a":[1,2]}"#);
+    let kinds: Vec<_> = t.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [DoubleEncoded, TrailingComma]);
 }

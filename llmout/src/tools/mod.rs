@@ -372,7 +372,7 @@ fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
         }
         Ok(p) => {
             let base = format!("/tool_calls/{}", found.calls.len());
-            for r in p.repairs {
+            for r in &p.repairs {
                 found.warnings.push(Warning::new(
                     WarningKind::Repaired(r.kind),
                     format!("{base}{}", r.path),

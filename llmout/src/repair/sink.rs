@@ -1,0 +1,605 @@
+//! Where the parser's output goes: a `serde_json::Value` tree, or compact JSON text.
+//!
+//! The parser reports what it reads as events (a scalar, an object opened, a key, a member
+//! ended, ...) to a [`Sink`]. Both sinks produce the same JSON: the text a [`TextSink`] writes
+//! parses (with `serde_json`) to exactly the value a [`ValueSink`] builds. The parser is
+//! generic over the sink, so each instantiation is as fast as a parser written for it.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Number, Value};
+
+/// An integer that fits a JSON number without loss.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Int {
+    Unsigned(u64),
+    Negative(i64),
+}
+
+/// The events of one document. Members of an object arrive as `key`, the value's events,
+/// then `end_member`; a key whose value never came is taken back with `abandon_member`.
+pub(super) trait Sink: Sized {
+    /// A sink for an input of `len` bytes.
+    fn new(len: usize) -> Self;
+    fn null(&mut self);
+    fn bool(&mut self, v: bool);
+    /// An integer; `text` is how it is written in JSON.
+    fn int(&mut self, n: Int, text: &str);
+    /// A number with a fraction or exponent (or too large for 64 bits), written as `text` in
+    /// JSON syntax. Returns false when it is not finite; `null` is written instead.
+    fn float(&mut self, text: &str) -> bool;
+    /// A string; `safe` when it holds no `"`, `\` or control character (nothing to escape).
+    fn string(&mut self, s: &str, safe: bool);
+    fn begin_object(&mut self);
+    /// A member's key; `safe` as for [`string`](Sink::string).
+    fn key(&mut self, key: &str, safe: bool);
+    /// The value of the member just keyed is complete. Returns true when the key was already
+    /// in the object: the value replaces the earlier one, which keeps its position (as
+    /// `serde_json` does with `preserve_order`).
+    fn end_member(&mut self) -> bool;
+    fn abandon_member(&mut self);
+    fn end_object(&mut self);
+    fn begin_array(&mut self);
+    fn end_array(&mut self);
+    /// The top-level value becomes the first item of an array that further top-level values
+    /// join; `end_array` closes it.
+    fn root_to_array(&mut self);
+    /// The top-level value, when it is a string.
+    fn root_string(&self) -> Option<&str>;
+}
+
+// ----- Value --------------------------------------------------------------------------------
+
+/// Builds a `serde_json::Value`.
+///
+/// Members and items of open containers wait on two shared stacks, and each container is
+/// built once, at its exact size, when it closes: no container grows by reallocation, and a
+/// map's keys are hashed once. A repeated key is found by a scan guarded by a one-word filter
+/// of the keys seen; an object that grows past [`SCAN_MEMBERS`] members moves into a map.
+pub(super) struct ValueSink {
+    root: Option<Value>,
+    stack: Vec<Frame>,
+    /// Keys of the members being built, innermost last.
+    keys: Vec<String>,
+    /// Members of the open small objects, innermost object's last.
+    members: Vec<(String, Value)>,
+    /// Items of the open arrays, innermost array's last.
+    items: Vec<Value>,
+    duplicate: bool,
+}
+
+enum Frame {
+    /// An object whose members are `members[start..]`; `seen` filters key fingerprints.
+    Object { start: usize, seen: u64 },
+    /// An object grown past the scan limit.
+    Map(Map<String, Value>),
+    /// An array whose items are `items[start..]`.
+    Array { start: usize },
+}
+
+/// A key's length and first bytes, mixed into one bit of a 64-bit filter.
+fn filter_bit(key: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let n = key.len().min(8);
+    word[..n].copy_from_slice(&key[..n]);
+    let print = u64::from_le_bytes(word) ^ ((key.len() as u64) << 56);
+    1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+impl ValueSink {
+    fn put(&mut self, v: Value) {
+        match self.stack.last_mut() {
+            None => self.root = Some(v),
+            Some(Frame::Array { .. }) => self.items.push(v),
+            Some(Frame::Map(map)) => {
+                let key = self.keys.pop().unwrap_or_default();
+                self.duplicate = map.insert(key, v).is_some();
+            }
+            Some(Frame::Object { start, seen }) => {
+                let key = self.keys.pop().unwrap_or_default();
+                let bit = filter_bit(key.as_bytes());
+                let start = *start;
+                if *seen & bit != 0 {
+                    if let Some(m) = self.members[start..].iter_mut().find(|m| m.0 == key) {
+                        // As `Map::insert`: the last value, at the first position.
+                        m.1 = v;
+                        self.duplicate = true;
+                        return;
+                    }
+                }
+                *seen |= bit;
+                self.duplicate = false;
+                self.members.push((key, v));
+                if self.members.len() - start > SCAN_MEMBERS {
+                    let mut map = Map::with_capacity(2 * SCAN_MEMBERS);
+                    map.extend(self.members.drain(start..));
+                    if let Some(top) = self.stack.last_mut() {
+                        *top = Frame::Map(map);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The finished value (`null` if the document had none, which the parser rules out).
+    pub(super) fn finish(self) -> Value {
+        self.root.unwrap_or(Value::Null)
+    }
+}
+
+impl Sink for ValueSink {
+    fn new(_: usize) -> Self {
+        ValueSink {
+            root: None,
+            stack: Vec::new(),
+            keys: Vec::new(),
+            members: Vec::new(),
+            items: Vec::new(),
+            duplicate: false,
+        }
+    }
+    fn null(&mut self) {
+        self.put(Value::Null)
+    }
+    fn bool(&mut self, v: bool) {
+        self.put(Value::Bool(v))
+    }
+    fn int(&mut self, n: Int, _: &str) {
+        self.put(Value::Number(match n {
+            Int::Unsigned(n) => n.into(),
+            Int::Negative(n) => n.into(),
+        }))
+    }
+    fn float(&mut self, text: &str) -> bool {
+        let n = text.parse::<f64>().ok().and_then(Number::from_f64);
+        let finite = n.is_some();
+        self.put(n.map_or(Value::Null, Value::Number));
+        finite
+    }
+    fn string(&mut self, s: &str, _: bool) {
+        self.put(Value::String(s.to_owned()))
+    }
+    fn begin_object(&mut self) {
+        self.stack.push(Frame::Object {
+            start: self.members.len(),
+            seen: 0,
+        })
+    }
+    fn key(&mut self, key: &str, _: bool) {
+        self.keys.push(key.to_owned())
+    }
+    fn end_member(&mut self) -> bool {
+        std::mem::take(&mut self.duplicate)
+    }
+    fn abandon_member(&mut self) {
+        self.keys.pop();
+    }
+    fn end_object(&mut self) {
+        let map = match self.stack.pop() {
+            Some(Frame::Object { start, .. }) => {
+                let mut map = Map::with_capacity(self.members.len() - start);
+                map.extend(self.members.drain(start..));
+                map
+            }
+            Some(Frame::Map(map)) => map,
+            _ => return,
+        };
+        self.put(Value::Object(map))
+    }
+    fn begin_array(&mut self) {
+        self.stack.push(Frame::Array {
+            start: self.items.len(),
+        })
+    }
+    fn end_array(&mut self) {
+        if let Some(Frame::Array { start }) = self.stack.pop() {
+            let items: Vec<Value> = self.items.drain(start..).collect();
+            self.put(Value::Array(items))
+        }
+    }
+    fn root_to_array(&mut self) {
+        let first = self.root.take().unwrap_or(Value::Null);
+        self.stack.push(Frame::Array {
+            start: self.items.len(),
+        });
+        self.items.push(first);
+    }
+    fn root_string(&self) -> Option<&str> {
+        self.root.as_ref().and_then(Value::as_str)
+    }
+}
+
+// ----- text ---------------------------------------------------------------------------------
+
+/// Writes compact JSON text. Strings are escaped as `serde_json` escapes them; numbers that
+/// were valid JSON are copied as written (no digit is lost), others are written normalised.
+///
+/// A duplicate key is resolved as the value sink resolves it (the last value, at the first
+/// key's position): each object's members are remembered by their offsets in the output, and
+/// an object in which a key repeats is rewritten once, when it closes, so the cost stays linear.
+pub(super) type TextSink = Text<true>;
+
+/// Writes only the keys of the objects still open: what finding repeated keys needs, so that
+/// a document's fixes can be counted in memory proportional to its open objects, not its size.
+pub(super) type KeySink = Text<false>;
+
+/// The text sink; `VALUES` false keeps only the open objects' keys (see [`KeySink`]).
+pub(super) struct Text<const VALUES: bool> {
+    out: String,
+    frames: Vec<TextFrame>,
+    /// Members of the open objects, innermost object's last.
+    members: Vec<TextMember>,
+    /// The top-level value, decoded, when it is a string (for double-encoded documents).
+    root_string: Option<String>,
+}
+
+struct TextFrame {
+    object: bool,
+    /// Offset of the opening bracket in the output.
+    start: usize,
+    /// Items or members written so far (a separator goes before the next).
+    count: usize,
+    /// Index in `members` of this object's first member.
+    first_member: usize,
+    /// One bit per key fingerprint seen: a key whose bit is clear is new, with no scan.
+    seen: u64,
+    /// Keys of large objects, to find a repeated key without a scan.
+    index: Option<HashMap<Box<[u8]>, usize>>,
+    /// Whether a key repeated, so the object is rewritten when it closes.
+    rewrite: bool,
+}
+
+impl TextFrame {
+    fn new(object: bool, start: usize, first_member: usize) -> Self {
+        TextFrame {
+            object,
+            start,
+            count: 0,
+            first_member,
+            seen: 0,
+            index: None,
+            rewrite: false,
+        }
+    }
+}
+
+struct TextMember {
+    /// Offset before the separator that precedes the member.
+    sep: usize,
+    /// Offset of the key's opening quote.
+    key: usize,
+    /// Offset of the `:` after the key.
+    colon: usize,
+    /// Offset after the value.
+    end: usize,
+    /// The key's length and first bytes, to rule out most other keys without a comparison.
+    print: u64,
+    /// Index in `members` of the member whose value this member's key takes.
+    value_of: usize,
+    /// Superseded: its key appeared earlier in the object.
+    removed: bool,
+}
+
+/// Objects with more members than this find repeated keys through a hash map.
+const SCAN_MEMBERS: usize = 16;
+
+impl<const VALUES: bool> Text<VALUES> {
+    /// The finished text.
+    pub(super) fn finish(self) -> String {
+        self.out
+    }
+
+    /// Writes the separator a new array item or member needs.
+    fn separate(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            if VALUES && f.count > 0 {
+                self.out.push(',');
+            }
+            f.count += 1;
+        }
+    }
+
+    /// Opens an object or an array.
+    fn open(&mut self, object: bool) {
+        self.before_value();
+        let frame = TextFrame::new(object, self.out.len(), self.members.len());
+        self.frames.push(frame);
+        if VALUES {
+            self.out.push(if object { '{' } else { '[' });
+        }
+    }
+
+    /// A number or literal, as `text`.
+    fn scalar(&mut self, text: &str) {
+        self.before_value();
+        if VALUES {
+            self.out.push_str(text);
+        }
+    }
+
+    /// Before a value: arrays and the top level need a separator; a member's value follows its
+    /// key, which wrote one.
+    fn before_value(&mut self) {
+        if self.frames.last().is_some_and(|f| !f.object) {
+            self.separate();
+        }
+    }
+
+    /// An earlier member of the innermost object with the same key as member `i`, if any.
+    fn earlier_member(&mut self, i: usize) -> Option<usize> {
+        let frame = self.frames.last_mut()?;
+        let first = frame.first_member;
+        let out = self.out.as_bytes();
+        let key = |m: &TextMember| &out[m.key..m.colon];
+        if frame.index.is_none() {
+            if i - first <= SCAN_MEMBERS {
+                let print = self.members[i].print;
+                let bit = 1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+                if frame.seen & bit == 0 {
+                    frame.seen |= bit;
+                    return None;
+                }
+                let new = key(&self.members[i]);
+                return (first..i).find(|&j| {
+                    let m = &self.members[j];
+                    m.print == print && !m.removed && key(m) == new
+                });
+            }
+            let mut index = HashMap::new();
+            for (j, m) in self.members.iter().enumerate().take(i).skip(first) {
+                if !m.removed {
+                    index.insert(key(m).into(), j);
+                }
+            }
+            frame.index = Some(index);
+        }
+        let index = frame.index.as_mut()?;
+        let new = key(&self.members[i]);
+        match index.get(new) {
+            Some(&j) => Some(j),
+            None => {
+                index.insert(new.into(), i);
+                None
+            }
+        }
+    }
+
+    /// Rewrites the object that starts at `frame.start` (closed at the end of the output) with
+    /// each key once, at its first position, holding its last value.
+    fn rewrite(&mut self, frame: &TextFrame) {
+        let mut text = String::with_capacity(self.out.len() - frame.start);
+        text.push('{');
+        let mut first = true;
+        for m in &self.members[frame.first_member..] {
+            if m.removed {
+                continue;
+            }
+            if !first {
+                text.push(',');
+            }
+            first = false;
+            let v = &self.members[m.value_of];
+            text.push_str(&self.out[m.key..=m.colon]);
+            text.push_str(&self.out[v.colon + 1..v.end]);
+        }
+        text.push('}');
+        self.out.truncate(frame.start);
+        self.out.push_str(&text);
+    }
+}
+
+impl<const VALUES: bool> Sink for Text<VALUES> {
+    fn new(len: usize) -> Self {
+        Text {
+            out: String::with_capacity(if VALUES { len } else { 0 }),
+            frames: Vec::new(),
+            members: Vec::new(),
+            root_string: None,
+        }
+    }
+    fn null(&mut self) {
+        self.scalar("null");
+    }
+    fn bool(&mut self, v: bool) {
+        self.scalar(if v { "true" } else { "false" });
+    }
+    fn int(&mut self, _: Int, text: &str) {
+        self.scalar(text);
+    }
+    fn float(&mut self, text: &str) -> bool {
+        let finite = is_finite(text);
+        self.scalar(if finite { text } else { "null" });
+        finite
+    }
+    fn string(&mut self, s: &str, safe: bool) {
+        if self.frames.is_empty() {
+            self.root_string = Some(s.to_owned());
+        }
+        self.before_value();
+        if VALUES {
+            write_string(&mut self.out, s, safe);
+        }
+    }
+    fn begin_object(&mut self) {
+        self.open(true);
+    }
+    fn key(&mut self, key: &str, safe: bool) {
+        let sep = self.out.len();
+        self.separate();
+        let start = self.out.len();
+        write_string(&mut self.out, key, safe);
+        let colon = self.out.len();
+        let print = fingerprint(&self.out.as_bytes()[start..colon]);
+        self.out.push(':');
+        let i = self.members.len();
+        self.members.push(TextMember {
+            sep,
+            key: start,
+            colon,
+            end: colon + 1,
+            print,
+            value_of: i,
+            removed: false,
+        });
+    }
+    fn end_member(&mut self) -> bool {
+        let i = self.members.len() - 1;
+        self.members[i].end = self.out.len();
+        match self.earlier_member(i) {
+            Some(j) => {
+                self.members[j].value_of = i;
+                self.members[i].removed = true;
+                if let Some(f) = self.frames.last_mut() {
+                    f.rewrite = true;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+    fn abandon_member(&mut self) {
+        if let Some(m) = self.members.pop() {
+            self.out.truncate(m.sep);
+            if let Some(f) = self.frames.last_mut() {
+                f.count -= 1;
+            }
+        }
+    }
+    fn end_object(&mut self) {
+        if let Some(frame) = self.frames.pop() {
+            if !VALUES {
+                self.out.truncate(frame.start);
+            } else {
+                self.out.push('}');
+                if frame.rewrite {
+                    self.rewrite(&frame);
+                }
+            }
+            self.members.truncate(frame.first_member);
+        }
+    }
+    fn begin_array(&mut self) {
+        self.open(false);
+    }
+    fn end_array(&mut self) {
+        self.frames.pop();
+        if VALUES {
+            self.out.push(']');
+        }
+    }
+    fn root_to_array(&mut self) {
+        if VALUES {
+            self.out.insert(0, '[');
+        }
+        self.frames
+            .push(TextFrame::new(false, 0, self.members.len()));
+        if let Some(f) = self.frames.last_mut() {
+            f.count = 1;
+        }
+    }
+    fn root_string(&self) -> Option<&str> {
+        self.root_string.as_deref()
+    }
+}
+
+/// A key's length and its first eight bytes after the opening quote, in one word.
+fn fingerprint(key: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    let body = key.get(1..).unwrap_or_default();
+    let n = body.len().min(8);
+    word[..n].copy_from_slice(&body[..n]);
+    u64::from_le_bytes(word) ^ ((key.len() as u64) << 56)
+}
+
+/// Whether a number in JSON syntax is a finite double. Without an exponent, fewer than 300
+/// integer digits cannot reach `f64::MAX` (about 1.8e308), so only the rest is parsed.
+fn is_finite(text: &str) -> bool {
+    let digits = text.bytes().take_while(|&c| c != b'.').count();
+    if digits < 300 && !text.bytes().any(|c| c == b'e' || c == b'E') {
+        return true;
+    }
+    text.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// What each byte becomes inside a JSON string: 0 for itself, else the letter after the
+/// backslash (`u` for `\u00XX`), as `serde_json` escapes.
+static ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        table[c] = b'u';
+        c += 1;
+    }
+    table[0x08] = b'b';
+    table[0x0c] = b'f';
+    table[b'\n' as usize] = b'n';
+    table[b'\r' as usize] = b'r';
+    table[b'\t' as usize] = b't';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+/// Appends `s` as a JSON string, escaped as `serde_json` escapes it (`safe`: the caller knows
+/// there is nothing to escape).
+fn write_string(out: &mut String, s: &str, safe: bool) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    if safe {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        let e = ESCAPE[usize::from(c)];
+        if e == 0 {
+            continue;
+        }
+        out.push_str(&s[run..i]);
+        out.push('\\');
+        out.push(char::from(e));
+        if e == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("00");
+            out.push(char::from(HEX[usize::from(c >> 4)]));
+            out.push(char::from(HEX[usize::from(c & 0xf)]));
+        }
+        run = i + 1;
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        for s in [
+            "plain",
+            "q\"b\\",
+            "\n\r\t\u{8}\u{c}",
+            "\u{0}\u{1f}\u{7f}",
+            "é😀",
+            "",
+        ] {
+            let mut out = String::new();
+            write_string(&mut out, s, false);
+            assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn finiteness_is_decided_without_parsing_short_numbers() {
+        assert!(is_finite("1.5"));
+        assert!(is_finite(&"9".repeat(299)));
+        assert!(is_finite(&"9".repeat(308)));
+        assert!(!is_finite(&"9".repeat(309)));
+        assert!(!is_finite("1e999"));
+        assert!(is_finite("1e308"));
+        assert!(!is_finite("-2E308"));
+    }
+}
