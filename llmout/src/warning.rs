@@ -1,5 +1,6 @@
 //! Warnings: every change llmout makes to a reply is recorded as one.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::repair::RepairKind;
@@ -81,13 +82,18 @@ pub struct Warning {
     pub kind: WarningKind,
     /// JSON pointer to the value that was changed (`""` for the whole value).
     pub path: String,
-    /// A human-readable sentence saying what was changed.
-    pub message: String,
+    /// A human-readable sentence saying what was changed (borrowed when it is a fixed
+    /// sentence, as every syntax repair's is, so a reply with many fixes allocates less).
+    pub message: Cow<'static, str>,
 }
 
 impl Warning {
     /// Makes a warning.
-    pub fn new(kind: WarningKind, path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(
+        kind: WarningKind,
+        path: impl Into<String>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
         Warning {
             kind,
             path: path.into(),
