@@ -60,7 +60,8 @@ pub mod __private;
 pub use error::{excerpt, Error, ErrorKind};
 pub use options::{Options, Policy, DEFAULT_MAX_DEPTH};
 pub use pipeline::{
-    from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_text, Repaired,
+    from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_json, repair_text,
+    Repaired, RepairedJson,
 };
 pub use result::ValidationResult;
 pub use stream::Stream;

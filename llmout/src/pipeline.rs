@@ -49,6 +49,95 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
     })
 }
 
+/// The JSON of a reply as compact text, and how many changes it took (see [`repair_json`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepairedJson {
+    /// Compact JSON text (no whitespace between tokens).
+    pub json: String,
+    /// How many changes it took: as many as [`repair_text`] reports warnings.
+    pub changes: usize,
+}
+
+/// [`repair_text`] for callers that want JSON text to hand on (what `llmout repair` prints):
+/// the same candidate is chosen and repaired the same way, but the result is written as
+/// compact JSON instead of built as a [`Value`], and the changes are counted instead of
+/// described. Memory stays at about the input plus the output, whatever the input's size.
+///
+/// The text parses to exactly the value [`repair_text`] returns; strings are escaped as
+/// `serde_json` escapes them and numbers that were valid JSON keep their digits (see
+/// [`repair::to_string`]).
+///
+/// ```
+/// let r = llmout::repair_json("Sure!\n```json\n{name: 'Ada', \"n\": 1.50,}\n```", &llmout::Options::default()).unwrap();
+/// assert_eq!(r.json, r#"{"name":"Ada","n":1.50}"#);
+/// assert_eq!(r.changes, 3); // the unquoted key, the single quotes, the trailing comma
+/// ```
+pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> {
+    // As `repair_text`: valid JSON as it stands (a repeated key keeps its last value).
+    if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() {
+        if let Ok((json, c)) = repair::to_string_counted(raw, &valid_json_options()) {
+            if c.fixes == c.duplicate_keys {
+                return Ok(RepairedJson { json, changes: 0 });
+            }
+        }
+    }
+    let ranking = rank(raw, |text| match count_changes(text, options) {
+        Ok((strict, changes)) => Outcome::Parsed {
+            out: strict,
+            cost: 0,
+            syntax: changes,
+        },
+        Err(e) => Outcome::Syntax(e),
+    });
+    let extracted = usize::from(ranking.extracted().is_some());
+    let Some(best) = ranking.best else {
+        return Err(no_value(raw, None, ranking));
+    };
+    // The winner is parsed once more, now writing its text.
+    let written = if best.out {
+        repair::to_string_counted(
+            &sanitize::sanitize(best.candidate.text).text,
+            &valid_json_options(),
+        )
+    } else {
+        repair::to_string_counted(best.candidate.text, &repair_options(options))
+    };
+    let (json, _) = written.map_err(|e| syntax_error(e, best.candidate.text, options))?;
+    Ok(RepairedJson {
+        json,
+        changes: best.syntax + extracted,
+    })
+}
+
+/// Step 3 of [`repair_json`], counted: whether the candidate is valid JSON once sanitized
+/// (`true`, as [`parse`] would take it) and how many changes it takes, as many as [`parse`]
+/// reports warnings.
+fn count_changes(text: &str, options: &Options) -> Result<(bool, usize), Error> {
+    let sanitized = sanitize::sanitize(text);
+    if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized.text).is_ok() {
+        // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
+        if let Ok(c) = repair::count(&sanitized.text, &valid_json_options()) {
+            if c.fixes == c.duplicate_keys {
+                return Ok((true, sanitize::pointers_at(text, &sanitized.fixes).len()));
+            }
+        }
+    }
+    match repair::count(text, &repair_options(options)) {
+        Ok(c) => Ok((false, c.fixes)),
+        Err(e) => Err(syntax_error(e, text, options)),
+    }
+}
+
+/// Lenient-parser options for JSON `serde_json` already accepts: its own nesting limit (128)
+/// applies, not the pipeline's.
+fn valid_json_options() -> RepairOptions {
+    RepairOptions::default().max_depth(repair::MAX_DEPTH_CAP)
+}
+
+fn repair_options(options: &Options) -> RepairOptions {
+    RepairOptions::default().max_depth(options.get_max_depth())
+}
+
 /// Runs the whole pipeline on a JSON schema given at run time (what `llmout parse` does).
 /// The schema may carry `x-aliases` and `x-no-invent`; see the crate docs.
 ///
@@ -199,16 +288,111 @@ struct Chosen {
     warnings: Vec<Warning>,
 }
 
-/// One candidate carried through parsing and recovery.
-struct Evaluated<'a> {
+/// One candidate carried through parsing and recovery, with what it came to (`O`).
+struct Evaluated<'a, O> {
     candidate: Candidate<'a>,
-    value: Value,
-    warnings: Vec<Warning>,
+    out: O,
     /// Schema-level recovery cost. Syntax fixes do not count: a long answer with many raw
     /// newlines must still beat a short clean example.
     cost: u32,
     /// Syntax fixes, the tie-breaker between overlapping candidates.
     syntax: usize,
+}
+
+/// What evaluating one candidate came to.
+enum Outcome<O> {
+    /// It parsed (and recovered, when there is a schema).
+    Parsed { out: O, cost: u32, syntax: usize },
+    /// It does not parse.
+    Syntax(Error),
+    /// It parsed, and the schema cannot be met.
+    Recovery(Error),
+}
+
+/// The candidates of a reply, evaluated and ranked.
+struct Ranking<'a, O> {
+    best: Option<Evaluated<'a, O>>,
+    /// Every candidate that parsed.
+    parsed: Vec<std::ops::Range<usize>>,
+    recovery_error: Option<Error>,
+    syntax_error: Option<Error>,
+}
+
+impl<O> Ranking<'_, O> {
+    /// How many parsed candidates lie outside the chosen one: JSON values it was chosen over.
+    fn others(&self) -> usize {
+        let Some(best) = &self.best else { return 0 };
+        let chosen = &best.candidate.range;
+        self.parsed
+            .iter()
+            .filter(|r| r.end <= chosen.start || r.start >= chosen.end)
+            .count()
+    }
+
+    /// The warning for choosing the best candidate over others, if there were others.
+    fn extracted(&self) -> Option<Warning> {
+        let others = self.others();
+        let best = self.best.as_ref()?;
+        (others > 0).then(|| {
+            let plural = if others == 1 { "value" } else { "values" };
+            Warning::new(
+                WarningKind::Extracted,
+                "",
+                format!(
+                    "chose the JSON in {} over {others} other JSON {plural} in the reply",
+                    best.candidate.origin.describe()
+                ),
+            )
+        })
+    }
+}
+
+/// Steps 2 and 5: evaluates every candidate of `raw` with `eval` (steps 3 and 4) and keeps the
+/// best, and the errors worth reporting if none is good.
+fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str) -> Outcome<O>) -> Ranking<'a, O> {
+    let mut ranking = Ranking {
+        best: None,
+        parsed: Vec::new(),
+        recovery_error: None,
+        syntax_error: None,
+    };
+    for candidate in extract::candidates(raw) {
+        let (out, cost, syntax) = match eval(candidate.text) {
+            Outcome::Parsed { out, cost, syntax } => (out, cost, syntax),
+            // Prose that does not even start like JSON says nothing about the JSON.
+            Outcome::Syntax(_) if !looks_like_json(&candidate) => continue,
+            Outcome::Syntax(e) => {
+                // Depth errors say more than any other syntax error; keep the first of those.
+                if ranking
+                    .syntax_error
+                    .as_ref()
+                    .is_none_or(|s| s.kind() != ErrorKind::DepthLimit)
+                {
+                    ranking.syntax_error = Some(e);
+                }
+                continue;
+            }
+            Outcome::Recovery(e) => {
+                ranking.parsed.push(candidate.range.clone());
+                if ranking.recovery_error.is_none() || candidate.origin <= Origin::Fence {
+                    ranking.recovery_error = Some(e);
+                }
+                continue;
+            }
+        };
+        ranking.parsed.push(candidate.range.clone());
+        let next = Evaluated {
+            candidate,
+            out,
+            cost,
+            syntax,
+        };
+        ranking.best = Some(match ranking.best.take() {
+            None => next,
+            Some(current) => better(current, next),
+        });
+    }
+    ranking
 }
 
 /// Steps 2-5: candidates, parse, recover, choose.
@@ -217,84 +401,42 @@ struct Evaluated<'a> {
 /// no warning by itself; choosing it over *other* JSON values in the reply is a decision, and
 /// that is recorded (`Extracted`).
 fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chosen, Error> {
-    let candidates = extract::candidates(raw);
-    let mut best: Option<Evaluated<'_>> = None;
-    let mut parsed_ranges: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut recovery_error: Option<Error> = None;
-    let mut syntax_error: Option<Error> = None;
-    for candidate in candidates {
-        let (value, warnings) = match parse(candidate.text, options) {
+    let ranking = rank(raw, |text| {
+        let (value, warnings) = match parse(text, options) {
             Ok(parsed) => parsed,
-            // Prose that does not even start like JSON says nothing about the JSON.
-            Err(_) if !looks_like_json(&candidate) => continue,
-            Err(e) => {
-                // Depth errors say more than any other syntax error; keep the first of those.
-                if syntax_error
-                    .as_ref()
-                    .is_none_or(|s| s.kind() != ErrorKind::DepthLimit)
-                {
-                    syntax_error = Some(e);
-                }
-                continue;
-            }
+            Err(e) => return Outcome::Syntax(e),
         };
-        parsed_ranges.push(candidate.range.clone());
         let syntax = warnings.len();
-        let (value, warnings, cost) = match schema {
-            None => (value, warnings, 0),
+        match schema {
+            None => Outcome::Parsed {
+                out: (value, warnings),
+                cost: 0,
+                syntax,
+            },
             Some(schema) => match recover::recover(value, schema, options) {
                 Ok(r) => {
                     let mut all = warnings;
                     all.extend(r.warnings);
-                    (r.value, all, r.cost)
-                }
-                Err(e) => {
-                    if recovery_error.is_none() || candidate.origin <= Origin::Fence {
-                        recovery_error = Some(e);
+                    Outcome::Parsed {
+                        out: (r.value, all),
+                        cost: r.cost,
+                        syntax,
                     }
-                    continue;
                 }
+                Err(e) => Outcome::Recovery(e),
             },
-        };
-        let next = Evaluated {
-            candidate,
-            value,
-            warnings,
-            cost,
-            syntax,
-        };
-        best = Some(match best {
-            None => next,
-            Some(current) => better(current, next),
-        });
-    }
-    if let Some(mut b) = best {
-        let chosen = &b.candidate.range;
-        let others = parsed_ranges
-            .iter()
-            .filter(|r| r.end <= chosen.start || r.start >= chosen.end)
-            .count();
-        if others > 0 {
-            let plural = if others == 1 { "value" } else { "values" };
-            b.warnings.insert(
-                0,
-                Warning::new(
-                    WarningKind::Extracted,
-                    "",
-                    format!(
-                        "chose the JSON in {} over {others} other JSON {plural} in the reply",
-                        b.candidate.origin.describe()
-                    ),
-                ),
-            );
         }
-        return Ok(Chosen {
-            value: b.value,
-            warnings: b.warnings,
-        });
+    });
+    let extracted = ranking.extracted();
+    if let Some(best) = ranking.best {
+        let (value, mut warnings) = best.out;
+        if let Some(w) = extracted {
+            warnings.insert(0, w);
+        }
+        return Ok(Chosen { value, warnings });
     }
     if let Some(s) = schema {
-        if parsed_ranges.is_empty() {
+        if ranking.parsed.is_empty() {
             if let Some(Ok(chosen)) = key_values(raw, s, options) {
                 return Ok(chosen);
             }
@@ -303,27 +445,37 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
         // the JSON that was there says more.
         match plain_text(raw, s, options) {
             Some(Ok(chosen)) => return Ok(chosen),
-            Some(Err(e)) if recovery_error.is_none() && syntax_error.is_none() => return Err(e),
+            Some(Err(e)) if ranking.recovery_error.is_none() && ranking.syntax_error.is_none() => {
+                return Err(e)
+            }
             _ => {}
         }
     }
-    Err(recovery_error.or(syntax_error).unwrap_or_else(|| {
-        Error::new(
-            ErrorKind::NoJson,
-            "",
-            match schema {
-                Some(s) => format!("JSON for {}", s.describe(s.root())),
-                None => "a JSON value".to_owned(),
-            },
-            no_json_found(raw),
-        )
-    }))
+    Err(no_value(raw, schema, ranking))
+}
+
+/// The error when no candidate gave a value: recovery's, else the parser's, else "no JSON".
+fn no_value<O>(raw: &str, schema: Option<&Schema>, ranking: Ranking<'_, O>) -> Error {
+    ranking
+        .recovery_error
+        .or(ranking.syntax_error)
+        .unwrap_or_else(|| {
+            Error::new(
+                ErrorKind::NoJson,
+                "",
+                match schema {
+                    Some(s) => format!("JSON for {}", s.describe(s.root())),
+                    None => "a JSON value".to_owned(),
+                },
+                no_json_found(raw),
+            )
+        })
 }
 
 /// Candidates arrive in text order. The cheaper wins; on equal cost, an enclosing candidate
 /// beats one inside it, and a later disjoint one beats an earlier one; between overlapping
 /// candidates the one with fewer syntax fixes wins.
-fn better<'a>(current: Evaluated<'a>, next: Evaluated<'a>) -> Evaluated<'a> {
+fn better<'a, O>(current: Evaluated<'a, O>, next: Evaluated<'a, O>) -> Evaluated<'a, O> {
     use std::cmp::Ordering::*;
     match next.cost.cmp(&current.cost) {
         Less => next,
@@ -360,31 +512,35 @@ fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> 
             .collect();
         return Ok((value, warnings));
     }
-    let repair_options = RepairOptions {
-        max_depth: options.get_max_depth(),
-        ..RepairOptions::default()
-    };
-    match repair::parse(text, &repair_options) {
+    match repair::parse(text, &repair_options(options)) {
         Ok(parsed) => {
             let warnings = parsed
                 .repairs
-                .into_iter()
+                .iter()
                 .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
                 .collect();
             Ok((parsed.value, warnings))
         }
-        Err(e) if e.depth_exceeded => Err(Error::new(
+        Err(e) => Err(syntax_error(e, text, options)),
+    }
+}
+
+/// The pipeline's error for a candidate the lenient parser gave up on.
+fn syntax_error(e: repair::RepairError, text: &str, options: &Options) -> Error {
+    if e.depth_exceeded {
+        Error::new(
             ErrorKind::DepthLimit,
             "",
             format!("JSON nested at most {} deep", options.get_max_depth()),
             "deeper nesting",
-        )),
-        Err(e) => Err(Error::new(
+        )
+    } else {
+        Error::new(
             ErrorKind::Syntax,
             "",
             "JSON that can be repaired",
             format!("{} ({e})", excerpt(text, 40)),
-        )),
+        )
     }
 }
 

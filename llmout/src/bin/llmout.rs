@@ -102,13 +102,15 @@ impl Failure {
     }
 }
 
-/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash.
+/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash; valid UTF-8 is
+/// not copied.
 fn read_stdin() -> Result<String, Failure> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::input(format!("could not read stdin: {e}")))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
@@ -118,10 +120,12 @@ fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> 
         .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
 }
 
+/// `repair`: the reply's JSON as compact text, written without building a tree, so memory
+/// stays at about the input and the output.
 fn repair(input: &str) -> Result<String, Failure> {
-    let repaired = llmout::repair_text(input, &llmout::Options::default())
-        .map_err(|e| Failure::input(e.to_string()))?;
-    Ok(repaired.value.to_string())
+    llmout::repair_json(input, &llmout::Options::default())
+        .map(|r| r.json)
+        .map_err(|e| Failure::input(e.to_string()))
 }
 
 fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> {

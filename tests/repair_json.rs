@@ -1,0 +1,153 @@
+//! `repair_json` is `repair_text` written as text: the same candidate, the same value, as many
+//! changes as `repair_text` has warnings, the same error.
+
+use llmout::{repair_json, repair_text, Options};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// Checks that both functions agree on `raw`, and returns the JSON text.
+fn agree(raw: &str) -> Result<String, String> {
+    let options = Options::default();
+    let text = repair_json(raw, &options);
+    match repair_text(raw, &options) {
+        Ok(r) => {
+            let text = text.unwrap_or_else(|e| panic!("{raw:?}: value {} but {e}", r.value));
+            let mut de = serde_json::Deserializer::from_str(&text.json);
+            de.disable_recursion_limit();
+            let reread: Value = serde::Deserialize::deserialize(&mut de)
+                .unwrap_or_else(|e| panic!("{raw:?} wrote {:?}: {e}", text.json));
+            assert_eq!(reread, r.value, "{raw:?} wrote {:?}", text.json);
+            assert_eq!(text.changes, r.warnings.len(), "{raw:?}: {:?}", r.warnings);
+            Ok(text.json)
+        }
+        Err(e) => {
+            let other = text.map(|t| t.json);
+            assert_eq!(other, Err(e.clone()), "{raw:?}");
+            Err(e.to_string())
+        }
+    }
+}
+
+#[test]
+fn a_messy_reply_in_a_fence() {
+    let raw = "Sure! Here it is:\n```json\n{name: 'Ada', tags: ['x',], \"n\": 1.50} // done\n```";
+    assert_eq!(
+        agree(raw),
+        Ok(r#"{"name":"Ada","tags":["x"],"n":1.50}"#.to_owned())
+    );
+    let r = repair_json(raw, &Options::default()).unwrap();
+    // Two unquoted keys, two single-quoted strings, the trailing comma, the comment.
+    assert_eq!(r.changes, 6);
+}
+
+#[test]
+fn valid_json_is_compacted_with_no_change() {
+    let r = repair_json(
+        "{\n  \"a\": [1, 2],\n  \"a\": {\"b\": null}\n}\n",
+        &Options::default(),
+    );
+    assert_eq!(
+        r.unwrap(),
+        llmout::RepairedJson {
+            json: r#"{"a":{"b":null}}"#.to_owned(),
+            changes: 0
+        }
+    );
+    agree("{\n  \"a\": [1, 2],\n  \"a\": {\"b\": null}\n}\n").unwrap();
+}
+
+#[test]
+fn the_answer_is_chosen_over_an_example_and_that_is_a_change() {
+    let raw = "For example {\"a\": 0}. My answer:\n```json\n{\"a\": 1, \"b\": [2, 3]}\n```";
+    assert_eq!(agree(raw), Ok(r#"{"a":1,"b":[2,3]}"#.to_owned()));
+    assert_eq!(repair_json(raw, &Options::default()).unwrap().changes, 1);
+}
+
+#[test]
+fn raw_control_characters_and_bad_escapes_are_sanitized() {
+    let raw = "{\"path\": \"C:\\xyz\", \"text\": \"line 1\nline 2\"}";
+    assert_eq!(
+        agree(raw),
+        Ok(r#"{"path":"C:\\xyz","text":"line 1\nline 2"}"#.to_owned())
+    );
+}
+
+#[test]
+fn numbers_out_of_range_are_null_in_both() {
+    assert_eq!(agree("[1e999, 2]"), Ok("[null,2]".to_owned()));
+}
+
+#[test]
+fn truncation_reasoning_and_errors() {
+    assert_eq!(
+        agree("<think>maybe {\"a\": 0}</think>\n{\"a\": [1, \"tw"),
+        Ok(r#"{"a":[1,"tw"]}"#.to_owned())
+    );
+    assert!(agree("no JSON here").is_err());
+    assert!(agree(&"[".repeat(200)).is_err());
+    assert!(agree("").is_err());
+}
+
+/// Replies made of prose, fences, reasoning blocks and pieces of (broken) JSON.
+fn reply() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        proptest::sample::select(vec![
+            "Sure! ",
+            "Here:\n",
+            "```json\n",
+            "```\n",
+            "\n```",
+            "<think>",
+            "</think>",
+            "<answer>",
+            "</answer>",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"",
+            "'",
+            "a",
+            "\"a\"",
+            "\"b\"",
+            "1",
+            "1.50",
+            "1e999",
+            "-0",
+            "True",
+            "None",
+            "null",
+            "// c\n",
+            "# c\n",
+            "/*",
+            "*/",
+            " ",
+            "\n",
+            "\\",
+            "\\u00e9",
+            "\\x",
+            "\t",
+            "…",
+            "\"She said \"hi\"\"",
+        ])
+        .prop_map(str::to_owned),
+        any::<char>().prop_map(String::from),
+    ];
+    proptest::collection::vec(piece, 0..48).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn repair_json_agrees_with_repair_text(raw in reply()) {
+        let _ = agree(&raw);
+    }
+
+    #[test]
+    fn repair_json_agrees_on_any_string(raw in any::<String>()) {
+        let _ = agree(&raw);
+    }
+}
