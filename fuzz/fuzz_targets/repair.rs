@@ -1,7 +1,8 @@
 //! The lenient parser on any bytes: never panics, never overflows the stack, and what it
 //! returns is consistent (offsets inside the input; valid JSON unchanged, and no repairs but
 //! a record of each duplicate key, which serde_json drops silently). The text output
-//! (`to_string`) means exactly the value, with the same repairs, or fails the same way.
+//! (`to_string`) means exactly the value, with the same repairs, or fails the same way; and
+//! through the pipeline, `repair_json` agrees with `repair_text`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -35,5 +36,20 @@ fuzz_target!(|data: &[u8]| {
             assert!(e.offset <= text.len());
             assert_eq!(written, Err(e));
         }
+    }
+    let options = llmout::Options::default();
+    match (
+        llmout::repair_text(&text, &options),
+        llmout::repair_json(&text, &options),
+    ) {
+        (Ok(value), Ok(json)) => {
+            let mut de = serde_json::Deserializer::from_str(&json.json);
+            de.disable_recursion_limit();
+            let reread: serde_json::Value = serde::Deserialize::deserialize(&mut de).unwrap();
+            assert_eq!(reread, value.value);
+            assert_eq!(json.changes, value.warnings.len());
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        (a, b) => panic!("repair_text {a:?} but repair_json {b:?}"),
     }
 });

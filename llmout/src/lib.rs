@@ -41,6 +41,7 @@
 mod cache;
 mod error;
 pub mod extract;
+mod ignored;
 mod impls;
 mod options;
 mod pipeline;

@@ -224,9 +224,8 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
 
 /// Deserializes `raw` straight into `T`; `None` if that fails or any key was ignored.
 fn fast_path<T: LlmOutput>(raw: &str) -> Option<T> {
-    let mut ignored = false;
     let mut de = serde_json::Deserializer::from_str(raw);
-    let value = serde_ignored::deserialize(&mut de, |_| ignored = true).ok()?;
+    let (value, ignored) = crate::ignored::deserialize(&mut de).ok()?;
     de.end().ok()?;
     (!ignored).then_some(value)
 }
