@@ -2,7 +2,11 @@
 //! * `fast_path`: `T::from_llm` on valid JSON against `serde_json::from_str::<T>` (target:
 //!   within 5%; the fast path adds only `serde_ignored`'s check for keys serde would drop);
 //! * `recover_valid`: schema-aligned recovery of an already-valid `Value` against
-//!   `serde_json::from_value::<T>` of the same value (target: under 2x).
+//!   `serde_json::from_value::<T>` of the same value (target: under 2x);
+//! * `messy_reply`: the whole pipeline (extraction, repair, recovery, deserialization) on a
+//!   reply of about 1 KB, 100 KB and 2 MB with prose, a `<think>` block, a fence, and in the
+//!   JSON unquoted keys, single quotes, Python literals, comments, trailing commas, a key in
+//!   another case, numbers as strings and enum values in other words.
 //!
 //! Run: `cargo bench --bench pipeline`. Results are in BENCHMARKS.md.
 
@@ -112,5 +116,56 @@ fn recover_valid(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fast_path, recover_valid);
+/// A messy reply holding a `Report` with `items` items, and the report it means.
+fn messy_reply(items: usize) -> (String, Report) {
+    let mut text = String::from(
+        "<think>The user wants the report as JSON.</think>\nSure! Here is the report:\n```json\n\
+         {\n  title: 'Quarterly review of the parser',\n  \"Score\": \"8\",\n  ratio: .75,\n  \
+         ok: True,\n  tags: ['parser', 'speed',],\n  note: None,\n  status: 'needs review',\n  \
+         items: [\n",
+    );
+    let mut expected = report(0);
+    for i in 0..items {
+        if i % 2 == 0 {
+            text.push_str(&format!(
+                "    {{kind: 'text', body: \"Finding {i}: the token is compared with \"==\".\"}},\n"
+            ));
+            expected.items.push(Item::Text {
+                body: format!("Finding {i}: the token is compared with \"==\"."),
+            });
+        } else {
+            text.push_str(&format!(
+                "    {{\"kind\": \"COUNT\", \"n\": \"{i}\", unit: 'ms',}}, // item {i}\n"
+            ));
+            expected.items.push(Item::Count {
+                n: i as u32,
+                unit: Some("ms".to_owned()),
+            });
+        }
+    }
+    text.push_str("  ],\n  extra: {");
+    for (k, v) in &expected.extra {
+        text.push_str(&format!("{k}: {v}, "));
+    }
+    text.push_str("},\n}\n```\nLet me know if you need anything else.");
+    (text, expected)
+}
+
+fn messy(c: &mut Criterion) {
+    let mut g = c.benchmark_group("messy_reply");
+    g.sample_size(20);
+    for items in [10, 1_500, 29_500] {
+        let (text, expected) = messy_reply(items);
+        let r = Report::from_llm(&text);
+        assert_eq!(r.value, Some(expected));
+        assert!(r.recovered);
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::new("from_llm", text.len()), &text, |b, t| {
+            b.iter_with_large_drop(|| Report::from_llm(black_box(t)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fast_path, recover_valid, messy);
 criterion_main!(benches);
