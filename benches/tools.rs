@@ -1,4 +1,6 @@
-//! Tool-call parsing throughput (issue 8): replies of 1 000 calls in three families.
+//! Tool-call parsing throughput (issue 8): replies of 1 000 calls in three families; and
+//! `tools::Stream` (issue 7) on replies of about 1 MB fed in 10-byte chunks, against one
+//! `parse` of the same text (linear: a small constant times it).
 //!
 //! Run: `cargo bench --bench tools`. Results are in BENCHMARKS.md.
 
@@ -42,5 +44,55 @@ fn tools(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, tools);
+/// Replies of about 1 MB with one large call (a file written through a tool) and many
+/// small ones.
+fn big_replies() -> Vec<(&'static str, String)> {
+    let content: String = (0..12_000)
+        .map(|i| format!("    let line_{i} = \"value {i}\";\n"))
+        .collect();
+    let json_content = serde_json::to_string(&content).unwrap();
+    let small: String = (0..2_000)
+        .map(|i| format!("<tool_call>{{\"name\": \"read\", \"arguments\": {{\"path\": \"f{i}.rs\"}}}}</tool_call>\n"))
+        .collect();
+    vec![
+        (
+            "hermes_json",
+            format!("Writing it.\n<tool_call>{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.rs\", \"content\": {json_content}}}}}</tool_call>\n{small}"),
+        ),
+        (
+            "anthropic_params",
+            format!("Writing it.\n<invoke name=\"write_file\">\n<parameter name=\"path\">a.rs</parameter>\n<parameter name=\"content\">{content}</parameter>\n</invoke>"),
+        ),
+    ]
+}
+
+fn streaming(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tools_stream");
+    g.sample_size(10);
+    for (name, text) in big_replies() {
+        let expected = llmout::tools::parse(&text).tool_calls;
+        let mut s = llmout::tools::Stream::new();
+        for chunk in text.as_bytes().chunks(10) {
+            s.push(std::str::from_utf8(chunk).unwrap());
+        }
+        assert_eq!(s.calls(), &expected[..], "{name}");
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::new("parse_once", name), &text, |b, t| {
+            b.iter(|| llmout::tools::parse(black_box(t)))
+        });
+        g.bench_with_input(BenchmarkId::new("push_10_bytes", name), &text, |b, t| {
+            b.iter(|| {
+                let mut s = llmout::tools::Stream::new();
+                for chunk in t.as_bytes().chunks(10) {
+                    s.push(std::str::from_utf8(chunk).unwrap());
+                    black_box(s.current().map(|c| c.name));
+                }
+                s
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, tools, streaming);
 criterion_main!(benches);

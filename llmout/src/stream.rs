@@ -1,5 +1,7 @@
 //! Streaming: a partial value while the reply is still arriving.
 //!
+//! (For tool calls, see [`tools::Stream`](crate::tools::Stream).)
+//!
 //! Feed a [`Stream`] the chunks of a reply as they arrive; after each it holds the best
 //! [`Partial`] value so far, and [`Stream::finish`] gives exactly what
 //! [`LlmOutput::from_llm`] gives on the whole text, warnings included.
@@ -113,13 +115,13 @@ impl Partial {
         let Some(value) = &self.value else {
             return FieldState::NotStarted;
         };
-        let segs = segments(pointer);
         if !self.complete {
-            let on_open =
-                segs.len() <= self.open.len() && segs.iter().zip(&self.open).all(|(a, b)| a == b);
-            let is_leaf = segs.len() == self.open.len() + 1
-                && segs[..self.open.len()] == self.open[..]
-                && self.leaf.as_deref() == segs.last().map(String::as_str);
+            let n = segments(pointer).count();
+            let on_path = segments(pointer).zip(&self.open).all(|(a, b)| a == **b);
+            let on_open = n <= self.open.len() && on_path;
+            let is_leaf = n == self.open.len() + 1
+                && on_path
+                && self.leaf.as_deref() == segments(pointer).last().as_deref();
             if on_open || is_leaf {
                 return FieldState::InProgress;
             }
@@ -157,18 +159,52 @@ impl Partial {
     pub fn stalled(&self) -> bool {
         self.stalled
     }
+
+    /// An object with no member yet, being written (the tools stream's parameters).
+    pub(crate) fn object() -> Partial {
+        Partial {
+            value: Some(Value::Object(Map::new())),
+            ..Partial::default()
+        }
+    }
+
+    /// The members of an object being built by hand.
+    pub(crate) fn members(&mut self) -> Option<&mut Map<String, Value>> {
+        self.value.as_mut()?.as_object_mut()
+    }
+
+    /// Marks the member `key` as the one being written (`None`: none is).
+    pub(crate) fn set_leaf(&mut self, key: Option<String>) {
+        self.leaf = key;
+    }
+
+    /// Marks the whole value written.
+    pub(crate) fn set_complete(&mut self) {
+        self.complete = true;
+        self.leaf = None;
+        self.open.clear();
+    }
+
+    /// The pointer segments of the innermost open container.
+    pub(crate) fn open_path(&self) -> &[String] {
+        &self.open
+    }
+
+    /// The segment, under the open container, of the scalar being written.
+    pub(crate) fn leaf(&self) -> Option<&str> {
+        self.leaf.as_deref()
+    }
 }
 
-/// Splits a JSON pointer into unescaped segments.
-fn segments(pointer: &str) -> Vec<String> {
-    if pointer.is_empty() {
-        return Vec::new();
-    }
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"))
-        .collect()
+/// The unescaped segments of a JSON pointer (borrowed unless one holds an escape).
+fn segments(pointer: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    pointer.split('/').skip(1).map(|s| {
+        if s.contains('~') {
+            std::borrow::Cow::Owned(s.replace("~1", "/").replace("~0", "~"))
+        } else {
+            std::borrow::Cow::Borrowed(s)
+        }
+    })
 }
 
 /// A reply arriving in chunks, parsed as it comes; see the [module docs](self).
@@ -294,6 +330,10 @@ enum Scalar {
 struct Scanner {
     pos: usize,
     mode: Mode,
+    /// One value starting exactly at the first position, then nothing (see [`ValueScan`]).
+    single: bool,
+    /// With `single`: where the value ended.
+    end: Option<usize>,
     frames: Vec<Frame>,
     scalar: Option<Scalar>,
     /// Whether the current value has any member or item yet (a failure before that is prose).
@@ -335,10 +375,11 @@ impl Scanner {
         }) = &mut self.scalar
         {
             if !buf.is_empty() {
-                let more = std::mem::take(buf);
-                if let Some(Value::String(s)) = self.leaf_slot() {
-                    s.push_str(&more);
+                let p = &mut self.partial;
+                if let Some(Value::String(s)) = slot(&mut p.value, &p.open, p.leaf.as_deref()) {
+                    s.push_str(buf);
                 }
+                buf.clear();
             }
         }
     }
@@ -348,7 +389,10 @@ impl Scanner {
         self.scalar = None;
         self.partial.open.clear();
         self.partial.leaf = None;
-        if self.started {
+        if self.single {
+            self.partial.stalled = true;
+            self.mode = Mode::Done;
+        } else if self.started {
             // A value with content that the live view cannot follow: keep it as it is.
             self.partial.stalled = true;
             self.mode = Mode::Done;
@@ -362,6 +406,9 @@ impl Scanner {
 
     fn prose(&mut self, b: &[u8]) -> Step {
         let rest = &b[self.pos..];
+        if self.single && !matches!(rest[0], b'{' | b'[') {
+            return Step::Fail;
+        }
         match rest[0] {
             b'{' | b'[' => {
                 let object = rest[0] == b'{';
@@ -704,7 +751,12 @@ impl Scanner {
         if self.frames.is_empty() {
             self.partial.complete = true;
             self.partial.open.clear();
-            self.mode = Mode::Prose;
+            if self.single {
+                self.end = Some(self.pos);
+                self.mode = Mode::Done;
+            } else {
+                self.mode = Mode::Prose;
+            }
             return Step::Go;
         }
         self.partial.open.pop();
@@ -736,15 +788,7 @@ impl Scanner {
 
     /// The innermost open container.
     fn container(&mut self) -> Option<&mut Value> {
-        let mut v = self.partial.value.as_mut()?;
-        for seg in &self.partial.open {
-            v = match v {
-                Value::Object(m) => m.get_mut(seg)?,
-                Value::Array(a) => a.get_mut(seg.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        Some(v)
+        walk(self.partial.value.as_mut()?, &self.partial.open)
     }
 
     /// Stores `v` as the next value of the innermost container.
@@ -762,12 +806,72 @@ impl Scanner {
 
     /// The scalar being written.
     fn leaf_slot(&mut self) -> Option<&mut Value> {
-        let leaf = self.partial.leaf.clone()?;
-        match self.container()? {
-            Value::Object(m) => m.get_mut(&leaf),
-            Value::Array(a) => a.get_mut(leaf.parse::<usize>().ok()?),
-            _ => None,
+        let p = &mut self.partial;
+        slot(&mut p.value, &p.open, p.leaf.as_deref())
+    }
+}
+
+/// The container at the end of `open` in `v`.
+fn walk<'v>(mut v: &'v mut Value, open: &[String]) -> Option<&'v mut Value> {
+    for seg in open {
+        v = match v {
+            Value::Object(m) => m.get_mut(seg)?,
+            Value::Array(a) => a.get_mut(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// The member `leaf` of the container at the end of `open` in `value`.
+fn slot<'v>(
+    value: &'v mut Option<Value>,
+    open: &[String],
+    leaf: Option<&str>,
+) -> Option<&'v mut Value> {
+    let leaf = leaf?;
+    match walk(value.as_mut()?, open)? {
+        Value::Object(m) => m.get_mut(leaf),
+        Value::Array(a) => a.get_mut(leaf.parse::<usize>().ok()?),
+        _ => None,
+    }
+}
+
+/// One JSON value (an object or array) read as it arrives, starting exactly at a given
+/// offset of a growing text and ending with its last closer: the live arguments of a streamed
+/// tool call. It follows what [`Stream`]'s live view follows, and stalls on anything else.
+#[derive(Debug, Clone)]
+pub(crate) struct ValueScan(Scanner);
+
+impl ValueScan {
+    /// A value whose `{` or `[` is at `pos`.
+    pub(crate) fn at(pos: usize) -> Self {
+        ValueScan(Scanner {
+            pos,
+            single: true,
+            ..Scanner::default()
+        })
+    }
+
+    /// Reads what `text` (the same text, grown) adds.
+    pub(crate) fn advance(&mut self, text: &str) {
+        if self.0.mode != Mode::Done {
+            self.0.advance(text);
         }
+    }
+
+    pub(crate) fn partial(&self) -> &Partial {
+        &self.0.partial
+    }
+
+    /// Where the value ended, once its last closer arrived.
+    pub(crate) fn end(&self) -> Option<usize> {
+        self.0.end
+    }
+
+    /// Whether the value uses syntax the live view does not follow.
+    pub(crate) fn stalled(&self) -> bool {
+        self.0.partial.stalled
     }
 }
 

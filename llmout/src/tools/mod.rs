@@ -43,6 +43,10 @@
 //! With tool definitions, [`parse_with_tools`] reports unknown tool names and recovers each
 //! call's arguments against its tool's schema.
 //!
+//! **Streaming.** [`Stream`] reads the calls while the reply arrives: each call's name as
+//! soon as it is written, its arguments as they come, and `finish` is [`parse`] on the whole
+//! text (see the [`stream`] module).
+//!
 //! **Typed tools.** An externally tagged enum deriving `LlmOutput` (`enum Tool { ReadFile {
 //! path: String }, Stop }`) is a tool list: [`definitions`] gives the [`ToolDef`]s to send,
 //! and [`ToolCall::to_typed`] turns a call into a `Tool` with recovery and warnings.
@@ -51,6 +55,10 @@
 //! are the whole reply, inside `<|python_start|>…<|python_end|>`, or after UI-TARS `Action:`
 //! (where `Thought:` is content); argument values are Python literals (`True`, `None`,
 //! `'single quotes'`, lists, dicts).
+
+pub mod stream;
+
+pub use stream::{CallInProgress, Stream, MAX_HEAD};
 
 use std::ops::Range;
 
@@ -648,15 +656,7 @@ fn mistral(t: &str, found: &mut Found) {
             found.taken.push(start..t.len());
             break;
         };
-        let head = &rest[..brace];
-        let (name_part, id) = match head.find("[CALL_ID]") {
-            Some(c) => (
-                &head[..c],
-                Some(head[c + 9..].replace("[ARGS]", "").trim().to_owned()),
-            ),
-            None => (head, None),
-        };
-        let name = name_part.replace("[ARGS]", "").trim().to_owned();
+        let (name, id) = mistral_head(&rest[..brace]);
         let body = &rest[brace..];
         let end = json_end(body).unwrap_or(body.len());
         if let Some(v) = lenient(&body[..end], found, "a [TOOL_CALLS] call") {
@@ -672,6 +672,18 @@ fn mistral(t: &str, found: &mut Found) {
         found.taken.push(start..stop);
         at = stop;
     }
+}
+
+/// A Mistral call's head, `name`, `name[ARGS]` or `name[CALL_ID]id[ARGS]`: the name and id.
+fn mistral_head(head: &str) -> (String, Option<String>) {
+    let (name_part, id) = match head.find("[CALL_ID]") {
+        Some(c) => (
+            &head[..c],
+            Some(head[c + 9..].replace("[ARGS]", "").trim().to_owned()),
+        ),
+        None => (head, None),
+    };
+    (name_part.replace("[ARGS]", "").trim().to_owned(), id)
 }
 
 /// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or
@@ -759,12 +771,7 @@ fn kimi(t: &str, found: &mut Found) {
         match inner.find(ARG) {
             Some(a) => {
                 let id = inner[..a].trim().to_owned();
-                let name = id
-                    .strip_prefix("functions.")
-                    .unwrap_or(&id)
-                    .rsplit_once(':')
-                    .map_or(id.as_str(), |(n, _)| n)
-                    .to_owned();
+                let name = kimi_name(&id);
                 if let Some(v) = lenient(&inner[a + ARG.len()..], found, "a Kimi call") {
                     found.calls.push(ToolCall {
                         id: Some(id.clone()),
@@ -781,6 +788,15 @@ fn kimi(t: &str, found: &mut Found) {
         }
         found.taken.push(whole);
     }
+}
+
+/// The tool name in a Kimi call id, `functions.name:0`.
+fn kimi_name(id: &str) -> String {
+    id.strip_prefix("functions.")
+        .unwrap_or(id)
+        .rsplit_once(':')
+        .map_or(id, |(n, _)| n)
+        .to_owned()
 }
 
 /// No marker: a JSON envelope, call, OpenAI-shaped object or array of calls, whole, fenced or
@@ -869,19 +885,9 @@ fn harmony(t: &str, found: &mut Found) {
             .min()
             .unwrap_or((rest.len(), rest.len()));
         let body = &rest[..body_len];
-        let channel = header
-            .rsplit("<|channel|>")
-            .next()
-            .and_then(|h| h.split_whitespace().next())
-            .unwrap_or("");
-        let recipient = header
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("to="))
-            .map(|r| r.split("<|").next().unwrap_or(r));
-        match (channel, recipient) {
-            ("analysis", _) => {}
-            (_, Some(to)) => {
-                let name = to.strip_prefix("functions.").unwrap_or(to).to_owned();
+        match harmony_header(header.rsplit("<|channel|>").next().unwrap_or("")) {
+            (true, _) => {}
+            (false, Some(name)) => {
                 if let Some(v) = lenient(body, found, "a harmony call") {
                     found.calls.push(ToolCall {
                         id: None,
@@ -901,6 +907,18 @@ fn harmony(t: &str, found: &mut Found) {
     }
     let trimmed = content.trim();
     found.content = Some((!trimmed.is_empty()).then(|| trimmed.to_owned()));
+}
+
+/// A harmony message header after `<|channel|>` (`commentary to=functions.name …`): whether
+/// it is reasoning (`analysis`), and the tool it calls, if any.
+fn harmony_header(header: &str) -> (bool, Option<String>) {
+    let analysis = header.split_whitespace().next() == Some("analysis");
+    let recipient = header
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("to="))
+        .map(|r| r.split("<|").next().unwrap_or(r));
+    let name = recipient.map(|to| to.strip_prefix("functions.").unwrap_or(to).to_owned());
+    (analysis, name)
 }
 
 /// Gemma: `<|tool_call>call:name{args}<tool_call|>`, strings quoted with `<|"|>`.

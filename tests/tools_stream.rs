@@ -1,0 +1,350 @@
+//! `tools::Stream` on realistic replies of every family, fed in many chunkings: `finish` is
+//! `parse`; the calls seen live are the calls `parse` finds, in order, each appearing once and
+//! never changing; a call's name is shown before the call ends; every argument the live view
+//! reports complete already has its final value.
+
+use llmout::stream::FieldState;
+use llmout::tools::{parse, Stream, ToolCall};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// Replies of every family, each with the name of its first call (the live view must show it
+/// before that call ends).
+const REPLIES: &[(&str, &str)] = &[
+    // Hermes / Qwen JSON calls, closer optional.
+    (
+        "I'll check both files.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"src/{lib}.rs\", \"lines\": [1, 20]}}\n</tool_call>\n<tool_call>\n{\"name\": \"grep\", \"arguments\": {\"pattern\": \"fn \\\"main\\\"\", \"flags\": {\"i\": true}}}",
+        "read_file",
+    ),
+    (
+        "<think>Which file? <tool_call>{\"name\": \"rm\", \"arguments\": {}}</tool_call></think>Reading it.\n<tool_call>{\"name\": \"cat\", \"arguments\": {\"path\": \"a b.txt\"}}</tool_call>",
+        "cat",
+    ),
+    // GLM-4.5 keys and values.
+    (
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
+        "get_weather",
+    ),
+    // Qwen3-Coder, inside and outside <tool_call>.
+    (
+        "<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\ndef f():\n    return {\"a\": 1}\n</parameter>\n</function>\n</tool_call>",
+        "write_file",
+    ),
+    (
+        "Listing.\n<function=ls>\n<parameter=dir>\n/tmp\n</parameter>\n</function>\n<function=pwd>\n</function>",
+        "ls",
+    ),
+    // Anthropic invoke, with and without the wrapper.
+    (
+        "Checking.\n<invoke name=\"search\">\n<parameter name=\"q\">rust \"serde\" {derive}</parameter>\n<parameter name=\"limit\">5</parameter>\n</invoke>\nDone.",
+        "search",
+    ),
+    (
+        "<function_calls>\n<invoke name=\"get_time\">\n<parameter name=\"tz\">UTC</parameter>\n</invoke>\n<invoke name=\"get_date\">\n</invoke>\n</function_calls>",
+        "get_time",
+    ),
+    (
+        "<function_calls>[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {\"name\": \"b\", \"arguments\": {\"y\": \"}]\"}}]</function_calls>",
+        "a",
+    ),
+    // Mistral: array, name{json}, [ARGS], [CALL_ID].
+    (
+        "[TOOL_CALLS][{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}, {\"name\": \"get_time\", \"arguments\": {}}]",
+        "get_weather",
+    ),
+    (
+        "On it.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"units\": \"metric\"}[TOOL_CALLS]get_time[ARGS]{\"tz\": \"CET\"}",
+        "get_weather",
+    ),
+    (
+        "[TOOL_CALLS]search[CALL_ID]abc123XYZ[ARGS]{\"q\": \"llm json {repair}\"}",
+        "search",
+    ),
+    // Llama 3.1 python_tag.
+    (
+        "<|python_tag|>{\"name\": \"calc\", \"parameters\": {\"expr\": \"1+2\"}}; {\"name\": \"now\", \"parameters\": {}}",
+        "calc",
+    ),
+    // DeepSeek V3 and V3.1.
+    (
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "get_weather",
+    ),
+    (
+        "Sure.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>search<｜tool▁sep｜>{\"q\": \"rust\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>open<｜tool▁sep｜>{\"url\": \"https://a.b/{c}\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "search",
+    ),
+    // Kimi K2.
+    (
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+        "get_weather",
+    ),
+    // Granite, Jamba/MiniMax, Phi-4, InternLM.
+    (
+        "<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]",
+        "get_weather",
+    ),
+    (
+        "<tool_calls>\n{\"name\": \"a\", \"arguments\": {\"n\": 1}}\n{\"name\": \"b\", \"arguments\": {\"n\": 2}}\n</tool_calls>",
+        "a",
+    ),
+    (
+        "functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]",
+        "get_weather",
+    ),
+    (
+        "Let me search.<|action_start|><|plugin|>{\"name\": \"search\", \"parameters\": {\"q\": \"x\"}}<|action_end|>",
+        "search",
+    ),
+    // gpt-oss harmony.
+    (
+        "<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        "get_weather",
+    ),
+    // Gemma.
+    (
+        "<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>,days:3}<tool_call|>",
+        "get_weather",
+    ),
+    // Pythonic: whole reply, python_start, UI-TARS.
+    (
+        "[get_weather(city='Paris', days=3), now()]",
+        "get_weather",
+    ),
+    (
+        "<|python_start|>[search(q=\"rust (lang)\", n=[1, 2])]<|python_end|>",
+        "search",
+    ),
+    (
+        "Thought: The button is at the top.\nAction: click(start_box='(10,20)')",
+        "click",
+    ),
+    // No marker: JSON envelope, OpenAI shape, bare call, array; fenced and in prose.
+    (
+        "{\"content\": \"Reading.\", \"tool_calls\": [{\"name\": \"read\", \"arguments\": {\"path\": \"a\"}}, {\"name\": \"ls\", \"arguments\": {}}], \"needs_more_work\": true}",
+        "read",
+    ),
+    (
+        "```json\n{\"tool_calls\": [{\"id\": \"call_1\", \"type\": \"function\", \"function\": {\"name\": \"get_weather\", \"arguments\": \"{\\\"city\\\": \\\"Paris\\\"}\"}}]}\n```",
+        "get_weather",
+    ),
+    (
+        "Here you go: {\"name\": \"search\", \"arguments\": {\"q\": \"a \\\"quoted\\\" {thing}\"}}",
+        "search",
+    ),
+    (
+        "[{\"name\": \"a\", \"arguments\": {\"k\": [1, {\"x\": null}]}}, {\"name\": \"b\", \"arguments\": {}}]",
+        "a",
+    ),
+];
+
+/// Feeds `reply` in chunks of the given sizes (cycled) and checks every property; returns the
+/// stream's finished result's calls.
+fn stream_in(reply: &str, sizes: &[usize], first: &str) {
+    let final_calls = parse(reply).tool_calls;
+    let mut s = Stream::new();
+    let mut seen_name_before_end = false;
+    let (mut at, mut k) = (0, 0);
+    while at < reply.len() {
+        let mut end = (at + sizes[k % sizes.len()].max(1)).min(reply.len());
+        while !reply.is_char_boundary(end) {
+            end += 1;
+        }
+        s.push(&reply[at..end]);
+        at = end;
+        k += 1;
+        // The calls seen so far are the first final calls, as they will be.
+        let live = s.calls();
+        assert!(
+            live.len() <= final_calls.len() && live[..] == final_calls[..live.len()],
+            "{reply:?} at {at}: live {live:?}, final {final_calls:?}"
+        );
+        if let Some(current) = s.current() {
+            let index = live.len();
+            if current.name == Some(first) && index == 0 {
+                seen_name_before_end = true;
+            }
+            if let (Some(name), Some(fin)) = (current.name, final_calls.get(index)) {
+                assert_eq!(name, fin.name, "{reply:?} at {at}");
+            }
+            check_arguments(reply, at, &current, final_calls.get(index));
+        }
+    }
+    assert_eq!(s.calls(), &final_calls[..], "{reply:?} in chunks {sizes:?}");
+    // With small chunks there is a moment when the first name is written and its call is
+    // not complete yet: the live view must show the name then.
+    if sizes.iter().all(|&n| n <= 3) {
+        assert!(
+            seen_name_before_end,
+            "{reply:?}: {first} shown only at the end"
+        );
+    }
+    assert_eq!(s.finish(), parse(reply));
+}
+
+/// Every top-level argument the live view calls complete has its final value.
+fn check_arguments(
+    reply: &str,
+    at: usize,
+    current: &llmout::tools::CallInProgress<'_>,
+    fin: Option<&ToolCall>,
+) {
+    let (Some(Value::Object(args)), Some(fin)) = (current.arguments(), fin) else {
+        return;
+    };
+    for (key, value) in args {
+        let pointer = format!("/{key}");
+        if current.state(&pointer) == FieldState::Complete {
+            assert_eq!(
+                Some(value),
+                fin.arguments.get(key),
+                "{reply:?} at {at}: {key}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_family_streams_to_the_calls_parse_finds() {
+    for (reply, first) in REPLIES {
+        assert!(!parse(reply).tool_calls.is_empty(), "{reply:?} has no call");
+        for sizes in [
+            &[1][..],
+            &[2],
+            &[3],
+            &[5, 1, 8],
+            &[7],
+            &[13, 2],
+            &[64],
+            &[100_000],
+        ] {
+            stream_in(reply, sizes, first);
+        }
+    }
+}
+
+#[test]
+fn a_name_and_arguments_as_they_arrive() {
+    let mut s = Stream::new();
+    s.push("I'll write it.\n<invoke name=\"write_file\">\n<parameter name=\"path\">src/main.rs</parameter>\n<parameter name=\"content\">fn main() {\n    println!(\"hi");
+    let c = s.current().unwrap();
+    assert_eq!(c.name, Some("write_file"));
+    assert_eq!(
+        c.arguments(),
+        Some(&json!({"path": "src/main.rs", "content": "fn main() {\n    println!(\"hi"}))
+    );
+    assert_eq!(c.state("/path"), FieldState::Complete);
+    assert_eq!(c.state("/content"), FieldState::InProgress);
+    assert_eq!(c.state("/mode"), FieldState::NotStarted);
+    // A closer split across chunks is not shown as text.
+    s.push("\");\n}</para");
+    assert_eq!(
+        s.current().unwrap().arguments().unwrap()["content"],
+        "fn main() {\n    println!(\"hi\");\n}"
+    );
+    s.push("meter>\n</invoke>");
+    assert!(s.current().is_none());
+    assert_eq!(
+        s.calls()[0].arguments["content"],
+        "fn main() {\n    println!(\"hi\");\n}"
+    );
+}
+
+#[test]
+fn json_arguments_stream_with_states() {
+    let mut s = Stream::new();
+    s.push("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Par");
+    let c = s.current().unwrap();
+    assert_eq!(c.name, Some("get_weather"));
+    assert_eq!(c.arguments(), Some(&json!({"city": "Par"})));
+    assert_eq!(c.state("/city"), FieldState::InProgress);
+    s.push("is\", \"days\": 1");
+    let c = s.current().unwrap();
+    assert_eq!(c.complete_as::<String>("/city").as_deref(), Some("Paris"));
+    assert_eq!(c.state("/days"), FieldState::InProgress); // 1 may become 10
+    assert_eq!(c.complete_as::<u32>("/days"), None);
+    s.push("0}");
+    assert_eq!(s.calls()[0].arguments["days"], 10);
+}
+
+#[test]
+fn a_json_call_shows_its_name_once_written() {
+    let mut s = Stream::new();
+    s.push("<tool_call>{\"name\": \"read_fi");
+    assert_eq!(s.current().unwrap().name, None);
+    s.push("le\", \"arguments\": {\"path\": \"a");
+    let c = s.current().unwrap();
+    assert_eq!(c.name, Some("read_file"));
+    assert_eq!(c.arguments(), Some(&json!({"path": "a"})));
+}
+
+#[test]
+fn json_the_live_view_does_not_follow_is_read_when_the_call_ends() {
+    let reply = "<tool_call>{name: 'search', arguments: {q: 'x'}}</tool_call>";
+    let mut s = Stream::new();
+    s.push(&reply[..30]);
+    assert!(s.stalled());
+    assert!(s.calls().is_empty());
+    s.push(&reply[30..]);
+    assert_eq!(s.calls(), &parse(reply).tool_calls[..]);
+    assert_eq!(s.calls()[0].arguments["q"], "x");
+}
+
+#[test]
+fn reasoning_and_a_dangling_closer() {
+    let mut s = Stream::new();
+    s.push("maybe <tool_call>{\"name\": \"rm\", \"arguments\": {}}</tool_call>");
+    assert_eq!(s.calls().len(), 1);
+    // The closer says all of it was reasoning.
+    s.push("</think>Nothing to do.");
+    assert!(s.calls().is_empty());
+    assert!(s.finish().tool_calls.is_empty());
+}
+
+#[test]
+fn a_truncated_reply_has_a_current_call_and_no_final_one() {
+    let reply = "<invoke name=\"ls\">\n<parameter name=\"dir\">/tm";
+    let mut s = Stream::new();
+    s.push(reply);
+    assert_eq!(s.current().unwrap().name, Some("ls"));
+    assert!(s.calls().is_empty());
+    assert!(s.finish().tool_calls.is_empty());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_chunkings(i in 0..REPLIES.len(), sizes in proptest::collection::vec(1usize..12, 1..8)) {
+        let (reply, first) = REPLIES[i];
+        stream_in(reply, &sizes, first);
+    }
+
+    #[test]
+    fn any_text_in_any_chunks_never_panics_and_finishes_as_parse(
+        parts in proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(vec![
+                    "<tool_call>", "</tool_call>", "{", "}", "[", "]", "\"", "'", ":", ",", "name",
+                    "\"name\": \"f\"", "\"arguments\": ", "<invoke name=\"f\">", "</invoke>",
+                    "<parameter name=\"p\">", "</parameter>", "[TOOL_CALLS]", "[ARGS]", "f(", ")",
+                    "<|python_tag|>", "<think>", "</think>", "<function=f>", "<parameter=p>",
+                    "<|channel|>", "to=functions.f", "<|message|>", "<|call|>", "Action:", "\n",
+                    "<|tool_call>", "call:f{", "<tool_call|>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>",
+                ]).prop_map(str::to_owned),
+                any::<char>().prop_map(String::from),
+            ],
+            0..40,
+        ),
+        size in 1usize..9,
+    ) {
+        let reply = parts.concat();
+        let mut s = Stream::new();
+        let chars: Vec<char> = reply.chars().collect();
+        for chunk in chars.chunks(size) {
+            s.push(&chunk.iter().collect::<String>());
+            let _ = s.current().map(|c| (c.arguments(), c.state("")));
+        }
+        prop_assert_eq!(s.finish(), parse(&reply));
+    }
+}
