@@ -5,12 +5,12 @@
 //! whose text has ended, and [`Stream::current`] the call being written: its name (and id)
 //! once written, and its arguments so far with a completion state per field, as
 //! [`stream::Partial`](crate::stream::Partial) gives them for [`crate::Stream`].
-//! [`Stream::finish`] returns exactly what [`parse`](super::parse) returns on the whole text.
+//! [`Stream::finish`] returns exactly what [`parse`] returns on the whole text.
 //!
 //! # How
 //!
 //! * Reasoning blocks are left out as they arrive. The family is the first tool-call marker
-//!   in the visible text, as for [`parse`](super::parse) (markers are met in text order, so
+//!   in the visible text, as for [`parse`] (markers are met in text order, so
 //!   the first one seen is the earliest); with no marker, a JSON value or a pythonic call list
 //!   in the prose is read as the calls, and a marker appearing later takes over.
 //! * Each family has a resumable reader: it finds a call's opener, reads its name when the
@@ -21,7 +21,7 @@
 //!   calls, UI-TARS, Gemma) are shown once their call has closed; their names show as soon as
 //!   the `(` or `{` after them arrives.
 //! * A call ends when its arguments end (or its closer arrives); its text is then read once
-//!   with the same functions [`parse`](super::parse) uses, so it is the call `finish` will
+//!   with the same functions [`parse`] uses, so it is the call `finish` will
 //!   give. JSON the live scanner does not follow (unquoted keys, say) stalls the view of that
 //!   call until its closer arrives, when it is read with the lenient parser.
 //! * Every byte is scanned a bounded number of times: a chunk costs its own length, plus the
@@ -160,12 +160,12 @@ impl Stream {
         &self.text
     }
 
-    /// The reply is complete: exactly [`parse`](super::parse) on the whole text.
+    /// The reply is complete: exactly [`parse`] on the whole text.
     pub fn finish(self) -> ToolCallResponse {
         parse(&self.text)
     }
 
-    /// The reply is complete: exactly [`parse_with_tools`](super::parse_with_tools) on the
+    /// The reply is complete: exactly [`parse_with_tools`] on the
     /// whole text.
     pub fn finish_with_tools(self, tools: &[ToolDef]) -> ToolCallResponse {
         parse_with_tools(&self.text, tools)
