@@ -94,5 +94,58 @@ fn streaming(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, tools, streaming);
+/// Inputs of `n` bytes aimed at each place the tools stream could scan twice: heads that never
+/// end, openers without calls, whitespace, unclosed reasoning, a very long JSON string. The
+/// test suite checks them for correctness (tests/tools_stream.rs); here they are timed.
+pub fn adversarial(n: usize) -> Vec<(&'static str, String)> {
+    vec![
+        ("invoke_no_gt", "<invoke name=\"x\"".repeat(n / 16)),
+        (
+            "params_no_gt",
+            format!(
+                "<invoke name=\"f\">{}",
+                "<parameter name=\"p\"".repeat(n / 22)
+            ),
+        ),
+        ("tool_call_openers", "<tool_call>".repeat(n / 11)),
+        (
+            "spaces_after_marker",
+            format!("<|python_tag|>{}", " ".repeat(n)),
+        ),
+        ("python_open_parens", format!("[f({}", "(".repeat(n))),
+        (
+            "mistral_many",
+            "[TOOL_CALLS]f[ARGS]{\"a\": 1}".repeat(n / 24),
+        ),
+        ("think_unclosed", format!("<think>{}", "<".repeat(n))),
+        ("lt_soup", "<".repeat(n)),
+        (
+            "json_string",
+            format!(
+                "{{\"name\": \"f\", \"arguments\": {{\"a\": \"{}\"}}}}",
+                "x".repeat(n)
+            ),
+        ),
+    ]
+}
+
+fn streaming_adversarial(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tools_stream_adversarial");
+    g.sample_size(10);
+    for (name, text) in adversarial(1 << 20) {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &text, |b, t| {
+            b.iter(|| {
+                let mut s = llmout::tools::Stream::new();
+                for chunk in t.as_bytes().chunks(10) {
+                    s.push(std::str::from_utf8(chunk).unwrap_or(""));
+                }
+                s
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, tools, streaming, streaming_adversarial);
 criterion_main!(benches);

@@ -311,6 +311,67 @@ fn a_truncated_reply_has_a_current_call_and_no_final_one() {
     assert!(s.finish().tool_calls.is_empty());
 }
 
+#[test]
+fn hostile_inputs_in_small_chunks_finish_as_parse() {
+    const N: usize = 1 << 14;
+    let cases = [
+        "<invoke name=\"x\"".repeat(N / 16),
+        format!(
+            "<invoke name=\"f\">{}",
+            "<parameter name=\"p\"".repeat(N / 22)
+        ),
+        "<tool_call>".repeat(N / 11),
+        format!("<|python_tag|>{}", " ".repeat(N)),
+        format!("[f({}", "(".repeat(N)),
+        "[TOOL_CALLS]f[ARGS]{\"a\": 1}".repeat(N / 24),
+        format!("<think>{}", "<".repeat(N)),
+        "<".repeat(N),
+        format!(
+            "{{\"name\": \"f\", \"arguments\": {{\"a\": \"{}\"}}}}",
+            "x".repeat(N)
+        ),
+        format!("<|channel|>commentary to=functions.f {}", "x".repeat(N)),
+        format!("<｜tool▁call▁begin｜>{}", "y".repeat(N)),
+    ];
+    for text in cases {
+        let mut s = Stream::new();
+        for chunk in chunks(&text, 7) {
+            s.push(chunk);
+            let _ = s.current().map(|c| c.arguments());
+        }
+        assert_eq!(s.text(), text);
+        let calls = s.calls().to_vec();
+        let r = s.finish();
+        assert_eq!(r, parse(&text), "{}", &text[..40.min(text.len())]);
+        // What the live view completed is what parse found.
+        assert!(calls.len() <= r.tool_calls.len() && calls[..] == r.tool_calls[..calls.len()]);
+    }
+    // The repeated Mistral calls are all read live.
+    let text = "[TOOL_CALLS]f[ARGS]{\"a\": 1}".repeat(100);
+    let mut s = Stream::new();
+    for chunk in chunks(&text, 3) {
+        s.push(chunk);
+    }
+    assert_eq!(s.calls().len(), 100);
+}
+
+/// `text` in pieces of about `n` bytes, cut at character boundaries.
+fn chunks(text: &str, n: usize) -> impl Iterator<Item = &str> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= text.len() {
+            return None;
+        }
+        let mut end = (at + n).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = &text[at..end];
+        at = end;
+        Some(piece)
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

@@ -395,12 +395,12 @@ impl PyList {
                 calls.extend(call);
                 continue;
             }
-            let rest = &v[self.next..];
-            let skip = rest
+            // Separators read are not read again.
+            self.next += v[self.next..]
                 .bytes()
                 .take_while(|c| matches!(c, b' ' | b'\t' | b',' | b'['))
                 .count();
-            let word = &rest[skip..];
+            let word = &v[self.next..];
             let ident = word
                 .bytes()
                 .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
@@ -408,7 +408,7 @@ impl PyList {
             match word.as_bytes().get(ident) {
                 None if ident < MAX_HEAD => return None,
                 Some(b'(') if ident > 0 && !word.as_bytes()[0].is_ascii_digit() => {
-                    let start = self.next + skip;
+                    let start = self.next;
                     self.call = Some(Python {
                         call: Named {
                             id: None,
@@ -421,7 +421,7 @@ impl PyList {
                         escaped: false,
                     });
                 }
-                _ => return Some(self.next + skip),
+                _ => return Some(self.next),
             }
         }
     }
@@ -439,6 +439,8 @@ struct Live {
     calls: Vec<ToolCall>,
     /// With no marker: a JSON value or pythonic list in the prose.
     loose: Option<Loose>,
+    /// How much of the visible text is whitespace before anything else.
+    blank: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -472,13 +474,12 @@ impl Live {
         while self.step(family, v) {}
     }
 
-    /// The earliest marker in the visible text not yet searched.
+    /// The earliest marker in the visible text not yet searched (at one position, the first in
+    /// [`MARKERS`] order, as [`parse`] decides).
     fn find_marker(&mut self, v: &str) -> Option<(usize, Family)> {
         let from = self.scan;
-        let found = MARKERS
-            .iter()
-            .filter_map(|(m, f)| v.get(from..)?.find(m).map(|i| (from + i, *f)))
-            .min_by_key(|(at, _)| *at);
+        let found =
+            scan_for(v, from, MARKERS.iter().map(|(m, _)| *m)).map(|(at, i)| (at, MARKERS[i].1));
         // A marker may be cut by the end of the text: search its last bytes again next time.
         let longest = MARKERS.iter().map(|(m, _)| m.len()).max().unwrap_or(0);
         let mut next = v.len().saturating_sub(longest - 1).max(from);
@@ -528,7 +529,10 @@ impl Live {
 
     fn loose(&mut self, v: &str) {
         if self.loose.is_none() {
-            let start = v.len() - v.trim_start().len();
+            // Leading whitespace read is not read again.
+            let blank = &v[self.blank..];
+            self.blank += blank.len() - blank.trim_start().len();
+            let start = self.blank;
             let rest = &v[start..];
             // `[name(` is a pythonic list; anything else is looked at as JSON in prose.
             let pythonic = rest.strip_prefix('[').map(str::trim_start).map(|w| {
@@ -696,17 +700,18 @@ impl Live {
             Family::PythonTag | Family::ToolCallsTag | Family::Granite | Family::Phi4
         ) && self.pos > 0
         {
-            let rest = &v[self.pos..];
-            let skip = rest
+            // Separators read are not read again.
+            self.pos += v[self.pos..]
                 .bytes()
                 .take_while(|c| c.is_ascii_whitespace() || matches!(c, b';' | b','))
                 .count();
-            match rest.as_bytes().get(skip) {
+            let rest = &v[self.pos..];
+            match rest.as_bytes().first() {
                 Some(b'{' | b'[') => {
-                    self.start_body(self.pos + skip);
+                    self.start_body(self.pos);
                     return true;
                 }
-                Some(_) if !rest[skip..].starts_with('<') => {
+                Some(_) if !rest.starts_with('<') => {
                     self.phase = Phase::Stalled {
                         from: self.pos,
                         call: None,
@@ -748,7 +753,7 @@ impl Live {
 
     /// Reads a call's head: what comes between its opener and its arguments.
     fn head(&mut self, family: Family, v: &str, start: usize, head: usize) -> bool {
-        let text = &v[head..];
+        let text = window(v, head);
         let wait = |live: &mut Live| {
             if text.len() > MAX_HEAD {
                 live.phase = Phase::Stalled {
@@ -917,7 +922,7 @@ impl Live {
     /// gpt-oss harmony: the header before `<|message|>` says whether the message is a call.
     fn harmony_head(&mut self, v: &str, head: usize) -> bool {
         const MSG: &str = "<|message|>";
-        let Some(m) = v[head..].find(MSG) else {
+        let Some(m) = window(v, head).find(MSG) else {
             self.phase = Phase::Head {
                 start: head,
                 head: head.min(v.len()),
@@ -940,8 +945,15 @@ impl Live {
                 self.phase = Phase::Close;
             }
             (false, Some(name)) => {
-                let rest = &v[body..];
-                let Some(b) = rest.find('{') else {
+                let Some(b) = window(v, body).find('{') else {
+                    if v.len() - body > MAX_HEAD {
+                        self.phase = Phase::Stalled {
+                            from: body,
+                            call: Some(Named { id: None, name }),
+                            skip: 0,
+                        };
+                        return true;
+                    }
                     self.phase = Phase::Head { start: head, head };
                     return false;
                 };
@@ -1033,7 +1045,7 @@ impl Live {
                     return Read::Ended;
                 }
                 // A parameter's name, then its value.
-                let rest = &v[at + len..];
+                let rest = window(v, at + len);
                 let (name, value_at) = match p.style {
                     Style::Anthropic => match quoted_attr(rest) {
                         Some((n, after)) => (n, after),
@@ -1335,13 +1347,48 @@ fn closers(family: Family) -> &'static [&'static str] {
     }
 }
 
+/// The text from `from` on, but at most one byte more than [`MAX_HEAD`]: where a call's name
+/// or a parameter's name is looked for, so that a head that never ends costs a bounded scan
+/// per chunk, not the rest of the text.
+fn window(v: &str, from: usize) -> &str {
+    let mut end = (from + MAX_HEAD + 1).min(v.len());
+    while !v.is_char_boundary(end) {
+        end -= 1;
+    }
+    &v[from..end]
+}
+
 /// The earliest of `markers` in `v` from `from`: its offset and length.
 fn find_any(v: &str, from: usize, markers: &[&str]) -> Option<(usize, usize)> {
-    let rest = v.get(from..)?;
-    markers
-        .iter()
-        .filter_map(|m| rest.find(m).map(|i| (from + i, m.len())))
-        .min()
+    scan_for(v, from, markers.iter().copied()).map(|(at, i)| (at, markers[i].len()))
+}
+
+/// The earliest position from `from` where one of `markers` starts, and which one (the first
+/// in order at that position). One pass over the bytes that tries only the markers beginning
+/// with the byte at hand: no searcher is set up per marker and per chunk.
+fn scan_for<'m>(
+    v: &str,
+    from: usize,
+    markers: impl Iterator<Item = &'m str> + Clone,
+) -> Option<(usize, usize)> {
+    let b = v.as_bytes();
+    let mut first = [false; 256];
+    for m in markers.clone() {
+        if let Some(&c) = m.as_bytes().first() {
+            first[usize::from(c)] = true;
+        }
+    }
+    let start = from.min(b.len());
+    b[start..].iter().enumerate().find_map(|(i, &c)| {
+        if !first[usize::from(c)] {
+            return None;
+        }
+        let at = start + i;
+        markers
+            .clone()
+            .position(|m| b[at..].starts_with(m.as_bytes()))
+            .map(|k| (at, k))
+    })
 }
 
 /// Where text that may still be the start of `marker` begins at the end of `v` (`v.len()` if
