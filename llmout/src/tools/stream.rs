@@ -923,10 +923,7 @@ impl Live {
     fn harmony_head(&mut self, v: &str, head: usize) -> bool {
         const MSG: &str = "<|message|>";
         let Some(m) = window(v, head).find(MSG) else {
-            self.phase = Phase::Head {
-                start: head,
-                head: head.min(v.len()),
-            };
+            self.phase = Phase::Head { start: head, head };
             if v.len() - head > MAX_HEAD {
                 self.phase = Phase::Stalled {
                     from: head,
