@@ -27,104 +27,132 @@ pub(crate) enum Match {
     None,
 }
 
-/// Matches `v` against `e`.
-pub(crate) fn match_enum(v: &Value, e: &Enum) -> Match {
+/// An enum's spellings (values and aliases) folded and stemmed once, for loose matching. Built
+/// the first time a value of the enum does not match exactly, and reused for every other value
+/// of the same enum in the reply.
+#[derive(Debug)]
+pub(crate) struct Spellings {
+    /// Whether the enum has string values at all (loose matching is only for those).
+    has_strings: bool,
+    /// Each spelling's folded form and word stems, with the value it stands for.
+    forms: Vec<Form>,
+}
+
+#[derive(Debug)]
+struct Form {
+    folded: String,
+    stems: Vec<String>,
+    value: Value,
+}
+
+impl Spellings {
+    pub(crate) fn new(e: &Enum) -> Self {
+        let form = |name: &str, value: Value| Form {
+            folded: fold(name),
+            stems: stems(name),
+            value,
+        };
+        let mut forms: Vec<Form> = e
+            .values
+            .iter()
+            .filter_map(|v| v.as_str().map(|s| form(s, v.clone())))
+            .collect();
+        let has_strings = !forms.is_empty();
+        forms.extend(e.aliases.iter().map(|(a, v)| form(a, v.clone())));
+        Spellings { has_strings, forms }
+    }
+
+    /// The distinct values with a spelling that satisfies `test`.
+    fn candidates(&self, test: impl Fn(&Form) -> bool) -> Vec<Value> {
+        let mut hits: Vec<Value> = Vec::new();
+        for f in &self.forms {
+            if test(f) && !hits.contains(&f.value) {
+                hits.push(f.value.clone());
+            }
+        }
+        hits
+    }
+}
+
+fn stems(s: &str) -> Vec<String> {
+    words(s).iter().map(|w| stem(w)).collect()
+}
+
+/// Matches `v` against `e`, whose spellings are `spellings` (built from `e` when `None`, the
+/// first time they are needed).
+pub(crate) fn match_enum(v: &Value, e: &Enum, spellings: &mut Option<Spellings>) -> Match {
     if e.values.contains(v) {
         return Match::Exact;
     }
-    let text = match v {
-        Value::String(s) => s.clone(),
-        Value::Number(_) | Value::Bool(_) => v.to_string(),
+    let owned;
+    let text: &str = match v {
+        Value::String(s) => s,
+        Value::Number(_) | Value::Bool(_) => {
+            owned = v.to_string();
+            &owned
+        }
         _ => return Match::None,
     };
     // A number or bool written as a string, or the reverse.
-    let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
-    let typed: Vec<&Value> = e
-        .values
-        .iter()
-        .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
-        .collect();
-    if let [one] = typed.as_slice() {
-        return Match::Loose {
-            value: (*one).clone(),
-            how: "as the same value of another JSON type",
-        };
+    if e.values.iter().any(|x| !x.is_string()) {
+        let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
+        let typed: Vec<&Value> = e
+            .values
+            .iter()
+            .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
+            .collect();
+        if let [one] = typed.as_slice() {
+            return Match::Loose {
+                value: (*one).clone(),
+                how: "as the same value of another JSON type",
+            };
+        }
     }
-    let Some(strings) = string_values(e) else {
+    let spellings = spellings.get_or_insert_with(|| Spellings::new(e));
+    if !spellings.has_strings {
         return Match::None;
-    };
-    if let Some((_, target)) = e.aliases.iter().find(|(a, _)| *a == text) {
+    }
+    if let Some((_, target)) = e.aliases.iter().find(|(a, _)| a == text) {
         return Match::Loose {
             value: target.clone(),
             how: "by alias",
         };
     }
-    let core = strip_decoration(&text);
+    let core = strip_decoration(text);
 
     // Step 2: folded equality, against values and aliases.
     let folded = fold(core);
     if !folded.is_empty() {
-        let hits = candidates(e, &strings, |name| fold(name) == folded);
+        let hits = spellings.candidates(|f| f.folded == folded);
         if let Some(m) = decide(hits, "ignoring case and separators") {
             return m;
         }
     }
 
     // Step 3: the same sequence of word stems.
-    let stems: Vec<String> = words(core).iter().map(|w| stem(w)).collect();
-    if !stems.is_empty() {
-        let hits = candidates(e, &strings, |name| {
-            let s: Vec<String> = words(name).iter().map(|w| stem(w)).collect();
-            s == stems
-        });
+    let core_stems = stems(core);
+    if !core_stems.is_empty() {
+        let hits = spellings.candidates(|f| f.stems == core_stems);
         if let Some(m) = decide(hits, "by word stem") {
             return m;
         }
     }
 
     // Step 4: named inside a short sentence, as consecutive whole words (or their stems).
-    let sentence = words(&text);
+    let sentence = words(text);
     if sentence.len() <= 40 {
         let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
-        let hits = candidates(e, &strings, |name| {
-            let target: Vec<String> = words(name).iter().map(|w| stem(w)).collect();
-            !target.is_empty()
+        let hits = spellings.candidates(|f| {
+            !f.stems.is_empty()
                 && sentence_stems
-                    .windows(target.len())
-                    .any(|window| window == target.as_slice())
+                    .windows(f.stems.len())
+                    .any(|window| window == f.stems.as_slice())
         });
         if let Some(m) = decide(hits, "named in a sentence") {
             return m;
         }
     }
     Match::None
-}
-
-/// The enum's string values with their index, or `None` if it has none.
-fn string_values(e: &Enum) -> Option<Vec<&str>> {
-    let v: Vec<&str> = e.values.iter().filter_map(Value::as_str).collect();
-    (!v.is_empty()).then_some(v)
-}
-
-/// The distinct values whose own spelling or an alias satisfies `test`.
-fn candidates(e: &Enum, strings: &[&str], test: impl Fn(&str) -> bool) -> Vec<Value> {
-    let mut hits: Vec<Value> = Vec::new();
-    let mut add = |v: Value| {
-        if !hits.contains(&v) {
-            hits.push(v);
-        }
-    };
-    for s in strings {
-        if test(s) {
-            add(Value::from(*s));
-        }
-    }
-    for (alias, target) in &e.aliases {
-        if test(alias) {
-            add(target.clone());
-        }
-    }
-    hits
 }
 
 fn decide(hits: Vec<Value>, how: &'static str) -> Option<Match> {
@@ -148,6 +176,10 @@ mod tests {
             values: values.iter().map(|v| json!(v)).collect(),
             aliases: Vec::new(),
         }
+    }
+
+    fn match_enum(v: &Value, e: &Enum) -> Match {
+        super::match_enum(v, e, &mut None)
     }
 
     fn loose(m: Match) -> Value {

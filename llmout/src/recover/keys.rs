@@ -5,8 +5,10 @@
 //! `" created at "` ~ `created_at`). A key that folds to two different properties is
 //! ambiguous.
 
+use std::collections::HashMap;
+
 use super::text::fold;
-use crate::schema::Object;
+use crate::schema::{NodeId, Object};
 
 /// How a key matched.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,11 +25,12 @@ pub(crate) enum KeyMatch {
     Unknown,
 }
 
-/// Folded names of an object's properties and aliases, computed on the first key that does
-/// not match exactly (valid replies never pay for folding).
+/// Folded names of objects' properties and aliases, per schema node, computed the first time
+/// a key of that object does not match exactly (valid replies never pay for folding), and
+/// reused for every other object of the same schema in the reply.
 #[derive(Default)]
 pub(crate) struct KeyIndex {
-    folded: Option<Vec<(String, usize)>>,
+    folded: HashMap<NodeId, Vec<(String, usize)>>,
 }
 
 impl KeyIndex {
@@ -35,7 +38,8 @@ impl KeyIndex {
         KeyIndex::default()
     }
 
-    pub(crate) fn lookup(&mut self, object: &Object, key: &str) -> KeyMatch {
+    /// Matches `key` to a property of `object`, the object schema at node `id`.
+    pub(crate) fn lookup(&mut self, id: NodeId, object: &Object, key: &str) -> KeyMatch {
         if let Some(i) = object.properties.iter().position(|p| p.name == key) {
             return KeyMatch::Exact(i);
         }
@@ -46,7 +50,7 @@ impl KeyIndex {
         if f.is_empty() {
             return KeyMatch::Unknown;
         }
-        let folded = self.folded.get_or_insert_with(|| {
+        let folded = self.folded.entry(id).or_insert_with(|| {
             let mut folded: Vec<(String, usize)> = object
                 .properties
                 .iter()
@@ -76,36 +80,37 @@ mod tests {
     use crate::schema::{Kind, Schema};
     use serde_json::json;
 
-    fn object(schema: serde_json::Value) -> Object {
+    fn object(schema: serde_json::Value) -> (NodeId, Object) {
         let s = Schema::compile(&schema).unwrap();
-        match &s.node(s.resolve(s.root())).kind {
-            Kind::Object(o) => o.clone(),
+        let id = s.resolve(s.root());
+        match &s.node(id).kind {
+            Kind::Object(o) => (id, o.clone()),
             k => panic!("{k:?}"),
         }
     }
 
     #[test]
     fn lookups() {
-        let o = object(json!({
+        let (id, o) = object(json!({
             "properties": {"userId": {}, "created_at": {}, "summary": {}},
             "x-aliases": {"uid": "userId"}
         }));
         let mut ix = KeyIndex::new();
-        assert_eq!(ix.lookup(&o, "userId"), KeyMatch::Exact(0));
-        assert_eq!(ix.lookup(&o, "uid"), KeyMatch::Alias(0));
-        assert_eq!(ix.lookup(&o, "UID"), KeyMatch::Loose(0));
-        assert_eq!(ix.lookup(&o, "user_id"), KeyMatch::Loose(0));
-        assert_eq!(ix.lookup(&o, "createdAt"), KeyMatch::Loose(1));
-        assert_eq!(ix.lookup(&o, " Summary "), KeyMatch::Loose(2));
-        assert_eq!(ix.lookup(&o, "other"), KeyMatch::Unknown);
-        assert_eq!(ix.lookup(&o, "--"), KeyMatch::Unknown);
+        assert_eq!(ix.lookup(id, &o, "userId"), KeyMatch::Exact(0));
+        assert_eq!(ix.lookup(id, &o, "uid"), KeyMatch::Alias(0));
+        assert_eq!(ix.lookup(id, &o, "UID"), KeyMatch::Loose(0));
+        assert_eq!(ix.lookup(id, &o, "user_id"), KeyMatch::Loose(0));
+        assert_eq!(ix.lookup(id, &o, "createdAt"), KeyMatch::Loose(1));
+        assert_eq!(ix.lookup(id, &o, " Summary "), KeyMatch::Loose(2));
+        assert_eq!(ix.lookup(id, &o, "other"), KeyMatch::Unknown);
+        assert_eq!(ix.lookup(id, &o, "--"), KeyMatch::Unknown);
     }
 
     #[test]
     fn ambiguous() {
-        let o = object(json!({"properties": {"user_id": {}, "userId": {}}}));
+        let (id, o) = object(json!({"properties": {"user_id": {}, "userId": {}}}));
         let mut ix = KeyIndex::new();
-        assert_eq!(ix.lookup(&o, "user_id"), KeyMatch::Exact(0));
-        assert_eq!(ix.lookup(&o, "UserID"), KeyMatch::Ambiguous(vec![0, 1]));
+        assert_eq!(ix.lookup(id, &o, "user_id"), KeyMatch::Exact(0));
+        assert_eq!(ix.lookup(id, &o, "UserID"), KeyMatch::Ambiguous(vec![0, 1]));
     }
 }

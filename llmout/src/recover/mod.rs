@@ -49,12 +49,14 @@ mod enums;
 mod keys;
 pub(crate) mod text;
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
 use crate::{excerpt, Error, ErrorKind, Options, Policy, Warning, WarningKind};
 use coerce::Reason;
-use enums::Match;
+use enums::{Match, Spellings};
 use keys::{KeyIndex, KeyMatch};
 
 /// A value recovered against a schema, the changes made, and their total cost.
@@ -78,6 +80,8 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         warnings: Vec::new(),
         cost: 0,
         path: String::new(),
+        keys: KeyIndex::new(),
+        spellings: HashMap::new(),
     };
     let value = walker.value(value, schema.root(), 0)?;
     Ok(Recovered {
@@ -97,6 +101,10 @@ struct Walker<'s> {
     cost: u32,
     /// JSON pointer of the value being recovered.
     path: String,
+    /// Objects' folded property names, by schema node.
+    keys: KeyIndex,
+    /// Enums' folded and stemmed spellings, by schema node.
+    spellings: HashMap<NodeId, Option<Spellings>>,
 }
 
 impl Walker<'_> {
@@ -152,7 +160,11 @@ impl Walker<'_> {
             Kind::String => self.string(v, id),
             Kind::Enum(e) => {
                 let v = self.unwrap_single(v)?;
-                match enums::match_enum(&v, e) {
+                if e.values.contains(&v) {
+                    return Ok(v);
+                }
+                let spellings = self.spellings.entry(rid).or_default();
+                match enums::match_enum(&v, e, spellings) {
                     Match::Exact => Ok(v),
                     Match::Loose { value, how } => {
                         self.change(
@@ -438,13 +450,13 @@ impl Walker<'_> {
         let Value::Object(mut map) = v else {
             return Err(self.mismatch(id, &v));
         };
-        let mut index = KeyIndex::new();
+        let oid = self.schema.resolve(id);
 
         // {"TypeName": {...}} or {"result": {...}} around the expected object.
         if map.len() == 1 && !o.properties.is_empty() {
             let key = map.keys().next().cloned().unwrap_or_default();
             let inner_is_object = map.get(&key).is_some_and(Value::is_object);
-            if inner_is_object && index.lookup(o, &key) == KeyMatch::Unknown {
+            if inner_is_object && self.keys.lookup(oid, o, &key) == KeyMatch::Unknown {
                 self.change(
                     WarningKind::Reshaped,
                     2,
@@ -503,7 +515,7 @@ impl Walker<'_> {
             describe_keys(&map)
         };
         for (key, value) in map {
-            let m = index.lookup(o, &key);
+            let m = self.keys.lookup(oid, o, &key);
             match m {
                 KeyMatch::Exact(i) => {
                     any_known = true;

@@ -337,3 +337,52 @@ fn depth_limit() {
     let e = recover(v, &s, &Options::default().max_depth(10)).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DepthLimit);
 }
+
+/// Folded key names and enum spellings are kept per schema node for the whole reply: each
+/// object and enum is matched against its own, however many values share or differ.
+#[test]
+fn spellings_are_kept_per_schema_node() {
+    let s = schema(json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "door": {"enum": ["Open", "Closed"]},
+                "shop": {"enum": ["Opened", "Shut"]},
+                "inner": {
+                    "type": "object",
+                    "properties": {"userId": {"type": "integer"}},
+                    "required": ["userId"]
+                },
+                "user_name": {"type": "string"}
+            },
+            "required": ["door", "shop", "inner", "user_name"]
+        }
+    }));
+    let r = run(
+        json!([
+            {"door": "OPEN", "shop": "opened", "inner": {"USER_ID": 1}, "UserName": "a"},
+            {"door": "closed", "shop": "SHUT", "inner": {"user id": 2}, "user-name": "b"},
+            {"door": "opening", "shop": "opening", "inner": {"userid": 3}, "USERNAME": "c"}
+        ]),
+        &s,
+    );
+    assert_eq!(
+        r.value,
+        json!([
+            {"door": "Open", "shop": "Opened", "inner": {"userId": 1}, "user_name": "a"},
+            {"door": "Closed", "shop": "Shut", "inner": {"userId": 2}, "user_name": "b"},
+            {"door": "Open", "shop": "Opened", "inner": {"userId": 3}, "user_name": "c"}
+        ])
+    );
+    let enums = r
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::EnumMatched)
+        .map(|w| w.path.as_str())
+        .collect::<Vec<_>>();
+    assert_eq!(
+        enums,
+        ["/0/door", "/0/shop", "/1/door", "/1/shop", "/2/door", "/2/shop"]
+    );
+}

@@ -6,6 +6,12 @@
 pub(crate) fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_lowercase());
+            }
+            continue;
+        }
         let c = unaccent(c);
         if c.is_alphanumeric() {
             out.extend(c.to_lowercase());
@@ -27,7 +33,11 @@ pub(crate) fn words(s: &str) -> Vec<String> {
                 out.push(std::mem::take(&mut current));
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            current.extend(c.to_lowercase());
+            if c.is_ascii() {
+                current.push(c.to_ascii_lowercase());
+            } else {
+                current.extend(c.to_lowercase());
+            }
         } else {
             prev_lower = false;
             if !current.is_empty() {
@@ -109,6 +119,9 @@ mod tests {
         assert_eq!(fold("Needs Review"), "needsreview");
         assert_eq!(fold("needs_review"), "needsreview");
         assert_eq!(fold("Café-Crème"), "cafecreme");
+        assert_eq!(fold("ÉTAT_Über 2"), "etatuber2");
+        assert_eq!(fold("Straße"), "straße");
+        assert_eq!(fold("ΣΟΦΊΑ"), "σοφία");
     }
 
     #[test]
