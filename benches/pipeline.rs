@@ -1,6 +1,6 @@
 //! The typed pipeline on replies that need no repair (issues 4 and 8):
 //! * `fast_path`: `T::from_llm` on valid JSON against `serde_json::from_str::<T>` (target:
-//!   within 5%; the fast path adds only `serde_ignored`'s check for keys serde would drop);
+//!   within 5%; the fast path adds only the check for keys serde would drop silently);
 //! * `recover_valid`: schema-aligned recovery of an already-valid `Value` against
 //!   `serde_json::from_value::<T>` of the same value (target: under 2x);
 //! * `messy_reply`: the whole pipeline (extraction, repair, recovery, deserialization) on a
@@ -8,69 +8,15 @@
 //!   JSON unquoted keys, single quotes, Python literals, comments, trailing commas, a key in
 //!   another case, numbers as strings and enum values in other words.
 //!
-//! Run: `cargo bench --bench pipeline`. Results are in BENCHMARKS.md.
+//! Run: `cargo bench --bench pipeline`; `cargo bench --bench race` measures the fast path
+//! interleaved with serde_json, which a busy machine disturbs less. Results are in BENCHMARKS.md.
 
-use std::collections::BTreeMap;
+mod common;
 
+use common::{report, Item, Report};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use llmout::LlmOutput;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use std::hint::black_box;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmOutput)]
-struct Report {
-    title: String,
-    score: i64,
-    ratio: f64,
-    ok: bool,
-    tags: Vec<String>,
-    note: Option<String>,
-    status: Status,
-    items: Vec<Item>,
-    extra: BTreeMap<String, u32>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-enum Status {
-    Draft,
-    NeedsReview,
-    Done,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum Item {
-    Text { body: String },
-    Count { n: u32, unit: Option<String> },
-}
-
-fn report(items: usize) -> Report {
-    Report {
-        title: "Quarterly review of the parser".to_owned(),
-        score: 8,
-        ratio: 0.75,
-        ok: true,
-        tags: vec!["parser".to_owned(), "speed".to_owned()],
-        note: None,
-        status: Status::NeedsReview,
-        items: (0..items)
-            .map(|i| {
-                if i % 2 == 0 {
-                    Item::Text {
-                        body: format!("Finding {i}: the token is compared with ==."),
-                    }
-                } else {
-                    Item::Count {
-                        n: i as u32,
-                        unit: Some("ms".to_owned()),
-                    }
-                }
-            })
-            .collect(),
-        extra: (0..8).map(|i| (format!("k{i}"), i)).collect(),
-    }
-}
 
 fn fast_path(c: &mut Criterion) {
     let mut g = c.benchmark_group("fast_path");

@@ -13,6 +13,9 @@
 //! * `adversarial`: 1 MB of `"`, `{`, `[`, `,`, `\` and alternating quotes in the places
 //!   where they cost most.
 
+mod common;
+
+use common::messy_with;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use llmout::repair::{parse, to_string, RepairOptions};
 use serde_json::{json, Value};
@@ -21,29 +24,6 @@ use std::hint::black_box;
 /// `n` messy records and the value they mean.
 fn messy(n: usize) -> (String, Value) {
     messy_with(n, false)
-}
-
-/// The messy records; `common` leaves out the two mistakes the Rust `jsonrepair` crate gets
-/// wrong (`#` comments become `//`, invalid escapes `C:\xyz` become valid `C:\\xyz`), for a
-/// race in which it can be correct.
-fn messy_with(n: usize, common: bool) -> (String, Value) {
-    let (comment, sep) = if common { ("//", "\\\\") } else { ("#", "\\") };
-    let mut text = String::from("// generated records\n[\n");
-    let mut expected = Vec::with_capacity(n);
-    for i in 0..n {
-        text.push_str(&format!(
-            "  {{id: {i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", \
-             tags: ['a', 'b',], active: True, score: .5, note: None, \
-             \"path\": \"C:{sep}xyz{sep}{i}\", nested: {{\"x\": [1, 2, 3,],}}, {comment} end\n  }},\n"
-        ));
-        expected.push(json!({
-            "id": i, "name": format!("Item {i}"), "desc": format!("She said \"hi\" to item {i}"),
-            "tags": ["a", "b"], "active": true, "score": 0.5, "note": null,
-            "path": format!("C:\\xyz\\{i}"), "nested": {"x": [1, 2, 3]}
-        }));
-    }
-    text.push(']');
-    (text, Value::Array(expected))
 }
 
 fn jsonrepair_value(text: &str) -> Option<Value> {

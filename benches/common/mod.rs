@@ -1,0 +1,88 @@
+//! Inputs shared by the benches: the messy records (`repair.rs`, `race.rs`) and the `Report`
+//! type (`pipeline.rs`, `race.rs`). Each bench uses a part of this module.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use llmout::LlmOutput;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// The messy records; `common` leaves out the two mistakes the Rust `jsonrepair` crate gets
+/// wrong (`#` comments become `//`, invalid escapes `C:\xyz` become valid `C:\\xyz`), for a
+/// race in which it can be correct.
+pub fn messy_with(n: usize, common: bool) -> (String, Value) {
+    let (comment, sep) = if common { ("//", "\\\\") } else { ("#", "\\") };
+    let mut text = String::from("// generated records\n[\n");
+    let mut expected = Vec::with_capacity(n);
+    for i in 0..n {
+        text.push_str(&format!(
+            "  {{id: {i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", \
+             tags: ['a', 'b',], active: True, score: .5, note: None, \
+             \"path\": \"C:{sep}xyz{sep}{i}\", nested: {{\"x\": [1, 2, 3,],}}, {comment} end\n  }},\n"
+        ));
+        expected.push(json!({
+            "id": i, "name": format!("Item {i}"), "desc": format!("She said \"hi\" to item {i}"),
+            "tags": ["a", "b"], "active": true, "score": 0.5, "note": null,
+            "path": format!("C:\\xyz\\{i}"), "nested": {"x": [1, 2, 3]}
+        }));
+    }
+    text.push(']');
+    (text, Value::Array(expected))
+}
+
+/// A report with a nested internally tagged enum list, a map, an option and a unit enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmOutput)]
+pub struct Report {
+    pub title: String,
+    pub score: i64,
+    pub ratio: f64,
+    pub ok: bool,
+    pub tags: Vec<String>,
+    pub note: Option<String>,
+    pub status: Status,
+    pub items: Vec<Item>,
+    pub extra: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Status {
+    Draft,
+    NeedsReview,
+    Done,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Item {
+    Text { body: String },
+    Count { n: u32, unit: Option<String> },
+}
+
+pub fn report(items: usize) -> Report {
+    Report {
+        title: "Quarterly review of the parser".to_owned(),
+        score: 8,
+        ratio: 0.75,
+        ok: true,
+        tags: vec!["parser".to_owned(), "speed".to_owned()],
+        note: None,
+        status: Status::NeedsReview,
+        items: (0..items)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Item::Text {
+                        body: format!("Finding {i}: the token is compared with ==."),
+                    }
+                } else {
+                    Item::Count {
+                        n: i as u32,
+                        unit: Some("ms".to_owned()),
+                    }
+                }
+            })
+            .collect(),
+        extra: (0..8).map(|i| (format!("k{i}"), i)).collect(),
+    }
+}

@@ -1,0 +1,169 @@
+//! The two comparisons whose targets are ratios, measured interleaved: each round runs every
+//! contender once, so a noisy neighbour slows them all alike, and the tables report the
+//! fastest round of each (the least disturbed) and the median round.
+//! * the lenient parser against the `jsonrepair` crate on the messy documents of
+//!   `benches/repair.rs` (issue 3: about twice that crate);
+//! * the fast path, `Report::from_llm` on valid JSON, against `serde_json::from_str::<Report>`
+//!   (issue 8: within 5%).
+//!
+//! criterion (`benches/repair.rs`, `benches/pipeline.rs`) measures each contender in its own
+//! stretch of time; on a machine whose cores are shared, load that comes and goes between
+//! stretches moves the ratios by a third from run to run. This bench is the check on them.
+//!
+//! Run: `cargo bench --bench race` (optionally `-- ROUNDS`, default 40). Timed calls include
+//! freeing the output, for every contender alike.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use common::{messy_with, report, Report};
+use llmout::repair::{parse, to_string, RepairOptions};
+use llmout::LlmOutput;
+use serde_json::Value;
+
+type Contender<'a> = (&'static str, Box<dyn FnMut() -> bool + 'a>);
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(40)
+        .max(1);
+    for (name, common) in [("messy", false), ("messy_common", true)] {
+        let (text, expected) = messy_with(10_000, common);
+        race(name, &text, &expected, rounds);
+    }
+    for items in [10, 1_000] {
+        fast_path(items, rounds);
+    }
+}
+
+/// `Report::from_llm` against `serde_json::from_str::<Report>` on the same valid JSON; each
+/// round times a batch of calls (sized to about a millisecond) of each.
+fn fast_path(items: usize, rounds: usize) {
+    let text = serde_json::to_string(&report(items)).unwrap();
+    assert_eq!(Report::from_llm(&text).value, Some(report(items)));
+    let batch = (1_000_000 / text.len()).max(1);
+    let mut ours = Vec::with_capacity(rounds);
+    let mut theirs = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let start = Instant::now();
+        for _ in 0..batch {
+            drop(black_box(Report::from_llm(black_box(&text))));
+        }
+        ours.push(start.elapsed() / batch as u32);
+        let start = Instant::now();
+        for _ in 0..batch {
+            drop(black_box(serde_json::from_str::<Report>(black_box(&text))));
+        }
+        theirs.push(start.elapsed() / batch as u32);
+    }
+    ours.sort();
+    theirs.sort();
+    let overhead = |at: usize| (ours[at].as_secs_f64() / theirs[at].as_secs_f64() - 1.0) * 100.0;
+    println!(
+        "fast path, {} bytes, {rounds} interleaved rounds of {batch} calls: \
+         `Report::from_llm` {:.2} µs, `serde_json::from_str` {:.2} µs (fastest rounds): \
+         overhead {:+.1}% (fastest), {:+.1}% (median).\n",
+        text.len(),
+        ours[0].as_secs_f64() * 1e6,
+        theirs[0].as_secs_f64() * 1e6,
+        overhead(0),
+        overhead(rounds / 2),
+    );
+}
+
+fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
+    let options = RepairOptions::default();
+    let peer = jsonrepair::Options::default();
+    let mut contenders: Vec<Contender> = vec![
+        (
+            "llmout (to string, with repair log)",
+            Box::new(|| {
+                let out = to_string(black_box(text), &options).map(|p| p.json);
+                out.ok()
+                    .and_then(|j| serde_json::from_str::<Value>(&j).ok())
+                    == Some(expected.clone())
+            }),
+        ),
+        (
+            "llmout (to Value, with repair log)",
+            Box::new(|| parse(black_box(text), &options).map(|p| p.value).as_ref() == Ok(expected)),
+        ),
+        (
+            "jsonrepair 0.1.0 (to string)",
+            Box::new(|| {
+                let out = jsonrepair::repair_to_string(black_box(text), &peer);
+                out.ok()
+                    .and_then(|j| serde_json::from_str::<Value>(&j).ok())
+                    == Some(expected.clone())
+            }),
+        ),
+        (
+            "jsonrepair 0.1.0 (to Value)",
+            Box::new(|| {
+                let out = jsonrepair::repair_to_string(black_box(text), &peer)
+                    .ok()
+                    .and_then(|j| serde_json::from_str::<Value>(&j).ok());
+                out.as_ref() == Some(expected)
+            }),
+        ),
+    ];
+    // Correctness once, untimed; then the timed calls do only the contender's own work.
+    let correct: Vec<bool> = contenders.iter_mut().map(|(_, f)| f()).collect();
+    assert!(correct[0] && correct[1], "llmout is wrong on {name}");
+    let mut timed: Vec<Box<dyn FnMut() + '_>> = vec![
+        Box::new(|| drop(black_box(to_string(black_box(text), &options)))),
+        Box::new(|| drop(black_box(parse(black_box(text), &options)))),
+        Box::new(|| {
+            drop(black_box(jsonrepair::repair_to_string(
+                black_box(text),
+                &peer,
+            )))
+        }),
+        Box::new(|| {
+            let out = jsonrepair::repair_to_string(black_box(text), &peer)
+                .ok()
+                .and_then(|j| serde_json::from_str::<Value>(&j).ok());
+            drop(black_box(out))
+        }),
+    ];
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); timed.len()];
+    for _ in 0..rounds {
+        for (k, f) in timed.iter_mut().enumerate() {
+            let start = Instant::now();
+            f();
+            times[k].push(start.elapsed());
+        }
+    }
+    for t in &mut times {
+        t.sort();
+    }
+    let mbps = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
+    println!(
+        "`{name}`: {} bytes, {rounds} interleaved rounds.\n",
+        text.len()
+    );
+    println!("| implementation | fastest round MB/s | median round MB/s | output correct |");
+    println!("|---|---:|---:|---|");
+    for (k, (label, _)) in contenders.iter().enumerate() {
+        println!(
+            "| {label} | {:.1} | {:.1} | {} |",
+            mbps(times[k][0]),
+            mbps(times[k][rounds / 2]),
+            if correct[k] { "yes" } else { "no" }
+        );
+    }
+    let ratio =
+        |a: usize, b: usize, at: usize| times[b][at].as_secs_f64() / times[a][at].as_secs_f64();
+    println!(
+        "\nllmout / jsonrepair, same output: to string {:.2}x (fastest) {:.2}x (median); \
+         to Value {:.2}x (fastest) {:.2}x (median).\n",
+        ratio(0, 2, 0),
+        ratio(0, 2, rounds / 2),
+        ratio(1, 3, 0),
+        ratio(1, 3, rounds / 2),
+    );
+}
