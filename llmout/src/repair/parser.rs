@@ -261,7 +261,7 @@ impl<S: Sink, L: Log> Parser<'_, S, L> {
             return;
         }
         let path = self.path.pointer(self.src);
-        if self.last == Some(kind) && self.log.last_path() == path {
+        if self.last == Some(kind) && same_path(self.log.last_path(), path) {
             return;
         }
         if self.count >= self.budget {
@@ -1160,6 +1160,15 @@ fn small_integer(digits: &[u8]) -> Option<u64> {
         n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
     }
     Some(n)
+}
+
+/// `a == b` for two JSON pointers, without calling `memcmp` on empty ones: an empty `String`'s
+/// pointer is dangling, and glibc's AVX-512 `memcmp` reads it with a masked load whose fault
+/// suppression costs hundreds of cycles. A million `,` at the top level (each one compared
+/// with the root path `""`) took 85 ms instead of 10.
+#[inline]
+fn same_path(a: &str, b: &str) -> bool {
+    a.len() == b.len() && (a.is_empty() || a == b)
 }
 
 /// Position of the first `a` immediately followed by `b` in `hay`.
