@@ -3,6 +3,11 @@
 //! fastest round of each (the least disturbed) and the median round.
 //! * the lenient parser against the `jsonrepair` crate on the messy documents of
 //!   `benches/repair.rs` (issue 3: about twice that crate);
+//! * the lenient parser on the same records as valid JSON, against
+//!   `serde_json::from_str::<Value>` (issue 3: at least 70%);
+//! * time per byte as the messy document grows 10x and 100x, and on the adversarial inputs of
+//!   `benches/repair.rs`, against the 1.9 MB messy document (issue 3: 10x input within 11x
+//!   time; issue 8: adversarial input within 2x of a normal document);
 //! * the fast path, `Report::from_llm` on valid JSON, against `serde_json::from_str::<Report>`
 //!   (issue 8: within 5%).
 //!
@@ -18,7 +23,7 @@ mod common;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use common::{messy_with, report, Report};
+use common::{adversarial, messy_with, report, Report};
 use llmout::repair::{parse, to_string, RepairOptions};
 use llmout::LlmOutput;
 use serde_json::Value;
@@ -35,9 +40,103 @@ fn main() {
         let (text, expected) = messy_with(10_000, common);
         race(name, &text, &expected, rounds);
     }
+    valid(rounds);
+    per_byte(rounds);
     for items in [10, 1_000] {
         fast_path(items, rounds);
     }
+}
+
+/// Runs each of `fs` once per round, `rounds` times; each one's times, sorted.
+fn rounds_of(rounds: usize, fs: &mut [Box<dyn FnMut() + '_>]) -> Vec<Vec<Duration>> {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); fs.len()];
+    for _ in 0..rounds {
+        for (k, f) in fs.iter_mut().enumerate() {
+            let start = Instant::now();
+            f();
+            times[k].push(start.elapsed());
+        }
+    }
+    for t in &mut times {
+        t.sort();
+    }
+    times
+}
+
+/// The lenient parser on valid JSON against serde_json building the same `Value`.
+fn valid(rounds: usize) {
+    let (_, expected) = messy_with(10_000, false);
+    let text = serde_json::to_string(&expected).unwrap();
+    let options = RepairOptions::default();
+    let parsed = parse(&text, &options).unwrap();
+    assert!(parsed.value == expected && parsed.repairs.is_empty());
+    let times = rounds_of(
+        rounds,
+        &mut [
+            Box::new(|| drop(black_box(parse(black_box(&text), &options)))),
+            Box::new(|| drop(black_box(to_string(black_box(&text), &options)))),
+            Box::new(|| drop(black_box(serde_json::from_str::<Value>(black_box(&text))))),
+        ],
+    );
+    let mbps = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
+    let share = |k: usize, at: usize| times[2][at].as_secs_f64() / times[k][at].as_secs_f64();
+    println!(
+        "valid document, {} bytes, {rounds} interleaved rounds (fastest round; median in \
+         parentheses):\n\n\
+         | implementation | MB/s | share of serde_json's throughput |\n|---|---:|---:|\n\
+         | llmout (to Value) | {:.1} ({:.1}) | {:.0}% ({:.0}%) |\n\
+         | llmout (to string) | {:.1} ({:.1}) | {:.0}% ({:.0}%) |\n\
+         | `serde_json::from_str::<Value>` | {:.1} ({:.1}) | 100% |\n",
+        text.len(),
+        mbps(times[0][0]),
+        mbps(times[0][rounds / 2]),
+        share(0, 0) * 100.0,
+        share(0, rounds / 2) * 100.0,
+        mbps(times[1][0]),
+        mbps(times[1][rounds / 2]),
+        share(1, 0) * 100.0,
+        share(1, rounds / 2) * 100.0,
+        mbps(times[2][0]),
+        mbps(times[2][rounds / 2]),
+    );
+}
+
+/// Time per byte of the parser (to a `Value`) on the messy document at 1x, 10x and 100x of
+/// ~190 KB and on the adversarial inputs, each against the 1.9 MB messy document.
+fn per_byte(rounds: usize) {
+    let options = RepairOptions::default();
+    let mut inputs: Vec<(String, String)> = [1_000, 10_000, 100_000]
+        .into_iter()
+        .map(|n| (format!("messy, {n} records"), messy_with(n, false).0))
+        .collect();
+    inputs.extend(
+        adversarial()
+            .into_iter()
+            .map(|(name, t)| (format!("`{name}`"), t)),
+    );
+    let mut fs: Vec<Box<dyn FnMut() + '_>> = inputs
+        .iter()
+        .map(|(_, t)| -> Box<dyn FnMut() + '_> {
+            Box::new(|| drop(black_box(parse(black_box(t), &options))))
+        })
+        .collect();
+    let times = rounds_of(rounds, &mut fs);
+    let per_byte = |k: usize, at: usize| times[k][at].as_secs_f64() / inputs[k].1.len() as f64;
+    println!(
+        "time per byte against the 1.9 MB messy document, {rounds} interleaved rounds \
+         (fastest round; median in parentheses):\n\n\
+         | input | bytes | fastest round | per byte, x the messy document's |\n|---|---:|---:|---:|"
+    );
+    for (k, (name, text)) in inputs.iter().enumerate() {
+        println!(
+            "| {name} | {} | {:.3} ms | {:.2} ({:.2}) |",
+            text.len(),
+            times[k][0].as_secs_f64() * 1e3,
+            per_byte(k, 0) / per_byte(1, 0),
+            per_byte(k, rounds / 2) / per_byte(1, rounds / 2),
+        );
+    }
+    println!();
 }
 
 /// `Report::from_llm` against `serde_json::from_str::<Report>` on the same valid JSON; each
@@ -130,17 +229,7 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
             drop(black_box(out))
         }),
     ];
-    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); timed.len()];
-    for _ in 0..rounds {
-        for (k, f) in timed.iter_mut().enumerate() {
-            let start = Instant::now();
-            f();
-            times[k].push(start.elapsed());
-        }
-    }
-    for t in &mut times {
-        t.sort();
-    }
+    let times = rounds_of(rounds, &mut timed);
     let mbps = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
     println!(
         "`{name}`: {} bytes, {rounds} interleaved rounds.\n",

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::messy_with;
+use common::{adversarial, messy_with};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use llmout::repair::{parse, to_string, RepairOptions};
 use serde_json::{json, Value};
@@ -140,30 +140,6 @@ fn scaling(c: &mut Criterion) {
         });
     }
     g.finish();
-}
-
-/// Adversarial inputs of 1 MB, each placed where it costs the parser most.
-pub fn adversarial() -> Vec<(&'static str, String)> {
-    const N: usize = 1 << 20;
-    vec![
-        (
-            "quotes_in_string",
-            format!("{{\"a\": \"{}\"}}", "\"".repeat(N)),
-        ),
-        (
-            "quote_x_in_member",
-            format!("{{\"a\": \"{}", "\"x, ".repeat(N / 4)),
-        ),
-        ("alternating_quotes", "[".to_owned() + &"\"'".repeat(N / 2)),
-        ("open_braces", "{".repeat(N)),
-        ("open_brackets", "[".repeat(N)),
-        ("commas", "[".to_owned() + &",".repeat(N)),
-        ("backslashes", format!("[\"{}\"]", "\\".repeat(N))),
-        (
-            "unquoted_commas",
-            format!("{{\"a\": {}}}", "x, ".repeat(N / 3)),
-        ),
-    ]
 }
 
 fn adversarial_inputs(c: &mut Criterion) {

@@ -1,5 +1,5 @@
-//! Inputs shared by the benches: the messy records (`repair.rs`, `race.rs`) and the `Report`
-//! type (`pipeline.rs`, `race.rs`). Each bench uses a part of this module.
+//! Inputs shared by the benches: the messy records and the adversarial inputs (`repair.rs`,
+//! `race.rs`) and the `Report` type (`pipeline.rs`, `race.rs`). Each bench uses a part of this module.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -85,4 +85,28 @@ pub fn report(items: usize) -> Report {
             .collect(),
         extra: (0..8).map(|i| (format!("k{i}"), i)).collect(),
     }
+}
+
+/// Adversarial inputs of 1 MB, each placed where it costs the parser most.
+pub fn adversarial() -> Vec<(&'static str, String)> {
+    const N: usize = 1 << 20;
+    vec![
+        (
+            "quotes_in_string",
+            format!("{{\"a\": \"{}\"}}", "\"".repeat(N)),
+        ),
+        (
+            "quote_x_in_member",
+            format!("{{\"a\": \"{}", "\"x, ".repeat(N / 4)),
+        ),
+        ("alternating_quotes", "[".to_owned() + &"\"'".repeat(N / 2)),
+        ("open_braces", "{".repeat(N)),
+        ("open_brackets", "[".repeat(N)),
+        ("commas", "[".to_owned() + &",".repeat(N)),
+        ("backslashes", format!("[\"{}\"]", "\\".repeat(N))),
+        (
+            "unquoted_commas",
+            format!("{{\"a\": {}}}", "x, ".repeat(N / 3)),
+        ),
+    ]
 }
