@@ -32,7 +32,8 @@ fn stderr(o: &Output) -> String {
 }
 
 fn schema_file(name: &str, schema: &serde_json::Value) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("llmout-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, schema.to_string()).unwrap();

@@ -10,7 +10,8 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn file(name: &str, schema: &serde_json::Value) -> String {
-    let dir = std::env::temp_dir().join(format!("llmout-cli-schema-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-schema-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, schema.to_string()).unwrap();

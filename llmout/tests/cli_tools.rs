@@ -50,7 +50,8 @@ fn plain_text_and_any_bytes() {
 
 #[test]
 fn tool_definitions_recover_arguments() {
-    let dir = std::env::temp_dir().join(format!("llmout-cli-tools-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-tools-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let defs = dir.join("tools.json");
     std::fs::write(
