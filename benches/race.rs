@@ -101,39 +101,49 @@ fn valid(rounds: usize) {
     );
 }
 
-/// Time per byte of the parser (to a `Value`) on the messy document at 1x, 10x and 100x of
-/// ~190 KB and on the adversarial inputs, each against the 1.9 MB messy document.
+/// Time per byte of the parser on the messy document at 1x, 10x and 100x of ~190 KB (to a
+/// `Value` and to text) and on the adversarial inputs (to a `Value`), each against the 1.9 MB
+/// messy document with the same output.
 fn per_byte(rounds: usize) {
     let options = RepairOptions::default();
-    let mut inputs: Vec<(String, String)> = [1_000, 10_000, 100_000]
-        .into_iter()
-        .map(|n| (format!("messy, {n} records"), messy_with(n, false).0))
-        .collect();
+    // (name, input, to text?, index of the row it is compared with)
+    let mut inputs: Vec<(String, String, bool, usize)> = Vec::new();
+    for (text, base) in [(false, 1), (true, 4)] {
+        for n in [1_000, 10_000, 100_000] {
+            let output = if text { "text" } else { "Value" };
+            let name = format!("messy, {n} records, to {output}");
+            inputs.push((name, messy_with(n, false).0, text, base));
+        }
+    }
     inputs.extend(
         adversarial()
             .into_iter()
-            .map(|(name, t)| (format!("`{name}`"), t)),
+            .map(|(name, t)| (format!("`{name}`, to Value"), t, false, 1)),
     );
     let mut fs: Vec<Box<dyn FnMut() + '_>> = inputs
         .iter()
-        .map(|(_, t)| -> Box<dyn FnMut() + '_> {
-            Box::new(|| drop(black_box(parse(black_box(t), &options))))
+        .map(|(_, t, text, _)| -> Box<dyn FnMut() + '_> {
+            if *text {
+                Box::new(|| drop(black_box(to_string(black_box(t), &options))))
+            } else {
+                Box::new(|| drop(black_box(parse(black_box(t), &options))))
+            }
         })
         .collect();
     let times = rounds_of(rounds, &mut fs);
     let per_byte = |k: usize, at: usize| times[k][at].as_secs_f64() / inputs[k].1.len() as f64;
     println!(
-        "time per byte against the 1.9 MB messy document, {rounds} interleaved rounds \
-         (fastest round; median in parentheses):\n\n\
+        "time per byte against the 1.9 MB messy document with the same output, {rounds} \
+         interleaved rounds (fastest round; median in parentheses):\n\n\
          | input | bytes | fastest round | per byte, x the messy document's |\n|---|---:|---:|---:|"
     );
-    for (k, (name, text)) in inputs.iter().enumerate() {
+    for (k, (name, text, _, base)) in inputs.iter().enumerate() {
         println!(
             "| {name} | {} | {:.3} ms | {:.2} ({:.2}) |",
             text.len(),
             times[k][0].as_secs_f64() * 1e3,
-            per_byte(k, 0) / per_byte(1, 0),
-            per_byte(k, rounds / 2) / per_byte(1, rounds / 2),
+            per_byte(k, 0) / per_byte(*base, 0),
+            per_byte(k, rounds / 2) / per_byte(*base, rounds / 2),
         );
     }
     println!();
