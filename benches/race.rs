@@ -9,7 +9,9 @@
 //!   `benches/repair.rs`, against the 1.9 MB messy document (issue 3: 10x input within 11x
 //!   time; issue 8: adversarial input within 2x of a normal document);
 //! * the fast path, `Report::from_llm` on valid JSON, against `serde_json::from_str::<Report>`
-//!   (issue 8: within 5%).
+//!   (issue 8: within 5%);
+//! * schema-aligned recovery of an already valid `Value` against
+//!   `serde_json::from_value::<Report>` of it (issue 4: under 2x).
 //!
 //! criterion (`benches/repair.rs`, `benches/pipeline.rs`) measures each contender in its own
 //! stretch of time; on a machine whose cores are shared, load that comes and goes between
@@ -45,6 +47,55 @@ fn main() {
     for items in [10, 1_000] {
         fast_path(items, rounds);
     }
+    for items in [10, 1_000] {
+        recover_valid(items, rounds);
+    }
+}
+
+/// `recover::recover` of a valid `Report` value against `serde_json::from_value::<Report>`
+/// of it; each round times a batch of calls on copies made before the clock starts.
+fn recover_valid(items: usize, rounds: usize) {
+    let schema = Report::compiled_schema();
+    let options = llmout::Options::default();
+    let value = serde_json::to_value(report(items)).unwrap();
+    let size = value.to_string().len();
+    assert!(llmout::recover::recover(value.clone(), schema, &options)
+        .unwrap()
+        .warnings
+        .is_empty());
+    let batch = (1_000_000 / size).max(1);
+    let mut ours = Vec::with_capacity(rounds);
+    let mut theirs = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let copies = vec![value.clone(); batch];
+        let start = Instant::now();
+        for v in copies {
+            drop(black_box(llmout::recover::recover(
+                black_box(v),
+                schema,
+                &options,
+            )));
+        }
+        ours.push(start.elapsed() / batch as u32);
+        let copies = vec![value.clone(); batch];
+        let start = Instant::now();
+        for v in copies {
+            drop(black_box(serde_json::from_value::<Report>(black_box(v))));
+        }
+        theirs.push(start.elapsed() / batch as u32);
+    }
+    ours.sort();
+    theirs.sort();
+    let ratio = |at: usize| ours[at].as_secs_f64() / theirs[at].as_secs_f64();
+    println!(
+        "recovery of a valid value, {size} bytes as JSON, {rounds} interleaved rounds of \
+         {batch} calls: `recover::recover` {:.2} µs, `serde_json::from_value` {:.2} µs \
+         (fastest rounds): {:.2}x (fastest), {:.2}x (median).\n",
+        ours[0].as_secs_f64() * 1e6,
+        theirs[0].as_secs_f64() * 1e6,
+        ratio(0),
+        ratio(rounds / 2),
+    );
 }
 
 /// Runs each of `fs` once per round, `rounds` times; each one's times, sorted.
