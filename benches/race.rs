@@ -1,12 +1,12 @@
-//! The two comparisons whose targets are ratios, measured interleaved: each round runs every
+//! The comparisons whose targets are ratios, measured interleaved: each round runs every
 //! contender once, so a noisy neighbour slows them all alike, and the tables report the
 //! fastest round of each (the least disturbed) and the median round.
 //! * the lenient parser against the `jsonrepair` crate on the messy documents of
-//!   `benches/repair.rs` (issue 3: about twice that crate);
+//!   `benches/common` (issue 3: about twice that crate);
 //! * the lenient parser on the same records as valid JSON, against
 //!   `serde_json::from_str::<Value>` (issue 3: at least 70%);
-//! * time per byte as the messy document grows 10x and 100x, and on the adversarial inputs of
-//!   `benches/repair.rs`, against the 1.9 MB messy document (issue 3: 10x input within 11x
+//! * time per byte as the messy document grows 10x and 100x (`jsonrepair` beside it), and on
+//!   the adversarial inputs, against the 1.9 MB messy document (issue 3: 10x input within 11x
 //!   time; issue 8: adversarial input within 2x of a normal document);
 //! * the fast path, `Report::from_llm` on valid JSON, against `serde_json::from_str::<Report>`
 //!   (issue 8: within 5%);
@@ -152,40 +152,61 @@ fn valid(rounds: usize) {
     );
 }
 
+/// What a row of [`per_byte`] runs.
+#[derive(Clone, Copy)]
+enum Who {
+    /// llmout's parser to a `Value`.
+    Value,
+    /// llmout's parser to JSON text.
+    Text,
+    /// The `jsonrepair` crate to JSON text.
+    Peer,
+}
+
 /// Time per byte of the parser on the messy document at 1x, 10x and 100x of ~190 KB (to a
-/// `Value` and to text) and on the adversarial inputs (to a `Value`), each against the 1.9 MB
-/// messy document with the same output.
+/// `Value` and to text; `jsonrepair` on `messy_common`, where it is correct, beside it) and on
+/// the adversarial inputs (to a `Value`), each against the 1.9 MB document of the same row
+/// kind.
 fn per_byte(rounds: usize) {
     let options = RepairOptions::default();
-    // (name, input, to text?, index of the row it is compared with)
-    let mut inputs: Vec<(String, String, bool, usize)> = Vec::new();
-    for (text, base) in [(false, 1), (true, 4)] {
+    let peer = jsonrepair::Options::default();
+    // (name, input, who, index of the row it is compared with)
+    let mut inputs: Vec<(String, String, Who, usize)> = Vec::new();
+    for (who, base) in [(Who::Value, 1), (Who::Text, 4), (Who::Peer, 7)] {
         for n in [1_000, 10_000, 100_000] {
-            let output = if text { "text" } else { "Value" };
-            let name = format!("messy, {n} records, to {output}");
-            inputs.push((name, messy_with(n, false).0, text, base));
+            let (name, common) = match who {
+                Who::Value => (format!("llmout, messy, {n} records, to Value"), false),
+                Who::Text => (format!("llmout, messy, {n} records, to text"), false),
+                Who::Peer => (
+                    format!("jsonrepair 0.1.0, messy_common, {n} records, to text"),
+                    true,
+                ),
+            };
+            inputs.push((name, messy_with(n, common).0, who, base));
         }
     }
     inputs.extend(
         adversarial()
             .into_iter()
-            .map(|(name, t)| (format!("`{name}`, to Value"), t, false, 1)),
+            .map(|(name, t)| (format!("llmout, `{name}`, to Value"), t, Who::Value, 1)),
     );
     let mut fs: Vec<Box<dyn FnMut() + '_>> = inputs
         .iter()
-        .map(|(_, t, text, _)| -> Box<dyn FnMut() + '_> {
-            if *text {
-                Box::new(|| drop(black_box(to_string(black_box(t), &options))))
-            } else {
-                Box::new(|| drop(black_box(parse(black_box(t), &options))))
+        .map(|(_, t, who, _)| -> Box<dyn FnMut() + '_> {
+            match who {
+                Who::Value => Box::new(|| drop(black_box(parse(black_box(t), &options)))),
+                Who::Text => Box::new(|| drop(black_box(to_string(black_box(t), &options)))),
+                Who::Peer => {
+                    Box::new(|| drop(black_box(jsonrepair::repair_to_string(black_box(t), &peer))))
+                }
             }
         })
         .collect();
     let times = rounds_of(rounds, &mut fs);
     let per_byte = |k: usize, at: usize| times[k][at].as_secs_f64() / inputs[k].1.len() as f64;
     println!(
-        "time per byte against the 1.9 MB messy document with the same output, {rounds} \
-         interleaved rounds (fastest round; median in parentheses):\n\n\
+        "time per byte against the 1.9 MB document of the same implementation and output, \
+         {rounds} interleaved rounds (fastest round; median in parentheses):\n\n\
          | input | bytes | fastest round | per byte, x the messy document's |\n|---|---:|---:|---:|"
     );
     for (k, (name, text, _, base)) in inputs.iter().enumerate() {
