@@ -9,10 +9,12 @@
 //!
 //! Two different values matching at the same step is [`Match::Ambiguous`].
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::text::{fold, stem, strip_decoration, words};
-use crate::schema::Enum;
+use crate::schema::{Enum, NodeId};
 
 /// The outcome of matching.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,103 +29,109 @@ pub(crate) enum Match {
     None,
 }
 
-/// An enum's spellings (values and aliases) folded and stemmed once, for loose matching. Built
-/// the first time a value of the enum does not match exactly, and reused for every other value
-/// of the same enum in the reply.
-#[derive(Debug)]
-pub(crate) struct Spellings {
-    /// Whether the enum has string values at all (loose matching is only for those).
-    has_strings: bool,
-    /// Each spelling's folded form and word stems, with the value it stands for.
-    forms: Vec<Form>,
+/// Enums' spellings (string values and aliases) folded and stemmed, per schema node, built the
+/// first time a value of that enum does not match exactly (valid replies never pay for it), and
+/// reused for every other value of the same enum in the reply.
+#[derive(Default)]
+pub(crate) struct EnumIndex {
+    spellings: HashMap<NodeId, Vec<Spelling>>,
 }
 
-#[derive(Debug)]
-struct Form {
+/// One spelling of a value: its folded form and word stems.
+struct Spelling {
     folded: String,
     stems: Vec<String>,
     value: Value,
 }
 
-impl Spellings {
-    pub(crate) fn new(e: &Enum) -> Self {
-        let form = |name: &str, value: Value| Form {
+impl Spelling {
+    fn new(name: &str, value: Value) -> Self {
+        Spelling {
             folded: fold(name),
             stems: stems(name),
             value,
-        };
-        let mut forms: Vec<Form> = e
-            .values
-            .iter()
-            .filter_map(|v| v.as_str().map(|s| form(s, v.clone())))
-            .collect();
-        let has_strings = !forms.is_empty();
-        forms.extend(e.aliases.iter().map(|(a, v)| form(a, v.clone())));
-        Spellings { has_strings, forms }
-    }
-
-    /// The distinct values with a spelling that satisfies `test`.
-    fn candidates(&self, test: impl Fn(&Form) -> bool) -> Vec<Value> {
-        let mut hits: Vec<Value> = Vec::new();
-        for f in &self.forms {
-            if test(f) && !hits.contains(&f.value) {
-                hits.push(f.value.clone());
-            }
         }
-        hits
     }
+}
+
+/// The distinct values with a spelling that satisfies `test`.
+fn candidates(spellings: &[Spelling], test: impl Fn(&Spelling) -> bool) -> Vec<Value> {
+    let mut hits: Vec<Value> = Vec::new();
+    for s in spellings {
+        if test(s) && !hits.contains(&s.value) {
+            hits.push(s.value.clone());
+        }
+    }
+    hits
 }
 
 fn stems(s: &str) -> Vec<String> {
     words(s).iter().map(|w| stem(w)).collect()
 }
 
-/// Matches `v` against `e`, whose spellings are `spellings` (built from `e` when `None`, the
-/// first time they are needed).
-pub(crate) fn match_enum(v: &Value, e: &Enum, spellings: &mut Option<Spellings>) -> Match {
-    if e.values.contains(v) {
-        return Match::Exact;
+impl EnumIndex {
+    pub(crate) fn new() -> Self {
+        EnumIndex::default()
     }
-    let owned;
-    let text: &str = match v {
-        Value::String(s) => s,
-        Value::Number(_) | Value::Bool(_) => {
-            owned = v.to_string();
-            &owned
+
+    /// Matches `v` against `e`, the enum schema at node `id`.
+    pub(crate) fn lookup(&mut self, id: NodeId, e: &Enum, v: &Value) -> Match {
+        if e.values.contains(v) {
+            return Match::Exact;
         }
-        _ => return Match::None,
-    };
-    // A number or bool written as a string, or the reverse.
-    if e.values.iter().any(|x| !x.is_string()) {
-        let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
-        let typed: Vec<&Value> = e
-            .values
-            .iter()
-            .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
-            .collect();
-        if let [one] = typed.as_slice() {
+        let owned;
+        let text: &str = match v {
+            Value::String(s) => s,
+            Value::Number(_) | Value::Bool(_) => {
+                owned = v.to_string();
+                &owned
+            }
+            _ => return Match::None,
+        };
+        // A number or bool written as a string, or the reverse.
+        if e.values.iter().any(|x| !x.is_string()) {
+            let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
+            let typed: Vec<&Value> = e
+                .values
+                .iter()
+                .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
+                .collect();
+            if let [one] = typed.as_slice() {
+                return Match::Loose {
+                    value: (*one).clone(),
+                    how: "as the same value of another JSON type",
+                };
+            }
+        }
+        if !e.values.iter().any(Value::is_string) {
+            return Match::None;
+        }
+        if let Some((_, target)) = e.aliases.iter().find(|(a, _)| a == text) {
             return Match::Loose {
-                value: (*one).clone(),
-                how: "as the same value of another JSON type",
+                value: target.clone(),
+                how: "by alias",
             };
         }
+        let spellings = self.spellings.entry(id).or_insert_with(|| {
+            let values = e
+                .values
+                .iter()
+                .filter_map(|v| v.as_str().map(|s| Spelling::new(s, v.clone())));
+            let aliases = e.aliases.iter().map(|(a, v)| Spelling::new(a, v.clone()));
+            values.chain(aliases).collect()
+        });
+        loose(text, spellings)
     }
-    let spellings = spellings.get_or_insert_with(|| Spellings::new(e));
-    if !spellings.has_strings {
-        return Match::None;
-    }
-    if let Some((_, target)) = e.aliases.iter().find(|(a, _)| a == text) {
-        return Match::Loose {
-            value: target.clone(),
-            how: "by alias",
-        };
-    }
+}
+
+/// Steps 2 to 4 of the module docs: `text` against the enum's spellings.
+fn loose(text: &str, spellings: &[Spelling]) -> Match {
     let core = strip_decoration(text);
 
     // Step 2: folded equality, against values and aliases.
     let folded = fold(core);
     if !folded.is_empty() {
-        let hits = spellings.candidates(|f| f.folded == folded);
+        let hits = candidates(spellings, |s| s.folded == folded);
         if let Some(m) = decide(hits, "ignoring case and separators") {
             return m;
         }
@@ -132,7 +140,7 @@ pub(crate) fn match_enum(v: &Value, e: &Enum, spellings: &mut Option<Spellings>)
     // Step 3: the same sequence of word stems.
     let core_stems = stems(core);
     if !core_stems.is_empty() {
-        let hits = spellings.candidates(|f| f.stems == core_stems);
+        let hits = candidates(spellings, |s| s.stems == core_stems);
         if let Some(m) = decide(hits, "by word stem") {
             return m;
         }
@@ -142,11 +150,11 @@ pub(crate) fn match_enum(v: &Value, e: &Enum, spellings: &mut Option<Spellings>)
     let sentence = words(text);
     if sentence.len() <= 40 {
         let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
-        let hits = spellings.candidates(|f| {
-            !f.stems.is_empty()
+        let hits = candidates(spellings, |s| {
+            !s.stems.is_empty()
                 && sentence_stems
-                    .windows(f.stems.len())
-                    .any(|window| window == f.stems.as_slice())
+                    .windows(s.stems.len())
+                    .any(|window| window == s.stems.as_slice())
         });
         if let Some(m) = decide(hits, "named in a sentence") {
             return m;
@@ -178,8 +186,10 @@ mod tests {
         }
     }
 
+    /// Each case with a fresh index: the cache is tested in `recover::tests`.
     fn match_enum(v: &Value, e: &Enum) -> Match {
-        super::match_enum(v, e, &mut None)
+        let any = crate::schema::Schema::compile(&json!({})).unwrap();
+        EnumIndex::new().lookup(any.root(), e, v)
     }
 
     fn loose(m: Match) -> Value {

@@ -49,14 +49,12 @@ mod enums;
 mod keys;
 pub(crate) mod text;
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
 use crate::{excerpt, Error, ErrorKind, Options, Policy, Warning, WarningKind};
 use coerce::Reason;
-use enums::{Match, Spellings};
+use enums::{EnumIndex, Match};
 use keys::{KeyIndex, KeyMatch};
 
 /// A value recovered against a schema, the changes made, and their total cost.
@@ -81,7 +79,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         cost: 0,
         path: String::new(),
         keys: KeyIndex::new(),
-        spellings: HashMap::new(),
+        enums: EnumIndex::new(),
     };
     let value = walker.value(value, schema.root(), 0)?;
     Ok(Recovered {
@@ -104,7 +102,7 @@ struct Walker<'s> {
     /// Objects' folded property names, by schema node.
     keys: KeyIndex,
     /// Enums' folded and stemmed spellings, by schema node.
-    spellings: HashMap<NodeId, Option<Spellings>>,
+    enums: EnumIndex,
 }
 
 impl Walker<'_> {
@@ -160,11 +158,7 @@ impl Walker<'_> {
             Kind::String => self.string(v, id),
             Kind::Enum(e) => {
                 let v = self.unwrap_single(v)?;
-                if e.values.contains(&v) {
-                    return Ok(v);
-                }
-                let spellings = self.spellings.entry(rid).or_default();
-                match enums::match_enum(&v, e, spellings) {
+                match self.enums.lookup(rid, e, &v) {
                     Match::Exact => Ok(v),
                     Match::Loose { value, how } => {
                         self.change(

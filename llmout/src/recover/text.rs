@@ -6,18 +6,22 @@
 pub(crate) fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_ascii() {
-            if c.is_ascii_alphanumeric() {
-                out.push(c.to_ascii_lowercase());
-            }
-            continue;
-        }
         let c = unaccent(c);
         if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
+            push_lower(&mut out, c);
         }
     }
     out
+}
+
+/// Pushes `c` lower-cased, skipping Unicode case mapping for ASCII (nearly every key and enum
+/// value a model writes).
+fn push_lower(out: &mut String, c: char) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+    } else {
+        out.extend(c.to_lowercase());
+    }
 }
 
 /// Words of `s`: runs of alphanumerics, also split at lower->upper case changes
@@ -33,11 +37,7 @@ pub(crate) fn words(s: &str) -> Vec<String> {
                 out.push(std::mem::take(&mut current));
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            if c.is_ascii() {
-                current.push(c.to_ascii_lowercase());
-            } else {
-                current.extend(c.to_lowercase());
-            }
+            push_lower(&mut current, c);
         } else {
             prev_lower = false;
             if !current.is_empty() {

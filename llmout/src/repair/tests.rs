@@ -138,6 +138,15 @@ fn commas() {
         fix(r#"{, "a": 1}"#),
         (json!({"a": 1}), vec![rp(ExtraComma, "")])
     );
+    // The same kind at the root, inside, and at the root again: three records (the root path
+    // "" is compared by length first, `same_path`).
+    assert_eq!(
+        fix("[,,[,,1],, 2]"),
+        (
+            json!([[1], 2]),
+            vec![rp(ExtraComma, ""), rp(ExtraComma, "/0"), rp(ExtraComma, "")]
+        )
+    );
     assert_eq!(fix("[1 2]"), (json!([1, 2]), vec![rp(MissingComma, "")]));
     assert_eq!(
         fix(r#"["a" "b"]"#),
