@@ -28,12 +28,10 @@ mod common;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use common::{adversarial, messy_with, report, Report};
+use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, report, Report};
 use llmout::repair::{parse, to_string, RepairOptions};
 use llmout::LlmOutput;
 use serde_json::Value;
-
-type Contender<'a> = (&'static str, Box<dyn FnMut() -> bool + 'a>);
 
 fn main() {
     let rounds: usize = std::env::args()
@@ -56,39 +54,27 @@ fn main() {
 }
 
 /// `recover::recover` of a valid `Report` value against `serde_json::from_value::<Report>`
-/// of it; each round times a batch of calls on copies made before the clock starts.
+/// of it, on copies made before the clock starts.
 fn recover_valid(items: usize, rounds: usize) {
     let schema = Report::compiled_schema();
     let options = llmout::Options::default();
     let value = serde_json::to_value(report(items)).unwrap();
     let size = value.to_string().len();
-    assert!(llmout::recover::recover(value.clone(), schema, &options)
-        .unwrap()
-        .warnings
-        .is_empty());
-    let batch = (1_000_000 / size).max(1);
-    let mut ours = Vec::with_capacity(rounds);
-    let mut theirs = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let copies = vec![value.clone(); batch];
-        let start = Instant::now();
-        for v in copies {
+    let checked = llmout::recover::recover(value.clone(), schema, &options).unwrap();
+    assert!(checked.value == value && checked.warnings.is_empty());
+    let (ours, theirs, batch) = batched_pair(
+        rounds,
+        size,
+        || value.clone(),
+        |v| {
             drop(black_box(llmout::recover::recover(
                 black_box(v),
                 schema,
                 &options,
-            )));
-        }
-        ours.push(start.elapsed() / batch as u32);
-        let copies = vec![value.clone(); batch];
-        let start = Instant::now();
-        for v in copies {
-            drop(black_box(serde_json::from_value::<Report>(black_box(v))));
-        }
-        theirs.push(start.elapsed() / batch as u32);
-    }
-    ours.sort();
-    theirs.sort();
+            )))
+        },
+        |v| drop(black_box(serde_json::from_value::<Report>(black_box(v)))),
+    );
     let ratio = |at: usize| ours[at].as_secs_f64() / theirs[at].as_secs_f64();
     println!(
         "recovery of a valid value, {size} bytes as JSON, {rounds} interleaved rounds of \
@@ -224,28 +210,17 @@ fn per_byte(rounds: usize) {
     println!();
 }
 
-/// `Report::from_llm` against `serde_json::from_str::<Report>` on the same valid JSON; each
-/// round times a batch of calls (sized to about a millisecond) of each.
+/// `Report::from_llm` against `serde_json::from_str::<Report>` on the same valid JSON.
 fn fast_path(items: usize, rounds: usize) {
     let text = serde_json::to_string(&report(items)).unwrap();
     assert_eq!(Report::from_llm(&text).value, Some(report(items)));
-    let batch = (1_000_000 / text.len()).max(1);
-    let mut ours = Vec::with_capacity(rounds);
-    let mut theirs = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
-        let start = Instant::now();
-        for _ in 0..batch {
-            drop(black_box(Report::from_llm(black_box(&text))));
-        }
-        ours.push(start.elapsed() / batch as u32);
-        let start = Instant::now();
-        for _ in 0..batch {
-            drop(black_box(serde_json::from_str::<Report>(black_box(&text))));
-        }
-        theirs.push(start.elapsed() / batch as u32);
-    }
-    ours.sort();
-    theirs.sort();
+    let (ours, theirs, batch) = batched_pair(
+        rounds,
+        text.len(),
+        || text.as_str(),
+        |t| drop(black_box(Report::from_llm(black_box(t)))),
+        |t| drop(black_box(serde_json::from_str::<Report>(black_box(t)))),
+    );
     let overhead = |at: usize| (ours[at].as_secs_f64() / theirs[at].as_secs_f64() - 1.0) * 100.0;
     println!(
         "fast path, {} bytes, {rounds} interleaved rounds of {batch} calls: \
@@ -259,45 +234,47 @@ fn fast_path(items: usize, rounds: usize) {
     );
 }
 
+/// Times `ours` and `theirs` in alternating rounds, each round a batch of calls (about a
+/// millisecond's worth for `size` bytes of input) on inputs made by `input` before the clock
+/// starts. Per-call times of each round, sorted, and the batch size.
+fn batched_pair<I>(
+    rounds: usize,
+    size: usize,
+    input: impl Fn() -> I,
+    mut ours: impl FnMut(I),
+    mut theirs: impl FnMut(I),
+) -> (Vec<Duration>, Vec<Duration>, usize) {
+    let batch = (1_000_000 / size.max(1)).max(1);
+    let time = |f: &mut dyn FnMut(I)| {
+        let inputs: Vec<I> = (0..batch).map(|_| input()).collect();
+        let start = Instant::now();
+        for i in inputs {
+            f(i);
+        }
+        start.elapsed() / batch as u32
+    };
+    let (mut a, mut b) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    for _ in 0..rounds {
+        a.push(time(&mut ours));
+        b.push(time(&mut theirs));
+    }
+    a.sort();
+    b.sort();
+    (a, b, batch)
+}
+
 fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
     let options = RepairOptions::default();
     let peer = jsonrepair::Options::default();
-    let mut contenders: Vec<Contender> = vec![
-        (
-            "llmout (to string, with repair log)",
-            Box::new(|| {
-                let out = to_string(black_box(text), &options).map(|p| p.json);
-                out.ok()
-                    .and_then(|j| serde_json::from_str::<Value>(&j).ok())
-                    == Some(expected.clone())
-            }),
-        ),
-        (
-            "llmout (to Value, with repair log)",
-            Box::new(|| parse(black_box(text), &options).map(|p| p.value).as_ref() == Ok(expected)),
-        ),
-        (
-            "jsonrepair 0.1.0 (to string)",
-            Box::new(|| {
-                let out = jsonrepair::repair_to_string(black_box(text), &peer);
-                out.ok()
-                    .and_then(|j| serde_json::from_str::<Value>(&j).ok())
-                    == Some(expected.clone())
-            }),
-        ),
-        (
-            "jsonrepair 0.1.0 (to Value)",
-            Box::new(|| {
-                let out = jsonrepair::repair_to_string(black_box(text), &peer)
-                    .ok()
-                    .and_then(|j| serde_json::from_str::<Value>(&j).ok());
-                out.as_ref() == Some(expected)
-            }),
-        ),
+    // Correctness once, untimed; the timed calls then do only each contender's own work.
+    assert_llmout_correct(name, text, expected);
+    let peer_correct = jsonrepair_value(text).as_ref() == Some(expected);
+    let labels = [
+        ("llmout (to string, with repair log)", true),
+        ("llmout (to Value, with repair log)", true),
+        ("jsonrepair 0.1.0 (to string)", peer_correct),
+        ("jsonrepair 0.1.0 (to Value)", peer_correct),
     ];
-    // Correctness once, untimed; then the timed calls do only the contender's own work.
-    let correct: Vec<bool> = contenders.iter_mut().map(|(_, f)| f()).collect();
-    assert!(correct[0] && correct[1], "llmout is wrong on {name}");
     let mut timed: Vec<Box<dyn FnMut() + '_>> = vec![
         Box::new(|| drop(black_box(to_string(black_box(text), &options)))),
         Box::new(|| drop(black_box(parse(black_box(text), &options)))),
@@ -307,12 +284,7 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
                 &peer,
             )))
         }),
-        Box::new(|| {
-            let out = jsonrepair::repair_to_string(black_box(text), &peer)
-                .ok()
-                .and_then(|j| serde_json::from_str::<Value>(&j).ok());
-            drop(black_box(out))
-        }),
+        Box::new(|| drop(black_box(jsonrepair_value(black_box(text))))),
     ];
     let times = rounds_of(rounds, &mut timed);
     let mbps = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
@@ -322,12 +294,12 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
     );
     println!("| implementation | fastest round MB/s | median round MB/s | output correct |");
     println!("|---|---:|---:|---|");
-    for (k, (label, _)) in contenders.iter().enumerate() {
+    for (k, (label, correct)) in labels.iter().enumerate() {
         println!(
             "| {label} | {:.1} | {:.1} | {} |",
             mbps(times[k][0]),
             mbps(times[k][rounds / 2]),
-            if correct[k] { "yes" } else { "no" }
+            if *correct { "yes" } else { "no" }
         );
     }
     let ratio =

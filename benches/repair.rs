@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{adversarial, messy_with};
+use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use llmout::repair::{parse, to_string, RepairOptions};
 use serde_json::{json, Value};
@@ -26,32 +26,13 @@ fn messy(n: usize) -> (String, Value) {
     messy_with(n, false)
 }
 
-fn jsonrepair_value(text: &str) -> Option<Value> {
-    let repaired = jsonrepair::repair_to_string(text, &jsonrepair::Options::default()).ok()?;
-    serde_json::from_str(&repaired).ok()
-}
-
 fn llm_json_value(text: &str) -> Option<Value> {
     llm_json::loads(text, &Default::default()).ok()
 }
 
 /// Checks llmout's output (it must be right) and reports the peers' (JSON, for run.sh).
 fn check(name: &str, text: &str, expected: &Value) -> Value {
-    let ours = parse(text, &RepairOptions::default()).map(|p| p.value);
-    assert_eq!(
-        ours.as_ref().ok(),
-        Some(expected),
-        "llmout is wrong on {name}"
-    );
-    let written = to_string(text, &RepairOptions::default()).map(|p| p.json);
-    assert_eq!(
-        written
-            .ok()
-            .and_then(|j| serde_json::from_str::<Value>(&j).ok())
-            .as_ref(),
-        Some(expected),
-        "llmout's text output is wrong on {name}"
-    );
+    assert_llmout_correct(name, text, expected);
     let correct = json!({
         "jsonrepair": jsonrepair_value(text).as_ref() == Some(expected),
         "llm_json": llm_json_value(text).as_ref() == Some(expected),

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use llmout::repair::{parse, to_string, RepairOptions};
 use llmout::LlmOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -109,4 +110,30 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
             format!("{{\"a\": {}}}", "x, ".repeat(N / 3)),
         ),
     ]
+}
+
+/// Panics unless llmout's parser gets `text` right, both as a `Value` and as JSON text.
+pub fn assert_llmout_correct(name: &str, text: &str, expected: &Value) {
+    let options = RepairOptions::default();
+    let value = parse(text, &options).map(|p| p.value);
+    assert_eq!(
+        value.as_ref().ok(),
+        Some(expected),
+        "llmout is wrong on {name}"
+    );
+    let written = to_string(text, &options).map(|p| p.json);
+    assert_eq!(
+        written
+            .ok()
+            .and_then(|j| serde_json::from_str::<Value>(&j).ok())
+            .as_ref(),
+        Some(expected),
+        "llmout's text output is wrong on {name}"
+    );
+}
+
+/// The `jsonrepair` crate's repair of `text`, read back as a `Value`.
+pub fn jsonrepair_value(text: &str) -> Option<Value> {
+    let repaired = jsonrepair::repair_to_string(text, &jsonrepair::Options::default()).ok()?;
+    serde_json::from_str(&repaired).ok()
 }
