@@ -225,6 +225,26 @@ const fn stops(close: u8) -> [bool; 256] {
     t
 }
 
+/// The first position from `pos` whose 8-byte word may hold a stop of a `"` string (`"`, `\`
+/// or a control character), checking a word at a time: the bytes before it need no look.
+/// Returns `pos` itself when fewer than 8 bytes are left.
+#[inline]
+fn skip_plain_words(b: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero: sets its high bit (exactly for "any", not for which one).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    while let Some(word) = b.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word);
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        if control | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\'))) != 0 {
+            break;
+        }
+        pos += 8;
+    }
+    pos
+}
+
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
@@ -735,6 +755,9 @@ impl<S: Sink, L: Log> Parser<'_, S, L> {
             &STOPS_OTHER
         };
         loop {
+            if close == b'"' {
+                self.pos = skip_plain_words(self.b, self.pos);
+            }
             while let Some(&c) = self.b.get(self.pos) {
                 if stops[usize::from(c)] {
                     if c == close || c == b'\\' || c < 0x20 {
@@ -1174,4 +1197,35 @@ fn same_path(a: &str, b: &str) -> bool {
 /// Position of the first `a` immediately followed by `b` in `hay`.
 fn find2(hay: &[u8], a: u8, b: u8) -> Option<usize> {
     hay.windows(2).position(|w| w[0] == a && w[1] == b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_plain_words;
+
+    #[test]
+    fn word_skip_stops_at_the_word_holding_a_stop_and_never_past_it() {
+        // Plain bytes include a space, DEL, `'` and UTF-8, which must not stop the scan.
+        let plain = "ab c\u{7f}'é日".as_bytes();
+        for stop in [b'"', b'\\', 0x00, 0x0a, 0x1f] {
+            for at in 0..40 {
+                let mut b: Vec<u8> = plain.iter().copied().cycle().take(48).collect();
+                b[at] = stop;
+                for from in 0..=at {
+                    let end = skip_plain_words(&b, from);
+                    // Whole words before the stop are skipped; the word holding it is not.
+                    assert_eq!(
+                        end,
+                        from + (at - from) / 8 * 8,
+                        "stop {stop:#x} at {at} from {from}"
+                    );
+                }
+            }
+        }
+        let plain: Vec<u8> = plain.iter().copied().cycle().take(21).collect();
+        assert_eq!(skip_plain_words(&plain, 0), 16);
+        assert_eq!(skip_plain_words(&plain, 14), 14);
+        assert_eq!(skip_plain_words(&plain, 21), 21);
+        assert_eq!(skip_plain_words(&plain, 30), 30);
+    }
 }

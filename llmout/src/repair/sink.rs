@@ -79,10 +79,7 @@ enum Frame {
 
 /// A key's length and first bytes, mixed into one bit of a 64-bit filter.
 fn filter_bit(key: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    let n = key.len().min(8);
-    word[..n].copy_from_slice(&key[..n]);
-    let print = u64::from_le_bytes(word) ^ ((key.len() as u64) << 56);
+    let print = first_bytes(key) ^ ((key.len() as u64) << 56);
     1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
@@ -504,11 +501,20 @@ impl<const VALUES: bool> Sink for Text<VALUES> {
 
 /// A key's length and its first eight bytes after the opening quote, in one word.
 fn fingerprint(key: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    let body = key.get(1..).unwrap_or_default();
-    let n = body.len().min(8);
-    word[..n].copy_from_slice(&body[..n]);
-    u64::from_le_bytes(word) ^ ((key.len() as u64) << 56)
+    first_bytes(key.get(1..).unwrap_or_default()) ^ ((key.len() as u64) << 56)
+}
+
+/// Up to the first 8 bytes of `bytes` as a little-endian word, zero-padded. Keys are short,
+/// and a `copy_from_slice` of a variable length is a call to `memcpy`; this is a few loads.
+#[inline]
+fn first_bytes(bytes: &[u8]) -> u64 {
+    if let Some(word) = bytes.first_chunk::<8>() {
+        return u64::from_le_bytes(*word);
+    }
+    bytes
+        .iter()
+        .rev()
+        .fold(0u64, |word, &b| (word << 8) | u64::from(b))
 }
 
 /// Whether a number in JSON syntax is a finite double. Without an exponent, fewer than 300
@@ -590,6 +596,18 @@ mod tests {
             write_string(&mut out, s, false);
             assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
         }
+    }
+
+    #[test]
+    fn first_bytes_are_the_zero_padded_little_endian_word() {
+        assert_eq!(first_bytes(b""), 0);
+        assert_eq!(first_bytes(b"a"), 0x61);
+        assert_eq!(first_bytes(b"ab"), 0x6261);
+        assert_eq!(first_bytes(b"abcdefg"), 0x0067_6665_6463_6261);
+        assert_eq!(first_bytes(b"abcdefgh"), 0x6867_6665_6463_6261);
+        assert_eq!(first_bytes(b"abcdefghij"), 0x6867_6665_6463_6261);
+        assert_ne!(filter_bit(b"ab"), 0);
+        assert_eq!(fingerprint(b"\"key\""), fingerprint(b"\"key\""));
     }
 
     #[test]
