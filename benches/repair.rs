@@ -9,13 +9,15 @@
 //!   comments); `messy_common`: the same without the two mistakes the `jsonrepair` crate gets
 //!   wrong (`#` comments and invalid escapes), for a race in which it can be correct;
 //! * `valid`: the same records as compact JSON;
+//! * `prose`: ~2 MB of records whose text fields are sentences of a few hundred bytes, valid
+//!   and messy (single quotes, unquoted keys, trailing commas): long strings, as in answers;
 //! * `scaling`: the messy document at 1x, 10x and 100x of ~150 KB;
 //! * `adversarial`: 1 MB of `"`, `{`, `[`, `,`, `\` and alternating quotes in the places
 //!   where they cost most.
 
 mod common;
 
-use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with};
+use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, prose};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use llmout::repair::{parse, to_string, RepairOptions};
 use serde_json::{json, Value};
@@ -109,6 +111,35 @@ fn messy_and_valid(c: &mut Criterion) {
     g.finish();
 }
 
+/// Long strings: valid and messy, to text and to a `Value`, beside the peers.
+fn prose_documents(c: &mut Criterion) {
+    let (valid, messy, expected) = prose(4_000);
+    let options = RepairOptions::default();
+    for (name, text) in [("prose_valid", &valid), ("prose_messy", &messy)] {
+        check(name, text, &expected);
+        let mut g = c.benchmark_group(name);
+        g.sample_size(20)
+            .throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function("llmout_to_string", |b| {
+            b.iter_with_large_drop(|| to_string(black_box(text), &options))
+        });
+        g.bench_function("llmout", |b| {
+            b.iter_with_large_drop(|| parse(black_box(text), &options))
+        });
+        g.bench_function("jsonrepair_to_string", |b| {
+            b.iter_with_large_drop(|| {
+                jsonrepair::repair_to_string(black_box(text), &jsonrepair::Options::default())
+            })
+        });
+        if name == "prose_valid" {
+            g.bench_function("serde_json", |b| {
+                b.iter_with_large_drop(|| serde_json::from_str::<Value>(black_box(text)))
+            });
+        }
+        g.finish();
+    }
+}
+
 fn scaling(c: &mut Criterion) {
     let options = RepairOptions::default();
     let mut g = c.benchmark_group("scaling");
@@ -136,5 +167,11 @@ fn adversarial_inputs(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, messy_and_valid, scaling, adversarial_inputs);
+criterion_group!(
+    benches,
+    messy_and_valid,
+    prose_documents,
+    scaling,
+    adversarial_inputs
+);
 criterion_main!(benches);

@@ -33,6 +33,28 @@ pub fn messy_with(n: usize, common: bool) -> (String, Value) {
     (text, Value::Array(expected))
 }
 
+/// `n` records whose text fields are sentences of a few hundred bytes, as model answers are:
+/// the valid document, a messy one (single-quoted strings, unquoted keys, trailing commas),
+/// and the value both mean.
+pub fn prose(n: usize) -> (String, String, Value) {
+    let sentence = "The parser reads each byte once, keeps what it was told, and says what \
+                    it changed; a model's answer is rarely longer than a page, yet it is \
+                    read in full before anything else can happen. ";
+    let mut messy = String::from("[\n");
+    let mut values = Vec::with_capacity(n);
+    for i in 0..n {
+        let summary = format!("Item {i}. {sentence}");
+        let detail = sentence.repeat(2);
+        messy.push_str(&format!(
+            "  {{id: {i}, summary: '{summary}', \"detail\": \"{detail}\",}},\n"
+        ));
+        values.push(json!({"id": i, "summary": summary, "detail": detail}));
+    }
+    messy.push(']');
+    let value = Value::Array(values);
+    (serde_json::to_string(&value).unwrap(), messy, value)
+}
+
 /// A report with a nested internally tagged enum list, a map, an option and a unit enum.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmOutput)]
 pub struct Report {
