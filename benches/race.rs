@@ -1,8 +1,9 @@
 //! The comparisons whose targets are ratios, measured interleaved: each round runs every
 //! contender once, so a noisy neighbour slows them all alike, and the tables report the
 //! fastest round of each (the least disturbed) and the median round.
-//! * the lenient parser against the `jsonrepair` crate on the messy documents of
-//!   `benches/common` (issue 3: about twice that crate);
+//! * the lenient parser (to text, to a `Value`, to its own borrowed `Node`) against the
+//!   `jsonrepair` crate on the messy documents of `benches/common` (issue 3: at least
+//!   150 MB/s, about twice that crate);
 //! * the lenient parser on the same records as valid JSON, against
 //!   `serde_json::from_str::<Value>` (issue 3: at least 70%);
 //! * time per byte as the messy document grows 10x and 100x (`jsonrepair` beside it), and on
@@ -29,7 +30,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, report, Report};
-use llmout::repair::{parse, to_string, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, RepairOptions};
 use llmout::LlmOutput;
 use serde_json::Value;
 
@@ -116,6 +117,7 @@ fn valid(rounds: usize) {
             Box::new(|| drop(black_box(parse(black_box(&text), &options)))),
             Box::new(|| drop(black_box(to_string(black_box(&text), &options)))),
             Box::new(|| drop(black_box(serde_json::from_str::<Value>(black_box(&text))))),
+            Box::new(|| drop(black_box(parse_borrowed(black_box(&text), &options)))),
         ],
     );
     let mbps = |d: Duration| text.len() as f64 / d.as_secs_f64() / 1e6;
@@ -126,6 +128,7 @@ fn valid(rounds: usize) {
          | implementation | MB/s | share of serde_json's throughput |\n|---|---:|---:|\n\
          | llmout (to Value) | {:.1} ({:.1}) | {:.0}% ({:.0}%) |\n\
          | llmout (to string) | {:.1} ({:.1}) | {:.0}% ({:.0}%) |\n\
+         | llmout (to a borrowed Node) | {:.1} ({:.1}) | {:.0}% ({:.0}%) |\n\
          | `serde_json::from_str::<Value>` | {:.1} ({:.1}) | 100% |\n",
         text.len(),
         mbps(times[0][0]),
@@ -136,6 +139,10 @@ fn valid(rounds: usize) {
         mbps(times[1][rounds / 2]),
         share(1, 0) * 100.0,
         share(1, rounds / 2) * 100.0,
+        mbps(times[3][0]),
+        mbps(times[3][rounds / 2]),
+        share(3, 0) * 100.0,
+        share(3, rounds / 2) * 100.0,
         mbps(times[2][0]),
         mbps(times[2][rounds / 2]),
     );
@@ -272,12 +279,14 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
     let labels = [
         ("llmout (to string, with repair log)", true),
         ("llmout (to Value, with repair log)", true),
+        ("llmout (to a borrowed Node, with repair log)", true),
         ("jsonrepair 0.1.0 (to string)", peer_correct),
         ("jsonrepair 0.1.0 (to Value)", peer_correct),
     ];
     let mut timed: Vec<Box<dyn FnMut() + '_>> = vec![
         Box::new(|| drop(black_box(to_string(black_box(text), &options)))),
         Box::new(|| drop(black_box(parse(black_box(text), &options)))),
+        Box::new(|| drop(black_box(parse_borrowed(black_box(text), &options)))),
         Box::new(|| {
             drop(black_box(jsonrepair::repair_to_string(
                 black_box(text),
@@ -306,10 +315,13 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
         |a: usize, b: usize, at: usize| times[b][at].as_secs_f64() / times[a][at].as_secs_f64();
     println!(
         "\nllmout / jsonrepair, same output: to string {:.2}x (fastest) {:.2}x (median); \
-         to Value {:.2}x (fastest) {:.2}x (median).\n",
-        ratio(0, 2, 0),
-        ratio(0, 2, rounds / 2),
-        ratio(1, 3, 0),
-        ratio(1, 3, rounds / 2),
+         to Value {:.2}x (fastest) {:.2}x (median). llmout to a Node / jsonrepair to Value: \
+         {:.2}x (fastest) {:.2}x (median).\n",
+        ratio(0, 3, 0),
+        ratio(0, 3, rounds / 2),
+        ratio(1, 4, 0),
+        ratio(1, 4, rounds / 2),
+        ratio(2, 4, 0),
+        ratio(2, 4, rounds / 2),
     );
 }

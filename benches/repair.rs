@@ -19,7 +19,7 @@ mod common;
 
 use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, prose};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use llmout::repair::{parse, to_string, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, RepairOptions};
 use serde_json::{json, Value};
 use std::hint::black_box;
 
@@ -57,6 +57,9 @@ fn race(c: &mut Criterion, group: &str, text: &str) {
     });
     g.bench_function("llmout_to_string", |b| {
         b.iter_with_large_drop(|| to_string(black_box(text), &options))
+    });
+    g.bench_function("llmout_to_node", |b| {
+        b.iter_with_large_drop(|| parse_borrowed(black_box(text), &options))
     });
     g.bench_function("jsonrepair_to_string", |b| {
         b.iter_with_large_drop(|| {
@@ -102,6 +105,9 @@ fn messy_and_valid(c: &mut Criterion) {
     g.bench_function("llmout_to_string", |b| {
         b.iter_with_large_drop(|| to_string(black_box(&valid), &options))
     });
+    g.bench_function("llmout_to_node", |b| {
+        b.iter_with_large_drop(|| parse_borrowed(black_box(&valid), &options))
+    });
     g.bench_function("serde_json", |b| {
         b.iter_with_large_drop(|| serde_json::from_str::<Value>(black_box(&valid)))
     });
@@ -125,6 +131,9 @@ fn prose_documents(c: &mut Criterion) {
         });
         g.bench_function("llmout", |b| {
             b.iter_with_large_drop(|| parse(black_box(text), &options))
+        });
+        g.bench_function("llmout_to_node", |b| {
+            b.iter_with_large_drop(|| parse_borrowed(black_box(text), &options))
         });
         g.bench_function("jsonrepair_to_string", |b| {
             b.iter_with_large_drop(|| {

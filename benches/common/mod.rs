@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use llmout::repair::{parse, to_string, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, RepairOptions};
 use llmout::LlmOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -134,7 +134,7 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Panics unless llmout's parser gets `text` right, both as a `Value` and as JSON text.
+/// Panics unless llmout's parser gets `text` right as a `Value`, as JSON text and as a `Node`.
 pub fn assert_llmout_correct(name: &str, text: &str, expected: &Value) {
     let options = RepairOptions::default();
     let value = parse(text, &options).map(|p| p.value);
@@ -151,6 +151,12 @@ pub fn assert_llmout_correct(name: &str, text: &str, expected: &Value) {
             .as_ref(),
         Some(expected),
         "llmout's text output is wrong on {name}"
+    );
+    let node = parse_borrowed(text, &options).map(|p| p.value.into_value());
+    assert_eq!(
+        node.ok().as_ref(),
+        Some(expected),
+        "llmout's Node is wrong on {name}"
     );
 }
 

@@ -2,10 +2,10 @@
 //! 1. any valid JSON comes back exactly as serde_json parses it, with no repairs;
 //! 2. no input of any bytes panics (and errors carry an offset inside the input);
 //! 3. every prefix of a valid document repairs to a value (truncation anywhere);
-//! 4. the text output (`to_string`) always means the value `parse` builds, with the same
-//!    repairs or the same error.
+//! 4. the text output (`to_string`) and the borrowed output (`parse_borrowed`) always mean
+//!    the value `parse` builds, with the same repairs or the same error.
 
-use llmout::repair::{parse, to_string, RepairKind, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, RepairKind, RepairOptions};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 
@@ -64,6 +64,7 @@ fn jsonish() -> impl Strategy<Value = String> {
 
 fn check_total(input: &str) {
     let text = to_string(input, &RepairOptions::default());
+    let node = parse_borrowed(input, &RepairOptions::default());
     match parse(input, &RepairOptions::default()) {
         Ok(parsed) => {
             for r in &parsed.repairs {
@@ -74,9 +75,13 @@ fn check_total(input: &str) {
                 .unwrap_or_else(|e| panic!("{input:?} wrote {:?}: {e}", text.json));
             assert_eq!(reread, parsed.value, "{input:?} wrote {:?}", text.json);
             assert_eq!(text.repairs, parsed.repairs, "{input:?}");
+            let node = node.unwrap_or_else(|e| panic!("{input:?}: value but {e}"));
+            assert_eq!(node.repairs, parsed.repairs, "{input:?}");
+            assert_eq!(node.value.into_value(), parsed.value, "{input:?}");
         }
         Err(e) => {
             assert!(e.offset <= input.len(), "{e:?} for {input:?}");
+            assert_eq!(node.map(|_| ()), Err(e.clone()), "{input:?}");
             assert_eq!(text, Err(e), "{input:?}");
         }
     }
@@ -114,6 +119,12 @@ proptest! {
             let parsed = parse(&text, &RepairOptions::default()).unwrap();
             prop_assert_eq!(&parsed.value, &v);
             prop_assert!(parsed.repairs.is_empty(), "{:?} for {}", parsed.repairs, text);
+            let node = parse_borrowed(&text, &RepairOptions::default()).unwrap();
+            prop_assert!(node.repairs.is_empty());
+            // `&Node` deserializes, through `deserialize_any`, to the same `Value`.
+            let via_serde = <Value as serde::Deserialize>::deserialize(&node.value).unwrap();
+            prop_assert_eq!(&via_serde, &v);
+            prop_assert_eq!(node.value.into_value(), v.clone());
             // Numbers are copied as written, so the text output is serde_json's own.
             let written = to_string(&text, &RepairOptions::default()).unwrap();
             prop_assert_eq!(written.json, serde_json::to_string(&v).unwrap());

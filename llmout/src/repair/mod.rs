@@ -50,13 +50,17 @@
 //!   that needs more than one fix per 4 bytes (a megabyte of quotes): that is noise, and
 //!   recording a fix for each would turn a small input into a huge list.
 //!
-//! # Two outputs
+//! # Three outputs
 //!
-//! [`parse`] builds a [`serde_json::Value`]; [`to_string`] writes the same JSON as compact
-//! text, with no allocation per string or container (the faster way to hand repaired JSON on,
-//! and what `llmout repair` prints). Both come from one parser, generic over where its output
-//! goes, so they cannot disagree: the text parses to exactly the value, with the same
-//! [`Repairs`]. The record of fixes keeps every path in one string, not one allocation per fix.
+//! [`parse`] builds a [`serde_json::Value`]; [`parse_borrowed`] builds the same value as a
+//! [`Node`], which borrows every string and key that needed no decoding from the input and
+//! keeps an object's members in one vector (no per-string allocation, no hashing: the fastest
+//! way to a value, which types deserialize from directly); [`to_string`] writes the same JSON as
+//! compact text, with no allocation per string or container (the faster way to hand repaired
+//! JSON on, and what `llmout repair` prints). All come from one parser, generic over where its
+//! output goes, so they cannot disagree: the text parses to exactly the value, the `Node` is
+//! the value, with the same [`Repairs`]. The record of fixes keeps every path in one string,
+//! not one allocation per fix.
 //!
 //! # Cost
 //!
@@ -78,6 +82,7 @@
 //! ```
 
 mod log;
+mod node;
 mod parser;
 mod sink;
 #[cfg(test)]
@@ -88,6 +93,7 @@ use std::fmt;
 
 pub(crate) use log::Counter;
 pub use log::{Iter, Repair, Repairs};
+pub use node::Node;
 use sink::{KeySink, TextSink, ValueSink};
 
 /// The largest nesting depth the parser accepts, whatever [`RepairOptions::max_depth`] says:
@@ -320,6 +326,43 @@ pub fn to_string(input: &str, options: &RepairOptions) -> Result<ParsedText, Rep
     let (sink, repairs, _) = parser::run::<TextSink, Repairs>(input, options)?;
     Ok(ParsedText {
         json: sink.finish(),
+        repairs,
+    })
+}
+
+/// The value [`parse_borrowed`] produced and the fixes it made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedNode<'a> {
+    /// The parsed value, borrowing from the input.
+    pub value: Node<'a>,
+    /// Every fix, in input order.
+    pub repairs: Repairs,
+}
+
+/// Parses `input` leniently, as [`parse`] does, into a [`Node`] that borrows every string and
+/// key needing no decoding from `input`: the fastest way to a value, with an allocation per
+/// container and per decoded string instead of per string, key and container. Deserialize a
+/// type from it with `T::deserialize(&parsed.value)`, or get [`parse`]'s `Value` with
+/// [`Node::into_value`]. The fixes are the same as [`parse`]'s.
+///
+/// ```
+/// use llmout::repair::{parse_borrowed, RepairOptions};
+/// use serde::Deserialize;
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct Step { tool: String, args: Vec<u32> }
+/// let parsed = parse_borrowed("[{tool: 'add', args: [1, 2,]}, {tool: 'neg', args: [3]}", &RepairOptions::default()).unwrap();
+/// let steps = Vec::<Step>::deserialize(&parsed.value).unwrap();
+/// assert_eq!(steps[1], Step { tool: "neg".into(), args: vec![3] });
+/// // four unquoted keys, two single-quoted strings, the trailing comma, the missing `]`
+/// assert_eq!(parsed.repairs.len(), 8);
+/// ```
+pub fn parse_borrowed<'a>(
+    input: &'a str,
+    options: &RepairOptions,
+) -> Result<ParsedNode<'a>, RepairError> {
+    let (sink, repairs, _) = parser::run::<node::NodeSink<'a>, Repairs>(input, options)?;
+    Ok(ParsedNode {
+        value: sink.finish(),
         repairs,
     })
 }

@@ -110,8 +110,8 @@ type Result<T> = std::result::Result<T, Box<RepairError>>;
 
 /// Parses `input` into a sink of type `S`, logging fixes into `L`. Returns both and the number
 /// of fixes.
-pub(super) fn run<S: Sink, L: Log>(
-    input: &str,
+pub(super) fn run<'a, S: Sink<'a>, L: Log>(
+    input: &'a str,
     options: &RepairOptions,
 ) -> std::result::Result<(S, L, usize), RepairError> {
     let mut p = Parser {
@@ -150,28 +150,34 @@ pub(super) fn run<S: Sink, L: Log>(
 
 /// A top-level string holding an object or array is replaced by what it holds. The inner
 /// document's fixes follow, with offsets into the decoded string.
-fn unwrap_double_encoded<S: Sink, L: Log>(
+fn unwrap_double_encoded<'a, S: Sink<'a>, L: Log>(
     sink: &mut S,
     log: &mut L,
     count: &mut usize,
     options: &RepairOptions,
 ) {
-    let Some(t) = sink.root_string().map(str::trim) else {
-        return;
-    };
+    if let Some((inner_log, inner_count)) = sink.unwrap_root::<L>(options) {
+        log.push(RepairKind::DoubleEncoded, 0, "");
+        log.append(inner_log);
+        *count += 1 + inner_count;
+    }
+}
+
+/// The document a top-level string `root` holds, parsed into a new sink, when it is an object
+/// or array (for [`Sink::unwrap_root`]).
+pub(super) fn inner_document<S: for<'x> Sink<'x>, L: Log>(
+    root: &str,
+    options: &RepairOptions,
+) -> Option<(S, L, usize)> {
+    let t = root.trim();
     if !(t.starts_with('{') || t.starts_with('[')) {
-        return;
+        return None;
     }
     let inner_options = RepairOptions {
         unwrap_double_encoded: false,
         ..options.clone()
     };
-    if let Ok((inner, inner_log, inner_count)) = run::<S, L>(t, &inner_options) {
-        log.push(RepairKind::DoubleEncoded, 0, "");
-        log.append(inner_log);
-        *count += 1 + inner_count;
-        *sink = inner;
-    }
+    run::<S, L>(t, &inner_options).ok()
 }
 
 struct Parser<'a, S, L> {
@@ -258,7 +264,7 @@ fn is_glue(c: u8) -> bool {
     is_ident(c) || matches!(c, b'-' | b'+' | b'.' | b':' | b'%' | b'/') || c >= 0x80
 }
 
-impl<S: Sink, L: Log> Parser<'_, S, L> {
+impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     // ----- plumbing -------------------------------------------------------------------------
 
     fn peek(&self) -> Option<u8> {
@@ -304,7 +310,7 @@ impl<S: Sink, L: Log> Parser<'_, S, L> {
     /// Hands a string's decoded text to the sink.
     fn emit_string(&mut self, t: Text) {
         match t {
-            Text::Input { start, end, safe } => self.sink.string(&self.src[start..end], safe),
+            Text::Input { start, end, safe } => self.sink.input_string(&self.src[start..end], safe),
             Text::Scratch => self.sink.string(&self.scratch, false),
         }
     }
@@ -620,7 +626,7 @@ impl<S: Sink, L: Log> Parser<'_, S, L> {
             Some(_) => {}
         }
         match key {
-            Text::Input { start, end, safe } => self.sink.key(&self.src[start..end], safe),
+            Text::Input { start, end, safe } => self.sink.input_key(&self.src[start..end], safe),
             Text::Scratch => self.sink.key(&self.scratch, false),
         }
         self.path.push(seg);
@@ -1171,7 +1177,7 @@ impl<S: Sink, L: Log> Parser<'_, S, L> {
             return Err(self.error("expected a value"));
         }
         self.repair(RepairKind::UnquotedValue, start);
-        self.sink.string(text, false);
+        self.sink.input_string(text, false);
         Ok(())
     }
 }

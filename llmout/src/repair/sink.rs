@@ -9,6 +9,10 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use super::log::Log;
+use super::parser::inner_document;
+use super::RepairOptions;
+
 /// An integer that fits a JSON number without loss.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Int {
@@ -16,9 +20,23 @@ pub(super) enum Int {
     Negative(i64),
 }
 
+impl From<Int> for Number {
+    fn from(n: Int) -> Number {
+        match n {
+            Int::Unsigned(n) => n.into(),
+            Int::Negative(n) => n.into(),
+        }
+    }
+}
+
+/// A number in JSON syntax as a `Number`, or `None` when it is not finite (`1e999`).
+pub(super) fn finite_number(text: &str) -> Option<Number> {
+    text.parse::<f64>().ok().and_then(Number::from_f64)
+}
+
 /// The events of one document. Members of an object arrive as `key`, the value's events,
 /// then `end_member`; a key whose value never came is taken back with `abandon_member`.
-pub(super) trait Sink: Sized {
+pub(super) trait Sink<'a>: Sized {
     /// A sink for an input of `len` bytes.
     fn new(len: usize) -> Self;
     fn null(&mut self);
@@ -46,6 +64,18 @@ pub(super) trait Sink: Sized {
     fn root_to_array(&mut self);
     /// The top-level value, when it is a string.
     fn root_string(&self) -> Option<&str>;
+    /// A string that is a slice of the input (no decoding was needed), which a sink may keep
+    /// borrowed; `safe` as for [`string`](Sink::string).
+    fn input_string(&mut self, s: &'a str, safe: bool) {
+        self.string(s, safe)
+    }
+    /// A key that is a slice of the input, as [`input_string`](Sink::input_string).
+    fn input_key(&mut self, key: &'a str, safe: bool) {
+        self.key(key, safe)
+    }
+    /// When the top-level value is a string holding an object or array (double-encoded
+    /// JSON), replaces it with that document, parsed; returns the inner document's fixes.
+    fn unwrap_root<L: Log>(&mut self, options: &RepairOptions) -> Option<(L, usize)>;
 }
 
 // ----- Value --------------------------------------------------------------------------------
@@ -78,7 +108,7 @@ enum Frame {
 }
 
 /// A key's length and first bytes, mixed into one bit of a 64-bit filter.
-fn filter_bit(key: &[u8]) -> u64 {
+pub(super) fn filter_bit(key: &[u8]) -> u64 {
     let print = first_bytes(key) ^ ((key.len() as u64) << 56);
     1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
@@ -124,7 +154,7 @@ impl ValueSink {
     }
 }
 
-impl Sink for ValueSink {
+impl<'a> Sink<'a> for ValueSink {
     fn new(_: usize) -> Self {
         ValueSink {
             root: None,
@@ -142,13 +172,10 @@ impl Sink for ValueSink {
         self.put(Value::Bool(v))
     }
     fn int(&mut self, n: Int, _: &str) {
-        self.put(Value::Number(match n {
-            Int::Unsigned(n) => n.into(),
-            Int::Negative(n) => n.into(),
-        }))
+        self.put(Value::Number(n.into()))
     }
     fn float(&mut self, text: &str) -> bool {
-        let n = text.parse::<f64>().ok().and_then(Number::from_f64);
+        let n = finite_number(text);
         let finite = n.is_some();
         self.put(n.map_or(Value::Null, Value::Number));
         finite
@@ -203,6 +230,11 @@ impl Sink for ValueSink {
     }
     fn root_string(&self) -> Option<&str> {
         self.root.as_ref().and_then(Value::as_str)
+    }
+    fn unwrap_root<L: Log>(&mut self, options: &RepairOptions) -> Option<(L, usize)> {
+        let (inner, log, count) = inner_document::<Self, L>(self.root_string()?, options)?;
+        *self = inner;
+        Some((log, count))
     }
 }
 
@@ -278,7 +310,7 @@ struct TextMember {
 }
 
 /// Objects with more members than this find repeated keys through a hash map.
-const SCAN_MEMBERS: usize = 16;
+pub(super) const SCAN_MEMBERS: usize = 16;
 
 impl<const VALUES: bool> Text<VALUES> {
     /// The finished text.
@@ -385,7 +417,7 @@ impl<const VALUES: bool> Text<VALUES> {
     }
 }
 
-impl<const VALUES: bool> Sink for Text<VALUES> {
+impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     fn new(len: usize) -> Self {
         Text {
             out: String::with_capacity(if VALUES { len } else { 0 }),
@@ -496,6 +528,11 @@ impl<const VALUES: bool> Sink for Text<VALUES> {
     }
     fn root_string(&self) -> Option<&str> {
         self.root_string.as_deref()
+    }
+    fn unwrap_root<L: Log>(&mut self, options: &RepairOptions) -> Option<(L, usize)> {
+        let (inner, log, count) = inner_document::<Self, L>(self.root_string()?, options)?;
+        *self = inner;
+        Some((log, count))
     }
 }
 

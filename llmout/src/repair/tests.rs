@@ -1,7 +1,7 @@
 use serde_json::{json, Value};
 
 use super::RepairKind::{self, *};
-use super::{count, parse, to_string, to_string_counted, RepairOptions};
+use super::{count, parse, parse_borrowed, to_string, to_string_counted, RepairOptions};
 
 /// The value and the (kind, path) of each repair. Every test that goes through here also
 /// checks that the text output means the same value with the same repairs.
@@ -30,16 +30,21 @@ fn err(input: &str) -> String {
         Ok(p) => panic!("{input:?} parsed as {}", p.value),
         Err(e) => {
             assert_eq!(to_string(input, &RepairOptions::default()), Err(e.clone()));
+            let borrowed = parse_borrowed(input, &RepairOptions::default());
+            assert_eq!(borrowed.map(|_| ()), Err(e.clone()));
             assert_eq!(count(input, &RepairOptions::default()), Err(e.clone()));
             e.message
         }
     }
 }
 
-/// `to_string` writes JSON that `serde_json` reads as exactly the value `parse` builds, with
-/// the same repairs.
+/// `to_string` writes JSON that `serde_json` reads as exactly the value `parse` builds, and
+/// `parse_borrowed` builds a `Node` that is that value, both with the same repairs.
 fn same_as_text(input: &str, options: &RepairOptions) {
     let parsed = parse(input, options).unwrap();
+    let node = parse_borrowed(input, options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(node.repairs, parsed.repairs, "{input:?}");
+    assert_eq!(node.value.into_value(), parsed.value, "{input:?}");
     let text = to_string(input, options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
     let reread: Value = serde_json::from_str(&text.json)
         .unwrap_or_else(|e| panic!("{input:?} wrote {:?}: {e}", text.json));
