@@ -155,12 +155,14 @@ enum Who {
     Value,
     /// llmout's parser to JSON text.
     Text,
+    /// llmout's parser to its borrowed `Node`.
+    Node,
     /// The `jsonrepair` crate to JSON text.
     Peer,
 }
 
 /// Time per byte of the parser on the messy document at 1x, 10x and 100x of ~190 KB (to a
-/// `Value` and to text; `jsonrepair` on `messy_common`, where it is correct, beside it) and on
+/// `Value`, to text and to a `Node`; `jsonrepair` on `messy_common`, where it is correct, beside it) and on
 /// the adversarial inputs (to a `Value`), each against the 1.9 MB document of the same row
 /// kind.
 fn per_byte(rounds: usize) {
@@ -168,11 +170,17 @@ fn per_byte(rounds: usize) {
     let peer = jsonrepair::Options::default();
     // (name, input, who, index of the row it is compared with)
     let mut inputs: Vec<(String, String, Who, usize)> = Vec::new();
-    for (who, base) in [(Who::Value, 1), (Who::Text, 4), (Who::Peer, 7)] {
+    for (who, base) in [
+        (Who::Value, 1),
+        (Who::Text, 4),
+        (Who::Node, 7),
+        (Who::Peer, 10),
+    ] {
         for n in [1_000, 10_000, 100_000] {
             let (name, common) = match who {
                 Who::Value => (format!("llmout, messy, {n} records, to Value"), false),
                 Who::Text => (format!("llmout, messy, {n} records, to text"), false),
+                Who::Node => (format!("llmout, messy, {n} records, to a Node"), false),
                 Who::Peer => (
                     format!("jsonrepair 0.1.0, messy_common, {n} records, to text"),
                     true,
@@ -192,6 +200,7 @@ fn per_byte(rounds: usize) {
             match who {
                 Who::Value => Box::new(|| drop(black_box(parse(black_box(t), &options)))),
                 Who::Text => Box::new(|| drop(black_box(to_string(black_box(t), &options)))),
+                Who::Node => Box::new(|| drop(black_box(parse_borrowed(black_box(t), &options)))),
                 Who::Peer => {
                     Box::new(|| drop(black_box(jsonrepair::repair_to_string(black_box(t), &peer))))
                 }
