@@ -1,17 +1,19 @@
 //! The lenient parser on any bytes: never panics, never overflows the stack, and what it
 //! returns is consistent (offsets inside the input; valid JSON unchanged, and no repairs but
 //! a record of each duplicate key, which serde_json drops silently). The text output
-//! (`to_string`) means exactly the value, with the same repairs, or fails the same way; and
+//! (`to_string`) means exactly the value, with the same repairs, or fails the same way, and so
+//! does the borrowed output (`parse_borrowed`, also deserialized back into a `Value`); and
 //! through the pipeline, `repair_json` agrees with `repair_text`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llmout::repair::{parse, to_string, RepairKind, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, RepairKind, RepairOptions};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let options = RepairOptions::default();
     let written = to_string(&text, &options);
+    let borrowed = parse_borrowed(&text, &options);
     match parse(&text, &options) {
         Ok(parsed) => {
             assert!(parsed.repairs.iter().all(|r| r.offset <= text.len()));
@@ -23,6 +25,12 @@ fuzz_target!(|data: &[u8]| {
                 serde::Deserialize::deserialize(&mut de).expect("the text output is JSON");
             assert_eq!(reread, parsed.value, "{:?}", written.json);
             assert_eq!(written.repairs, parsed.repairs);
+            let borrowed = borrowed.expect("the borrowed output fails where the value does not");
+            assert_eq!(borrowed.repairs, parsed.repairs);
+            let via_serde: serde_json::Value =
+                serde::Deserialize::deserialize(&borrowed.value).expect("a Node deserializes");
+            assert_eq!(via_serde, parsed.value);
+            assert_eq!(borrowed.value.into_value(), parsed.value);
             if let Ok(strict) = serde_json::from_str::<serde_json::Value>(&text) {
                 assert_eq!(parsed.value, strict);
                 assert!(
@@ -34,6 +42,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => {
             assert!(e.offset <= text.len());
+            assert_eq!(borrowed.map(|_| ()), Err(e.clone()));
             assert_eq!(written, Err(e));
         }
     }
