@@ -1,28 +1,33 @@
-//! The record of fixes: every fix's kind, offset and JSON pointer, kept in two allocations
-//! (one list of entries, one string of all paths) however many fixes there are.
+//! The record of fixes: every fix's kind, offset and JSON pointer.
+//!
+//! A fix costs an entry: its kind, its offset and the node of its path. The first fix made
+//! inside a value makes that value's node, whose JSON pointer [`Repairs`] writes once, from its
+//! parent node's; [`Counter`] only numbers nodes. So the fixes made inside one value share one
+//! rendering of its pointer however many there are, and "the same value" is one comparison of
+//! two numbers.
 
 use std::fmt;
 
 use super::RepairKind;
 
 /// One step of the JSON pointer of the value being built. Keys are kept as byte ranges of the
-/// input and only turned into text when a fix is recorded.
+/// input and only turned into text when a fix needs the value's node.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Seg {
     Key { start: usize, end: usize },
     Index(usize),
 }
 
-/// The path of the value being built, with the JSON pointer of its first segments rendered
-/// and kept: a fix renders only the segments pushed since the last one, so recording many fixes
-/// inside one member costs a copy each, not a rendering each.
+/// The node of the document itself, whose pointer is `""`.
+pub(super) const ROOT: usize = usize::MAX;
+
+/// The path of the value being built, and the log's node for each of its first segments: a
+/// node is made only when a fix needs it, and forgotten when the parser leaves its value.
 #[derive(Default)]
 pub(super) struct Path {
     segs: Vec<Seg>,
-    /// The pointer of the first `ends.len()` segments.
-    rendered: String,
-    /// Where each rendered segment ends in `rendered`.
-    ends: Vec<usize>,
+    /// The node of `segs[..=i]` for each `i < nodes.len()`.
+    nodes: Vec<usize>,
 }
 
 impl Path {
@@ -32,27 +37,23 @@ impl Path {
 
     pub(super) fn pop(&mut self) {
         self.segs.pop();
-        if self.ends.len() > self.segs.len() {
-            self.ends.truncate(self.segs.len());
-            self.rendered
-                .truncate(self.ends.last().copied().unwrap_or(0));
-        }
+        self.nodes.truncate(self.segs.len());
     }
 
-    /// The JSON pointer of the whole path, keys read from `src`.
+    /// The log's node for the whole path, made (with those of its unmade prefixes) if needed.
     #[inline]
-    pub(super) fn pointer(&mut self, src: &str) -> &str {
-        if self.ends.len() < self.segs.len() {
-            self.render(src);
+    pub(super) fn node<L: Log>(&mut self, log: &mut L, src: &str) -> usize {
+        if self.nodes.len() < self.segs.len() {
+            self.make_nodes(log, src);
         }
-        &self.rendered
+        self.nodes.last().copied().unwrap_or(ROOT)
     }
 
     #[inline(never)]
-    fn render(&mut self, src: &str) {
-        while self.ends.len() < self.segs.len() {
-            write_segment(&mut self.rendered, src, self.segs[self.ends.len()]);
-            self.ends.push(self.rendered.len());
+    fn make_nodes<L: Log>(&mut self, log: &mut L, src: &str) {
+        while let Some(&seg) = self.segs.get(self.nodes.len()) {
+            let parent = self.nodes.last().copied().unwrap_or(ROOT);
+            self.nodes.push(log.node(parent, seg, src));
         }
     }
 }
@@ -60,41 +61,51 @@ impl Path {
 /// Where the parser's fixes go.
 pub(super) trait Log: Sized {
     fn new() -> Self;
-    /// Records a fix at `path` (a JSON pointer).
-    fn push(&mut self, kind: RepairKind, offset: usize, path: &str);
-    /// The path of the last fix recorded.
-    fn last_path(&self) -> &str;
-    /// Prefixes `/0` to the paths of the first `n` fixes, except those that are about the
-    /// top level itself (a wrapper, a stray closer): the document turned out to be the first
-    /// of several top-level values.
+    /// A new node: the path of node `parent` (or [`ROOT`]) followed by `seg` (a key read
+    /// from `src`).
+    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize;
+    /// Records a fix at the path of `node` (or [`ROOT`]).
+    fn push(&mut self, kind: RepairKind, offset: usize, node: usize);
+    /// Prefixes `/0` to the paths of the first `n` fixes, except those at the top level that
+    /// are about the top level itself (a wrapper, a stray closer): the document turned out to
+    /// be the first of several top-level values.
     fn prefix_first(&mut self, n: usize);
     /// Appends another log's fixes (a double-encoded document's).
     fn append(&mut self, other: Self);
 }
 
-/// Counts fixes, and keeps only the last one's path: for callers that need the repaired JSON
-/// and how many fixes it took, not the list, so memory stays flat on huge inputs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Counts fixes and keeps nothing else: for callers that need the repaired JSON and how many
+/// fixes it took, not the list, so memory stays flat on huge inputs.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Counter {
     /// Fixes recorded.
     pub(crate) fixes: usize,
     /// Of which [`RepairKind::DuplicateKey`]: the one fix valid JSON can need.
     pub(crate) duplicate_keys: usize,
-    last: String,
+    /// Nodes handed out, so that each is told apart from the others.
+    nodes: usize,
 }
+
+/// Two counts are equal when they counted the same fixes (node numbers are internal).
+impl PartialEq for Counter {
+    fn eq(&self, other: &Self) -> bool {
+        (self.fixes, self.duplicate_keys) == (other.fixes, other.duplicate_keys)
+    }
+}
+
+impl Eq for Counter {}
 
 impl Log for Counter {
     fn new() -> Self {
         Counter::default()
     }
-    fn push(&mut self, kind: RepairKind, _: usize, path: &str) {
+    fn node(&mut self, _: usize, _: Seg, _: &str) -> usize {
+        self.nodes += 1;
+        self.nodes - 1
+    }
+    fn push(&mut self, kind: RepairKind, _: usize, _: usize) {
         self.fixes += 1;
         self.duplicate_keys += usize::from(kind == RepairKind::DuplicateKey);
-        self.last.clear();
-        self.last.push_str(path);
-    }
-    fn last_path(&self) -> &str {
-        &self.last
     }
     fn prefix_first(&mut self, _: usize) {}
     fn append(&mut self, other: Self) {
@@ -106,8 +117,9 @@ impl Log for Counter {
 /// Every fix the lenient parser made, in input order: its kind, its byte offset, and the JSON
 /// pointer of the value being built.
 ///
-/// Consecutive fixes of the same kind at the same path are recorded once, at the first offset
-/// (`[1,,,,2]` is one [`RepairKind::ExtraComma`]).
+/// A run of fixes of one kind in one value, with no other fix between them, is recorded once,
+/// at the first offset (`[1,,,,2]` is one [`RepairKind::ExtraComma`]; so is `[1 2 3]` one
+/// [`RepairKind::MissingComma`]). A key given twice is two values: each one's fixes are kept.
 ///
 /// ```
 /// use llmout::repair::{parse, RepairKind, RepairOptions};
@@ -118,19 +130,23 @@ impl Log for Counter {
 /// let kinds: Vec<RepairKind> = parsed.repairs.iter().map(|r| r.kind).collect();
 /// assert_eq!(kinds, [RepairKind::UnquotedKey, RepairKind::QuoteStyle, RepairKind::TrailingComma]);
 /// ```
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Repairs {
     entries: Vec<Entry>,
-    /// Every entry's path, one after another.
-    paths: String,
+    /// Where each node's pointer is in `paths`.
+    spans: Vec<(usize, usize)>,
+    /// The nodes' pointers, UTF-8. A node's starts with its parent's: when the parent's is the
+    /// last one written, the two share those bytes. Bytes rather than a `String`, so that the
+    /// small copies that build it are inlined.
+    paths: Vec<u8>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 struct Entry {
     kind: RepairKind,
     offset: usize,
-    /// Where this entry's path ends in `paths` (it starts where the previous one ends).
-    path_end: usize,
+    /// The node of the fix's path, or [`ROOT`].
+    node: usize,
 }
 
 /// One fix the lenient parser made (a view into [`Repairs`]).
@@ -158,14 +174,19 @@ impl Repairs {
     /// The `i`-th fix.
     pub fn get(&self, i: usize) -> Option<Repair<'_>> {
         let e = self.entries.get(i)?;
-        let start = match i {
-            0 => 0,
-            _ => self.entries[i - 1].path_end,
+        let path = match e.node {
+            ROOT => "",
+            node => self
+                .spans
+                .get(node)
+                .and_then(|&(start, end)| self.paths.get(start..end))
+                .and_then(|bytes| std::str::from_utf8(bytes).ok())
+                .unwrap_or_default(),
         };
         Some(Repair {
             kind: e.kind,
             offset: e.offset,
-            path: &self.paths[start..e.path_end],
+            path,
         })
     }
 
@@ -177,6 +198,15 @@ impl Repairs {
         }
     }
 }
+
+/// Two records are equal when they hold the same fixes, however their paths are stored.
+impl PartialEq for Repairs {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Repairs {}
 
 impl fmt::Debug for Repairs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -222,59 +252,85 @@ impl Log for Repairs {
         Repairs::default()
     }
 
-    fn push(&mut self, kind: RepairKind, offset: usize, path: &str) {
-        self.paths.push_str(path);
-        self.entries.push(Entry {
-            kind,
-            offset,
-            path_end: self.paths.len(),
-        });
+    #[inline]
+    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
+        let mut start = self.paths.len();
+        match self.spans.get(parent) {
+            Some(&(from, to)) if to == start => start = from,
+            Some(&(from, to)) => self.paths.extend_from_within(from..to),
+            None => {}
+        }
+        write_segment(&mut self.paths, src, seg);
+        self.spans.push((start, self.paths.len()));
+        self.spans.len() - 1
     }
 
-    fn last_path(&self) -> &str {
-        match self.entries.len() {
-            0 => "",
-            1 => &self.paths,
-            n => &self.paths[self.entries[n - 2].path_end..],
-        }
+    fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
+        self.entries.push(Entry { kind, offset, node });
     }
 
     fn prefix_first(&mut self, n: usize) {
-        let mut paths = String::with_capacity(self.paths.len() + 2 * n);
-        let mut start = 0;
-        for (i, e) in self.entries.iter_mut().enumerate() {
-            let path = &self.paths[start..e.path_end];
-            start = e.path_end;
-            if i < n && e.kind != RepairKind::Wrapper && e.kind != RepairKind::ExtraCloser {
-                paths.push_str("/0");
-            }
-            paths.push_str(path);
-            e.path_end = paths.len();
+        let n = n.min(self.entries.len());
+        let first = &mut self.entries[..n];
+        // A node is made just before the fix that needs it, after its parent: the first
+        // value's nodes are those up to the highest one its fixes name.
+        let nodes = first
+            .iter()
+            .filter(|e| e.node != ROOT)
+            .map(|e| e.node + 1)
+            .max()
+            .unwrap_or(0);
+        for i in 0..nodes {
+            let (from, to) = self.spans[i];
+            let start = self.paths.len();
+            self.paths.extend_from_slice(b"/0");
+            self.paths.extend_from_within(from..to);
+            self.spans[i] = (start, self.paths.len());
         }
-        self.paths = paths;
+        let mut zero = None;
+        for e in first {
+            if e.node == ROOT && e.kind != RepairKind::Wrapper && e.kind != RepairKind::ExtraCloser
+            {
+                e.node = *zero.get_or_insert_with(|| {
+                    self.paths.extend_from_slice(b"/0");
+                    self.spans.push((self.paths.len() - 2, self.paths.len()));
+                    self.spans.len() - 1
+                });
+            }
+        }
     }
 
     fn append(&mut self, other: Self) {
-        let base = self.paths.len();
-        self.paths.push_str(&other.paths);
+        let (base, nodes) = (self.paths.len(), self.spans.len());
+        self.paths.extend_from_slice(&other.paths);
+        self.spans.extend(
+            other
+                .spans
+                .into_iter()
+                .map(|(start, end)| (base + start, base + end)),
+        );
         self.entries
             .extend(other.entries.into_iter().map(|e| Entry {
-                path_end: base + e.path_end,
+                node: match e.node {
+                    ROOT => ROOT,
+                    node => nodes + node,
+                },
                 ..e
             }));
     }
 }
 
 /// Appends one segment of a JSON pointer (a key decoded from `src`, `~` and `/` escaped).
-fn write_segment(out: &mut String, src: &str, seg: Seg) {
-    out.push('/');
+#[inline]
+fn write_segment(out: &mut Vec<u8>, src: &str, seg: Seg) {
     let (start, end) = match seg {
-        Seg::Index(i) => return push_decimal(out, i),
+        Seg::Index(i) => return push_index(out, i),
         Seg::Key { start, end } => (start, end),
     };
     let raw = src.get(start..end).unwrap_or_default();
+    out.push(b'/');
     if !raw.bytes().any(|c| matches!(c, b'\\' | b'~' | b'/')) {
-        return out.push_str(raw);
+        return out.extend_from_slice(raw.as_bytes());
     }
     let decoded;
     let key = if raw.contains('\\') {
@@ -283,20 +339,20 @@ fn write_segment(out: &mut String, src: &str, seg: Seg) {
     } else {
         raw
     };
-    out.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    out.extend_from_slice(key.replace('~', "~0").replace('/', "~1").as_bytes());
 }
 
-/// Appends `n` in decimal without going through `fmt`.
-fn push_decimal(out: &mut String, mut n: usize) {
-    if n < 10 {
-        return out.push(char::from(b'0' + n as u8));
-    }
-    let mut digits = [0u8; 20];
+/// Appends `/` and `n` in decimal without going through `fmt`.
+fn push_index(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [b'/'; 21];
     let mut i = digits.len();
-    while n > 0 {
+    loop {
         i -= 1;
         digits[i] = b'0' + (n % 10) as u8;
         n /= 10;
+        if n == 0 {
+            break;
+        }
     }
-    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
+    out.extend_from_slice(&digits[i - 1..]);
 }

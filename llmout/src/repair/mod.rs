@@ -59,8 +59,9 @@
 //! compact text, with no allocation per string or container (the faster way to hand repaired
 //! JSON on, and what `llmout repair` prints). All come from one parser, generic over where its
 //! output goes, so they cannot disagree: the text parses to exactly the value, the `Node` is
-//! the value, with the same [`Repairs`]. The record of fixes keeps every path in one string,
-//! not one allocation per fix.
+//! the value, with the same [`Repairs`]. The record of fixes keeps every path in one buffer,
+//! not one allocation per fix, and writes each value's pointer once however many fixes it
+//! needed.
 //!
 //! # Cost
 //!

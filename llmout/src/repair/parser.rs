@@ -8,7 +8,7 @@
 //!   key, which the cursor then passes over once: each byte is read a bounded number of times;
 //! * recursion happens only in [`Parser::object`] and [`Parser::array`], after the depth check.
 
-use super::log::{Log, Path, Seg};
+use super::log::{Log, Path, Seg, ROOT};
 use super::sink::{Int, Sink};
 use super::{RepairError, RepairKind, RepairOptions, MAX_DEPTH_CAP};
 
@@ -157,7 +157,7 @@ fn unwrap_double_encoded<'a, S: Sink<'a>, L: Log>(
     options: &RepairOptions,
 ) {
     if let Some((inner_log, inner_count)) = sink.unwrap_root::<L>(options) {
-        log.push(RepairKind::DoubleEncoded, 0, "");
+        log.push(RepairKind::DoubleEncoded, 0, ROOT);
         log.append(inner_log);
         *count += 1 + inner_count;
     }
@@ -196,8 +196,9 @@ struct Parser<'a, S, L> {
     log: L,
     /// Fixes recorded so far.
     count: usize,
-    /// The kind of the last fix recorded: a run of one fix at one path is recorded once.
-    last: Option<RepairKind>,
+    /// The kind and path node of the last fix recorded: a run of one fix in one value is
+    /// recorded once.
+    last: Option<(RepairKind, usize)>,
     /// Most fixes a document of this length can need before it is not JSON but noise (a
     /// megabyte of quotes); past it nothing more is recorded and the parse fails.
     budget: usize,
@@ -279,15 +280,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         })
     }
 
-    /// Records a fix. A fix of the same kind at the same path as the one just recorded is
-    /// not recorded again (`[1,,,,,2]` is one extra-comma fix), so hostile input cannot turn
-    /// a megabyte of commas into a million warnings.
+    /// Records a fix. A fix of the same kind in the same value as the fix just recorded is
+    /// not recorded again (`[1,,,,,2]` is one extra-comma fix), so hostile input cannot turn a
+    /// megabyte of commas into a million warnings.
     fn repair(&mut self, kind: RepairKind, offset: usize) {
         if self.over_budget {
             return;
         }
-        let path = self.path.pointer(self.src);
-        if self.last == Some(kind) && same_path(self.log.last_path(), path) {
+        let node = self.path.node(&mut self.log, self.src);
+        if self.last == Some((kind, node)) {
             return;
         }
         if self.count >= self.budget {
@@ -295,8 +296,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return;
         }
         self.count += 1;
-        self.last = Some(kind);
-        self.log.push(kind, offset, path);
+        self.last = Some((kind, node));
+        self.log.push(kind, offset, node);
     }
 
     /// Records the end of input once, at the innermost point it was met.
@@ -1189,15 +1190,6 @@ fn small_integer(digits: &[u8]) -> Option<u64> {
         n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
     }
     Some(n)
-}
-
-/// `a == b` for two JSON pointers, without calling `memcmp` on empty ones: an empty `String`'s
-/// pointer is dangling, and glibc's AVX-512 `memcmp` reads it with a masked load whose fault
-/// suppression costs hundreds of cycles. A million `,` at the top level (each one compared
-/// with the root path `""`) took 85 ms instead of 10.
-#[inline]
-fn same_path(a: &str, b: &str) -> bool {
-    a.len() == b.len() && (a.is_empty() || a == b)
 }
 
 /// Position of the first `a` immediately followed by `b` in `hay`.

@@ -143,8 +143,7 @@ fn commas() {
         fix(r#"{, "a": 1}"#),
         (json!({"a": 1}), vec![rp(ExtraComma, "")])
     );
-    // The same kind at the root, inside, and at the root again: three records (the root path
-    // "" is compared by length first, `same_path`).
+    // The same kind at the root, inside, and at the root again: three records.
     assert_eq!(
         fix("[,,[,,1],, 2]"),
         (
@@ -501,8 +500,24 @@ fn double_encoded_only_when_asked() {
     let parsed = parse(text, &RepairOptions::default().unwrap_double_encoded(true)).unwrap();
     same_as_text(text, &RepairOptions::default().unwrap_double_encoded(true));
     assert_eq!(parsed.value, json!({"a": [1, 2]}));
-    let kinds: Vec<_> = parsed.repairs.iter().map(|r| r.kind).collect();
-    assert_eq!(kinds, [DoubleEncoded, TrailingComma]);
+    let fixes: Vec<_> = parsed.repairs.iter().map(|r| (r.kind, r.path)).collect();
+    assert_eq!(fixes, [(DoubleEncoded, ""), (TrailingComma, "/a")]);
+    // The outer string's own fix (its quotes) comes first, at the root.
+    let parsed = parse(
+        r#"'{a: {"b": [1,]}}'"#,
+        &RepairOptions::default().unwrap_double_encoded(true),
+    )
+    .unwrap();
+    let fixes: Vec<_> = parsed.repairs.iter().map(|r| (r.kind, r.path)).collect();
+    assert_eq!(
+        fixes,
+        [
+            (QuoteStyle, ""),
+            (DoubleEncoded, ""),
+            (UnquotedKey, ""),
+            (TrailingComma, "/a/b")
+        ]
+    );
 }
 
 #[test]
@@ -634,4 +649,48 @@ fn text_output_unwraps_double_encoding_when_asked() {
     assert_eq!(t.json, r#"{"a":[1,2]}"#);
     let kinds: Vec<_> = t.repairs.iter().map(|r| r.kind).collect();
     assert_eq!(kinds, [DoubleEncoded, TrailingComma]);
+}
+
+#[test]
+fn a_run_of_one_fix_in_one_value_is_recorded_once() {
+    assert_eq!(fix("[1,,,,2]").1, [rp(ExtraComma, "")]);
+    assert_eq!(fix("[1 2 3]").1, [rp(MissingComma, "")]);
+    // The same kind again after a fix elsewhere is recorded again.
+    assert_eq!(
+        fix("[1 True 3]").1,
+        [
+            rp(MissingComma, ""),
+            rp(Literal, "/1"),
+            rp(MissingComma, "")
+        ]
+    );
+    // A key given twice is two values with one path: each one's fix is recorded.
+    assert_eq!(
+        fix(r#"{"a": 'x', "a": 'y'}"#),
+        (
+            json!({"a": "y"}),
+            vec![
+                rp(QuoteStyle, "/a"),
+                rp(QuoteStyle, "/a"),
+                rp(DuplicateKey, "")
+            ]
+        )
+    );
+}
+
+#[test]
+fn fixes_inside_the_first_of_several_values_are_under_zero() {
+    assert_eq!(
+        fix(r#"{"b": {"a": 1]}, 'c': [1,]}]{"d": 2}"#),
+        (
+            json!([{"b": {"a": 1}, "c": [1]}, {"d": 2}]),
+            vec![
+                rp(ExtraCloser, "/0/b"),
+                rp(QuoteStyle, "/0"),
+                rp(TrailingComma, "/0/c"),
+                rp(ExtraCloser, ""),
+                rp(MultipleValues, ""),
+            ]
+        )
+    );
 }
