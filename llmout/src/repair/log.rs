@@ -137,7 +137,9 @@ pub struct Repairs {
     spans: Vec<(usize, usize)>,
     /// The nodes' pointers, UTF-8. A node's starts with its parent's: when the parent's is the
     /// last one written, the two share those bytes. Bytes rather than a `String`, so that the
-    /// small copies that build it are inlined.
+    /// small copies that build it are inlined (2% of the whole parse on the messy benchmark
+    /// document); the price is a UTF-8 check of a pointer each time one is read, which costs
+    /// less than the copy a reader makes of it.
     paths: Vec<u8>,
 }
 
