@@ -7,16 +7,9 @@
 #
 # Usage: benches/peers/run.sh      (from the repository root; needs python3, pip, node, npm)
 set -euo pipefail
-PY_VERSION=0.64.6
-NPM_VERSION=3.15.0
 root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$root/benches/peers/install.sh"
 export LLMOUT_PEERS_DIR="$tmp/inputs"
-
-echo "installing json-repair==$PY_VERSION and jsonrepair@$NPM_VERSION into $tmp" >&2
-python3 -m pip install --quiet --target "$tmp/py" "json-repair==$PY_VERSION" >&2
-(cd "$tmp" && npm init -y >/dev/null && npm install --silent "jsonrepair@$NPM_VERSION" >&2)
 
 echo "running the criterion bench (llmout, jsonrepair 0.1.0, llm_json 1.0.3)" >&2
 (cd "$root" && cargo bench --bench repair -- --warm-up-time 2 --measurement-time 5 '^messy' >&2)
