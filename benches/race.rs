@@ -1,9 +1,9 @@
 //! The comparisons whose targets are ratios, measured interleaved: each round runs every
 //! contender once, so a noisy neighbour slows them all alike, and the tables report the
 //! fastest round of each (the least disturbed) and the median round.
-//! * the lenient parser (to text, to a `Value`, to its own borrowed `Node`) against the
-//!   `jsonrepair` crate on the messy documents of `benches/common` (issue 3: at least
-//!   150 MB/s, about twice that crate);
+//! * the lenient parser (to text with its fixes counted or recorded, to a `Value`, to its own
+//!   borrowed `Node`) against the `jsonrepair` crate on the messy documents of
+//!   `benches/common` (issue 3: at least 150 MB/s; issue 8: at least twice that crate);
 //! * the lenient parser on the same records as valid JSON, against
 //!   `serde_json::from_str::<Value>` (issue 3: at least 70%);
 //! * time per byte as the messy document grows 10x and 100x (`jsonrepair` beside it), and on
@@ -30,7 +30,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, report, Report};
-use llmout::repair::{parse, parse_borrowed, to_string, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, to_string_counted, RepairOptions};
 use llmout::LlmOutput;
 use serde_json::Value;
 
@@ -286,6 +286,7 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
     assert_llmout_correct(name, text, expected);
     let peer_correct = jsonrepair_value(text).as_ref() == Some(expected);
     let labels = [
+        ("llmout (to string, fixes counted)", true),
         ("llmout (to string, with repair log)", true),
         ("llmout (to Value, with repair log)", true),
         ("llmout (to a borrowed Node, with repair log)", true),
@@ -293,6 +294,7 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
         ("jsonrepair 0.1.0 (to Value)", peer_correct),
     ];
     let mut timed: Vec<Box<dyn FnMut() + '_>> = vec![
+        Box::new(|| drop(black_box(to_string_counted(black_box(text), &options)))),
         Box::new(|| drop(black_box(to_string(black_box(text), &options)))),
         Box::new(|| drop(black_box(parse(black_box(text), &options)))),
         Box::new(|| drop(black_box(parse_borrowed(black_box(text), &options)))),
@@ -324,13 +326,16 @@ fn race(name: &str, text: &str, expected: &Value, rounds: usize) {
         |a: usize, b: usize, at: usize| times[b][at].as_secs_f64() / times[a][at].as_secs_f64();
     println!(
         "\nllmout / jsonrepair, same output: to string {:.2}x (fastest) {:.2}x (median); \
-         to Value {:.2}x (fastest) {:.2}x (median). llmout to a Node / jsonrepair to Value: \
+         to Value {:.2}x (fastest) {:.2}x (median). With llmout's repair log besides: to \
+         string {:.2}x (fastest) {:.2}x (median). llmout to a Node / jsonrepair to Value: \
          {:.2}x (fastest) {:.2}x (median).\n",
-        ratio(0, 3, 0),
-        ratio(0, 3, rounds / 2),
+        ratio(0, 4, 0),
+        ratio(0, 4, rounds / 2),
+        ratio(2, 5, 0),
+        ratio(2, 5, rounds / 2),
         ratio(1, 4, 0),
         ratio(1, 4, rounds / 2),
-        ratio(2, 4, 0),
-        ratio(2, 4, rounds / 2),
+        ratio(3, 5, 0),
+        ratio(3, 5, rounds / 2),
     );
 }

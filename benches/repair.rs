@@ -19,7 +19,7 @@ mod common;
 
 use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, prose};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use llmout::repair::{parse, parse_borrowed, to_string, RepairOptions};
+use llmout::repair::{parse, parse_borrowed, to_string, to_string_counted, RepairOptions};
 use serde_json::{json, Value};
 use std::hint::black_box;
 
@@ -57,6 +57,9 @@ fn race(c: &mut Criterion, group: &str, text: &str) {
     });
     g.bench_function("llmout_to_string", |b| {
         b.iter_with_large_drop(|| to_string(black_box(text), &options))
+    });
+    g.bench_function("llmout_to_string_counted", |b| {
+        b.iter_with_large_drop(|| to_string_counted(black_box(text), &options))
     });
     g.bench_function("llmout_to_node", |b| {
         b.iter_with_large_drop(|| parse_borrowed(black_box(text), &options))

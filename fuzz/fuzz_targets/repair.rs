@@ -1,18 +1,22 @@
 //! The lenient parser on any bytes: never panics, never overflows the stack, and what it
 //! returns is consistent (offsets inside the input; valid JSON unchanged, and no repairs but
 //! a record of each duplicate key, which serde_json drops silently). The text output
-//! (`to_string`) means exactly the value, with the same repairs, or fails the same way, and so
-//! does the borrowed output (`parse_borrowed`, also deserialized back into a `Value`); and
+//! (`to_string`) means exactly the value, with the same repairs, or fails the same way; so
+//! does the counted text (`to_string_counted`: the same text, as many fixes), and so does the
+//! borrowed output (`parse_borrowed`, also deserialized back into a `Value`); and
 //! through the pipeline, `repair_json` agrees with `repair_text`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use llmout::repair::{parse, parse_borrowed, to_string, RepairKind, RepairOptions};
+use llmout::repair::{
+    parse, parse_borrowed, to_string, to_string_counted, RepairKind, RepairOptions,
+};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let options = RepairOptions::default();
     let written = to_string(&text, &options);
+    let counted = to_string_counted(&text, &options);
     let borrowed = parse_borrowed(&text, &options);
     match parse(&text, &options) {
         Ok(parsed) => {
@@ -25,6 +29,9 @@ fuzz_target!(|data: &[u8]| {
                 serde::Deserialize::deserialize(&mut de).expect("the text output is JSON");
             assert_eq!(reread, parsed.value, "{:?}", written.json);
             assert_eq!(written.repairs, parsed.repairs);
+            let counted = counted.expect("the counted text fails where the value does not");
+            assert_eq!(counted.json, written.json);
+            assert_eq!(counted.fixes, parsed.repairs.len());
             let borrowed = borrowed.expect("the borrowed output fails where the value does not");
             assert_eq!(borrowed.repairs, parsed.repairs);
             let via_serde: serde_json::Value =
@@ -43,6 +50,7 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => {
             assert!(e.offset <= text.len());
             assert_eq!(borrowed.map(|_| ()), Err(e.clone()));
+            assert_eq!(counted.map(|_| ()), Err(e.clone()));
             assert_eq!(written, Err(e));
         }
     }

@@ -75,9 +75,12 @@ pub struct RepairedJson {
 pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> {
     // As `repair_text`: valid JSON as it stands (a repeated key keeps its last value).
     if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() {
-        if let Ok((json, c)) = repair::to_string_counted(raw, &valid_json_options()) {
+        if let Ok(c) = repair::to_string_counted(raw, &valid_json_options()) {
             if c.fixes == c.duplicate_keys {
-                return Ok(RepairedJson { json, changes: 0 });
+                return Ok(RepairedJson {
+                    json: c.json,
+                    changes: 0,
+                });
             }
         }
     }
@@ -102,9 +105,9 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     } else {
         repair::to_string_counted(best.candidate.text, &repair_options(options))
     };
-    let (json, _) = written.map_err(|e| syntax_error(e, best.candidate.text, options))?;
+    let written = written.map_err(|e| syntax_error(e, best.candidate.text, options))?;
     Ok(RepairedJson {
-        json,
+        json: written.json,
         changes: best.syntax + extracted,
     })
 }

@@ -86,15 +86,6 @@ pub(crate) struct Counter {
     nodes: usize,
 }
 
-/// Two counts are equal when they counted the same fixes (node numbers are internal).
-impl PartialEq for Counter {
-    fn eq(&self, other: &Self) -> bool {
-        (self.fixes, self.duplicate_keys) == (other.fixes, other.duplicate_keys)
-    }
-}
-
-impl Eq for Counter {}
-
 impl Log for Counter {
     fn new() -> Self {
         Counter::default()
