@@ -61,7 +61,9 @@ pub struct RepairedJson {
 /// [`repair_text`] for callers that want JSON text to hand on (what `llmout repair` prints):
 /// the same candidate is chosen and repaired the same way, but the result is written as
 /// compact JSON instead of built as a [`Value`], and the changes are counted instead of
-/// described. Memory stays at about the input plus the output, whatever the input's size.
+/// described. Memory stays at about the input plus the output, whatever the input's size. A
+/// reply that is one document (around any comments or wrapper) is parsed once, writing;
+/// otherwise each candidate is counted and the winner written.
 ///
 /// The text parses to exactly the value [`repair_text`] returns; strings are escaped as
 /// `serde_json` escapes them and numbers that were valid JSON keep their digits (see
@@ -84,49 +86,66 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
             }
         }
     }
-    let ranking = rank(raw, |text| match count_changes(text, options) {
-        Ok((strict, changes)) => Outcome::Parsed {
-            out: strict,
-            cost: 0,
-            syntax: changes,
-        },
-        Err(e) => Outcome::Syntax(e),
+    // Only the winner's text is wanted: the others are counted, not written. The first
+    // candidate, when it holds all the others, is written at once, since if it parses it wins.
+    let ranking = rank(raw, |text, holds_all| {
+        match step3(text, options, holds_all) {
+            Ok(counted) => Outcome::Parsed {
+                syntax: counted.changes,
+                out: counted,
+                cost: 0,
+            },
+            Err(e) => Outcome::Syntax(e),
+        }
     });
     let extracted = usize::from(ranking.extracted().is_some());
     let Some(best) = ranking.best else {
         return Err(no_value(raw, None, ranking));
     };
-    // The winner is parsed once more, now writing its text.
-    let written = if best.out {
-        repair::to_string_counted(
-            &sanitize::sanitize(best.candidate.text).text,
-            &valid_json_options(),
-        )
-    } else {
-        repair::to_string_counted(best.candidate.text, &repair_options(options))
+    let json = match best.out.json {
+        Some(json) => json,
+        None => step3(best.candidate.text, options, true)?
+            .json
+            .unwrap_or_default(),
     };
-    let written = written.map_err(|e| syntax_error(e, best.candidate.text, options))?;
     Ok(RepairedJson {
-        json: written.json,
+        json,
         changes: best.syntax + extracted,
     })
 }
 
-/// Step 3 of [`repair_json`], counted: whether the candidate is valid JSON once sanitized
-/// (`true`, as [`parse`] would take it) and how many changes it takes, as many as [`parse`]
-/// reports warnings.
-fn count_changes(text: &str, options: &Options) -> Result<(bool, usize), Error> {
+/// Step 3 of [`repair_json`] on one candidate: its changes counted, and its text if asked for.
+struct Counted {
+    /// As many changes as [`parse`] reports warnings.
+    changes: usize,
+    /// The compact JSON, when it was written.
+    json: Option<String>,
+}
+
+/// Step 3 of [`repair_json`], counted: valid JSON once sanitized (as [`parse`] would take it,
+/// the sanitizer's fixes being the changes), else the lenient parser's fixes. With `write`,
+/// the JSON text too.
+fn step3(text: &str, options: &Options, write: bool) -> Result<Counted, Error> {
+    let run = |text: &str, options: &RepairOptions| {
+        if write {
+            repair::to_string_counted(text, options)
+                .map(|c| (c.fixes, c.duplicate_keys, Some(c.json)))
+        } else {
+            repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, None))
+        }
+    };
     let sanitized = sanitize::sanitize(text);
     if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized.text).is_ok() {
         // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
-        if let Ok(c) = repair::count(&sanitized.text, &valid_json_options()) {
-            if c.fixes == c.duplicate_keys {
-                return Ok((true, sanitize::pointers_at(text, &sanitized.fixes).len()));
+        if let Ok((fixes, duplicate_keys, json)) = run(&sanitized.text, &valid_json_options()) {
+            if fixes == duplicate_keys {
+                let changes = sanitize::pointers_at(text, &sanitized.fixes).len();
+                return Ok(Counted { changes, json });
             }
         }
     }
-    match repair::count(text, &repair_options(options)) {
-        Ok(c) => Ok((false, c.fixes)),
+    match run(text, &repair_options(options)) {
+        Ok((changes, _, json)) => Ok(Counted { changes, json }),
         Err(e) => Err(syntax_error(e, text, options)),
     }
 }
@@ -320,7 +339,27 @@ struct Ranking<'a, O> {
     syntax_error: Option<Error>,
 }
 
-impl<O> Ranking<'_, O> {
+impl<'a, O> Ranking<'a, O> {
+    fn new() -> Self {
+        Ranking {
+            best: None,
+            parsed: Vec::new(),
+            recovery_error: None,
+            syntax_error: None,
+        }
+    }
+
+    /// Takes a candidate that parsed; keeps the better of it and the best so far, and returns
+    /// that.
+    fn offer(&mut self, next: Evaluated<'a, O>) -> &Evaluated<'a, O> {
+        self.parsed.push(next.candidate.range.clone());
+        let best = match self.best.take() {
+            None => next,
+            Some(current) => better(current, next),
+        };
+        self.best.insert(best)
+    }
+
     /// How many parsed candidates lie outside the chosen one: JSON values it was chosen over.
     fn others(&self) -> usize {
         let Some(best) = &self.best else { return 0 };
@@ -349,17 +388,28 @@ impl<O> Ranking<'_, O> {
     }
 }
 
-/// Steps 2 and 5: evaluates every candidate of `raw` with `eval` (steps 3 and 4) and keeps the
+/// Steps 2 and 5: evaluates the candidates of `raw` with `eval` (steps 3 and 4) and keeps the
 /// best, and the errors worth reporting if none is good.
-fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str) -> Outcome<O>) -> Ranking<'a, O> {
-    let mut ranking = Ranking {
-        best: None,
-        parsed: Vec::new(),
-        recovery_error: None,
-        syntax_error: None,
-    };
-    for candidate in extract::candidates(raw) {
-        let (out, cost, syntax) = match eval(candidate.text) {
+///
+/// Once the best so far cost nothing and holds every candidate still to come, none of those
+/// can beat it (see [`better`]: it costs at least as much and lies inside), so they are not
+/// evaluated; a reply that is one JSON document costs one parse, not one per object in it.
+/// `eval` is told whether its candidate is the first and holds all the others: if that one
+/// parses at no cost, it is the answer, and a caller that would parse the winner again (to
+/// write it) can do so at once.
+fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str, bool) -> Outcome<O>) -> Ranking<'a, O> {
+    let mut ranking = Ranking::new();
+    let candidates = extract::candidates(raw);
+    // `rest_end[k]`: the furthest end among candidates `k..`. They come sorted by start, so
+    // candidates `k..` all lie inside a range that starts no later than candidate `k` and
+    // ends at or after `rest_end[k]`.
+    let mut rest_end = vec![0; candidates.len() + 1];
+    for (k, c) in candidates.iter().enumerate().rev() {
+        rest_end[k] = rest_end[k + 1].max(c.range.end);
+    }
+    for (k, candidate) in candidates.into_iter().enumerate() {
+        let holds_all = k == 0 && rest_end[1] <= candidate.range.end;
+        let (out, cost, syntax) = match eval(candidate.text, holds_all) {
             Outcome::Parsed { out, cost, syntax } => (out, cost, syntax),
             // Prose that does not even start like JSON says nothing about the JSON.
             Outcome::Syntax(_) if !looks_like_json(&candidate) => continue,
@@ -382,17 +432,15 @@ fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str) -> Outcome<O>) -> Rankin
                 continue;
             }
         };
-        ranking.parsed.push(candidate.range.clone());
-        let next = Evaluated {
+        let best = ranking.offer(Evaluated {
             candidate,
             out,
             cost,
             syntax,
-        };
-        ranking.best = Some(match ranking.best.take() {
-            None => next,
-            Some(current) => better(current, next),
         });
+        if best.cost == 0 && rest_end[k + 1] <= best.candidate.range.end {
+            break;
+        }
     }
     ranking
 }
@@ -403,32 +451,7 @@ fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str) -> Outcome<O>) -> Rankin
 /// no warning by itself; choosing it over *other* JSON values in the reply is a decision, and
 /// that is recorded (`Extracted`).
 fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chosen, Error> {
-    let ranking = rank(raw, |text| {
-        let (value, warnings) = match parse(text, options) {
-            Ok(parsed) => parsed,
-            Err(e) => return Outcome::Syntax(e),
-        };
-        let syntax = warnings.len();
-        match schema {
-            None => Outcome::Parsed {
-                out: (value, warnings),
-                cost: 0,
-                syntax,
-            },
-            Some(schema) => match recover::recover(value, schema, options) {
-                Ok(r) => {
-                    let mut all = warnings;
-                    all.extend(r.warnings);
-                    Outcome::Parsed {
-                        out: (r.value, all),
-                        cost: r.cost,
-                        syntax,
-                    }
-                }
-                Err(e) => Outcome::Recovery(e),
-            },
-        }
-    });
+    let ranking = rank(raw, |text, _| evaluate(text, schema, options));
     let extracted = ranking.extracted();
     if let Some(best) = ranking.best {
         let (value, mut warnings) = best.out;
@@ -454,6 +477,38 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
         }
     }
     Err(no_value(raw, schema, ranking))
+}
+
+/// Steps 3 and 4 on one candidate: parse it, then recover it against the schema, if any.
+fn evaluate(
+    text: &str,
+    schema: Option<&Schema>,
+    options: &Options,
+) -> Outcome<(Value, Vec<Warning>)> {
+    let (value, warnings) = match parse(text, options) {
+        Ok(parsed) => parsed,
+        Err(e) => return Outcome::Syntax(e),
+    };
+    let syntax = warnings.len();
+    match schema {
+        None => Outcome::Parsed {
+            out: (value, warnings),
+            cost: 0,
+            syntax,
+        },
+        Some(schema) => match recover::recover(value, schema, options) {
+            Ok(r) => {
+                let mut all = warnings;
+                all.extend(r.warnings);
+                Outcome::Parsed {
+                    out: (r.value, all),
+                    cost: r.cost,
+                    syntax,
+                }
+            }
+            Err(e) => Outcome::Recovery(e),
+        },
+    }
 }
 
 /// The error when no candidate gave a value: recovery's, else the parser's, else "no JSON".
@@ -662,4 +717,140 @@ fn no_json_found(raw: &str) -> String {
         return "only a reasoning block".to_owned();
     }
     format!("text with no JSON in it: {}", excerpt(raw.trim(), 60))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// What [`rank`] chose, and how many JSON values it chose it over.
+    type Choice = (Option<(std::ops::Range<usize>, Value, Vec<Warning>)>, usize);
+
+    fn choice(ranking: Ranking<'_, (Value, Vec<Warning>)>) -> Choice {
+        let others = ranking.others();
+        let best = ranking.best.map(|b| (b.candidate.range, b.out.0, b.out.1));
+        (best, others)
+    }
+
+    /// The ranking with every candidate evaluated: what [`rank`] must agree with.
+    fn exhaustive(raw: &str, schema: Option<&Schema>) -> Choice {
+        let options = Options::default();
+        let mut ranking = Ranking::new();
+        for candidate in extract::candidates(raw) {
+            match evaluate(candidate.text, schema, &options) {
+                Outcome::Parsed { out, cost, syntax } => {
+                    ranking.offer(Evaluated {
+                        candidate,
+                        out,
+                        cost,
+                        syntax,
+                    });
+                }
+                Outcome::Recovery(_) => ranking.parsed.push(candidate.range.clone()),
+                Outcome::Syntax(_) => {}
+            }
+        }
+        choice(ranking)
+    }
+
+    /// The candidates [`rank`] evaluated, each with whether it was told it holds the rest.
+    fn evaluated(raw: &str) -> Vec<(String, bool)> {
+        let mut seen = Vec::new();
+        rank(raw, |text, holds_all| {
+            seen.push((text.to_owned(), holds_all));
+            evaluate(text, None, &Options::default())
+        });
+        seen
+    }
+
+    #[test]
+    fn a_document_that_holds_every_other_candidate_is_parsed_alone() {
+        let raw = "// the records\n[{a: 1}, {b: [2, 3]}]";
+        assert_eq!(evaluated(raw), [(raw.to_owned(), true)]);
+        let (best, others) = exhaustive(raw, None);
+        assert_eq!((best.map(|b| b.0), others), (Some(0..raw.len()), 0));
+    }
+
+    #[test]
+    fn candidates_outside_the_best_so_far_are_still_evaluated() {
+        // The prose fails; the first object is best until the later one replaces it.
+        let raw = "x {a: 1} y {b: 2}";
+        assert_eq!(
+            evaluated(raw),
+            [
+                (raw.to_owned(), true),
+                ("{a: 1}".to_owned(), false),
+                ("{b: 2}".to_owned(), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_costly_best_does_not_end_the_ranking() {
+        // With a schema the whole reply (an array, then a comment) costs a reshaping; the
+        // object inside it, in the comment, costs nothing and must still be looked at.
+        let schema = Schema::compile(&json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}},
+            "required": ["a"]
+        }))
+        .unwrap();
+        let raw = "[{\"a\": 1}] // {a: 2}";
+        let options = Options::default();
+        let ranked = choice(rank(raw, |text, _| evaluate(text, Some(&schema), &options)));
+        assert_eq!(ranked, exhaustive(raw, Some(&schema)));
+        assert_eq!(ranked.0.map(|b| b.1), Some(json!({"a": 2})));
+    }
+
+    /// Replies built from prose, fences, tags, comments and (broken) JSON values.
+    fn reply() -> impl Strategy<Value = String> {
+        let piece = proptest::sample::select(vec![
+            "Sure! ",
+            "```json\n",
+            "\n```",
+            "<answer>",
+            "</answer>",
+            "<think>",
+            "</think>",
+            "// note\n",
+            "{a: 1}",
+            "{\"a\": 2}",
+            "[1, 2]",
+            "{a: 'x'}",
+            "{b: {a: 3}}",
+            "[{a: 4}]",
+            " ",
+            "\n",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            "x",
+            "\"",
+        ]);
+        proptest::collection::vec(piece, 0..16).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Stopping at a best that costs nothing and holds the rest changes no choice.
+        #[test]
+        fn rank_chooses_what_evaluating_every_candidate_chooses(raw in reply()) {
+            let schema = Schema::compile(&json!({
+                "type": "object",
+                "properties": {"a": {"type": "integer"}},
+                "required": ["a"]
+            }))
+            .unwrap();
+            let options = Options::default();
+            for schema in [None, Some(&schema)] {
+                let ranked = choice(rank(&raw, |text, _| evaluate(text, schema, &options)));
+                prop_assert_eq!(ranked, exhaustive(&raw, schema));
+            }
+        }
+    }
 }
