@@ -134,13 +134,17 @@ fn step3(text: &str, options: &Options, write: bool) -> Result<Counted, Error> {
             repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, None))
         }
     };
-    let sanitized = sanitize::sanitize(text);
-    if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized.text).is_ok() {
-        // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
-        if let Ok((fixes, duplicate_keys, json)) = run(&sanitized.text, &valid_json_options()) {
-            if fixes == duplicate_keys {
-                let changes = sanitize::pointers_at(text, &sanitized.fixes).len();
-                return Ok(Counted { changes, json });
+    {
+        // In a block, so that a sanitized copy is gone before the lenient parser writes: the
+        // input, a copy and the output at once would be 3x a huge input.
+        let sanitized = sanitize::sanitize(text);
+        if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized.text).is_ok() {
+            // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
+            if let Ok((fixes, duplicate_keys, json)) = run(&sanitized.text, &valid_json_options()) {
+                if fixes == duplicate_keys {
+                    let changes = sanitize::pointers_at(text, &sanitized.fixes).len();
+                    return Ok(Counted { changes, json });
+                }
             }
         }
     }
