@@ -89,11 +89,16 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
     let ranking = rank(raw, |text, holds_all| {
-        match step3(text, options, holds_all) {
-            Ok(counted) => Outcome::Parsed {
-                syntax: counted.changes,
-                out: counted,
+        let changed = if holds_all {
+            changes(text, options, write).map(|(n, json)| (n, Some(json)))
+        } else {
+            changes(text, options, count).map(|(n, ())| (n, None))
+        };
+        match changed {
+            Ok((n, json)) => Outcome::Parsed {
+                out: json,
                 cost: 0,
+                syntax: n,
             },
             Err(e) => Outcome::Syntax(e),
         }
@@ -102,11 +107,9 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     let Some(best) = ranking.best else {
         return Err(no_value(raw, None, ranking));
     };
-    let json = match best.out.json {
+    let json = match best.out {
         Some(json) => json,
-        None => step3(best.candidate.text, options, true)?
-            .json
-            .unwrap_or_default(),
+        None => changes(best.candidate.text, options, write)?.1,
     };
     Ok(RepairedJson {
         json,
@@ -114,42 +117,42 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     })
 }
 
-/// Step 3 of [`repair_json`] on one candidate: its changes counted, and its text if asked for.
-struct Counted {
-    /// As many changes as [`parse`] reports warnings.
-    changes: usize,
-    /// The compact JSON, when it was written.
-    json: Option<String>,
+/// A lenient parse for [`changes`]: fixes, of which repeated keys, and what it produced.
+type Run<T> = fn(&str, &RepairOptions) -> Result<(usize, usize, T), repair::RepairError>;
+
+/// Parses, writing the JSON text.
+fn write(
+    text: &str,
+    options: &RepairOptions,
+) -> Result<(usize, usize, String), repair::RepairError> {
+    repair::to_string_counted(text, options).map(|c| (c.fixes, c.duplicate_keys, c.json))
 }
 
-/// Step 3 of [`repair_json`], counted: valid JSON once sanitized (as [`parse`] would take it,
-/// the sanitizer's fixes being the changes), else the lenient parser's fixes. With `write`,
-/// the JSON text too.
-fn step3(text: &str, options: &Options, write: bool) -> Result<Counted, Error> {
-    let run = |text: &str, options: &RepairOptions| {
-        if write {
-            repair::to_string_counted(text, options)
-                .map(|c| (c.fixes, c.duplicate_keys, Some(c.json)))
-        } else {
-            repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, None))
-        }
-    };
+/// Parses, counting only.
+fn count(text: &str, options: &RepairOptions) -> Result<(usize, usize, ()), repair::RepairError> {
+    repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, ()))
+}
+
+/// Step 3 of [`repair_json`] on one candidate, with `run` (which writes or only counts): as
+/// many changes as [`parse`] reports warnings, and what `run` produced. Valid JSON once
+/// sanitized is taken as [`parse`] takes it, the sanitizer's fixes being the changes; anything
+/// else goes to the lenient parser.
+fn changes<T>(text: &str, options: &Options, run: Run<T>) -> Result<(usize, T), Error> {
     {
         // In a block, so that a sanitized copy is gone before the lenient parser writes: the
         // input, a copy and the output at once would be 3x a huge input.
         let sanitized = sanitize::sanitize(text);
         if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized.text).is_ok() {
             // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
-            if let Ok((fixes, duplicate_keys, json)) = run(&sanitized.text, &valid_json_options()) {
+            if let Ok((fixes, duplicate_keys, out)) = run(&sanitized.text, &valid_json_options()) {
                 if fixes == duplicate_keys {
-                    let changes = sanitize::pointers_at(text, &sanitized.fixes).len();
-                    return Ok(Counted { changes, json });
+                    return Ok((sanitize::pointers_at(text, &sanitized.fixes).len(), out));
                 }
             }
         }
     }
     match run(text, &repair_options(options)) {
-        Ok((changes, _, json)) => Ok(Counted { changes, json }),
+        Ok((fixes, _, out)) => Ok((fixes, out)),
         Err(e) => Err(syntax_error(e, text, options)),
     }
 }
