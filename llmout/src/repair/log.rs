@@ -320,11 +320,14 @@ fn write_segment(out: &mut Vec<u8>, src: &str, seg: Seg) {
         Seg::Index(i) => return push_index(out, i),
         Seg::Key { start, end } => (start, end),
     };
-    let raw = src.get(start..end).unwrap_or_default();
+    // The parser gives key ranges on character boundaries: only the rare key that needs
+    // escaping is looked at as text.
+    let bytes = src.as_bytes().get(start..end).unwrap_or_default();
     out.push(b'/');
-    if !raw.bytes().any(|c| matches!(c, b'\\' | b'~' | b'/')) {
-        return out.extend_from_slice(raw.as_bytes());
+    if !bytes.iter().any(|&c| matches!(c, b'\\' | b'~' | b'/')) {
+        return out.extend_from_slice(bytes);
     }
+    let raw = src.get(start..end).unwrap_or_default();
     let decoded;
     let key = if raw.contains('\\') {
         decoded = serde_json::from_str::<String>(&format!("\"{raw}\""));
