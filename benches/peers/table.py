@@ -4,7 +4,8 @@ Each peer is compared with llmout producing the same kind of output: repaired JS
 (llmout's `repair::to_string_counted`, which counts its fixes; `repair::to_string`, which
 also records each one, has a row of its own and a line below the table) or a parsed value
 (llmout's `repair::parse`, a `serde_json::Value`; Python's `loads` and npm's string +
-`JSON.parse` are values too). Rust numbers are criterion's median, which a busy machine disturbs less than the mean."""
+`JSON.parse` are values too). Rust numbers are criterion's median, which a busy machine
+disturbs less than the mean."""
 import json
 import sys
 

@@ -90,9 +90,9 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
     let ranking = rank(raw, |text, holds_all| {
         let changed = if holds_all {
-            changes(text, options, write).map(|(n, json)| (n, Some(json)))
+            changes(text, options, parse_writing).map(|(n, json)| (n, Some(json)))
         } else {
-            changes(text, options, count).map(|(n, ())| (n, None))
+            changes(text, options, parse_counting).map(|(n, ())| (n, None))
         };
         match changed {
             Ok((n, json)) => Outcome::Parsed {
@@ -109,7 +109,7 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     };
     let json = match best.out {
         Some(json) => json,
-        None => changes(best.candidate.text, options, write)?.1,
+        None => changes(best.candidate.text, options, parse_writing)?.1,
     };
     Ok(RepairedJson {
         json,
@@ -120,16 +120,19 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
 /// A lenient parse for [`changes`]: fixes, of which repeated keys, and what it produced.
 type Run<T> = fn(&str, &RepairOptions) -> Result<(usize, usize, T), repair::RepairError>;
 
-/// Parses, writing the JSON text.
-fn write(
+/// The lenient parse that writes the JSON text.
+fn parse_writing(
     text: &str,
     options: &RepairOptions,
 ) -> Result<(usize, usize, String), repair::RepairError> {
     repair::to_string_counted(text, options).map(|c| (c.fixes, c.duplicate_keys, c.json))
 }
 
-/// Parses, counting only.
-fn count(text: &str, options: &RepairOptions) -> Result<(usize, usize, ()), repair::RepairError> {
+/// The lenient parse that only counts.
+fn parse_counting(
+    text: &str,
+    options: &RepairOptions,
+) -> Result<(usize, usize, ()), repair::RepairError> {
     repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, ()))
 }
 
@@ -762,6 +765,16 @@ mod tests {
         choice(ranking)
     }
 
+    /// `{"a": integer}`, required.
+    fn object_with_a() -> Schema {
+        Schema::compile(&json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}},
+            "required": ["a"]
+        }))
+        .unwrap()
+    }
+
     /// The candidates [`rank`] evaluated, each with whether it was told it holds the rest.
     fn evaluated(raw: &str) -> Vec<(String, bool)> {
         let mut seen = Vec::new();
@@ -798,12 +811,7 @@ mod tests {
     fn a_costly_best_does_not_end_the_ranking() {
         // With a schema the whole reply (an array, then a comment) costs a reshaping; the
         // object inside it, in the comment, costs nothing and must still be looked at.
-        let schema = Schema::compile(&json!({
-            "type": "object",
-            "properties": {"a": {"type": "integer"}},
-            "required": ["a"]
-        }))
-        .unwrap();
+        let schema = object_with_a();
         let raw = "[{\"a\": 1}] // {a: 2}";
         let options = Options::default();
         let ranked = choice(rank(raw, |text, _| evaluate(text, Some(&schema), &options)));
@@ -847,12 +855,7 @@ mod tests {
         /// Stopping at a best that costs nothing and holds the rest changes no choice.
         #[test]
         fn rank_chooses_what_evaluating_every_candidate_chooses(raw in reply()) {
-            let schema = Schema::compile(&json!({
-                "type": "object",
-                "properties": {"a": {"type": "integer"}},
-                "required": ["a"]
-            }))
-            .unwrap();
+            let schema = object_with_a();
             let options = Options::default();
             for schema in [None, Some(&schema)] {
                 let ranked = choice(rank(&raw, |text, _| evaluate(text, schema, &options)));
