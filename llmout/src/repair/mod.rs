@@ -195,6 +195,8 @@ pub enum RepairKind {
     MismatchedCloser,
     /// A closer with nothing to close was skipped.
     ExtraCloser,
+    /// A string's closing quote was missing; the string ends where it should have been.
+    MissingQuote,
     /// A `...` or `…` standing for omitted items was removed.
     Ellipsis,
     /// A key followed by no value was dropped.
@@ -235,6 +237,7 @@ impl RepairKind {
             RepairKind::Truncated => "closed what the truncated input left open",
             RepairKind::MismatchedCloser => "closed a container with a closer of the wrong kind",
             RepairKind::ExtraCloser => "skipped a closer with nothing to close",
+            RepairKind::MissingQuote => "inserted a missing closing quote",
             RepairKind::Ellipsis => "removed an ellipsis standing for omitted items",
             RepairKind::MissingValue => "dropped a key that had no value",
             RepairKind::DuplicateKey => "a key given twice kept its last value",

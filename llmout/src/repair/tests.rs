@@ -702,3 +702,86 @@ fn fixes_inside_the_first_of_several_values_are_under_zero() {
         )
     );
 }
+
+#[test]
+fn a_comment_after_a_comma_does_not_hide_the_next_key() {
+    assert_eq!(
+        fix("{\"note\": \"x\", // why\n\"n\": 1}"),
+        (json!({"note": "x", "n": 1}), vec![rp(Comment, "")])
+    );
+    assert_eq!(
+        value("{\"a\": \"b\",/* inline */\"c\": \"d\"}"),
+        json!({"a": "b", "c": "d"})
+    );
+    assert_eq!(
+        value("[\"one\", /* two */ \"three\"]"),
+        json!(["one", "three"])
+    );
+}
+
+#[test]
+fn a_missing_closing_quote_ends_the_string_where_the_next_token_begins() {
+    // The quote that should have closed `fine` opens the next key instead.
+    assert_eq!(
+        fix(r#"{"mood": "fine, "score": 7}"#),
+        (
+            json!({"mood": "fine", "score": 7}),
+            vec![rp(MissingQuote, "/mood")]
+        )
+    );
+    // A comma inside the text stays; the one before the next key ends it.
+    assert_eq!(
+        value(r#"{"tags": "red, blue, "n": 2}"#),
+        json!({"tags": "red, blue", "n": 2})
+    );
+    // No closing quote before the closer at the very end.
+    assert_eq!(
+        fix(r#"{"city": "Oslo}"#),
+        (json!({"city": "Oslo"}), vec![rp(MissingQuote, "/city")])
+    );
+    assert_eq!(value("[\"left, right]"), json!(["left", "right"]));
+    assert_eq!(value("[\n\"up,\n\"down\"\n]"), json!(["up", "down"]));
+    // After `:` a quote cannot close the text before it: the string ended at its stop.
+    assert_eq!(
+        value(r#"{"a": "one, b: "two"}"#),
+        json!({"a": "one", "b": "two"})
+    );
+    // A key whose closing quote is missing ends at its colon.
+    assert_eq!(value(r#"{"name:"Ada"}"#), json!({"name": "Ada"}));
+}
+
+#[test]
+fn quotes_inside_text_stay_text() {
+    // `", and` is followed by words, not by the next item: kept in mind, and passed over
+    // when a better end comes.
+    assert_eq!(
+        value(r#"["he said "go", then "stop"", "next"]"#),
+        json!(["he said \"go\", then \"stop\"", "next"])
+    );
+    // A closer after a quote belongs to the text while the text holds its opener.
+    assert_eq!(
+        value(r#"{"size": "(5'11") tall", "ok": 1}"#),
+        json!({"size": "(5'11\") tall", "ok": 1})
+    );
+    assert_eq!(
+        value(r#""a list [1, 2"] here""#),
+        json!("a list [1, 2\"] here")
+    );
+    // A truncated reply keeps what it had, line breaks included.
+    assert_eq!(value("{\"a\": \"b\n"), json!({"a": "b\n"}));
+}
+
+#[test]
+fn code_blocks_as_values() {
+    let reply = "{\"lang\": \"ts\", \"code\": ```typescript\n    let x = {a: [1]};\n    f(x)\n```}";
+    assert_eq!(
+        value(reply),
+        json!({"lang": "ts", "code": "let x = {a: [1]};\nf(x)"})
+    );
+    assert_eq!(
+        value("{\"q\": \"\"\"\n  \"quoted\"\n\"\"\"}"),
+        json!({"q": "\"quoted\""})
+    );
+    // Backslashes in a code block are code.
+    assert_eq!(value("[```\nprint(\"a\\n\")\n```]"), json!(["print(\"a\\n\")"]));
+}

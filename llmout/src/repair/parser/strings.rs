@@ -1,0 +1,886 @@
+//! Strings: the quotes models write them in, and where one ends.
+//!
+//! A string is read in two steps. [`Parser::string_end`] finds where it ends, reading raw
+//! bytes; [`Parser::decode`] then reads the body up to there (escapes, control characters,
+//! quotes left inside). A string with nothing to decode is handed on as a slice of the input,
+//! and is read once.
+//!
+//! # Where a string ends
+//!
+//! A closing quote ends the string when what follows it, past whitespace and comments, can
+//! follow a string in its place ([`Parser::verdict`]): `:` after a key; after a member's
+//! value a `}`, or a `,` and then the next key; after an item a `]`, or a `,` and then the
+//! next item; another value (a missing comma); the end of the input. Nearly every string ends
+//! at its first closing quote, with no more looking than that.
+//!
+//! Otherwise the quote is either text inside the string (`"She said "no" twice"`) or a sign
+//! that the real closing quote was never written, and [`Parser::string_end_slow`] decides
+//! which, from what stands before and after it:
+//!
+//! * after a comma, a quote that opens the next key (`{"a": "b, "c": 1}`) or item opens it:
+//!   the string ended at the comma;
+//! * after a `:`, `[`, `{` or `(`, a quote that cannot end the string shows that it already
+//!   ended, at the first place a string there could end (its *stop*: a `}`, a `,` before the
+//!   next key or a line that starts one, for a member's value; a `,`, `]` or line end for an
+//!   item; the `:` for a key);
+//! * a quote followed by a `,` and then text that is neither the next key nor a value is kept
+//!   in mind: if no better end comes, it is the end (`["a "b", c]`);
+//! * at the end of the input, a string whose text runs up to a closer or comma at the very end
+//!   ends at its stop (`{"a": "b}`), and any other runs to the end (a reply cut off).
+//!
+//! # Cost
+//!
+//! The common case reads the body once. Deciding a hard case may read the rest of the input;
+//! the bytes that decision reads are charged to a budget of [`LOOK_PER_BYTE`] per input
+//! byte, and once it is spent, strings end at their first closing quote followed by anything
+//! a string may be followed by. Every other look ahead ([`Parser::key_follows`] and the like)
+//! reads at most a short key, so time stays linear in the input whatever it holds.
+
+use super::{is_ident, is_ws, next2, Ctx, Parser, Text};
+use crate::repair::log::Log;
+use crate::repair::sink::Sink;
+use crate::repair::RepairKind;
+
+/// Bytes a string's hard case may read ahead per byte of input, in all.
+pub(super) const LOOK_PER_BYTE: usize = 8;
+
+/// How far a key is looked for ahead: keys are short, and the look must be bounded.
+pub(super) const KEY_LOOK: usize = 64;
+
+/// The quotes a string can be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Quote {
+    /// `"`: JSON's own.
+    Double,
+    /// `'`.
+    Single,
+    /// `“ … ”`, either way round; a plain `"` closes it too.
+    Curly,
+    /// `‘ … ’`, a backtick or an acute accent (`´`); any of them or `'` closes it.
+    OtherSingle,
+    /// `"""…"""`.
+    TripleDouble,
+    /// `'''…'''`.
+    TripleSingle,
+    /// ```` ```…``` ````: a code block written as a value. No escapes inside.
+    Fence,
+}
+
+impl Quote {
+    /// The quote opening at `at`, if any, and its length in bytes.
+    pub(super) fn at(b: &[u8], at: usize) -> Option<(Quote, usize)> {
+        match b.get(at)? {
+            b'"' if next2(b, at, b'"', b'"') => Some((Quote::TripleDouble, 3)),
+            b'"' => Some((Quote::Double, 1)),
+            b'\'' if next2(b, at, b'\'', b'\'') => Some((Quote::TripleSingle, 3)),
+            b'\'' => Some((Quote::Single, 1)),
+            b'`' if next2(b, at, b'`', b'`') => Some((Quote::Fence, 3)),
+            b'`' => Some((Quote::OtherSingle, 1)),
+            0xE2 => match b.get(at + 1..at + 3)? {
+                [0x80, 0x9C | 0x9D] => Some((Quote::Curly, 3)),
+                [0x80, 0x98 | 0x99] => Some((Quote::OtherSingle, 3)),
+                _ => None,
+            },
+            0xC2 if b.get(at + 1) == Some(&0xB4) => Some((Quote::OtherSingle, 2)),
+            _ => None,
+        }
+    }
+
+    /// The length of a quote closing this one at `at`, if one does.
+    pub(super) fn closes_at(self, b: &[u8], at: usize) -> Option<usize> {
+        let c = *b.get(at)?;
+        let curly = |second: [u8; 2]| b.get(at + 1..at + 3) == Some(&second[..]);
+        let len = match self {
+            Quote::Double => (c == b'"').then_some(1),
+            Quote::Single => (c == b'\'').then_some(1),
+            Quote::Curly => match c {
+                b'"' => Some(1),
+                0xE2 if curly([0x80, 0x9D]) || curly([0x80, 0x9C]) => Some(3),
+                _ => None,
+            },
+            Quote::OtherSingle => match c {
+                b'\'' | b'`' => Some(1),
+                0xE2 if curly([0x80, 0x99]) || curly([0x80, 0x98]) => Some(3),
+                0xC2 if b.get(at + 1) == Some(&0xB4) => Some(2),
+                _ => None,
+            },
+            Quote::TripleDouble => (c == b'"' && next2(b, at, b'"', b'"')).then_some(3),
+            Quote::TripleSingle => (c == b'\'' && next2(b, at, b'\'', b'\'')).then_some(3),
+            Quote::Fence => (c == b'`' && next2(b, at, b'`', b'`')).then_some(3),
+        };
+        len
+    }
+
+    /// Whether the body is read as it stands: backslashes are text, and the text is dedented.
+    fn is_block(self) -> bool {
+        matches!(
+            self,
+            Quote::TripleDouble | Quote::TripleSingle | Quote::Fence
+        )
+    }
+}
+
+/// Bytes a string scan stops at: `\\`, control characters, and where a closing quote may
+/// start. `"` strings have their own table; the others share one (which also stops at `"`, a
+/// byte that must be escaped in JSON).
+static STOPS_DOUBLE: [bool; 256] = stops(b"\"");
+static STOPS_OTHER: [bool; 256] = stops(&[b'"', b'\'', b'`', 0xE2, 0xC2]);
+
+const fn stops(closers: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'\\' as usize] = true;
+    let mut i = 0;
+    while i < closers.len() {
+        t[closers[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+/// The first position from `pos` whose 8-byte word may hold a stop of a `"` string (`"`, `\`
+/// or a control character), checking a word at a time: the bytes before it need no look.
+/// Returns `pos` itself when fewer than 8 bytes are left.
+#[inline]
+pub(super) fn skip_plain_words(b: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero: sets its high bit (exactly for "any", not for which one).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    while let Some(word) = b.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word);
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        if control | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\'))) != 0 {
+            break;
+        }
+        pos += 8;
+    }
+    pos
+}
+
+/// Where a string ends.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct End {
+    /// The body is the input from the opening quote's end to here.
+    pub(super) body_end: usize,
+    /// Where reading goes on.
+    pub(super) resume: usize,
+    pub(super) how: Closed,
+    /// The body may need decoding (it holds an escape, a control character or a quote).
+    pub(super) plain: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Closed {
+    /// By its closing quote.
+    Quote,
+    /// Its closing quote was missing; it ends where one should have been.
+    Missing,
+    /// By the end of the input.
+    Eof,
+}
+
+/// What a closing quote says about the string it may close.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// It ends the string.
+    End,
+    /// It could end the string, but what follows is odd; the end if nothing better comes.
+    Maybe,
+    /// It is text inside the string.
+    Inside,
+    /// The string ended before, at this comma (its closing quote is missing), and this quote
+    /// opens the next key or item.
+    EndedAt(usize),
+    /// The string ended before, at its stop: this quote follows a `:`, `[`, `{` or `(`.
+    EndedAtStop,
+}
+
+/// Open brackets in a string's body so far: a closer after a quote that matches one of these
+/// belongs to the text (`"the list [1, 2"] more"`).
+#[derive(Debug, Default, Clone, Copy)]
+struct Brackets {
+    paren: u32,
+    square: u32,
+    curly: u32,
+}
+
+impl Brackets {
+    fn note(&mut self, c: u8) {
+        match c {
+            b'(' => self.paren += 1,
+            b'[' => self.square += 1,
+            b'{' => self.curly += 1,
+            b')' => self.paren = self.paren.saturating_sub(1),
+            b']' => self.square = self.square.saturating_sub(1),
+            b'}' => self.curly = self.curly.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// The brackets left open in `body`.
+    fn of(body: &[u8]) -> Brackets {
+        let mut open = Brackets::default();
+        for &c in body {
+            open.note(c);
+        }
+        open
+    }
+
+    fn is_empty(&self) -> bool {
+        self.paren == 0 && self.square == 0 && self.curly == 0
+    }
+
+    fn opens(&self, closer: u8) -> bool {
+        match closer {
+            b')' => self.paren > 0,
+            b']' => self.square > 0,
+            b'}' => self.curly > 0,
+            _ => false,
+        }
+    }
+}
+
+/// Bytes that may begin a JSON value, or the end of a container: after an item's comma, what
+/// shows that the comma separated items.
+fn starts_item(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        None => true,
+        Some(&c) => {
+            matches!(c, b'{' | b'[' | b']' | b'-' | b'0'..=b'9')
+                || Quote::at(b, i).is_some()
+                || literal_at(b, i)
+        }
+    }
+}
+
+/// A JSON or Python literal at `i`, not glued to more letters.
+pub(super) fn literal_at(b: &[u8], i: usize) -> bool {
+    ["true", "false", "null", "True", "False", "None"]
+        .iter()
+        .any(|w| {
+            b.get(i..i + w.len()) == Some(w.as_bytes())
+                && !b.get(i + w.len()).is_some_and(|&c| is_ident(c))
+        })
+}
+
+impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
+    /// A string in quotes `q` (`len` bytes long) starting at the cursor. Returns where its
+    /// decoded text is, whether it was closed (false: the input ended inside it), and where
+    /// its body ends in the input.
+    pub(super) fn string(&mut self, q: Quote, len: usize, ctx: Ctx) -> (Text, bool, usize) {
+        let start = self.pos + len;
+        let end = self.string_end(q, start, ctx);
+        let text = if end.plain {
+            Text::Input {
+                start,
+                end: end.body_end,
+                safe: true,
+            }
+        } else {
+            self.decode(q, start, end.body_end)
+        };
+        let text = if q.is_block() {
+            self.dedent(q, text)
+        } else {
+            text
+        };
+        self.pos = end.resume;
+        match end.how {
+            Closed::Quote => (text, true, end.body_end),
+            Closed::Missing => {
+                self.repair(RepairKind::MissingQuote, end.body_end);
+                (self.trim_end(text), true, end.body_end)
+            }
+            Closed::Eof => {
+                self.truncate();
+                (text, false, end.body_end)
+            }
+        }
+    }
+
+    /// Where the string whose body starts at `start` ends. Scans to the first closing quote;
+    /// the hard cases go to [`string_end_slow`](Self::string_end_slow).
+    fn string_end(&mut self, q: Quote, start: usize, ctx: Ctx) -> End {
+        let b = self.b;
+        let table = if q == Quote::Double || q == Quote::TripleDouble {
+            &STOPS_DOUBLE
+        } else {
+            &STOPS_OTHER
+        };
+        let double = q == Quote::Double;
+        let mut i = start;
+        let mut plain = double;
+        loop {
+            if double {
+                i = skip_plain_words(b, i);
+            }
+            while i < b.len() && !table[usize::from(b[i])] {
+                i += 1;
+            }
+            let Some(&c) = b.get(i) else { break };
+            if c == b'\\' && !q.is_block() {
+                plain = false;
+                i += 2;
+            } else if c < 0x20 {
+                plain = false;
+                i += 1;
+            } else if let Some(len) = q.closes_at(b, i) {
+                if self.look_spent() || self.verdict(q, start, i, len, ctx, None) == Verdict::End {
+                    return End {
+                        body_end: i,
+                        resume: i + len,
+                        how: Closed::Quote,
+                        plain,
+                    };
+                }
+                break;
+            } else {
+                // A `"` inside other quotes must be escaped in JSON.
+                plain = false;
+                i += 1;
+            }
+        }
+        if self.look_spent() {
+            return End {
+                body_end: b.len(),
+                resume: b.len(),
+                how: Closed::Eof,
+                plain: false,
+            };
+        }
+        self.string_end_slow(q, start, ctx)
+    }
+
+    /// Whether the budget for reading ahead is spent.
+    fn look_spent(&self) -> bool {
+        self.look >= self.look_budget
+    }
+
+    /// The hard case of [`string_end`](Self::string_end): the first closing quote does not end
+    /// the string, or there is none. Rescans the body, weighing each closing quote in turn
+    /// (see the [module docs](self)).
+    fn string_end_slow(&mut self, q: Quote, start: usize, ctx: Ctx) -> End {
+        let b = self.b;
+        let mut brackets = Brackets::default();
+        let mut stop = None;
+        let mut maybe = None;
+        let mut i = start;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'\\' && !q.is_block() {
+                i += 2;
+                continue;
+            }
+            if let Some(len) = q.closes_at(b, i) {
+                let verdict = self.verdict(q, start, i, len, ctx, Some(&brackets));
+                match verdict {
+                    Verdict::End => {
+                        self.charge(i - start);
+                        return End {
+                            body_end: i,
+                            resume: i + len,
+                            how: Closed::Quote,
+                            plain: false,
+                        };
+                    }
+                    Verdict::EndedAt(comma) => {
+                        self.charge(i - start);
+                        return End {
+                            body_end: comma,
+                            resume: comma,
+                            how: Closed::Missing,
+                            plain: false,
+                        };
+                    }
+                    Verdict::EndedAtStop => {
+                        if let Some(s) = stop {
+                            self.charge(i - start);
+                            return End {
+                                body_end: s,
+                                resume: s,
+                                how: Closed::Missing,
+                                plain: false,
+                            };
+                        }
+                    }
+                    Verdict::Maybe => {
+                        maybe.get_or_insert((i, len));
+                    }
+                    Verdict::Inside => {}
+                }
+                i += len;
+                continue;
+            }
+            if stop.is_none() && brackets.is_empty() && self.is_stop(i, ctx) {
+                stop = Some(i);
+            }
+            brackets.note(c);
+            i += 1;
+        }
+        self.charge(b.len() - start);
+        if let Some((at, len)) = maybe {
+            return End {
+                body_end: at,
+                resume: at + len,
+                how: Closed::Quote,
+                plain: false,
+            };
+        }
+        if let Some(s) = stop.filter(|_| self.ends_with_closer()) {
+            return End {
+                body_end: s,
+                resume: s,
+                how: Closed::Missing,
+                plain: false,
+            };
+        }
+        End {
+            body_end: b.len(),
+            resume: b.len(),
+            how: Closed::Eof,
+            plain: false,
+        }
+    }
+
+    /// Charges `n` bytes read ahead to the budget.
+    fn charge(&mut self, n: usize) {
+        self.look = self.look.saturating_add(n);
+    }
+
+    /// Whether a string with no closing quote, in place `ctx`, could have ended at `i` (which
+    /// no bracket opened in the string encloses).
+    fn is_stop(&self, i: usize, ctx: Ctx) -> bool {
+        let b = self.b;
+        match (ctx, b[i]) {
+            (Ctx::Member, b'}') => true,
+            (Ctx::Member, b',') => self.key_follows(i + 1),
+            (Ctx::Member, b'\n') => self.key_follows(i + 1) && self.skip_blank(i + 1) < b.len(),
+            (Ctx::Item, b',' | b']' | b'\n') => true,
+            (Ctx::Key, b':') => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the input's last visible byte (before any closing fence) closes or separates:
+    /// a sign that a string still open at the end should have closed before it.
+    fn ends_with_closer(&self) -> bool {
+        let mut t = self.src.trim_end();
+        if let Some(rest) = t.strip_suffix("```") {
+            t = rest.trim_end_matches('`').trim_end();
+        }
+        t.ends_with(['}', ']', ',', ':'])
+    }
+
+    /// What the closing quote at `at` (of `len` bytes) says about the string whose body
+    /// starts at `start`. `brackets` are those open in the body up to the quote, when known.
+    fn verdict(
+        &self,
+        q: Quote,
+        start: usize,
+        at: usize,
+        len: usize,
+        ctx: Ctx,
+        brackets: Option<&Brackets>,
+    ) -> Verdict {
+        if matches!(q, Quote::TripleDouble | Quote::TripleSingle | Quote::Fence) {
+            return Verdict::End;
+        }
+        let b = self.b;
+        let after = at + len;
+        let (i, newline) = self.skip_gap(after);
+        let Some(&c) = b.get(i) else {
+            return Verdict::End;
+        };
+        let glued = i == after;
+        let ctx = match ctx {
+            Ctx::Key => {
+                if !(glued && (c.is_ascii_alphabetic() || c == b'_' || c >= 0x80)) {
+                    return Verdict::End;
+                }
+                // `{"k"e"y": 1}`: text glued to the quote; but after a colon the key had
+                // already ended (`{"key:"value"}`).
+                return match self.before(start, at) {
+                    Some(d) if b[d] == b':' => Verdict::EndedAtStop,
+                    _ => Verdict::Inside,
+                };
+            }
+            // A top-level string is weighed as an item: what may follow it is alike.
+            Ctx::Root => Ctx::Item,
+            ctx => ctx,
+        };
+        match c {
+            b':' => return Verdict::End,
+            b',' => {
+                let (next, _) = self.skip_gap(i + 1);
+                let fits = if ctx == Ctx::Member {
+                    self.key_follows(i + 1)
+                } else {
+                    starts_item(b, next)
+                };
+                return if fits { Verdict::End } else { Verdict::Maybe };
+            }
+            b'}' | b']' | b')' => {
+                let open = match brackets {
+                    Some(open) => *open,
+                    None => Brackets::of(&b[start..at]),
+                };
+                return if open.opens(c) {
+                    Verdict::Maybe
+                } else {
+                    Verdict::End
+                };
+            }
+            b'`' if next2(b, i, b'`', b'`') => return Verdict::End,
+            b'{' | b'[' | b'-' | b'0'..=b'9' => return Verdict::End,
+            _ => {}
+        }
+        if Quote::at(b, i).is_some() {
+            // `"a" "b"`: a missing comma. But a quote that itself ends the text is the real
+            // end, and this one is inside (`"a 12" screen""`).
+            let (j, _) = self.skip_gap(i + 1);
+            return if b
+                .get(j)
+                .is_none_or(|&d| matches!(d, b',' | b'}' | b']' | b':'))
+            {
+                Verdict::Inside
+            } else {
+                Verdict::End
+            };
+        }
+        if literal_at(b, i) || (newline && ctx == Ctx::Member && self.key_follows(i)) {
+            return Verdict::End;
+        }
+        // Text follows: the quote is inside the string, unless what stands before it shows
+        // the string already ended.
+        match self.before(start, at) {
+            Some(comma) if b[comma] == b',' => {
+                if self.opens_next(q, at, ctx) {
+                    Verdict::EndedAt(comma)
+                } else {
+                    Verdict::Inside
+                }
+            }
+            Some(d) if matches!(b[d], b':' | b'[' | b'{' | b'(') => Verdict::EndedAtStop,
+            _ => Verdict::Inside,
+        }
+    }
+
+    /// The last non-whitespace byte of the body `start..at`, if any.
+    fn before(&self, start: usize, at: usize) -> Option<usize> {
+        (start..at).rev().find(|&k| !is_ws(self.b[k]))
+    }
+
+    /// Whether the quote at `at` opens what comes next in place `ctx`: for a member, a key
+    /// (a short string and then `:`); for an item, a short string and then a separator.
+    fn opens_next(&self, q: Quote, at: usize, ctx: Ctx) -> bool {
+        let b = self.b;
+        let Some(len) = q.closes_at(b, at) else {
+            return false;
+        };
+        let body = at + len;
+        let limit = (body + KEY_LOOK).min(b.len());
+        let Some(k) = (body..limit).find(|&k| q.closes_at(b, k).is_some()) else {
+            // No end in sight: an item runs on (`"abc,\n"def…`), a key does not.
+            return ctx == Ctx::Item;
+        };
+        let close = q.closes_at(b, k).unwrap_or(1);
+        let (j, _) = self.skip_gap(k + close);
+        match ctx {
+            Ctx::Member => b.get(j) == Some(&b':'),
+            _ => b
+                .get(j)
+                .is_none_or(|&d| matches!(d, b',' | b']' | b'}' | b'\n')),
+        }
+    }
+
+    /// Skips whitespace and comments from `i` (without recording them); returns where they
+    /// end and whether they held a line break.
+    pub(super) fn skip_gap(&self, mut i: usize) -> (usize, bool) {
+        let b = self.b;
+        let mut newline = false;
+        loop {
+            while i < b.len() && is_ws(b[i]) {
+                newline |= b[i] == b'\n';
+                i += 1;
+            }
+            match (b.get(i), b.get(i + 1)) {
+                (Some(b'/'), Some(b'/'))
+                | (Some(b'#'), None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!')) => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => match super::find2(&b[i + 2..], b'*', b'/') {
+                    Some(k) => i += 2 + k + 2,
+                    None => return (b.len(), newline),
+                },
+                _ => return (i, newline),
+            }
+        }
+    }
+
+    /// Skips whitespace (not comments) from `i`.
+    pub(super) fn skip_blank(&self, mut i: usize) -> usize {
+        while i < self.b.len() && is_ws(self.b[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    /// Reads the body `start..end` of a string in quotes `q`: escapes decoded, control
+    /// characters and quotes kept (each recorded once per string).
+    fn decode(&mut self, q: Quote, start: usize, end: usize) -> Text {
+        let b = self.b;
+        let mut copied = false;
+        let mut run = start;
+        let (mut control, mut inner, mut bad) = (false, false, false);
+        let mut safe = true;
+        let mut i = start;
+        while i < end {
+            let c = b[i];
+            if c == b'\\' && !q.is_block() {
+                if !copied {
+                    copied = true;
+                    self.scratch.clear();
+                }
+                self.scratch.push_str(&self.src[run..i]);
+                self.pos = i;
+                if !self.escape(q, &mut bad, end) {
+                    run = end;
+                    break;
+                }
+                i = self.pos;
+                run = i;
+                continue;
+            }
+            if c < 0x20 {
+                safe = false;
+                if !control {
+                    control = true;
+                    self.repair(RepairKind::ControlCharacter, i);
+                }
+            } else if c == b'"' || c == b'\\' {
+                safe = false;
+            }
+            if let Some(len) = q.closes_at(b, i) {
+                if !inner {
+                    inner = true;
+                    self.repair(RepairKind::UnescapedQuote, i);
+                }
+                i += len;
+                continue;
+            }
+            i += 1;
+        }
+        if copied {
+            self.scratch.push_str(&self.src[run..end]);
+            Text::Scratch
+        } else {
+            Text::Input { start, end, safe }
+        }
+    }
+
+    /// A string's text without trailing whitespace (a string whose closing quote was missing
+    /// ends at the last character before its stop).
+    fn trim_end(&mut self, text: Text) -> Text {
+        match text {
+            Text::Input { start, end, safe } => Text::Input {
+                start,
+                end: start + self.src[start..end].trim_end().len(),
+                safe,
+            },
+            Text::Scratch => {
+                let keep = self.scratch.trim_end().len();
+                self.scratch.truncate(keep);
+                Text::Scratch
+            }
+        }
+    }
+
+    /// The body of a block (triple quotes, a fenced code block) as a reader means it: a fence's
+    /// info string (`typescript`) and the line breaks next to the quotes dropped, the common
+    /// indentation removed.
+    fn dedent(&mut self, q: Quote, text: Text) -> Text {
+        let raw = match text {
+            Text::Input { start, end, .. } => self.src[start..end].to_owned(),
+            Text::Scratch => std::mem::take(&mut self.scratch),
+        };
+        let mut body = raw.as_str();
+        if let Some(nl) = body.find('\n') {
+            let first = &body[..nl];
+            let info = first.trim();
+            // ```` ```typescript main.ts ```` or an empty first line: not part of the text.
+            if info.is_empty()
+                || (q == Quote::Fence
+                    && !info.contains(['"', '\'', '(', '{', '[', ';', '='])
+                    && info.split_whitespace().count() <= 2)
+            {
+                body = &body[nl + 1..];
+            }
+        }
+        let body = body.trim_end();
+        let indent = body
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+            .min()
+            .unwrap_or(0);
+        self.scratch.clear();
+        for (n, line) in body.lines().enumerate() {
+            if n > 0 {
+                self.scratch.push('\n');
+            }
+            self.scratch
+                .push_str(line.get(indent..).unwrap_or(line.trim_start()));
+        }
+        Text::Scratch
+    }
+
+    /// An escape at the cursor (a backslash) inside a body ending at `end`, appended to
+    /// `scratch`. Returns false when the input ends inside it.
+    fn escape(&mut self, q: Quote, bad: &mut bool, end: usize) -> bool {
+        let start = self.pos;
+        let Some(c) = self.b.get(start + 1).copied().filter(|_| start + 1 < end) else {
+            // A lone backslash at the very end of the input was cut off from what it escaped;
+            // before a string's end it stands for itself.
+            if end < self.b.len() {
+                self.scratch.push('\\');
+                self.bad_escape(bad, start);
+                self.pos = start + 1;
+                return true;
+            }
+            self.pos = end;
+            return false;
+        };
+        self.pos = start + 2;
+        let simple = match c {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            b'\'' => {
+                if q != Quote::Single && q != Quote::OtherSingle {
+                    self.bad_escape(bad, start);
+                }
+                Some('\'')
+            }
+            b'u' => return self.unicode_escape(bad, end),
+            _ => None,
+        };
+        match simple {
+            Some(ch) => self.scratch.push(ch),
+            None => {
+                // Not an escape JSON knows (`\x`, a Windows path): keep the backslash, and let
+                // the next character be read as itself.
+                self.scratch.push('\\');
+                self.pos = start + 1;
+                self.bad_escape(bad, start);
+            }
+        }
+        true
+    }
+
+    fn bad_escape(&mut self, bad: &mut bool, at: usize) {
+        if !*bad {
+            *bad = true;
+            self.repair(RepairKind::InvalidEscape, at);
+        }
+    }
+
+    /// `\uXXXX` (the cursor is after the `u`), with surrogate pairs joined and lone surrogates
+    /// replaced by U+FFFD.
+    fn unicode_escape(&mut self, bad: &mut bool, end: usize) -> bool {
+        let start = self.pos - 2;
+        let Some(unit) = self.hex4(self.pos, end) else {
+            if self.pos + 4 > end
+                && end == self.b.len()
+                && self.b[self.pos..end].iter().all(u8::is_ascii_hexdigit)
+            {
+                self.pos = end;
+                return false;
+            }
+            self.scratch.push('\\');
+            self.pos = start + 1;
+            self.bad_escape(bad, start);
+            return true;
+        };
+        self.pos += 4;
+        let ch = match unit {
+            0xD800..=0xDBFF => {
+                let low = match self.b.get(self.pos..self.pos + 2) {
+                    Some(b"\\u") => self.hex4(self.pos + 2, end),
+                    _ => None,
+                };
+                match low {
+                    Some(low @ 0xDC00..=0xDFFF) => {
+                        self.pos += 6;
+                        let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        char::from_u32(c)
+                    }
+                    _ => None,
+                }
+            }
+            _ => char::from_u32(unit),
+        };
+        match ch {
+            Some(ch) => self.scratch.push(ch),
+            None => {
+                self.scratch.push('\u{FFFD}');
+                self.bad_escape(bad, start);
+            }
+        }
+        true
+    }
+
+    fn hex4(&self, at: usize, end: usize) -> Option<u32> {
+        if at + 4 > end {
+            return None;
+        }
+        let digits = self.b.get(at..at + 4)?;
+        let mut n = 0;
+        for &d in digits {
+            n = n * 16 + (d as char).to_digit(16)?;
+        }
+        Some(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_plain_words;
+
+    #[test]
+    fn word_skip_stops_at_the_word_holding_a_stop_and_never_past_it() {
+        // Plain bytes include a space, DEL, `'` and UTF-8, which must not stop the scan.
+        let plain = "ab c\u{7f}'é日".as_bytes();
+        for stop in [b'"', b'\\', 0x00, 0x0a, 0x1f] {
+            for at in 0..40 {
+                let mut b: Vec<u8> = plain.iter().copied().cycle().take(48).collect();
+                b[at] = stop;
+                for from in 0..=at {
+                    let end = skip_plain_words(&b, from);
+                    // Whole words before the stop are skipped; the word holding it is not.
+                    assert_eq!(
+                        end,
+                        from + (at - from) / 8 * 8,
+                        "stop {stop:#x} at {at} from {from}"
+                    );
+                }
+            }
+        }
+        let plain: Vec<u8> = plain.iter().copied().cycle().take(21).collect();
+        assert_eq!(skip_plain_words(&plain, 0), 16);
+        assert_eq!(skip_plain_words(&plain, 14), 14);
+        assert_eq!(skip_plain_words(&plain, 21), 21);
+        assert_eq!(skip_plain_words(&plain, 30), 30);
+    }
+}
