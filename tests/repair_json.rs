@@ -83,7 +83,8 @@ fn truncation_reasoning_and_errors() {
         agree("<think>maybe {\"a\": 0}</think>\n{\"a\": [1, \"tw"),
         Ok(r#"{"a":[1,"tw"]}"#.to_owned())
     );
-    assert!(agree("no JSON here").is_err());
+    // Text with no JSON in it is read as text (see `text_with_no_json_is_read_as_text`).
+    assert_eq!(agree("no JSON here"), Ok(r#""no JSON here""#.to_owned()));
     assert!(agree(&"[".repeat(200)).is_err());
     assert!(agree("").is_err());
 }
@@ -150,4 +151,57 @@ proptest! {
     fn repair_json_agrees_on_any_string(raw in any::<String>()) {
         let _ = agree(&raw);
     }
+}
+
+#[test]
+fn a_reply_that_is_only_a_fence_is_what_the_fence_holds() {
+    for raw in [
+        "```json\n{\"a\":\"b\"}\n```",
+        "```JSON\n{\"a\":\"b\"}\n```",
+        "```json {\"a\":\"b\"} ```",
+        "````\n{\"a\":\"b\"}\n```",
+        "```\n{\"a\":\"b\"}",
+        " ```json\n// the answer\n{\"a\":\"b\"}\n```\n",
+    ] {
+        let r = repair_json(raw, &Options::default()).unwrap();
+        assert_eq!(r.json, r#"{"a":"b"}"#, "{raw:?}");
+    }
+    // A fence marker inside a string is text.
+    assert_eq!(
+        agree("```json\n{\"md\": \"use ```rust blocks\"}\n```"),
+        Ok(r#"{"md":"use ```rust blocks"}"#.to_owned())
+    );
+}
+
+#[test]
+fn a_document_escaped_as_a_whole_is_unescaped() {
+    let raw = r#"{\"title\": \"Say \\\"hi\\\"\", \"n\": 2}"#;
+    assert_eq!(agree(raw), Ok(r#"{"title":"Say \"hi\"","n":2}"#.to_owned()));
+    let r = repair_text(raw, &Options::default()).unwrap();
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(
+        agree(r#"\"plain words\""#),
+        Ok(r#""plain words""#.to_owned())
+    );
+}
+
+#[test]
+fn text_with_no_json_is_read_as_text() {
+    assert_eq!(agree("just words"), Ok(r#""just words""#.to_owned()));
+    assert_eq!(agree("v1.2.3"), Ok(r#""v1.2.3""#.to_owned()));
+    // A list of single tokens, by commas or by lines, is an array; numbers stay numbers.
+    assert_eq!(agree("red,green"), Ok(r#"["red","green"]"#.to_owned()));
+    assert_eq!(agree("x\ny\nz"), Ok(r#"["x","y","z"]"#.to_owned()));
+    assert_eq!(agree("3, x, true"), Ok(r#"[3,"x",true]"#.to_owned()));
+    // Prose with commas is one string.
+    assert_eq!(
+        agree("Yes, I can, gladly."),
+        Ok(r#""Yes, I can, gladly.""#.to_owned())
+    );
+    // Top-level JSON scalars separated by commas or lines are read by the parser.
+    assert_eq!(agree("1,2,3,"), Ok("[1,2,3]".to_owned()));
+    assert_eq!(agree("4 ,"), Ok("4".to_owned()));
+    // Nothing visible is still an error.
+    assert!(agree("  ").is_err());
+    assert!(agree("<think>only thoughts</think>").is_err());
 }

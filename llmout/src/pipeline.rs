@@ -42,7 +42,11 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
             warnings: Vec::new(),
         });
     }
-    let chosen = choose(raw, None, options)?;
+    let chosen = match choose(raw, None, options) {
+        Ok(chosen) => chosen,
+        Err(e) if e.kind() == ErrorKind::NoJson => bare_text(raw).ok_or(e)?,
+        Err(e) => return Err(e),
+    };
     Ok(Repaired {
         value: chosen.value,
         warnings: chosen.warnings,
@@ -105,7 +109,16 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     });
     let extracted = usize::from(ranking.extracted().is_some());
     let Some(best) = ranking.best else {
-        return Err(no_value(raw, None, ranking));
+        let e = no_value(raw, None, ranking);
+        if e.kind() == ErrorKind::NoJson {
+            if let Some(bare) = bare_text(raw) {
+                return Ok(RepairedJson {
+                    json: bare.value.to_string(),
+                    changes: bare.warnings.len(),
+                });
+            }
+        }
+        return Err(e);
     };
     let json = match best.out {
         Some(json) => json,
@@ -141,6 +154,14 @@ fn parse_counting(
 /// sanitized is taken as [`parse`] takes it, the sanitizer's fixes being the changes; anything
 /// else goes to the lenient parser.
 fn changes<T>(text: &str, options: &Options, run: Run<T>) -> Result<(usize, T), Error> {
+    if let Some(unescaped) = sanitize::escaped_document(text) {
+        return changes_unescaped(&unescaped, options, run).map(|(n, out)| (n + 1, out));
+    }
+    changes_unescaped(text, options, run)
+}
+
+/// [`changes`] on a text that is not escaped as a whole.
+fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(usize, T), Error> {
     {
         // In a block, so that a sanitized copy is gone before the lenient parser writes: the
         // input, a copy and the output at once would be 3x a huge input.
@@ -562,8 +583,26 @@ fn better<'a, O>(current: Evaluated<'a, O>, next: Evaluated<'a, O>) -> Evaluated
     }
 }
 
-/// Step 3: sanitize, then strict JSON, then the lenient parser.
+/// Step 3: a document escaped as a whole is unescaped; then sanitize, then strict JSON, then
+/// the lenient parser.
 fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
+    if let Some(unescaped) = sanitize::escaped_document(text) {
+        let (value, mut warnings) = parse_unescaped(&unescaped, options)?;
+        warnings.insert(
+            0,
+            Warning::new(
+                WarningKind::Repaired(repair::RepairKind::DoubleEncoded),
+                "",
+                "took off a level of escaping around the whole document",
+            ),
+        );
+        return Ok((value, warnings));
+    }
+    parse_unescaped(text, options)
+}
+
+/// [`parse`] on a text that is not escaped as a whole.
+fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
     let sanitized = sanitize::sanitize(text);
     if let Ok(value) = serde_json::from_str::<Value>(&sanitized.text) {
         let paths = sanitize::pointers_at(text, &sanitized.fixes);
@@ -711,6 +750,60 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
         value: r.value,
         warnings,
     }))
+}
+
+/// A reply with no JSON value in it, read as plain text (what `llmout repair` gives when
+/// there is nothing else): one string, or, when the text is a list of single words or numbers
+/// separated by commas or lines (`a, b`, `1\n2`), an array of them, each a number or
+/// literal where it reads as one. `None` when there is no visible text.
+fn bare_text(raw: &str) -> Option<Chosen> {
+    let mut text = String::new();
+    for seg in extract::visible_segments(raw) {
+        text.push_str(&raw[seg]);
+    }
+    let text = text.trim();
+    let text = text
+        .strip_prefix("```")
+        .map_or(text, |t| t.trim_start_matches('`').trim())
+        .trim_end_matches('`')
+        .trim();
+    if text.is_empty()
+        || text
+            .chars()
+            .all(|c| matches!(c, '{' | '}' | '[' | ']' | '/'))
+    {
+        return None;
+    }
+    let items: Vec<&str> = text
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+        .collect();
+    let list = items.len() > 1 && items.iter().all(|i| !i.contains(char::is_whitespace));
+    let item = |t: &str| match repair::parse(t, &RepairOptions::default()) {
+        Ok(p) if !p.value.is_object() && !p.value.is_array() => p.value,
+        // A string whose opening quote is missing: `abc"`.
+        _ => match t.strip_suffix('"').filter(|s| !s.contains('"')) {
+            Some(s) => Value::String(s.to_owned()),
+            None => Value::String(t.to_owned()),
+        },
+    };
+    let mut warnings = vec![Warning::new(
+        WarningKind::Repaired(repair::RepairKind::UnquotedValue),
+        "",
+        "the reply holds no JSON value; read its text as one",
+    )];
+    let value = if list {
+        warnings.push(Warning::new(
+            WarningKind::Repaired(repair::RepairKind::MultipleValues),
+            "",
+            "read a list of values separated by commas or lines as an array",
+        ));
+        Value::Array(items.into_iter().map(item).collect())
+    } else {
+        item(text)
+    };
+    Some(Chosen { value, warnings })
 }
 
 /// Whether a candidate's parse failure is worth reporting: it starts like a JSON container, or

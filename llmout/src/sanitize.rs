@@ -22,6 +22,46 @@ use std::borrow::Cow;
 
 use crate::pointer_push;
 
+/// A whole document escaped once more, as when JSON is pasted from inside a string literal:
+/// `{\"a\": \"b\"}` or `\"text\"`. Returns the document with that one level of escaping
+/// taken off (`\"` is `"`, `\\` is `\`, `\n` a line break), or `None` when the text does not
+/// start that way: a backslash and a quote, first or right after the opening bracket.
+///
+/// ```
+/// use llmout::sanitize::escaped_document;
+/// assert_eq!(escaped_document(r#"{\"a\": \"say \\"hi\\"\"}"#).unwrap(), r#"{"a": "say \"hi\""}"#);
+/// assert_eq!(escaped_document(r#"{"a": "\"quoted\""}"#), None);
+/// ```
+pub fn escaped_document(text: &str) -> Option<String> {
+    let t = text.trim_start();
+    let after_bracket = t.strip_prefix(['{', '[']).map(str::trim_start);
+    if !(t.starts_with("\\\"") || after_bracket.is_some_and(|r| r.starts_with("\\\""))) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some(e @ ('"' | '\\' | '/')) => out.push(e),
+            // Not one of the escapes the outer level can hold: kept as written.
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            // A lone backslash at the end escaped nothing.
+            None => {}
+        }
+    }
+    Some(out)
+}
+
 /// Sanitized text and the byte offsets (in the input) of every fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sanitized<'a> {

@@ -55,13 +55,20 @@ fn repair_keeps_key_order() {
 
 #[test]
 fn repair_without_json_exits_1_with_one_line() {
-    let o = llmout(&["repair"], b"no json here");
+    let o = llmout(&["repair"], b"<think>no answer yet</think>");
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
     assert_eq!(
         stderr(&o),
-        "llmout: expected a JSON value, found text with no JSON in it: \"no json here\"\n"
+        "llmout: expected a JSON value, found only a reasoning block\n"
     );
+}
+
+#[test]
+fn repair_reads_plain_text_as_a_string() {
+    let o = llmout(&["repair"], b"no json here");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "\"no json here\"\n");
 }
 
 #[test]

@@ -783,5 +783,8 @@ fn code_blocks_as_values() {
         json!({"q": "\"quoted\""})
     );
     // Backslashes in a code block are code.
-    assert_eq!(value("[```\nprint(\"a\\n\")\n```]"), json!(["print(\"a\\n\")"]));
+    assert_eq!(
+        value("{\"c\": ```\nprint(\"a\\n\")\n```}"),
+        json!({"c": "print(\"a\\n\")"})
+    );
 }

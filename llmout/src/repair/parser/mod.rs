@@ -328,8 +328,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     },
                 }
             }
-            // Cut off inside the key, or a key too long to be one.
-            return limit == b.len();
+            // Cut off inside the key, or a key too long to look through: taken as a key, so
+            // that valid JSON with long keys reads as it is.
+            return true;
         }
         if !is_key_char(c) {
             return false;
@@ -356,11 +357,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.pos = 3;
         }
         self.skip_ws();
+        self.fence_open();
         if self.pos >= self.b.len() {
             return Err(self.error("no JSON value"));
         }
         let wrapped = self.jsonp_open();
-        let first_is_container = matches!(self.peek(), Some(b'{' | b'['));
         if !self.value(Ctx::Root)? {
             return Err(self.error("no JSON value"));
         }
@@ -369,6 +370,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         let mut values = 1;
         let mut first_repairs = self.count;
+        let mut separator = None;
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else { break };
@@ -377,13 +379,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     self.repair(RepairKind::ExtraCloser, self.pos);
                     self.pos += 1;
                 }
-                b',' | b';' if first_is_container => self.pos += 1,
-                b'{' | b'[' if first_is_container => {
+                b',' | b';' => {
+                    separator = Some(self.pos);
+                    self.pos += 1;
+                }
+                b'`' if self.fence_len() >= 3 => self.pos += self.fence_len(),
+                _ if self.value_starts() => {
                     if values == 1 {
                         first_repairs = self.count;
                         self.repair(RepairKind::MultipleValues, self.pos);
                         self.sink.root_to_array();
                     }
+                    separator = None;
                     self.path.push(Seg::Index(values));
                     if self.value(Ctx::Root)? {
                         values += 1;
@@ -393,11 +400,51 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 _ => return Err(self.error("unexpected text after the JSON value")),
             }
         }
+        if let Some(at) = separator {
+            self.repair(RepairKind::TrailingComma, at);
+        }
         if values > 1 {
             self.sink.end_array();
             self.log.prefix_first(first_repairs);
         }
         Ok(())
+    }
+
+    /// Whether a JSON value (not a bare word) starts at the cursor: what may follow a
+    /// top-level value as another one.
+    fn value_starts(&self) -> bool {
+        let b = self.b;
+        match b[self.pos] {
+            b'{' | b'[' | b'-' | b'0'..=b'9' => true,
+            _ => Quote::at(b, self.pos).is_some() || strings::literal_at(b, self.pos),
+        }
+    }
+
+    /// The length of the run of backticks at the cursor.
+    fn fence_len(&self) -> usize {
+        self.b[self.pos..]
+            .iter()
+            .take_while(|&&c| c == b'`')
+            .count()
+    }
+
+    /// A markdown fence around the whole document (```` ```json ````, also glued inside a
+    /// bracket as in ```` [```json ````): skipped. Taking a reply out of its fence changes
+    /// nothing the model wrote, so it is no fix; the closing fence is skipped after the value.
+    fn fence_open(&mut self) {
+        let start = self.pos;
+        if matches!(self.peek(), Some(b'[' | b'{')) {
+            self.pos += 1;
+        }
+        if self.fence_len() < 3 {
+            self.pos = start;
+            return;
+        }
+        self.pos += self.fence_len();
+        while self.pos < self.b.len() && is_ident(self.b[self.pos]) {
+            self.pos += 1;
+        }
+        self.skip_ws();
     }
 
     /// `callback(` before the value: skipped, and recorded.

@@ -45,7 +45,7 @@ use crate::repair::RepairKind;
 pub(super) const LOOK_PER_BYTE: usize = 8;
 
 /// How far a key is looked for ahead: keys are short, and the look must be bounded.
-pub(super) const KEY_LOOK: usize = 64;
+pub(super) const KEY_LOOK: usize = 256;
 
 /// The quotes a string can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -431,7 +431,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 plain: false,
             };
         }
-        if let Some(s) = stop.filter(|_| self.ends_with_closer()) {
+        if let Some(s) = stop.filter(|&s| self.ends_with_closer() && self.tail_after(s)) {
             return End {
                 body_end: s,
                 resume: s,
@@ -464,6 +464,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             (Ctx::Key, b':') => true,
             _ => false,
         }
+    }
+
+    /// Whether the document can end from the stop at `s`: a separator (the next key or item
+    /// follows), or closers and commas only, to the end.
+    fn tail_after(&self, s: usize) -> bool {
+        self.b[s] == b','
+            || self.b[s..]
+                .iter()
+                .all(|&c| is_ws(c) || matches!(c, b'}' | b']' | b',' | b'`'))
     }
 
     /// Whether the input's last visible byte (before any closing fence) closes or separates:
@@ -529,10 +538,24 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     Some(open) => *open,
                     None => Brackets::of(&b[start..at]),
                 };
-                return if open.opens(c) {
-                    Verdict::Maybe
-                } else {
+                if !open.opens(c) {
+                    return Verdict::End;
+                }
+                // The text opened a bracket of this kind: the closer is the text's, unless
+                // the document goes on after it as a document does (`{"a": "{"}, "b": 1}`).
+                let (j, _) = self.skip_gap(i + 1);
+                let goes_on = match b.get(j) {
+                    None | Some(b'}' | b']' | b':') => true,
+                    Some(b',') => {
+                        let (k, _) = self.skip_gap(j + 1);
+                        starts_item(b, k) || self.key_follows(k)
+                    }
+                    Some(_) => false,
+                };
+                return if goes_on {
                     Verdict::End
+                } else {
+                    Verdict::Maybe
                 };
             }
             b'`' if next2(b, i, b'`', b'`') => return Verdict::End,
@@ -585,8 +608,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let body = at + len;
         let limit = (body + KEY_LOOK).min(b.len());
         let Some(k) = (body..limit).find(|&k| q.closes_at(b, k).is_some()) else {
-            // No end in sight: an item runs on (`"abc,\n"def…`), a key does not.
-            return ctx == Ctx::Item;
+            // No end in sight: an item or a long key runs on (`"abc,\n"def…`).
+            return true;
         };
         let close = q.closes_at(b, k).unwrap_or(1);
         let (j, _) = self.skip_gap(k + close);
