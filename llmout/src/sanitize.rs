@@ -116,6 +116,14 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
                     fixes.push(at);
                 }
             },
+            '\n' | '\r' if closes_after_layout(&input.as_bytes()[at..]) => {
+                // The line break before a closing quote at the start of a line is layout, as
+                // the lenient parser reads it: dropped with the indentation after it.
+                while chars.peek().is_some_and(|&(_, n)| n != '"') {
+                    chars.next();
+                }
+                fixes.push(at);
+            }
             c if (c as u32) < 0x20 => {
                 push_control_escape(&mut out, c);
                 fixes.push(at);
@@ -127,6 +135,24 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
         text: Cow::Owned(out),
         fixes,
     }
+}
+
+/// Whether `rest` (starting at a raw line break inside a string) is that line break, then
+/// only spaces and tabs, then the closing quote of a string that is not a key (a key's text
+/// is kept as written).
+fn closes_after_layout(rest: &[u8]) -> bool {
+    let rest = rest.strip_prefix(b"\r").unwrap_or(rest);
+    let Some(rest) = rest.strip_prefix(b"\n") else {
+        return false;
+    };
+    let Some(quote) = rest.iter().position(|&c| c != b' ' && c != b'\t') else {
+        return false;
+    };
+    rest[quote] == b'"'
+        && rest[quote + 1..]
+            .iter()
+            .find(|c| !c.is_ascii_whitespace())
+            .is_none_or(|&c| c != b':')
 }
 
 fn is_unicode_escape(at_backslash: &[u8]) -> bool {
@@ -285,6 +311,14 @@ mod tests {
         assert_eq!(s.text, r#"{"message": "Line 1\nLine 2"}"#);
         let parsed: serde_json::Value = serde_json::from_str(&s.text).unwrap();
         assert_eq!(parsed["message"], "Line 1\nLine 2");
+    }
+
+    #[test]
+    fn a_line_break_before_a_closing_quote_on_its_own_line_is_dropped() {
+        let s = sanitize("{\"a\": \"x\n  \", \"k\n\": \"y\r\n\"}");
+        // The key's line break stays (escaped); the values' layout goes.
+        assert_eq!(s.text, r#"{"a": "x", "k\n": "y"}"#);
+        assert_eq!(s.fixes, vec![8, 16, 22]);
     }
 
     #[test]

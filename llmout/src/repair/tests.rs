@@ -788,3 +788,20 @@ fn code_blocks_as_values() {
         json!({"c": "print(\"a\\n\")"})
     );
 }
+
+#[test]
+fn a_line_break_before_a_closing_quote_on_its_own_line_is_layout() {
+    assert_eq!(
+        fix("{\"a\": \"\n  text\n  \", \"b\": 1}"),
+        (
+            json!({"a": "\n  text", "b": 1}),
+            vec![rp(ControlCharacter, "/a")]
+        )
+    );
+    // A key keeps its text as written; an escaped line break is text.
+    assert_eq!(value("{\"k\n\": 1}"), json!({"k\n": 1}));
+    assert_eq!(
+        value("{\"a\": \"x\\n\", \"b\": 'y'}"),
+        json!({"a": "x\n", "b": "y"})
+    );
+}

@@ -291,7 +291,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         };
         self.pos = end.resume;
         match end.how {
-            Closed::Quote => (text, true, end.body_end),
+            Closed::Quote if q.is_block() || ctx == Ctx::Key => (text, true, end.body_end),
+            Closed::Quote => (
+                self.trim_layout(text, start, end.body_end),
+                true,
+                end.body_end,
+            ),
             Closed::Missing => {
                 self.repair(RepairKind::MissingQuote, end.body_end);
                 (self.trim_end(text), true, end.body_end)
@@ -367,7 +372,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn string_end_slow(&mut self, q: Quote, start: usize, ctx: Ctx) -> End {
         let b = self.b;
         let mut brackets = Brackets::default();
-        let mut stop = None;
+        let (mut stop, mut hard_stop) = (None, None);
         let mut maybe = None;
         let mut i = start;
         while i < b.len() {
@@ -398,7 +403,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                         };
                     }
                     Verdict::EndedAtStop => {
-                        if let Some(s) = stop {
+                        // A line that looks like a key is weaker evidence than the quote is
+                        // against it: only a comma or closer stop ends the string here.
+                        if let Some(s) = hard_stop {
                             self.charge(i - start);
                             return End {
                                 body_end: s,
@@ -416,8 +423,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 i += len;
                 continue;
             }
-            if stop.is_none() && brackets.is_empty() && self.is_stop(i, ctx) {
-                stop = Some(i);
+            if hard_stop.is_none() && brackets.is_empty() && self.is_stop(i, ctx) {
+                stop.get_or_insert(i);
+                if c != b'\n' {
+                    hard_stop = Some(i);
+                }
             }
             brackets.note(c);
             i += 1;
@@ -705,6 +715,36 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             Text::Scratch
         } else {
             Text::Input { start, end, safe }
+        }
+    }
+
+    /// A string written over several lines with its closing quote at the start of a line
+    /// (`"a": "\n  some text\n",`): the raw line break before the quote is layout, not text,
+    /// and is dropped with the indentation after it. Escaped line breaks (`\n`) are text.
+    fn trim_layout(&mut self, text: Text, start: usize, end: usize) -> Text {
+        let b = self.b;
+        let mut k = end;
+        while k > start && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        if k == start || b[k - 1] != b'\n' || k - 1 > start && b[k - 2] == b'\\' {
+            return text;
+        }
+        let mut cut = end - (k - 1);
+        if k >= start + 2 && b[k - 2] == b'\r' {
+            cut += 1;
+        }
+        match text {
+            Text::Input { start, end, safe } => Text::Input {
+                start,
+                end: end - cut,
+                safe,
+            },
+            Text::Scratch => {
+                let keep = self.scratch.len().saturating_sub(cut);
+                self.scratch.truncate(keep);
+                Text::Scratch
+            }
         }
     }
 
