@@ -197,6 +197,19 @@ pub enum RepairKind {
     ExtraCloser,
     /// A string's closing quote was missing; the string ends where it should have been.
     MissingQuote,
+    /// A container's closer was missing before what follows it (`[{"a": 1, {"a": 2}]`).
+    MissingCloser,
+    /// Text that is no part of the JSON (a word between members, a stray colon or quote, a
+    /// doubled brace) was skipped.
+    StrayText,
+    /// `key: value` pairs written inside an array were read as an object in it.
+    KeyValueInArray,
+    /// A Python tuple was read as an array (and a value in parentheses as that value).
+    Tuple,
+    /// A Python set (values in braces, no keys) was read as an array.
+    Set,
+    /// Strings joined with `+` were read as one string.
+    Concatenation,
     /// A `...` or `…` standing for omitted items was removed.
     Ellipsis,
     /// A key followed by no value was dropped.
@@ -237,7 +250,13 @@ impl RepairKind {
             RepairKind::Truncated => "closed what the truncated input left open",
             RepairKind::MismatchedCloser => "closed a container with a closer of the wrong kind",
             RepairKind::ExtraCloser => "skipped a closer with nothing to close",
-            RepairKind::MissingQuote => "inserted a missing closing quote",
+            RepairKind::MissingQuote => "inserted a missing quote",
+            RepairKind::MissingCloser => "closed a container whose closer was missing",
+            RepairKind::StrayText => "skipped text that is no part of the JSON",
+            RepairKind::KeyValueInArray => "read key: value pairs inside an array as an object",
+            RepairKind::Tuple => "read a parenthesized tuple as an array",
+            RepairKind::Set => "read a set of values in braces as an array",
+            RepairKind::Concatenation => "joined strings concatenated with +",
             RepairKind::Ellipsis => "removed an ellipsis standing for omitted items",
             RepairKind::MissingValue => "dropped a key that had no value",
             RepairKind::DuplicateKey => "a key given twice kept its last value",

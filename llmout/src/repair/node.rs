@@ -287,6 +287,19 @@ impl<'a> Sink<'a> for NodeSink<'a> {
         });
         self.items.push(first);
     }
+    fn object_to_array(&mut self) {
+        if let Some(top @ Frame::Object { .. }) = self.stack.last_mut() {
+            *top = Frame::Array {
+                start: self.items.len(),
+            };
+        }
+    }
+    fn end_array_as_item(&mut self) {
+        if let Some(Frame::Array { .. }) = self.stack.pop() {
+            let item = self.items.pop().unwrap_or(Node::Null);
+            self.put(item)
+        }
+    }
     fn root_string(&self) -> Option<&str> {
         match &self.root {
             Some(Node::String(s)) => Some(s),

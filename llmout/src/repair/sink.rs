@@ -62,6 +62,12 @@ pub(super) trait Sink<'a>: Sized {
     /// The top-level value becomes the first item of an array that further top-level values
     /// join; `end_array` closes it.
     fn root_to_array(&mut self);
+    /// The innermost container, an object with no member yet, becomes an array (a Python
+    /// set, `{'a', 'b'}`); `end_array` closes it.
+    fn object_to_array(&mut self);
+    /// Closes the innermost array, which holds exactly one item, as that item alone (a
+    /// parenthesized value, `(1)`).
+    fn end_array_as_item(&mut self);
     /// The top-level value, when it is a string.
     fn root_string(&self) -> Option<&str>;
     /// A string that is a slice of the input (no decoding was needed), which a sink may keep
@@ -227,6 +233,19 @@ impl<'a> Sink<'a> for ValueSink {
             start: self.items.len(),
         });
         self.items.push(first);
+    }
+    fn object_to_array(&mut self) {
+        if let Some(top @ Frame::Object { .. }) = self.stack.last_mut() {
+            *top = Frame::Array {
+                start: self.items.len(),
+            };
+        }
+    }
+    fn end_array_as_item(&mut self) {
+        if let Some(Frame::Array { .. }) = self.stack.pop() {
+            let item = self.items.pop().unwrap_or(Value::Null);
+            self.put(item)
+        }
     }
     fn root_string(&self) -> Option<&str> {
         self.root.as_ref().and_then(Value::as_str)
@@ -524,6 +543,21 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
             .push(TextFrame::new(false, 0, self.members.len()));
         if let Some(f) = self.frames.last_mut() {
             f.count = 1;
+        }
+    }
+    fn object_to_array(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            f.object = false;
+            if VALUES {
+                self.out.replace_range(f.start..f.start + 1, "[");
+            }
+        }
+    }
+    fn end_array_as_item(&mut self) {
+        if let Some(f) = self.frames.pop() {
+            if VALUES {
+                self.out.remove(f.start);
+            }
         }
     }
     fn root_string(&self) -> Option<&str> {

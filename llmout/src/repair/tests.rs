@@ -557,8 +557,7 @@ fn not_json_is_an_error() {
         err("{\"a\": 1} and some prose"),
         "unexpected text after the JSON value"
     );
-    assert_eq!(err("{{\"a\": 1}}"), "expected a key");
-    assert_eq!(err("[\"a\": 1]"), "unexpected ':' in an array");
+    assert_eq!(err("{\"a\": 1, [2]}"), "expected a key");
 }
 
 #[test]
@@ -803,5 +802,90 @@ fn a_line_break_before_a_closing_quote_on_its_own_line_is_layout() {
     assert_eq!(
         value("{\"a\": \"x\\n\", \"b\": 'y'}"),
         json!({"a": "x\n", "b": "y"})
+    );
+}
+
+#[test]
+fn look_alikes_of_containers() {
+    // Python tuples and sets; a value in parentheses is that value.
+    assert_eq!(
+        fix("(1, 'x')"),
+        (json!([1, "x"]), vec![rp(Tuple, ""), rp(QuoteStyle, "/1")])
+    );
+    assert_eq!(
+        value("{\"at\": (3, (4, 5)), \"one\": (7,), \"none\": ()}"),
+        json!({"at": [3, [4, 5]], "one": [7], "none": []})
+    );
+    assert_eq!(value("[(\"x\")]"), json!(["x"]));
+    assert_eq!(
+        value("{\"note\": (see below)}"),
+        json!({"note": "(see below)"})
+    );
+    assert_eq!(
+        fix("{'red', 'blue'}"),
+        (
+            json!(["red", "blue"]),
+            vec![rp(QuoteStyle, ""), rp(Set, ""), rp(QuoteStyle, "/1")]
+        )
+    );
+    assert_eq!(value("{1, 2,}"), json!([1, 2]));
+    // A lone key before real members is a key with no value, not a set.
+    assert_eq!(value("{\"a\", \"b\": 1}"), json!({"b": 1}));
+    // `key: value` inside an array is an object the braces were left off.
+    assert_eq!(
+        fix("[\"k\": 1, \"m\": 2]"),
+        (json!([{"k": 1, "m": 2}]), vec![rp(KeyValueInArray, "/0")])
+    );
+    assert_eq!(value("[\"k\": \"v\"}, 3]"), json!([{"k": "v"}, 3]));
+}
+
+#[test]
+fn braces_missing_doubled_or_early() {
+    // An object left unclosed before the next item of its array.
+    assert_eq!(
+        fix("[{\"n\": 1, {\"n\": 2}]"),
+        (json!([{"n": 1}, {"n": 2}]), vec![rp(MissingCloser, "/0")])
+    );
+    assert_eq!(value("[{\"n\": 1 {\"n\": 2}]"), json!([{"n": 1}, {"n": 2}]));
+    assert_eq!(value("[{{]"), json!([{}, {}]));
+    // Template-style doubled braces.
+    assert_eq!(
+        fix("{{\"a\": 1}}"),
+        (json!({"a": 1}), vec![rp(StrayText, "")])
+    );
+    // A top-level object closed before its last members.
+    assert_eq!(
+        fix("{\"a\": 1}, \"b\": 2}"),
+        (json!({"a": 1, "b": 2}), vec![rp(ExtraCloser, "")])
+    );
+    // A lone colon.
+    assert_eq!(value("{:}"), json!({}));
+}
+
+#[test]
+fn words_and_quotes_out_of_place() {
+    // A word between members is skipped; a word before a value is its key.
+    assert_eq!(
+        fix("{\"a\": true, NOTE \"b\": 1}"),
+        (json!({"a": true, "b": 1}), vec![rp(StrayText, "")])
+    );
+    assert_eq!(value("{a 'b'}"), json!({"a": "b"}));
+    // Quotes missing at the start of a key or value.
+    assert_eq!(
+        value("{\"a\": \"x\", b\": \"y\"}"),
+        json!({"a": "x", "b": "y"})
+    );
+    assert_eq!(
+        value("{\"w\": word\", \"n\": 12\"}"),
+        json!({"w": "word", "n": 12})
+    );
+    assert_eq!(value("[x\", \"y\"]"), json!(["x", "y"]));
+    // Strings joined with `+`.
+    assert_eq!(
+        fix("{\"s\": \"ab\" + 'cd' /* more */ + \"e\"}"),
+        (
+            json!({"s": "abcde"}),
+            vec![rp(Concatenation, "/s"), rp(QuoteStyle, "/s")]
+        )
     );
 }

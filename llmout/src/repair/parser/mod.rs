@@ -8,6 +8,7 @@
 //!   key, which the cursor then passes over once: each byte is read a bounded number of times;
 //! * recursion happens only in [`Parser::object`] and [`Parser::array`], after the depth check.
 
+mod containers;
 mod strings;
 
 use super::log::{Log, Path, Seg, ROOT};
@@ -61,6 +62,8 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
         max_depth: options.max_depth.min(MAX_DEPTH_CAP),
         open_objects: 0,
         open_arrays: 0,
+        open_tuples: 0,
+        separated: false,
         truncated: false,
         path: Path::default(),
         sink: S::new(input.len()),
@@ -130,6 +133,10 @@ struct Parser<'a, S, L> {
     /// Objects and arrays currently open, to tell a wrong closer from an extra one.
     open_objects: usize,
     open_arrays: usize,
+    open_tuples: usize,
+    /// An object left unclosed before the next item took the comma that separated them
+    /// (`[{"a": 1,{"a": 2}]`): the array's next item needs no missing-comma fix.
+    separated: bool,
     /// Whether the end-of-input repair has been recorded (once, at the innermost point).
     truncated: bool,
     path: Path,
@@ -344,6 +351,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             }
             i += 1;
         }
+        // `b":`, a key whose opening quote is missing.
+        if b.get(i) == Some(&b'"') {
+            i += 1;
+        }
         while i < b.len() && matches!(b[i], b' ' | b'\t') {
             i += 1;
         }
@@ -369,6 +380,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.jsonp_close();
         }
         let mut values = 1;
+        let mut arrayed = false;
         let mut first_repairs = self.count;
         let mut separator = None;
         loop {
@@ -385,7 +397,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 }
                 b'`' if self.fence_len() >= 3 => self.pos += self.fence_len(),
                 _ if self.value_starts() => {
-                    if values == 1 {
+                    if !arrayed {
+                        arrayed = true;
                         first_repairs = self.count;
                         self.repair(RepairKind::MultipleValues, self.pos);
                         self.sink.root_to_array();
@@ -403,7 +416,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if let Some(at) = separator {
             self.repair(RepairKind::TrailingComma, at);
         }
-        if values > 1 {
+        if arrayed {
             self.sink.end_array();
             self.log.prefix_first(first_repairs);
         }
@@ -413,10 +426,16 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// Whether a JSON value (not a bare word) starts at the cursor: what may follow a
     /// top-level value as another one.
     fn value_starts(&self) -> bool {
+        self.value_starts_at(self.pos)
+    }
+
+    /// Whether a JSON value (not a bare word) starts at `i`.
+    fn value_starts_at(&self, i: usize) -> bool {
         let b = self.b;
-        match b[self.pos] {
-            b'{' | b'[' | b'-' | b'0'..=b'9' => true,
-            _ => Quote::at(b, self.pos).is_some() || strings::literal_at(b, self.pos),
+        match b.get(i) {
+            Some(b'{' | b'[' | b'-' | b'0'..=b'9') => true,
+            Some(_) => Quote::at(b, i).is_some() || strings::literal_at(b, i),
+            None => false,
         }
     }
 
@@ -497,8 +516,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return Ok(false);
         };
         match c {
-            b'{' => self.object().map(|()| true),
+            b'{' => self.object(ctx).map(|()| true),
             b'[' => self.array().map(|()| true),
+            b'(' if self.tuple_starts() => self.tuple().map(|()| true),
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(ctx),
             _ => match Quote::at(self.b, self.pos) {
                 Some((q, len)) => {
@@ -506,218 +526,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                         self.repair(RepairKind::QuoteStyle, self.pos);
                     }
                     let (text, _, _) = self.string(q, len, ctx);
-                    self.emit_string(text);
+                    self.string_value(text, ctx);
                     Ok(true)
                 }
                 None => self.word(self.pos, ctx),
             },
         }
-    }
-
-    fn object(&mut self) -> Result<()> {
-        self.enter()?;
-        self.pos += 1;
-        self.open_objects += 1;
-        self.sink.begin_object();
-        let mut after_member = false;
-        let mut pending_comma = None;
-        loop {
-            self.skip_ws();
-            let Some(c) = self.peek() else {
-                self.truncate();
-                break;
-            };
-            match c {
-                b'}' => {
-                    if let Some(at) = pending_comma {
-                        self.repair(RepairKind::TrailingComma, at);
-                    }
-                    self.pos += 1;
-                    break;
-                }
-                b']' if self.open_arrays > 0 => {
-                    self.repair(RepairKind::MismatchedCloser, self.pos);
-                    break;
-                }
-                b']' => {
-                    self.repair(RepairKind::ExtraCloser, self.pos);
-                    self.pos += 1;
-                }
-                b',' => {
-                    if after_member {
-                        pending_comma = Some(self.pos);
-                        after_member = false;
-                    } else {
-                        self.repair(RepairKind::ExtraComma, self.pos);
-                    }
-                    self.pos += 1;
-                }
-                b':' | b'{' | b'[' => return Err(self.error("expected a key")),
-                _ => {
-                    if let Some(n) = self.ellipsis_len() {
-                        self.repair(RepairKind::Ellipsis, self.pos);
-                        self.pos += n;
-                    } else {
-                        if after_member {
-                            self.repair(RepairKind::MissingComma, self.pos);
-                        }
-                        self.member()?;
-                    }
-                    pending_comma = None;
-                    after_member = true;
-                }
-            }
-        }
-        self.open_objects -= 1;
-        self.depth -= 1;
-        self.sink.end_object();
-        Ok(())
-    }
-
-    /// One `key: value` member; a key with no value is dropped and recorded.
-    fn member(&mut self) -> Result<()> {
-        let key_start = self.pos;
-        let Some((key, seg)) = self.key()? else {
-            return Ok(());
-        };
-        self.skip_ws();
-        match self.peek() {
-            None => {
-                self.truncate();
-                return Ok(());
-            }
-            Some(b':') => self.pos += 1,
-            Some(b',' | b'}' | b']') => {
-                self.repair(RepairKind::MissingValue, key_start);
-                return Ok(());
-            }
-            Some(_) => self.repair(RepairKind::MissingColon, self.pos),
-        }
-        self.skip_ws();
-        match self.peek() {
-            None => {
-                self.truncate();
-                return Ok(());
-            }
-            Some(b',' | b'}' | b']') => {
-                self.repair(RepairKind::MissingValue, key_start);
-                return Ok(());
-            }
-            Some(_) => {}
-        }
-        match key {
-            Text::Input { start, end, safe } => self.sink.input_key(&self.src[start..end], safe),
-            Text::Scratch => self.sink.key(&self.scratch, false),
-        }
-        self.path.push(seg);
-        let complete = self.value(Ctx::Member)?;
-        self.path.pop();
-        if !complete {
-            self.sink.abandon_member();
-        } else if self.sink.end_member() {
-            self.repair(RepairKind::DuplicateKey, key_start);
-        }
-        Ok(())
-    }
-
-    /// A key, quoted or bare. `None` when the input ended inside it (the key is dropped).
-    fn key(&mut self) -> Result<Option<(Text, Seg)>> {
-        if let Some((q, len)) = Quote::at(self.b, self.pos) {
-            if q != Quote::Double {
-                self.repair(RepairKind::QuoteStyle, self.pos);
-            }
-            let start = self.pos + len;
-            let (key, complete, end) = self.string(q, len, Ctx::Key);
-            if !complete {
-                return Ok(None);
-            }
-            return Ok(Some((key, Seg::Key { start, end })));
-        }
-        let start = self.pos;
-        let mut safe = true;
-        while let Some(&c) = self.b.get(self.pos) {
-            if matches!(
-                c,
-                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
-            ) {
-                break;
-            }
-            safe &= c != b'\\' && c >= 0x20;
-            self.pos += 1;
-        }
-        if self.pos >= self.b.len() {
-            self.truncate();
-            return Ok(None);
-        }
-        let end = start + self.src[start..self.pos].trim_end().len();
-        self.repair(RepairKind::UnquotedKey, start);
-        let text = Text::Input { start, end, safe };
-        Ok(Some((text, Seg::Key { start, end })))
-    }
-
-    fn array(&mut self) -> Result<()> {
-        self.enter()?;
-        self.pos += 1;
-        self.open_arrays += 1;
-        self.sink.begin_array();
-        let mut items = 0;
-        let mut after_item = false;
-        let mut pending_comma = None;
-        loop {
-            self.skip_ws();
-            let Some(c) = self.peek() else {
-                self.truncate();
-                break;
-            };
-            match c {
-                b']' => {
-                    if let Some(at) = pending_comma {
-                        self.repair(RepairKind::TrailingComma, at);
-                    }
-                    self.pos += 1;
-                    break;
-                }
-                b'}' if self.open_objects > 0 => {
-                    self.repair(RepairKind::MismatchedCloser, self.pos);
-                    break;
-                }
-                b'}' => {
-                    self.repair(RepairKind::ExtraCloser, self.pos);
-                    self.pos += 1;
-                }
-                b',' => {
-                    if after_item {
-                        pending_comma = Some(self.pos);
-                        after_item = false;
-                    } else {
-                        self.repair(RepairKind::ExtraComma, self.pos);
-                    }
-                    self.pos += 1;
-                }
-                b':' => return Err(self.error("unexpected ':' in an array")),
-                _ => {
-                    if let Some(n) = self.ellipsis_len() {
-                        self.repair(RepairKind::Ellipsis, self.pos);
-                        self.pos += n;
-                    } else {
-                        if after_item {
-                            self.repair(RepairKind::MissingComma, self.pos);
-                        }
-                        self.path.push(Seg::Index(items));
-                        if self.value(Ctx::Item)? {
-                            items += 1;
-                        }
-                        self.path.pop();
-                    }
-                    pending_comma = None;
-                    after_item = true;
-                }
-            }
-        }
-        self.open_arrays -= 1;
-        self.depth -= 1;
-        self.sink.end_array();
-        Ok(())
     }
 
     // ----- numbers and words ----------------------------------------------------------------
@@ -864,6 +678,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// of input, or (inside a container) an unquoted value.
     fn word(&mut self, start: usize, ctx: Ctx) -> Result<bool> {
         let b = self.b;
+        if b[start] < 0x20 {
+            // A control character is no text a value could begin with.
+            self.pos = start;
+            return Err(self.error("expected a value"));
+        }
         let mut i = start;
         if matches!(b.get(i), Some(b'-' | b'+')) {
             i += 1;
@@ -930,20 +749,46 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
     }
 
-    /// An unquoted value: up to the end of the line, a closer, or a comma (inside an object,
-    /// only a comma followed by the next key).
+    /// An unquoted value: up to a closer or the end of the line, or a comma (inside an
+    /// object, only a comma followed by the next key). Inside an object the value goes on over
+    /// lines that do not start a key or close the object, and it ends before a quoted key
+    /// (`{"a": red "b": 1}`). Commas and closers inside parentheses it opened are its text
+    /// (`f(a, b)`). A quote followed by a separator ends it, as the closing quote of a string
+    /// whose opening quote is missing (`word",`).
     fn unquoted(&mut self, start: usize, ctx: Ctx) -> Result<()> {
         let b = self.b;
+        let member = ctx == Ctx::Member;
         self.pos = start;
-        loop {
-            while self.pos < b.len() && !matches!(b[self.pos], b',' | b'}' | b']' | b'\n' | b'\r') {
-                self.pos += 1;
+        let mut parens = 0usize;
+        let mut quoted = false;
+        while let Some(&c) = b.get(self.pos) {
+            match c {
+                b'(' => parens += 1,
+                b')' if parens > 0 => parens -= 1,
+                b',' | b'}' | b']' if parens > 0 => {}
+                b',' if member && !self.key_follows(self.pos + 1) => {}
+                b',' | b'}' | b']' => break,
+                b'\n' | b'\r' => {
+                    let (next, _) = self.skip_gap(self.pos);
+                    let ends = !member
+                        || b.get(next).is_none_or(|&d| matches!(d, b'}' | b']' | b','))
+                        || self.key_follows(next);
+                    if ends {
+                        break;
+                    }
+                }
+                b'"' if !quoted => {
+                    quoted = true;
+                    let (next, newline) = self.skip_gap(self.pos + 1);
+                    let closes = newline
+                        || b.get(next).is_none_or(|&d| matches!(d, b',' | b'}' | b']'));
+                    if closes || (member && self.key_follows(self.pos)) {
+                        break;
+                    }
+                }
+                _ => {}
             }
-            if self.peek() == Some(b',') && ctx == Ctx::Member && !self.key_follows(self.pos + 1) {
-                self.pos += 1;
-                continue;
-            }
-            break;
+            self.pos += 1;
         }
         let text = self.src[start..self.pos].trim_end();
         if text.is_empty() {

@@ -308,6 +308,46 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
     }
 
+    /// A string value, handed to the sink; joined first with the strings concatenated to it
+    /// with `+`, as JavaScript writes long strings (`"a" + "b"`).
+    pub(super) fn string_value(&mut self, text: Text, ctx: Ctx) {
+        let (plus, _) = self.skip_gap(self.pos);
+        if self.b.get(plus) != Some(&b'+') {
+            self.emit_string(text);
+            return;
+        }
+        let mut joined = self.text_of(text).to_owned();
+        let mut first = true;
+        loop {
+            let (plus, _) = self.skip_gap(self.pos);
+            if self.b.get(plus) != Some(&b'+') {
+                break;
+            }
+            let (next, _) = self.skip_gap(plus + 1);
+            let Some((q, len)) = Quote::at(self.b, next) else {
+                break;
+            };
+            if std::mem::take(&mut first) {
+                self.repair(RepairKind::Concatenation, plus);
+            }
+            if q != Quote::Double {
+                self.repair(RepairKind::QuoteStyle, next);
+            }
+            self.pos = next;
+            let (part, _, _) = self.string(q, len, ctx);
+            joined.push_str(self.text_of(part));
+        }
+        self.sink.string(&joined, false);
+    }
+
+    /// The text a [`Text`] stands for.
+    fn text_of(&self, text: Text) -> &str {
+        match text {
+            Text::Input { start, end, .. } => &self.src[start..end],
+            Text::Scratch => &self.scratch,
+        }
+    }
+
     /// Where the string whose body starts at `start` ends. Scans to the first closing quote;
     /// the hard cases go to [`string_end_slow`](Self::string_end_slow).
     fn string_end(&mut self, q: Quote, start: usize, ctx: Ctx) -> End {
@@ -569,6 +609,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 };
             }
             b'`' if next2(b, i, b'`', b'`') => return Verdict::End,
+            // `"a" + "b"`: concatenated strings.
+            b'+' if Quote::at(b, self.skip_gap(i + 1).0).is_some() => return Verdict::End,
             b'{' | b'[' | b'-' | b'0'..=b'9' => return Verdict::End,
             _ => {}
         }

@@ -1,0 +1,496 @@
+//! Objects and arrays, and what models write in their place: Python tuples (`(1, 2)`) and
+//! sets (`{'a', 'b'}`), `key: value` pairs inside an array, an object left unclosed before
+//! the next item, words between members.
+//!
+//! An object's members and an array's items are read by two loops, [`Parser::members`] and
+//! [`Parser::items`]; each look-alike is one of them entered another way (a set is an object
+//! that turns into an array at its first member, a tuple an array closed by `)`, pairs in an
+//! array an object opened by its first key).
+
+use super::strings::Quote;
+use super::{is_ws, Ctx, Parser, Result, Text};
+use crate::repair::log::{Log, Seg};
+use crate::repair::sink::Sink;
+use crate::repair::RepairKind;
+
+/// How an object's member ended.
+enum Member {
+    /// Read, or dropped (no value).
+    Done,
+    /// A word that is no member was skipped.
+    Stray,
+    /// The first member was a lone value followed by a comma or the closer: the object is a
+    /// set, and this value its first item (`None`: a number, not read yet).
+    SetItem(Option<Text>),
+}
+
+impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
+    // ----- objects --------------------------------------------------------------------------
+
+    /// An object at the cursor; `ctx` is where it sits (an item of an array may be left
+    /// unclosed before the next one).
+    pub(super) fn object(&mut self, ctx: Ctx) -> Result<()> {
+        self.enter()?;
+        self.pos += 1;
+        self.open_objects += 1;
+        self.sink.begin_object();
+        let set = self.members(ctx, false)?;
+        self.open_objects -= 1;
+        if let Some(first) = set {
+            self.repair(RepairKind::Set, self.pos);
+            self.sink.object_to_array();
+            let read = match first {
+                Some(text) => {
+                    self.emit_string(text);
+                    1
+                }
+                None => 0,
+            };
+            self.open_arrays += 1;
+            self.items(b'}', read)?;
+            self.open_arrays -= 1;
+            self.sink.end_array();
+        } else {
+            self.sink.end_object();
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// The members of the open object, up to its closer (consumed). `implicit`: the object
+    /// was opened by a `key:` inside an array, and ends at that array's `]` (not consumed).
+    /// Returns the first item when the object turns out to be a set.
+    fn members(&mut self, ctx: Ctx, implicit: bool) -> Result<Option<Option<Text>>> {
+        let mut after_member = implicit;
+        let mut pending_comma = None;
+        let mut empty = !implicit;
+        let mut doubled = 0;
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                self.truncate();
+                return Ok(None);
+            };
+            match c {
+                b'}' => {
+                    if let Some(at) = pending_comma {
+                        self.repair(RepairKind::TrailingComma, at);
+                    }
+                    self.pos += 1;
+                    if doubled > 0 {
+                        doubled -= 1;
+                        self.skip_ws();
+                        if self.peek() == Some(b'}') {
+                            self.pos += 1;
+                        }
+                    }
+                    if self.depth == 1 && !implicit && self.members_follow() {
+                        // `{"a": 1}, "b": 2}`: the brace closed the object too early.
+                        self.repair(RepairKind::ExtraCloser, self.pos - 1);
+                        continue;
+                    }
+                    return Ok(None);
+                }
+                // Pairs in an array end with it.
+                b']' if implicit => return Ok(None),
+                b']' if self.open_arrays > 0 => {
+                    self.repair(RepairKind::MismatchedCloser, self.pos);
+                    return Ok(None);
+                }
+                b']' | b')' => {
+                    self.repair(RepairKind::ExtraCloser, self.pos);
+                    self.pos += 1;
+                }
+                b',' => {
+                    if after_member {
+                        pending_comma = Some(self.pos);
+                        after_member = false;
+                    } else {
+                        self.repair(RepairKind::ExtraComma, self.pos);
+                    }
+                    self.pos += 1;
+                }
+                b':' => {
+                    // `{:}`: a colon with no key before it.
+                    self.repair(RepairKind::StrayText, self.pos);
+                    self.pos += 1;
+                }
+                b'{' | b'[' if ctx == Ctx::Item || implicit => {
+                    // `[{"a": 1, {"a": 2}]`: the object was left unclosed before the next item.
+                    self.repair(RepairKind::MissingCloser, self.pos);
+                    self.separated = pending_comma.is_some();
+                    return Ok(None);
+                }
+                b'{' if empty && doubled == 0 => {
+                    // `{{"a": 1}}`, as in a template: one pair of braces too many.
+                    self.repair(RepairKind::StrayText, self.pos);
+                    self.pos += 1;
+                    doubled += 1;
+                }
+                b'{' | b'[' => return Err(self.error("expected a key")),
+                _ => {
+                    if let Some(n) = self.ellipsis_len() {
+                        self.repair(RepairKind::Ellipsis, self.pos);
+                        self.pos += n;
+                    } else {
+                        if after_member {
+                            self.repair(RepairKind::MissingComma, self.pos);
+                        }
+                        match self.member(empty)? {
+                            Member::SetItem(first) => return Ok(Some(first)),
+                            Member::Stray => continue,
+                            Member::Done => empty = false,
+                        }
+                    }
+                    pending_comma = None;
+                    after_member = true;
+                }
+            }
+        }
+    }
+
+    /// At `at`, after an object's first member, a lone value: whether the object is
+    /// a set, its next member being another lone value (`{'a', 'b'}`) or its closer.
+    fn set_follows_at(&self, at: usize) -> bool {
+        match self.b.get(at) {
+            Some(b'}') => return true,
+            Some(b',') => {}
+            _ => return false,
+        }
+        let (i, _) = self.skip_gap(at + 1);
+        match self.b.get(i) {
+            None | Some(b'}') => true,
+            Some(b'-' | b'0'..=b'9') => true,
+            Some(_) => Quote::at(self.b, i).is_some() && !self.key_follows(i),
+        }
+    }
+
+    /// Whether what follows a top-level object's closer is more of its members: a comma,
+    /// then a quoted key and a colon.
+    fn members_follow(&self) -> bool {
+        let (i, _) = self.skip_gap(self.pos);
+        if self.b.get(i) != Some(&b',') {
+            return false;
+        }
+        let (j, _) = self.skip_gap(i + 1);
+        Quote::at(self.b, j).is_some() && self.key_follows(j) && j < self.b.len()
+    }
+
+    /// One `key: value` member. A key with no value is dropped, a bare word before the next
+    /// key skipped, both recorded. `first`: no member was read yet (a lone value then makes
+    /// the object a set).
+    fn member(&mut self, first: bool) -> Result<Member> {
+        let key_start = self.pos;
+        let quoted = Quote::at(self.b, self.pos).is_some();
+        if !quoted && self.b[key_start] >= 0x20 {
+            let end = self.bare_end();
+            let (next, _) = self.skip_gap(end);
+            if first && is_number(&self.b[key_start..end]) && self.set_follows_at(next) {
+                return Ok(Member::SetItem(None));
+            }
+            if Quote::at(self.b, next).is_some() && next < self.b.len() && self.key_follows(next) {
+                // `{"a": 1, COMMENT "b": 2}`: a word between members.
+                self.repair(RepairKind::StrayText, key_start);
+                self.pos = next;
+                return Ok(Member::Stray);
+            }
+        }
+        let Some((key, seg)) = self.key()? else {
+            return Ok(Member::Done);
+        };
+        self.skip_ws();
+        match self.peek() {
+            None => {
+                self.truncate();
+                return Ok(Member::Done);
+            }
+            Some(b':') => self.pos += 1,
+            Some(b',' | b'}') if first && quoted && self.set_follows_at(self.pos) => {
+                return Ok(Member::SetItem(Some(key)));
+            }
+            Some(b',' | b'}' | b']') => {
+                self.repair(RepairKind::MissingValue, key_start);
+                return Ok(Member::Done);
+            }
+            Some(b'"') if !quoted && self.b.get(self.pos + 1) == Some(&b':') => {
+                // `{b": 1}`: the key's opening quote is missing.
+                self.repair(RepairKind::MissingQuote, self.pos);
+                self.pos += 2;
+            }
+            Some(_) => self.repair(RepairKind::MissingColon, self.pos),
+        }
+        self.skip_ws();
+        match self.peek() {
+            None => {
+                self.truncate();
+                return Ok(Member::Done);
+            }
+            Some(b',' | b'}' | b']') => {
+                self.repair(RepairKind::MissingValue, key_start);
+                return Ok(Member::Done);
+            }
+            Some(_) => {}
+        }
+        self.emit_key(key);
+        self.path.push(seg);
+        let complete = self.value(Ctx::Member)?;
+        self.path.pop();
+        if !complete {
+            self.sink.abandon_member();
+        } else if self.sink.end_member() {
+            self.repair(RepairKind::DuplicateKey, key_start);
+        }
+        self.stray_quote();
+        Ok(Member::Done)
+    }
+
+    /// Hands a key's text to the sink.
+    fn emit_key(&mut self, key: Text) {
+        match key {
+            Text::Input { start, end, safe } => self.sink.input_key(&self.src[start..end], safe),
+            Text::Scratch => self.sink.key(&self.scratch, false),
+        }
+    }
+
+    /// A quote right after a value and before a separator (`abcdef",` or `12",`): the end of
+    /// a string whose opening quote is missing. Skipped, and recorded.
+    fn stray_quote(&mut self) {
+        if self.peek() != Some(b'"') {
+            return;
+        }
+        let (i, _) = self.skip_gap(self.pos + 1);
+        if self
+            .b
+            .get(i)
+            .is_none_or(|&c| matches!(c, b',' | b'}' | b']'))
+        {
+            self.repair(RepairKind::StrayText, self.pos);
+            self.pos += 1;
+        }
+    }
+
+    /// A key, quoted or bare. `None` when the input ended inside it (the key is dropped).
+    fn key(&mut self) -> Result<Option<(Text, Seg)>> {
+        if let Some((q, len)) = Quote::at(self.b, self.pos) {
+            if q != Quote::Double {
+                self.repair(RepairKind::QuoteStyle, self.pos);
+            }
+            let start = self.pos + len;
+            let (key, complete, end) = self.string(q, len, Ctx::Key);
+            if !complete {
+                return Ok(None);
+            }
+            return Ok(Some((key, Seg::Key { start, end })));
+        }
+        let start = self.pos;
+        self.pos = self.bare_end();
+        let safe = !self.b[start..self.pos]
+            .iter()
+            .any(|&c| c == b'\\' || c < 0x20);
+        if self.pos >= self.b.len() {
+            self.truncate();
+            return Ok(None);
+        }
+        let end = start + self.src[start..self.pos].trim_end().len();
+        self.repair(RepairKind::UnquotedKey, start);
+        let text = Text::Input { start, end, safe };
+        Ok(Some((text, Seg::Key { start, end })))
+    }
+
+    /// Where a bare key starting at the cursor ends: at a `:`, a separator, a bracket, a
+    /// `"`, another quote after a space (`{a 'b'}`), or the end of the line.
+    fn bare_end(&self) -> usize {
+        let b = self.b;
+        let mut i = self.pos;
+        while let Some(&c) = b.get(i) {
+            if matches!(
+                c,
+                b':' | b',' | b'{' | b'}' | b'[' | b']' | b'"' | b'\n' | b'\r'
+            ) || (i > self.pos && is_ws(b[i - 1]) && Quote::at(b, i).is_some())
+            {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    // ----- arrays ---------------------------------------------------------------------------
+
+    pub(super) fn array(&mut self) -> Result<()> {
+        self.enter()?;
+        self.pos += 1;
+        self.open_arrays += 1;
+        self.sink.begin_array();
+        self.items(b']', 0)?;
+        self.open_arrays -= 1;
+        self.depth -= 1;
+        self.sink.end_array();
+        Ok(())
+    }
+
+    /// A Python tuple, `(1, 2)`, read as an array; a value in parentheses with no comma,
+    /// `(1)`, is that value.
+    pub(super) fn tuple(&mut self) -> Result<()> {
+        self.enter()?;
+        self.repair(RepairKind::Tuple, self.pos);
+        self.pos += 1;
+        self.open_arrays += 1;
+        self.open_tuples += 1;
+        self.sink.begin_array();
+        let (items, comma) = self.items(b')', 0)?;
+        self.open_tuples -= 1;
+        self.open_arrays -= 1;
+        self.depth -= 1;
+        if items == 1 && !comma {
+            self.sink.end_array_as_item();
+        } else {
+            self.sink.end_array();
+        }
+        Ok(())
+    }
+
+    /// Whether a tuple opens at the cursor (a `(`): what follows it starts a JSON value or
+    /// closes it, as in `(1, 2)` or `()`, not words, as in `(see below)`.
+    pub(super) fn tuple_starts(&self) -> bool {
+        let i = self.skip_blank(self.pos + 1);
+        match self.b.get(i) {
+            Some(b')' | b'(') => true,
+            Some(_) => self.value_starts_at(i),
+            None => false,
+        }
+    }
+
+    /// The items of the open array (or tuple, or set) up to `closer` (consumed), `items` of
+    /// them already read. Returns how many items it holds and whether a comma was seen.
+    fn items(&mut self, closer: u8, mut items: usize) -> Result<(usize, bool)> {
+        let mut after_item = items > 0;
+        let mut pending_comma = None;
+        let mut comma = false;
+        loop {
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                self.truncate();
+                break;
+            };
+            if c == closer {
+                if let Some(at) = pending_comma {
+                    // `(1,)` is a one-item tuple in Python, not a trailing comma.
+                    if closer != b')' {
+                        self.repair(RepairKind::TrailingComma, at);
+                    }
+                }
+                self.pos += 1;
+                break;
+            }
+            match c {
+                b']' | b')' | b'}' => {
+                    let outer = match c {
+                        b'}' => self.open_objects > 0,
+                        b')' => self.open_tuples > usize::from(closer == b')'),
+                        _ => self.open_arrays > 1,
+                    };
+                    if outer {
+                        self.repair(RepairKind::MismatchedCloser, self.pos);
+                        break;
+                    }
+                    if c != b'}' {
+                        // `[1, 2)`: the closer of the wrong kind is this one's.
+                        self.repair(RepairKind::MismatchedCloser, self.pos);
+                        self.pos += 1;
+                        break;
+                    }
+                    self.repair(RepairKind::ExtraCloser, self.pos);
+                    self.pos += 1;
+                }
+                b',' => {
+                    comma = true;
+                    if after_item {
+                        pending_comma = Some(self.pos);
+                        after_item = false;
+                    } else {
+                        self.repair(RepairKind::ExtraComma, self.pos);
+                    }
+                    self.pos += 1;
+                }
+                b':' => {
+                    self.repair(RepairKind::StrayText, self.pos);
+                    self.pos += 1;
+                }
+                _ => {
+                    if let Some(n) = self.ellipsis_len() {
+                        self.repair(RepairKind::Ellipsis, self.pos);
+                        self.pos += n;
+                    } else {
+                        if after_item && !std::mem::take(&mut self.separated) {
+                            self.repair(RepairKind::MissingComma, self.pos);
+                        }
+                        self.separated = false;
+                        self.path.push(Seg::Index(items));
+                        if self.item()? {
+                            items += 1;
+                        }
+                        self.path.pop();
+                        self.stray_quote();
+                    }
+                    pending_comma = None;
+                    after_item = true;
+                }
+            }
+        }
+        Ok((items, comma))
+    }
+
+    /// One item of an array. A quoted string followed by `:` is the first key of an object
+    /// the model left out the braces of (`["a": 1]`). False when the input ended before the
+    /// item began.
+    fn item(&mut self) -> Result<bool> {
+        let Some((q, len)) = Quote::at(self.b, self.pos) else {
+            return self.value(Ctx::Item);
+        };
+        let key_start = self.pos;
+        if q != Quote::Double {
+            self.repair(RepairKind::QuoteStyle, self.pos);
+        }
+        let start = self.pos + len;
+        let (text, complete, end) = self.string(q, len, Ctx::Item);
+        let (after, _) = self.skip_gap(self.pos);
+        if !complete || self.b.get(after) != Some(&b':') {
+            self.string_value(text, Ctx::Item);
+            return Ok(true);
+        }
+        self.enter()?;
+        self.repair(RepairKind::KeyValueInArray, key_start);
+        self.skip_ws();
+        self.pos += 1;
+        self.open_objects += 1;
+        self.sink.begin_object();
+        self.skip_ws();
+        let seg = Seg::Key { start, end };
+        if matches!(self.peek(), None | Some(b',' | b']' | b'}')) {
+            self.repair(RepairKind::MissingValue, key_start);
+        } else {
+            self.emit_key(text);
+            self.path.push(seg);
+            let complete = self.value(Ctx::Member)?;
+            self.path.pop();
+            if complete {
+                self.sink.end_member();
+            } else {
+                self.sink.abandon_member();
+            }
+        }
+        self.members(Ctx::Item, true)?;
+        self.open_objects -= 1;
+        self.depth -= 1;
+        self.sink.end_object();
+        Ok(true)
+    }
+}
+
+/// Whether `text` (a bare key, as written) is a number.
+fn is_number(text: &[u8]) -> bool {
+    let t = text.trim_ascii();
+    let t = t.strip_prefix(b"-").unwrap_or(t);
+    !t.is_empty() && t.iter().all(|&c| c.is_ascii_digit() || c == b'.')
+}
