@@ -329,11 +329,26 @@ fn numbers() {
     assert_eq!(fix("[.5]"), (json!([0.5]), vec![rp(NumberFormat, "/0")]));
     assert_eq!(fix("[-.5]"), (json!([-0.5]), vec![rp(NumberFormat, "/0")]));
     assert_eq!(fix("[5.]"), (json!([5.0]), vec![rp(NumberFormat, "/0")]));
-    assert_eq!(fix("[007]"), (json!([7]), vec![rp(NumberFormat, "/0")]));
+    // Leading zeros make a code, not a number: kept as written.
     assert_eq!(
-        fix("[00.25e1]"),
-        (json!([2.5]), vec![rp(NumberFormat, "/0")])
+        fix("[007]"),
+        (json!(["007"]), vec![rp(UnquotedValue, "/0")])
     );
+    assert_eq!(
+        value("{\"zip\": 02134, \"v\": -05}"),
+        json!({"zip": "02134", "v": "-05"})
+    );
+    // Digit separators, an exponent with no digits.
+    assert_eq!(
+        fix("[82_461_110, -1_0.2_5]"),
+        (
+            json!([82461110, -10.25]),
+            vec![rp(NumberFormat, "/0"), rp(NumberFormat, "/1")]
+        )
+    );
+    assert_eq!(value("[1_a]"), json!(["1_a"]));
+    assert_eq!(fix("[2e+]"), (json!([2]), vec![rp(NumberFormat, "/0")]));
+    assert_eq!(value("{\"k\": 1e }"), json!({"k": 1}));
     assert_eq!(
         fix(r#"{"id": 12abc}"#),
         (json!({"id": "12abc"}), vec![rp(UnquotedValue, "/id")])
@@ -618,7 +633,10 @@ fn text_output_keeps_valid_numbers_as_written() {
         text("[1.50, 1E5, -0, 123456789012345678901234567890, 1e999, 2.]"),
         "[1.50,1E5,-0,123456789012345678901234567890,null,2.0]"
     );
-    assert_eq!(text("[+1, .5, -.5, 007]"), "[1,0.5,-0.5,7]");
+    assert_eq!(
+        text("[+1, .5, -.5, 007, 1_000]"),
+        "[1,0.5,-0.5,\"007\",1000]"
+    );
     assert_eq!(text("{n: 5 apples}"), r#"{"n":"5 apples"}"#);
 }
 
@@ -887,5 +905,27 @@ fn words_and_quotes_out_of_place() {
             json!({"s": "abcde"}),
             vec![rp(Concatenation, "/s"), rp(QuoteStyle, "/s")]
         )
+    );
+}
+
+#[test]
+fn wrappers_and_odd_spaces() {
+    // MongoDB shell values: the value inside.
+    assert_eq!(
+        fix("{\"_id\": ObjectId(\"5f1\"), \"n\": NumberLong(2)}"),
+        (
+            json!({"_id": "5f1", "n": 2}),
+            vec![rp(Wrapper, "/_id"), rp(Wrapper, "/n")]
+        )
+    );
+    // Words before parentheses that hold no value are text.
+    assert_eq!(
+        value("{\"f\": call(me, maybe)}"),
+        json!({"f": "call(me, maybe)"})
+    );
+    // No-break and zero-width spaces between tokens are whitespace.
+    assert_eq!(
+        value("{\"a\":\u{a0}1,\u{200b}\"b\":\u{3000}2}"),
+        json!({"a": 1, "b": 2})
     );
 }

@@ -169,6 +169,20 @@ fn is_key_char(c: u8) -> bool {
     is_ident(c) || matches!(c, b'-' | b'.') || c >= 0x80
 }
 
+/// The length of a Unicode space other than JSON's four at the start of `b`, if one is:
+/// U+00A0, U+180E, U+2000-U+200B, U+202F, U+205F, U+3000, U+FEFF.
+fn other_space(b: &[u8]) -> Option<usize> {
+    match b {
+        [0xC2, 0xA0, ..] => Some(2),
+        [0xE1, 0xA0, 0x8E, ..]
+        | [0xE2, 0x80, 0x80..=0x8B | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE3, 0x80, 0x80, ..]
+        | [0xEF, 0xBB, 0xBF, ..] => Some(3),
+        _ => None,
+    }
+}
+
 fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
@@ -251,7 +265,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             at += 1;
         }
         match self.b.get(at) {
-            Some(&c) if c > b' ' && c != b'/' && c != b'#' => self.pos = at,
+            Some(&c) if c > b' ' && c < 0x80 && c != b'/' && c != b'#' => self.pos = at,
             _ => self.skip_ws_slow(),
         }
     }
@@ -259,8 +273,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     #[inline(never)]
     fn skip_ws_slow(&mut self) {
         loop {
-            while self.pos < self.b.len() && is_ws(self.b[self.pos]) {
-                self.pos += 1;
+            loop {
+                if self.pos < self.b.len() && is_ws(self.b[self.pos]) {
+                    self.pos += 1;
+                } else if let Some(n) = other_space(&self.b[self.pos..]) {
+                    // A no-break, zero-width or ideographic space between tokens: whitespace.
+                    self.pos += n;
+                } else {
+                    break;
+                }
             }
             if !matches!(self.peek(), Some(b'/' | b'#')) {
                 return;
@@ -554,9 +575,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         while self.pos < b.len() && b[self.pos].is_ascii_digit() {
             self.pos += 1;
         }
+        if self.peek() == Some(b'_') && b.get(self.pos + 1).is_some_and(u8::is_ascii_digit) {
+            return self.separated_number(start, ctx);
+        }
         let int_end = self.pos;
         let int_digits = int_end - int_start;
-        fix |= int_digits > 1 && b[int_start] == b'0';
+        if int_digits > 1 && b[int_start] == b'0' {
+            // `0789` is a code (a zip code, a phone number), not the number 789: kept as text.
+            return self.word(start, ctx);
+        }
         let mut frac = None;
         if self.peek() == Some(b'.') && b.get(self.pos + 1) != Some(&b'.') {
             self.pos += 1;
@@ -596,6 +623,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     self.truncate();
                     return Ok(true);
                 }
+                if !self.peek().is_some_and(is_glue) {
+                    // `2e` or `2e+` with no digits: the number before the exponent.
+                    self.emit_number(start, negative, true, int_start..int_end, frac, None);
+                    return Ok(true);
+                }
                 return self.word(start, ctx);
             }
             exp = Some(e..self.pos);
@@ -619,6 +651,55 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             }
         }
         self.emit_number(start, negative, fix, int_start..int_end, frac, exp);
+        Ok(true)
+    }
+
+    /// A number written with `_` between its digits (`82_461_110`, `1_234.5_6`), as Python and
+    /// Rust allow: read without them. Anything else glued to it makes it a word.
+    fn separated_number(&mut self, start: usize, ctx: Ctx) -> Result<bool> {
+        let b = self.b;
+        let mut i = start + usize::from(matches!(b[start], b'-' | b'+'));
+        let mut text = String::new();
+        if b[start] == b'-' {
+            text.push('-');
+        }
+        let mut seen_dot = false;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'0'..=b'9' => text.push(char::from(c)),
+                b'_' if b.get(i + 1).is_some_and(u8::is_ascii_digit)
+                    && b[i - 1].is_ascii_digit() => {}
+                b'.' if !seen_dot && b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                    seen_dot = true;
+                    text.push('.');
+                }
+                _ => break,
+            }
+            i += 1;
+        }
+        let digits = text.trim_start_matches('-');
+        let leading_zero = digits.len() > 1 && digits.starts_with('0') && !digits.starts_with("0.");
+        if leading_zero || (ctx != Ctx::Root && b.get(i).is_some_and(|&c| is_glue(c))) {
+            return self.word(start, ctx);
+        }
+        self.pos = i;
+        self.repair(RepairKind::NumberFormat, start);
+        let integer = if seen_dot {
+            None
+        } else {
+            small_integer(digits.as_bytes())
+        };
+        match (seen_dot, integer) {
+            (false, Some(n)) if !text.starts_with('-') => self.sink.int(Int::Unsigned(n), &text),
+            (false, Some(n)) if n <= 1 << 63 && n != 0 => self
+                .sink
+                .int(Int::Negative((n as i64).wrapping_neg()), &text),
+            _ => {
+                if !self.sink.float(&text) {
+                    self.repair(RepairKind::NonFinite, start);
+                }
+            }
+        }
         Ok(true)
     }
 
@@ -738,7 +819,43 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.pos = start;
             return Err(self.error("no JSON value"));
         }
+        if let Some(open) = self.call_open(i) {
+            return self.wrapped(start, open, ctx);
+        }
         self.unquoted(start, ctx).map(|()| true)
+    }
+
+    /// Whether the word ending at `end` is a function called on a value (`ObjectId("…")`,
+    /// `NumberLong(2)`): where its `(` is.
+    fn call_open(&self, end: usize) -> Option<usize> {
+        let b = self.b;
+        let mut i = end;
+        while i < b.len() && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if b.get(i) != Some(&b'(') {
+            return None;
+        }
+        let inner = self.skip_blank(i + 1);
+        (b.get(inner) == Some(&b')') || self.value_starts_at(inner)).then_some(i)
+    }
+
+    /// A value wrapped in a function call, as MongoDB shells print them: the value alone.
+    fn wrapped(&mut self, start: usize, open: usize, ctx: Ctx) -> Result<bool> {
+        self.repair(RepairKind::Wrapper, start);
+        self.pos = open + 1;
+        self.skip_ws();
+        if self.peek() == Some(b')') {
+            self.pos += 1;
+            self.sink.null();
+            return Ok(true);
+        }
+        let complete = self.value(ctx)?;
+        self.skip_ws();
+        if self.peek() == Some(b')') {
+            self.pos += 1;
+        }
+        Ok(complete)
     }
 
     /// `true`, `false` (`Some`) or `null` (`None`), to the sink.
@@ -780,8 +897,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 b'"' if !quoted => {
                     quoted = true;
                     let (next, newline) = self.skip_gap(self.pos + 1);
-                    let closes = newline
-                        || b.get(next).is_none_or(|&d| matches!(d, b',' | b'}' | b']'));
+                    let closes =
+                        newline || b.get(next).is_none_or(|&d| matches!(d, b',' | b'}' | b']'));
                     if closes || (member && self.key_follows(self.pos)) {
                         break;
                     }
@@ -804,7 +921,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 fn small_integer(digits: &[u8]) -> Option<u64> {
     let mut n: u64 = 0;
     for &d in digits {
-        n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        n = n.checked_mul(10)?.checked_add(u64::from(d.checked_sub(b'0')?))?;
     }
     Some(n)
 }

@@ -481,7 +481,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 plain: false,
             };
         }
-        if let Some(s) = stop.filter(|&s| self.ends_with_closer() && self.tail_after(s)) {
+        // A backslash only escapes inside a string: text after the stop that holds one is
+        // still this string's.
+        let escapes_after = |s: usize| self.b[s..].contains(&b'\\');
+        if let Some(s) =
+            stop.filter(|&s| self.ends_with_closer() && self.tail_after(s) && !escapes_after(s))
+        {
             return End {
                 body_end: s,
                 resume: s,
