@@ -929,3 +929,22 @@ fn wrappers_and_odd_spaces() {
         json!({"a": 1, "b": 2})
     );
 }
+
+#[test]
+fn regular_expressions_line_continuations_and_comments_after_numbers() {
+    assert_eq!(
+        fix("{\"re\": /^a+\\/b$/i, \"n\": 2/* two */,}"),
+        (
+            json!({"re": "/^a+\\/b$/i", "n": 2}),
+            vec![
+                rp(UnquotedValue, "/re"),
+                rp(Comment, ""),
+                rp(TrailingComma, "")
+            ]
+        )
+    );
+    // A slash with no closing one on its line is text.
+    assert_eq!(value("{\"route\": /\n}"), json!({"route": "/"}));
+    // A backslash before a line break continues the line.
+    assert_eq!(value("[\"one \\\ntwo\"]"), json!(["one \ntwo"]));
+}

@@ -159,7 +159,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         let (i, _) = self.skip_gap(at + 1);
         match self.b.get(i) {
-            None | Some(b'}') => true,
+            // Cut off after the first value: a key whose value never came, not a set.
+            None => false,
+            Some(b'}') => true,
             Some(b'-' | b'0'..=b'9') => true,
             Some(_) => Quote::at(self.b, i).is_some() && !self.key_follows(i),
         }

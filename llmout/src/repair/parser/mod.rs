@@ -316,6 +316,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
     }
 
+    /// Whether a comment starts at `i` (`//` or `/*`).
+    fn comment_at(&self, i: usize) -> bool {
+        self.b.get(i) == Some(&b'/') && matches!(self.b.get(i + 1), Some(b'/' | b'*'))
+    }
+
     /// `...` or `…` standing for omitted items: its length in bytes.
     fn ellipsis_len(&self) -> Option<usize> {
         let b = self.b;
@@ -540,6 +545,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             b'{' => self.object(ctx).map(|()| true),
             b'[' => self.array().map(|()| true),
             b'(' if self.tuple_starts() => self.tuple().map(|()| true),
+            b'/' if self.regex_end().is_some() => {
+                self.regex();
+                Ok(true)
+            }
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(ctx),
             _ => match Quote::at(self.b, self.pos) {
                 Some((q, len)) => {
@@ -633,7 +642,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             exp = Some(e..self.pos);
         }
         if ctx != Ctx::Root {
-            if self.peek().is_some_and(is_glue) {
+            if self.peek().is_some_and(is_glue) && !self.comment_at(self.pos) {
                 return self.word(start, ctx);
             }
             if ctx == Ctx::Member {
@@ -858,6 +867,34 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         Ok(complete)
     }
 
+    /// A JavaScript regular expression literal (`/[a-z]+/i`): its text, slashes and flags
+    /// included, as a string.
+    fn regex(&mut self) {
+        let start = self.pos;
+        let end = self.regex_end().unwrap_or(self.b.len());
+        self.pos = end;
+        self.repair(RepairKind::UnquotedValue, start);
+        self.sink.input_string(&self.src[start..end], false);
+    }
+
+    /// Where a regular expression literal at the cursor ends (after its flags), if one is
+    /// there: its closing `/` is on the same line.
+    fn regex_end(&self) -> Option<usize> {
+        let b = self.b;
+        let mut i = self.pos + 1;
+        while i < b.len() && b[i] != b'/' && b[i] != b'\n' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        if b.get(i) != Some(&b'/') || i == self.pos + 1 {
+            return None;
+        }
+        i += 1;
+        while i < b.len() && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        Some(i)
+    }
+
     /// `true`, `false` (`Some`) or `null` (`None`), to the sink.
     fn literal(&mut self, value: Option<bool>) {
         match value {
@@ -921,7 +958,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 fn small_integer(digits: &[u8]) -> Option<u64> {
     let mut n: u64 = 0;
     for &d in digits {
-        n = n.checked_mul(10)?.checked_add(u64::from(d.checked_sub(b'0')?))?;
+        n = n
+            .checked_mul(10)?
+            .checked_add(u64::from(d.checked_sub(b'0')?))?;
     }
     Some(n)
 }

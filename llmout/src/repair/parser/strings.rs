@@ -884,6 +884,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 Some('\'')
             }
             b'u' => return self.unicode_escape(bad, end),
+            // A backslash before a line break continues the line, as in a shell script.
+            b'\n' => {
+                self.bad_escape(bad, start);
+                Some('\n')
+            }
             _ => None,
         };
         match simple {
