@@ -368,6 +368,9 @@ struct Ranking<'a, O> {
     parsed: Vec<std::ops::Range<usize>>,
     recovery_error: Option<Error>,
     syntax_error: Option<Error>,
+    /// The whole reply (outside reasoning) is a JSON object or array, whether or not it
+    /// parsed: a reply that is no plain text.
+    whole_is_json: bool,
 }
 
 impl<'a, O> Ranking<'a, O> {
@@ -377,6 +380,7 @@ impl<'a, O> Ranking<'a, O> {
             parsed: Vec::new(),
             recovery_error: None,
             syntax_error: None,
+            whole_is_json: false,
         }
     }
 
@@ -440,7 +444,11 @@ fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str, bool) -> Outcome<O>) -> 
     }
     for (k, candidate) in candidates.into_iter().enumerate() {
         let holds_all = k == 0 && rest_end[1] <= candidate.range.end;
-        let (out, cost, syntax) = match eval(candidate.text, holds_all) {
+        let outcome = eval(candidate.text, holds_all);
+        if candidate.origin == Origin::Whole && looks_like_json(&candidate) {
+            ranking.whole_is_json = true;
+        }
+        let (out, cost, syntax) = match outcome {
             Outcome::Parsed { out, cost, syntax } => (out, cost, syntax),
             // Prose that does not even start like JSON says nothing about the JSON.
             Outcome::Syntax(_) if !looks_like_json(&candidate) => continue,
@@ -482,6 +490,9 @@ fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str, bool) -> Outcome<O>) -> 
 /// no warning by itself; choosing it over *other* JSON values in the reply is a decision, and
 /// that is recorded (`Extracted`).
 fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chosen, Error> {
+    if let Some(chosen) = schema.and_then(|s| string_reply(raw, s, options)) {
+        return chosen;
+    }
     let ranking = rank(raw, |text, _| evaluate(text, schema, options));
     let extracted = ranking.extracted();
     if let Some(best) = ranking.best {
@@ -497,9 +508,15 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
                 return Ok(chosen);
             }
         }
-        // Plain text is the value only when reading it so succeeds; otherwise the error from
-        // the JSON that was there says more.
-        match plain_text(raw, s, options) {
+        // Plain text is the value only when the reply is not JSON itself (a JSON reply that
+        // does not fit is an error, not text) and reading it so succeeds; otherwise the error
+        // from the JSON that was there says more.
+        let plain = if ranking.whole_is_json {
+            None
+        } else {
+            plain_text(raw, s, options)
+        };
+        match plain {
             Some(Ok(chosen)) => return Ok(chosen),
             Some(Err(e)) if ranking.recovery_error.is_none() && ranking.syntax_error.is_none() => {
                 return Err(e)
@@ -696,6 +713,44 @@ fn key_values(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
     }))
 }
 
+/// Where the schema asks for a string, the reply is that string: a reply that is one JSON
+/// string is its value; any other (prose, JSON, a fence) is taken as written, its visible text
+/// (outside reasoning) trimmed, since re-serializing JSON or cutting prose would lose what the
+/// model wrote.
+fn string_reply(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Chosen, Error>> {
+    if !matches!(
+        schema.node(schema.resolve(schema.root())).kind,
+        Kind::String
+    ) {
+        return None;
+    }
+    let mut text = String::new();
+    for seg in extract::visible_segments(raw) {
+        text.push_str(&raw[seg]);
+    }
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    if let Ok(s) = serde_json::from_str::<String>(text) {
+        return Some(Ok(Chosen {
+            value: Value::String(s),
+            warnings: Vec::new(),
+        }));
+    }
+    if options.get_policy() == crate::Policy::Strict {
+        return None;
+    }
+    Some(Ok(Chosen {
+        value: Value::String(text.to_owned()),
+        warnings: vec![Warning::new(
+            WarningKind::Reshaped,
+            "",
+            "the schema asks for a string: the reply's text, as written, is the value",
+        )],
+    }))
+}
+
 /// Plain text where the schema wants a scalar (a string, an enum value, a number, a
 /// boolean), or an object whose one required field is a string (seed 003's "markdown wrapper"
 /// types): the visible text is the value, recovered like any other (so "The change is
@@ -712,6 +767,29 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
     let value = match &schema.node(root).kind {
         Kind::String | Kind::Enum(_) | Kind::Integer { .. } | Kind::Number | Kind::Boolean => {
             Value::String(text.to_owned())
+        }
+        // A union that takes text (`number | string`), and an array of scalars read as its
+        // one item (`The answer is true` for `[bool]`).
+        Kind::Union(branches)
+            if branches
+                .iter()
+                .any(|b| matches!(schema.node(schema.resolve(*b)).kind, Kind::String)) =>
+        {
+            Value::String(text.to_owned())
+        }
+        Kind::Array(a)
+            if a.items.is_some_and(|i| {
+                matches!(
+                    schema.node(schema.resolve(i)).kind,
+                    Kind::String
+                        | Kind::Enum(_)
+                        | Kind::Integer { .. }
+                        | Kind::Number
+                        | Kind::Boolean
+                )
+            }) =>
+        {
+            Value::Array(vec![Value::String(text.to_owned())])
         }
         Kind::Object(o) => {
             let required: Vec<_> = o.properties.iter().filter(|p| p.required).collect();

@@ -165,10 +165,22 @@ pub(crate) fn bool_from_text(s: &str) -> Result<bool, Reason> {
         return Ok(b);
     }
     let words = crate::recover::text::words(&t);
-    if words.len() > 8 {
-        return Err(Reason::NoMatch);
-    }
-    let found: Vec<bool> = words.iter().filter_map(|w| bool_word(w)).collect();
+    let found: Vec<bool> = if words.len() > 8 {
+        // In prose only `true` and `false` count (`no`, `on`, `1` are ordinary words there),
+        // and a negated one (`not true`) says nothing certain.
+        let mut found = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            let negated = k > 0 && super::text::is_negation(&words[k - 1]);
+            match w.as_str() {
+                "true" if !negated => found.push(true),
+                "false" if !negated => found.push(false),
+                _ => {}
+            }
+        }
+        found
+    } else {
+        words.iter().filter_map(|w| bool_word(w)).collect()
+    };
     match (found.contains(&true), found.contains(&false)) {
         (true, false) => Ok(true),
         (false, true) => Ok(false),

@@ -5,7 +5,11 @@
 //! 2. the same letters and digits ignoring case, accents, separators and decoration
 //!    (`"needs review"`, `"**NEEDS_REVIEW**"` -> `"NeedsReview"`);
 //! 3. the same word stems (`"SKIPPED"` -> `"skip"`);
-//! 4. exactly one value named as whole words in a sentence (`"The tests pass."` -> `"pass"`).
+//! 4. the first line of a longer text, on its own, matching as in step 2 (`` "`k5`\n\nThe
+//!    category k5 is…" `` -> the value aliased `k5`);
+//! 5. exactly one value named as whole words in a sentence (`"The tests pass."` -> `"pass"`),
+//!    not negated (`"not approved"` names nothing); of several named, the one written in the
+//!    schema's own spelling when the others only match ignoring case.
 //!
 //! Two different values matching at the same step is [`Match::Ambiguous`].
 
@@ -13,7 +17,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::text::{fold, stem, strip_decoration, words};
+use super::text::{fold, is_negation, stem, strip_decoration, words};
 use crate::schema::{Enum, NodeId};
 
 /// The outcome of matching.
@@ -37,8 +41,9 @@ pub(crate) struct EnumIndex {
     spellings: HashMap<NodeId, Vec<Spelling>>,
 }
 
-/// One spelling of a value: its folded form and word stems.
+/// One spelling of a value: as written, folded, and as word stems.
 struct Spelling {
+    name: String,
     folded: String,
     stems: Vec<String>,
     value: Value,
@@ -47,6 +52,7 @@ struct Spelling {
 impl Spelling {
     fn new(name: &str, value: Value) -> Self {
         Spelling {
+            name: name.to_owned(),
             folded: fold(name),
             stems: stems(name),
             value,
@@ -146,21 +152,58 @@ fn loose(text: &str, spellings: &[Spelling]) -> Match {
         }
     }
 
-    // Step 4: named inside a short sentence, as consecutive whole words (or their stems).
+    // Step 4: the first line of a longer text.
+    if let Some((first, _)) = text.trim_start().split_once('\n') {
+        let folded = fold(strip_decoration(first));
+        if !folded.is_empty() {
+            let hits = candidates(spellings, |s| s.folded == folded);
+            if let Some(m) = decide(hits, "on the reply's first line") {
+                return m;
+            }
+        }
+    }
+
+    // Step 5: named inside a short sentence, as consecutive whole words (or their stems), and
+    // not right after a negation.
     let sentence = words(text);
     if sentence.len() <= 40 {
         let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
-        let hits = candidates(spellings, |s| {
+        let named = |s: &Spelling| {
             !s.stems.is_empty()
                 && sentence_stems
                     .windows(s.stems.len())
-                    .any(|window| window == s.stems.as_slice())
-        });
+                    .enumerate()
+                    .any(|(k, window)| {
+                        window == s.stems.as_slice() && !(k > 0 && is_negation(&sentence[k - 1]))
+                    })
+        };
+        let hits = candidates(spellings, named);
+        if hits.len() > 1 {
+            let exact = candidates(spellings, |s| named(s) && names_exactly(text, &s.name));
+            if let [one] = exact.as_slice() {
+                return Match::Loose {
+                    value: one.clone(),
+                    how: "named in a sentence in its own spelling",
+                };
+            }
+        }
         if let Some(m) = decide(hits, "named in a sentence") {
             return m;
         }
     }
     Match::None
+}
+
+/// Whether `name` stands in `text` as written (case included), as a whole word.
+fn names_exactly(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 fn decide(hits: Vec<Value>, how: &'static str) -> Option<Match> {
@@ -249,6 +292,39 @@ mod tests {
             Match::Ambiguous(vec![json!("pass"), json!("fail")])
         );
         assert_eq!(match_enum(&json!("unclear"), &s), Match::None);
+    }
+
+    #[test]
+    fn negated_values_are_not_named() {
+        let s = e(&["Approved", "Rejected"]);
+        assert_eq!(match_enum(&json!("not approved"), &s), Match::None);
+        assert_eq!(match_enum(&json!("It isn't approved."), &s), Match::None);
+        assert_eq!(
+            loose(match_enum(&json!("Rejected, not approved."), &s)),
+            json!("Rejected")
+        );
+    }
+
+    #[test]
+    fn the_schema_spelling_wins_over_a_match_in_another_case() {
+        let s = e(&["ONE", "TWO"]);
+        assert_eq!(
+            loose(match_enum(&json!("TWO is one of the answers"), &s)),
+            json!("TWO")
+        );
+        // Both only in another case: nothing tells them apart.
+        assert_eq!(
+            match_enum(&json!("Two is one of the answers"), &s),
+            Match::Ambiguous(vec![json!("ONE"), json!("TWO")])
+        );
+    }
+
+    #[test]
+    fn the_first_line_of_a_long_reply() {
+        let mut s = e(&["SPAM", "HAM"]);
+        s.aliases.push(("k5".into(), json!("SPAM")));
+        let reply = "`k5`\n\nThis is k5 because it mentions ham and spam.";
+        assert_eq!(loose(match_enum(&json!(reply), &s)), json!("SPAM"));
     }
 
     #[test]

@@ -158,6 +158,7 @@ impl Walker<'_> {
             Kind::String => self.string(v, id),
             Kind::Enum(e) => {
                 let v = self.unwrap_single(v)?;
+                let v = self.only_member(v, e)?;
                 match self.enums.lookup(rid, e, &v) {
                     Match::Exact => Ok(v),
                     Match::Loose { value, how } => {
@@ -191,9 +192,42 @@ impl Walker<'_> {
         }
     }
 
-    /// A one-element array where a single value is expected: its element.
+    /// An array where one value of an enum is expected, of which exactly one item is such a
+    /// value (`["TWO", "THREE"]` for `ONE | TWO`): that item.
+    fn only_member(&mut self, v: Value, e: &crate::schema::Enum) -> Result<Value, Error> {
+        let Value::Array(items) = &v else {
+            return Ok(v);
+        };
+        let mut members = items.iter().filter(|i| e.values.contains(i));
+        match (members.next(), members.next()) {
+            (Some(one), None) => {
+                let one = one.clone();
+                self.change(
+                    WarningKind::Reshaped,
+                    2,
+                    format!("took {one}, the only item of the array that is one of the values"),
+                )?;
+                Ok(one)
+            }
+            _ => Ok(v),
+        }
+    }
+
+    /// A one-element array where a single value is expected: its element. So is the scalar
+    /// in an object with one key (`{"status": 1}` for `1`).
     fn unwrap_single(&mut self, v: Value) -> Result<Value, Error> {
         match v {
+            Value::Object(map)
+                if map.len() == 1 && map.values().all(|x| !x.is_object() && !x.is_array()) =>
+            {
+                let (key, inner) = map.into_iter().next().unwrap_or_default();
+                self.change(
+                    WarningKind::Reshaped,
+                    2,
+                    format!("took the value out of the wrapper {{\"{key}\": ...}}"),
+                )?;
+                Ok(inner)
+            }
             Value::Array(mut items) if items.len() == 1 && !items[0].is_array() => {
                 self.change(
                     WarningKind::Reshaped,
@@ -206,15 +240,48 @@ impl Walker<'_> {
         }
     }
 
-    /// A JSON document inside a string, where an object or array is expected.
-    fn decode_string(&mut self, v: Value) -> Result<Value, Error> {
+    /// A number or boolean where an object with one property of its type is expected:
+    /// `{"property": scalar}` (`1214` for `{"count": 1214}`).
+    fn wrap_scalar(&mut self, v: &Value, o: &Object) -> Result<Option<Value>, Error> {
+        if !(v.is_number() || v.is_boolean()) {
+            return Ok(None);
+        }
+        let [only] = o.properties.as_slice() else {
+            return Ok(None);
+        };
+        let fits = match &self.schema.node(self.schema.resolve(only.schema)).kind {
+            Kind::Integer { .. } => v.as_f64().is_some_and(|f| f.fract() == 0.0),
+            Kind::Number => v.is_number(),
+            Kind::Boolean => v.is_boolean(),
+            _ => false,
+        };
+        if !fits {
+            return Ok(None);
+        }
+        self.change(
+            WarningKind::Reshaped,
+            2,
+            format!(
+                "made {} the value of the only field `{}`",
+                describe_value(v),
+                only.name
+            ),
+        )?;
+        let mut map = Map::new();
+        map.insert(only.name.clone(), v.clone());
+        Ok(Some(Value::Object(map)))
+    }
+
+    /// A JSON document inside a string, where an object or array is expected: decoded when
+    /// it is what is expected (`wanted`); a string holding something else stays a string.
+    fn decode_string(&mut self, v: Value, wanted: fn(&Value) -> bool) -> Result<Value, Error> {
         let Value::String(s) = &v else { return Ok(v) };
         let t = s.trim();
         if !(t.starts_with('{') || t.starts_with('[')) {
             return Ok(v);
         }
         match crate::repair::parse(t, &crate::repair::RepairOptions::default()) {
-            Ok(parsed) if parsed.value.is_object() || parsed.value.is_array() => {
+            Ok(parsed) if wanted(&parsed.value) => {
                 self.change(
                     WarningKind::Coerced,
                     1,
@@ -313,7 +380,11 @@ impl Walker<'_> {
     }
 
     fn string(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
-        let v = self.unwrap_single(v)?;
+        let v = match v {
+            // A wrapper object is kept as JSON text here (it may be the text wanted).
+            Value::Array(_) => self.unwrap_single(v)?,
+            v => v,
+        };
         match &v {
             Value::String(_) => Ok(v),
             Value::Number(_) | Value::Bool(_) => {
@@ -338,7 +409,7 @@ impl Walker<'_> {
     }
 
     fn array(&mut self, v: Value, id: NodeId, a: &Array, depth: usize) -> Result<Value, Error> {
-        let v = self.decode_string(v)?;
+        let v = self.decode_string(v, Value::is_array)?;
         let items = match v {
             Value::Array(items) => items,
             Value::Object(map) if map.len() == 1 && map.values().all(Value::is_array) => {
@@ -429,7 +500,10 @@ impl Walker<'_> {
     }
 
     fn object(&mut self, v: Value, id: NodeId, o: &Object, depth: usize) -> Result<Value, Error> {
-        let v = self.decode_string(v)?;
+        let v = self.decode_string(v, Value::is_object)?;
+        if let Some(wrapped) = self.wrap_scalar(&v, o)? {
+            return self.object(wrapped, id, o, depth);
+        }
         let v = match v {
             Value::Array(mut items) if items.len() == 1 && items[0].is_object() => {
                 self.change(

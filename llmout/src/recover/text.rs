@@ -7,7 +7,9 @@ pub(crate) fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         let c = unaccent(c);
-        if c.is_alphanumeric() {
+        if c == 'ß' || c == 'ẞ' {
+            out.push_str("ss");
+        } else if c.is_alphanumeric() {
             push_lower(&mut out, c);
         }
     }
@@ -49,6 +51,15 @@ pub(crate) fn words(s: &str) -> Vec<String> {
         out.push(current);
     }
     out
+}
+
+/// Whether a word (as [`words`] splits them) negates the one after it: `not`, `no`,
+/// `never`, `without`, `nor`, and the `t` of `isn't`, `don't`, `can't`.
+pub(crate) fn is_negation(word: &str) -> bool {
+    matches!(
+        word,
+        "not" | "no" | "never" | "without" | "nor" | "neither" | "t"
+    )
 }
 
 /// A crude English stem: drops `ing`, `ed`, `es`, `s` and a doubled final consonant, so
@@ -119,8 +130,9 @@ mod tests {
         assert_eq!(fold("Needs Review"), "needsreview");
         assert_eq!(fold("needs_review"), "needsreview");
         assert_eq!(fold("Café-Crème"), "cafecreme");
+        assert_eq!(fold("Straße"), fold("STRASSE"));
         assert_eq!(fold("ÉTAT_Über 2"), "etatuber2");
-        assert_eq!(fold("Straße"), "straße");
+        assert_eq!(fold("Straße"), "strasse");
         assert_eq!(fold("ΣΟΦΊΑ"), "σοφία");
     }
 

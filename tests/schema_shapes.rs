@@ -1,0 +1,174 @@
+//! Replies whose shape differs from the schema's, recovered through `from_llm_with_schema`:
+//! text where a string is wanted, scalars and wrappers, booleans and enum values in prose.
+
+use llmout::{from_llm_with_schema, ErrorKind, Options, WarningKind};
+use serde_json::{json, Value};
+
+/// The value, or the error's kind, and the warnings' kinds.
+fn parse(reply: &str, schema: Value) -> Result<(Value, Vec<WarningKind>), ErrorKind> {
+    let r = from_llm_with_schema(reply, &schema, &Options::default());
+    let kinds = r.warnings.iter().map(|w| w.kind).collect();
+    match (r.value, r.error) {
+        (Some(v), None) => Ok((v, kinds)),
+        (_, Some(e)) => Err(e.kind()),
+        (None, None) => panic!("neither a value nor an error for {reply:?}"),
+    }
+}
+
+fn value(reply: &str, schema: Value) -> Value {
+    parse(reply, schema)
+        .unwrap_or_else(|e| panic!("{reply:?}: {e:?}"))
+        .0
+}
+
+#[test]
+fn a_string_schema_takes_the_reply_as_written() {
+    let schema = json!({"type": "string"});
+    // One JSON string is its value.
+    assert_eq!(
+        parse("\"hi there\"", schema.clone()),
+        Ok((json!("hi there"), vec![]))
+    );
+    // Anything else is the text, not re-serialized and not cut to the JSON inside it.
+    assert_eq!(
+        parse("Result: {\"a\":   1}", schema.clone()),
+        Ok((json!("Result: {\"a\":   1}"), vec![WarningKind::Reshaped]))
+    );
+    assert_eq!(value("[1,  2]\n", schema.clone()), json!("[1,  2]"));
+    // Reasoning is not part of it.
+    assert_eq!(
+        value("<think>hmm</think>\nPlain answer.", schema),
+        json!("Plain answer.")
+    );
+}
+
+#[test]
+fn scalars_wrapped_and_unwrapped() {
+    let count = json!({
+        "type": "object",
+        "properties": {"count": {"type": "integer"}},
+        "required": ["count"]
+    });
+    assert_eq!(
+        parse("42", count.clone()),
+        Ok((json!({"count": 42}), vec![WarningKind::Reshaped]))
+    );
+    // Text is not a number.
+    assert!(parse("\"forty-two\"", count).is_err());
+    // A one-key object around a scalar that is wanted.
+    let level = json!({"enum": [1, 2, "max"]});
+    assert_eq!(
+        parse("{\"level\": \"MAX\"}", level.clone()),
+        Ok((
+            json!("max"),
+            vec![WarningKind::Reshaped, WarningKind::EnumMatched]
+        ))
+    );
+    assert!(parse("{\"level\": 1, \"note\": \"x\"}", level).is_err());
+    // Of an array where one enum value is wanted, the only item that is one.
+    assert_eq!(
+        value("[\"beta\", \"gamma\"]", json!({"enum": ["alpha", "beta"]})),
+        json!("beta")
+    );
+}
+
+#[test]
+fn booleans_in_prose() {
+    let b = json!({"type": "boolean"});
+    assert_eq!(
+        value(
+            "After checking every line of the return, the answer is: **True**",
+            b.clone()
+        ),
+        json!(true)
+    );
+    assert_eq!(
+        value(
+            "False.\n\nThe claim does not survive a check of the figures in the table.",
+            b.clone()
+        ),
+        json!(false)
+    );
+    // Both named, or the only one negated: no answer.
+    assert_eq!(
+        parse(
+            "It could be true or false depending on which of the two figures you trust.",
+            b.clone()
+        ),
+        Err(ErrorKind::Ambiguous)
+    );
+    assert!(parse(
+        "That is not true for any of the cases listed in the second table below.",
+        b.clone()
+    )
+    .is_err());
+    // An array of booleans from a sentence: its one item.
+    assert_eq!(
+        value(
+            "The answer is yes",
+            json!({"type": "array", "items": {"type": "boolean"}})
+        ),
+        json!([true])
+    );
+}
+
+#[test]
+fn text_for_a_union_that_takes_text() {
+    let schema = json!({"anyOf": [{"type": "number"}, {"type": "string"}]});
+    assert_eq!(
+        value("2 cups of flour, sifted", schema),
+        json!("2 cups of flour, sifted")
+    );
+}
+
+#[test]
+fn a_json_reply_that_does_not_fit_is_an_error_not_text() {
+    // The whole reply is an array: it is not read again as prose.
+    let schema = json!({"type": "array", "items": {"type": "integer"}, "minItems": 1});
+    assert_eq!(
+        parse("[\"7\", \"seven\"]", schema),
+        Err(ErrorKind::Mismatch)
+    );
+    let named = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"]
+    });
+    assert!(parse("[{}]", named).is_err());
+}
+
+#[test]
+fn a_string_holding_other_json_stays_a_string() {
+    // An array of strings is wanted: the object inside the string is the one string.
+    let schema = json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"type": "string"}}},
+        "required": ["items"]
+    });
+    assert_eq!(
+        value("{\"items\": \"{\\\"a\\\": 1}\"}", schema.clone()),
+        json!({"items": ["{\"a\": 1}"]})
+    );
+    // An array inside the string is decoded.
+    assert_eq!(
+        value("{\"items\": \"[\\\"x\\\", \\\"y\\\"]\"}", schema),
+        json!({"items": ["x", "y"]})
+    );
+}
+
+#[test]
+fn keys_and_values_in_other_scripts_and_spellings() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"street": {"type": "string"}},
+        "required": ["street"],
+        "x-aliases": {"Straße": "street"}
+    });
+    assert_eq!(
+        value("{\"STRASSE\": \"Main\"}", schema),
+        json!({"street": "Main"})
+    );
+    let e = json!({"enum": ["Approved", "Rejected"]});
+    assert!(parse("The change is not approved.", e.clone()).is_err());
+    assert_eq!(value("Rejected, not approved.", e), json!("Rejected"));
+}
