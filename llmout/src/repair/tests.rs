@@ -437,7 +437,8 @@ fn truncation() {
             json!({"a": [1, {"b": [2]}]}),
             "/a/1/b",
         ),
-        (r#"["x", "y\"#, json!(["x", "y"]), "/1"),
+        // A backslash cut off from what it escaped stands for itself.
+        (r#"["x", "y\"#, json!(["x", "y\\"]), "/1"),
         (r#"["\u00"#, json!([""]), "/0"),
         ("{", json!({}), ""),
         ("[", json!([]), ""),
@@ -947,4 +948,38 @@ fn regular_expressions_line_continuations_and_comments_after_numbers() {
     assert_eq!(value("{\"route\": /\n}"), json!({"route": "/"}));
     // A backslash before a line break continues the line.
     assert_eq!(value("[\"one \\\ntwo\"]"), json!(["one \ntwo"]));
+}
+
+#[test]
+fn a_guess_that_leads_nowhere_is_read_again_without_it() {
+    // At the end, `}` looks like where the key's closing quote went missing; what follows
+    // cannot follow an object, so the key is read as cut off instead.
+    assert_eq!(fix("{\":a}:"), (json!({}), vec![rp(Truncated, "")]));
+    // The same guess where it fits.
+    assert_eq!(
+        fix("{\"key:value}"),
+        (
+            json!({"key": "value"}),
+            vec![rp(MissingQuote, ""), rp(UnquotedValue, "/key")]
+        )
+    );
+}
+
+#[test]
+fn doubled_quotes_and_words_after_a_string() {
+    assert_eq!(
+        value("{\"\"name\"\": \"\"Ada\"\", 'n': ''x''}"),
+        json!({"name": "Ada", "n": "x"})
+    );
+    // A closed string, then a word of its own: the word is the next item, or a stray.
+    assert_eq!(
+        value("[\"one\" two\", \"three\"]"),
+        json!(["one", "two", "three"])
+    );
+    assert_eq!(value("{\"a\": \"x\" JUNK }"), json!({"a": "x"}));
+    // But a quote inside a sentence keeps it whole.
+    assert_eq!(
+        value("{\"a\": \"the \"best\" one\"}"),
+        json!({"a": "the \"best\" one"})
+    );
 }

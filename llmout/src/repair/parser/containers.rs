@@ -7,7 +7,7 @@
 //! that turns into an array at its first member, a tuple an array closed by `)`, pairs in an
 //! array an object opened by its first key).
 
-use super::strings::Quote;
+use super::strings::{Quote, KEY_LOOK};
 use super::{is_ws, Ctx, Parser, Result, Text};
 use crate::repair::log::{Log, Seg};
 use crate::repair::sink::Sink;
@@ -175,7 +175,17 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return false;
         }
         let (j, _) = self.skip_gap(i + 1);
-        Quote::at(self.b, j).is_some() && self.key_follows(j) && j < self.b.len()
+        let Some((q, len)) = Quote::at(self.b, j) else {
+            return false;
+        };
+        if self.key_follows(j) {
+            return j < self.b.len();
+        }
+        // `"key" "value"`: a key whose colon is missing.
+        let limit = (j + len + KEY_LOOK).min(self.b.len());
+        (j + len..limit)
+            .find(|&k| q.closes_at(self.b, k).is_some())
+            .is_some_and(|k| Quote::at(self.b, self.skip_gap(k + 1).0).is_some())
     }
 
     /// One `key: value` member. A key with no value is dropped, a bare word before the next

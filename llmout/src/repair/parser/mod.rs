@@ -54,6 +54,23 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
     input: &'a str,
     options: &RepairOptions,
 ) -> std::result::Result<(S, L, usize), RepairError> {
+    match run_once::<S, L>(input, options, false) {
+        // A guess about a missing quote led nowhere: read again without guessing, once, so a
+        // document is never lost to a heuristic (linear: at most two parses).
+        Err((e, true)) => run_once::<S, L>(input, options, true)
+            .map_err(|(e, _)| e)
+            .or(Err(e)),
+        r => r.map_err(|(e, _)| e),
+    }
+}
+
+/// One parse. `careful`: no guesses that a quote was missing before what the text holds (see
+/// [`strings`]). The error says whether such a guess was made.
+fn run_once<'a, S: Sink<'a>, L: Log>(
+    input: &'a str,
+    options: &RepairOptions,
+    careful: bool,
+) -> std::result::Result<(S, L, usize), (RepairError, bool)> {
     let mut p = Parser {
         src: input,
         b: input.as_bytes(),
@@ -63,6 +80,7 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
         open_objects: 0,
         open_arrays: 0,
         open_tuples: 0,
+        doubled_quote: false,
         separated: false,
         truncated: false,
         path: Path::default(),
@@ -76,14 +94,19 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
         num: String::new(),
         look: 0,
         look_budget: 4096 + input.len().saturating_mul(LOOK_PER_BYTE),
+        careful,
+        guessed: false,
     };
-    p.document().map_err(|e| *e)?;
+    if let Err(e) = p.document() {
+        return Err((*e, p.guessed));
+    }
     if p.over_budget {
-        return Err(RepairError {
+        let e = RepairError {
             depth_exceeded: false,
             offset: input.len(),
             message: "more fixes than any JSON document needs (over one per 4 bytes)".to_owned(),
-        });
+        };
+        return Err((e, false));
     }
     let (mut sink, mut log, mut count) = (p.sink, p.log, p.count);
     if options.unwrap_double_encoded {
@@ -134,6 +157,9 @@ struct Parser<'a, S, L> {
     open_objects: usize,
     open_arrays: usize,
     open_tuples: usize,
+    /// The string being read opened with a doubled quote (`""text""`, as CSV escapes
+    /// quotes): a doubled quote closes it.
+    doubled_quote: bool,
     /// An object left unclosed before the next item took the comma that separated them
     /// (`[{"a": 1,{"a": 2}]`): the array's next item needs no missing-comma fix.
     separated: bool,
@@ -158,6 +184,10 @@ struct Parser<'a, S, L> {
     /// Bytes read ahead to decide where strings end, and how many may be (see [`strings`]).
     look: usize,
     look_budget: usize,
+    /// Make no guess that a string's closing quote was missing before text it holds.
+    careful: bool,
+    /// Such a guess was made.
+    guessed: bool,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -906,20 +936,20 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// An unquoted value: up to a closer or the end of the line, or a comma (inside an
     /// object, only a comma followed by the next key). Inside an object the value goes on over
     /// lines that do not start a key or close the object, and it ends before a quoted key
-    /// (`{"a": red "b": 1}`). Commas and closers inside parentheses it opened are its text
-    /// (`f(a, b)`). A quote followed by a separator ends it, as the closing quote of a string
+    /// (`{"a": red "b": 1}`). Commas and closers inside brackets it opened are its text
+    /// (`f(a, b)`, `words{in braces}`). A quote followed by a separator ends it, as the closing quote of a string
     /// whose opening quote is missing (`word",`).
     fn unquoted(&mut self, start: usize, ctx: Ctx) -> Result<()> {
         let b = self.b;
         let member = ctx == Ctx::Member;
         self.pos = start;
-        let mut parens = 0usize;
+        let mut open = 0usize;
         let mut quoted = false;
         while let Some(&c) = b.get(self.pos) {
             match c {
-                b'(' => parens += 1,
-                b')' if parens > 0 => parens -= 1,
-                b',' | b'}' | b']' if parens > 0 => {}
+                b'(' | b'[' | b'{' => open += 1,
+                b')' | b']' | b'}' if open > 0 => open -= 1,
+                b',' if open > 0 => {}
                 b',' if member && !self.key_follows(self.pos + 1) => {}
                 b',' | b'}' | b']' => break,
                 b'\n' | b'\r' => {

@@ -198,6 +198,8 @@ enum Verdict {
     EndedAt(usize),
     /// The string ended before, at its stop: this quote follows a `:`, `[`, `{` or `(`.
     EndedAtStop,
+    /// It ends the string, doubled (`""text""`): the next quote goes with it.
+    EndDoubled,
 }
 
 /// Open brackets in a string's body so far: a closer after a quote that matches one of these
@@ -273,8 +275,19 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// decoded text is, whether it was closed (false: the input ended inside it), and where
     /// its body ends in the input.
     pub(super) fn string(&mut self, q: Quote, len: usize, ctx: Ctx) -> (Text, bool, usize) {
+        let b = self.b;
+        let doubled = matches!(q, Quote::Double | Quote::Single)
+            && b.get(self.pos + 1) == Some(&b[self.pos])
+            && b.get(self.pos + 2).is_some_and(u8::is_ascii_alphanumeric);
+        if doubled {
+            // `""answer""`: each quote doubled, as CSV writes them.
+            self.repair(RepairKind::StrayText, self.pos);
+            self.pos += 1;
+        }
+        self.doubled_quote = doubled;
         let start = self.pos + len;
         let end = self.string_end(q, start, ctx);
+        self.doubled_quote = false;
         let text = if end.plain {
             Text::Input {
                 start,
@@ -375,15 +388,22 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 plain = false;
                 i += 1;
             } else if let Some(len) = q.closes_at(b, i) {
-                if self.look_spent() || self.verdict(q, start, i, len, ctx, None) == Verdict::End {
-                    return End {
-                        body_end: i,
-                        resume: i + len,
-                        how: Closed::Quote,
-                        plain,
-                    };
-                }
-                break;
+                let verdict = if self.look_spent() {
+                    Verdict::End
+                } else {
+                    self.verdict(q, start, i, len, ctx, None, true)
+                };
+                let resume = match verdict {
+                    Verdict::End => i + len,
+                    Verdict::EndDoubled => i + 2 * len,
+                    _ => break,
+                };
+                return End {
+                    body_end: i,
+                    resume,
+                    how: Closed::Quote,
+                    plain,
+                };
             } else {
                 // A `"` inside other quotes must be escaped in JSON.
                 plain = false;
@@ -414,6 +434,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut brackets = Brackets::default();
         let (mut stop, mut hard_stop) = (None, None);
         let mut maybe = None;
+        let mut first = true;
         let mut i = start;
         while i < b.len() {
             let c = b[i];
@@ -422,18 +443,21 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 continue;
             }
             if let Some(len) = q.closes_at(b, i) {
-                let verdict = self.verdict(q, start, i, len, ctx, Some(&brackets));
+                let verdict = self.verdict(q, start, i, len, ctx, Some(&brackets), first);
+                first = false;
                 match verdict {
-                    Verdict::End => {
+                    Verdict::End | Verdict::EndDoubled => {
                         self.charge(i - start);
+                        let doubled = usize::from(verdict == Verdict::EndDoubled);
                         return End {
                             body_end: i,
-                            resume: i + len,
+                            resume: i + len * (1 + doubled),
                             how: Closed::Quote,
                             plain: false,
                         };
                     }
-                    Verdict::EndedAt(comma) => {
+                    Verdict::EndedAt(comma) if !self.careful => {
+                        self.guessed = true;
                         self.charge(i - start);
                         return End {
                             body_end: comma,
@@ -445,7 +469,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     Verdict::EndedAtStop => {
                         // A line that looks like a key is weaker evidence than the quote is
                         // against it: only a comma or closer stop ends the string here.
-                        if let Some(s) = hard_stop {
+                        if let Some(s) = hard_stop.filter(|_| !self.careful) {
+                            self.guessed = true;
                             self.charge(i - start);
                             return End {
                                 body_end: s,
@@ -458,7 +483,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     Verdict::Maybe => {
                         maybe.get_or_insert((i, len));
                     }
-                    Verdict::Inside => {}
+                    Verdict::Inside | Verdict::EndedAt(_) => {}
                 }
                 i += len;
                 continue;
@@ -484,9 +509,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // A backslash only escapes inside a string: text after the stop that holds one is
         // still this string's.
         let escapes_after = |s: usize| self.b[s..].contains(&b'\\');
-        if let Some(s) =
-            stop.filter(|&s| self.ends_with_closer() && self.tail_after(s) && !escapes_after(s))
-        {
+        if let Some(s) = stop.filter(|&s| {
+            !self.careful && self.ends_with_closer() && self.tail_after(s) && !escapes_after(s)
+        }) {
+            self.guessed = true;
             return End {
                 body_end: s,
                 resume: s,
@@ -524,7 +550,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// Whether the document can end from the stop at `s`: a separator (the next key or item
     /// follows), or closers and commas only, to the end.
     fn tail_after(&self, s: usize) -> bool {
-        self.b[s] == b','
+        let b = self.b;
+        let after_colon = || {
+            let i = self.skip_blank(s + 1);
+            b.get(i)
+                .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'"' || c == b'-')
+        };
+        b[s] == b','
+            || (b[s] == b':' && after_colon())
             || self.b[s..]
                 .iter()
                 .all(|&c| is_ws(c) || matches!(c, b'}' | b']' | b',' | b'`'))
@@ -542,6 +575,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// What the closing quote at `at` (of `len` bytes) says about the string whose body
     /// starts at `start`. `brackets` are those open in the body up to the quote, when known.
+    #[allow(clippy::too_many_arguments)]
     fn verdict(
         &self,
         q: Quote,
@@ -550,6 +584,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         len: usize,
         ctx: Ctx,
         brackets: Option<&Brackets>,
+        first: bool,
     ) -> Verdict {
         if matches!(q, Quote::TripleDouble | Quote::TripleSingle | Quote::Fence) {
             return Verdict::End;
@@ -561,6 +596,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return Verdict::End;
         };
         let glued = i == after;
+        let root = ctx;
+        if self.doubled_quote && glued && q.closes_at(b, i).is_some() {
+            let (j, _) = self.skip_gap(i + len);
+            if b.get(j)
+                .is_none_or(|&d| matches!(d, b':' | b',' | b'}' | b']'))
+            {
+                return Verdict::EndDoubled;
+            }
+        }
         let ctx = match ctx {
             Ctx::Key => {
                 if !(glued && (c.is_ascii_alphabetic() || c == b'_' || c >= 0x80)) {
@@ -577,23 +621,26 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             Ctx::Root => Ctx::Item,
             ctx => ctx,
         };
+        let open = |brackets: Option<&Brackets>| match brackets {
+            Some(open) => *open,
+            None => Brackets::of(&b[start..at]),
+        };
         match c {
+            // A colon after a member's value belongs to an object written inside the text
+            // (`"answer is {"k": 1}, so"`) when the text opened one.
+            b':' if ctx == Ctx::Member && open(brackets).opens(b'}') => return Verdict::Inside,
             b':' => return Verdict::End,
             b',' => {
                 let (next, _) = self.skip_gap(i + 1);
                 let fits = if ctx == Ctx::Member {
-                    self.key_follows(i + 1)
+                    self.key_follows(i + 1) || self.word_then_key(next)
                 } else {
                     starts_item(b, next)
                 };
                 return if fits { Verdict::End } else { Verdict::Maybe };
             }
             b'}' | b']' | b')' => {
-                let open = match brackets {
-                    Some(open) => *open,
-                    None => Brackets::of(&b[start..at]),
-                };
-                if !open.opens(c) {
+                if !open(brackets).opens(c) {
                     return Verdict::End;
                 }
                 // The text opened a bracket of this kind: the closer is the text's, unless
@@ -635,6 +682,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if literal_at(b, i) || (newline && ctx == Ctx::Member && self.key_follows(i)) {
             return Verdict::End;
         }
+        if first && !glued && !newline && root != Ctx::Root && self.word_then_end(i, ctx) {
+            // `["a" b", "c"]`, `{"a": "x" tail`: a closed string, then a word of its own.
+            return Verdict::End;
+        }
         // Text follows: the quote is inside the string, unless what stands before it shows
         // the string already ended.
         match self.before(start, at) {
@@ -647,6 +698,50 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             }
             Some(d) if matches!(b[d], b':' | b'[' | b'{' | b'(') => Verdict::EndedAtStop,
             _ => Verdict::Inside,
+        }
+    }
+
+    /// Whether a word and then a quoted key start at `i` (`COMMENT "b": 1`): a stray word the
+    /// object reader skips before the next member.
+    fn word_then_key(&self, i: usize) -> bool {
+        let b = self.b;
+        if !b.get(i).is_some_and(|&c| c.is_ascii_alphabetic()) {
+            return false;
+        }
+        let limit = (i + KEY_LOOK).min(b.len());
+        let Some(k) = (i..limit).find(|&k| !(b[k].is_ascii_alphanumeric() || b[k] == b'_')) else {
+            return false;
+        };
+        let (j, _) = self.skip_gap(k);
+        j > k && Quote::at(b, j).is_some() && self.key_follows(j)
+    }
+
+    /// After a string's first closing quote and a space, whether the text from `i` is one
+    /// word standing on its own: it runs to a quote that ends it, to the end of the input, or
+    /// to what closes or separates in place `ctx`.
+    fn word_then_end(&self, i: usize, ctx: Ctx) -> bool {
+        let b = self.b;
+        let limit = (i + KEY_LOOK).min(b.len());
+        let Some(k) = (i..limit)
+            .find(|&k| matches!(b[k], b'"' | b',' | b'}' | b']') || b[k].is_ascii_whitespace())
+        else {
+            return limit == b.len();
+        };
+        let k = if b[k].is_ascii_whitespace() {
+            match self.skip_gap(k) {
+                (j, false) if j < b.len() => j,
+                (j, newline) => return j == b.len() && !newline,
+            }
+        } else {
+            k
+        };
+        match (b[k], ctx) {
+            (b'"', _) => {
+                let (j, _) = self.skip_gap(k + 1);
+                b.get(j).is_none_or(|&d| matches!(d, b',' | b'}' | b']'))
+            }
+            (b']' | b',', Ctx::Item) | (b'}', Ctx::Member) => true,
+            _ => false,
         }
     }
 
@@ -856,16 +951,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn escape(&mut self, q: Quote, bad: &mut bool, end: usize) -> bool {
         let start = self.pos;
         let Some(c) = self.b.get(start + 1).copied().filter(|_| start + 1 < end) else {
-            // A lone backslash at the very end of the input was cut off from what it escaped;
-            // before a string's end it stands for itself.
-            if end < self.b.len() {
-                self.scratch.push('\\');
-                self.bad_escape(bad, start);
-                self.pos = start + 1;
-                return true;
-            }
-            self.pos = end;
-            return false;
+            // A lone backslash (before a string's end, or at the very end of the input) stands
+            // for itself: nothing is dropped.
+            self.scratch.push('\\');
+            self.bad_escape(bad, start);
+            self.pos = start + 1;
+            return end < self.b.len();
         };
         self.pos = start + 2;
         let simple = match c {
@@ -893,6 +984,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         };
         match simple {
             Some(ch) => self.scratch.push(ch),
+            // A backslash before a character outside ASCII (`\„`) escapes nothing a path or
+            // a regular expression would: the character alone.
+            None if c >= 0x80 => {
+                self.bad_escape(bad, start);
+                self.pos = start + 1;
+            }
             None => {
                 // Not an escape JSON knows (`\x`, a Windows path): keep the backslash, and let
                 // the next character be read as itself.
