@@ -205,3 +205,23 @@ fn text_with_no_json_is_read_as_text() {
     assert!(agree("  ").is_err());
     assert!(agree("<think>only thoughts</think>").is_err());
 }
+
+#[test]
+fn several_fenced_answers_are_all_kept() {
+    let raw = "First:\n```json\n{\"a\": 1}\n```\nand then:\n  ```json\n  [2, 3,]\n  ```\n";
+    assert_eq!(agree(raw), Ok(r#"[{"a":1},[2,3]]"#.to_owned()));
+    let r = repair_text(raw, &Options::default()).unwrap();
+    let paths: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
+    // The collection, then the trailing comma of the second block, under its index.
+    assert_eq!(paths, ["", "/1"]);
+    // Fences opened and closed within a line of prose.
+    assert_eq!(
+        agree("see ```json {\"k\": true} ``` or ```json [null] ``` here"),
+        Ok(r#"[{"k":true},[null]]"#.to_owned())
+    );
+    // One fence is just the answer.
+    assert_eq!(
+        agree("x ```json {\"k\": 1} ``` y"),
+        Ok(r#"{"k":1}"#.to_owned())
+    );
+}

@@ -238,7 +238,7 @@ fn push_trimmed<'a>(
     }
 }
 
-/// Markdown fences: an opener line of 3+ backticks or tildes (up to 3 spaces indent) with an
+/// Markdown fences: an opener line of 3+ backticks or tildes (indented or not) with an
 /// optional info string; the closer is a line of at least as many of the same character.
 fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
     let mut open: Option<(u8, usize, usize)> = None; // (char, count, body start)
@@ -248,9 +248,13 @@ fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>
             .find('\n')
             .map_or(seg.len(), |k| line_start + k);
         let line = &seg[line_start..line_end];
-        let indent = line.len() - line.trim_start_matches(' ').len();
+        // Any indentation: replies nest fences in lists and quotes, and indent them freely.
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
         let rest = &line[indent..];
-        if indent <= 3 {
+        if open.is_none() && !rest.starts_with("```") {
+            inline_fences(line, base + line_start, text, out);
+        }
+        {
             if let Some(fc) = rest.bytes().next().filter(|b| *b == b'`' || *b == b'~') {
                 let count = rest.bytes().take_while(|b| *b == fc).count();
                 if count >= 3 {
@@ -277,6 +281,33 @@ fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>
     }
     if let Some((_, _, body)) = open {
         push_trimmed(out, text, base + body..base + seg.len(), Origin::Fence);
+    }
+}
+
+/// Fences opened and closed on one line of prose (`see ```json {"a": 1} ``` and`): each pair
+/// of backtick runs, the first with its info word, holds a candidate.
+fn inline_fences<'a>(line: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
+    let b = line.as_bytes();
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+            if n >= 3 {
+                runs.push((i, n));
+            }
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    for pair in runs.chunks_exact(2) {
+        let [(open, n), (close, _)] = [pair[0], pair[1]];
+        let mut body = open + n;
+        while body < close && b[body].is_ascii_alphanumeric() {
+            body += 1;
+        }
+        push_trimmed(out, text, base + body..base + close, Origin::Fence);
     }
 }
 

@@ -42,6 +42,12 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
             warnings: Vec::new(),
         });
     }
+    if let Some(chosen) = fenced_answers(raw, options) {
+        return Ok(Repaired {
+            value: chosen.value,
+            warnings: chosen.warnings,
+        });
+    }
     let chosen = match choose(raw, None, options) {
         Ok(chosen) => chosen,
         Err(e) if e.kind() == ErrorKind::NoJson => bare_text(raw).ok_or(e)?,
@@ -89,6 +95,12 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
                 });
             }
         }
+    }
+    if let Some(chosen) = fenced_answers(raw, options) {
+        return Ok(RepairedJson {
+            json: chosen.value.to_string(),
+            changes: chosen.warnings.len(),
+        });
     }
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
@@ -828,6 +840,45 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
         value: r.value,
         warnings,
     }))
+}
+
+/// Several fenced blocks of JSON in one reply, and no schema to choose between them: all of
+/// them, in order, as an array (each block's fixes under its index), rather than one picked by
+/// a guess. `None` unless there are two or more fences, none inside another, each holding an
+/// object or an array.
+fn fenced_answers(raw: &str, options: &Options) -> Option<Chosen> {
+    let fences: Vec<Candidate<'_>> = extract::candidates(raw)
+        .into_iter()
+        .filter(|c| c.origin == Origin::Fence)
+        .collect();
+    if fences.len() < 2 || fences.windows(2).any(|w| w[1].range.start < w[0].range.end) {
+        return None;
+    }
+    let mut values = Vec::with_capacity(fences.len());
+    let mut warnings = vec![Warning::new(
+        WarningKind::Repaired(repair::RepairKind::MultipleValues),
+        "",
+        format!(
+            "collected the JSON of {} fenced blocks into an array",
+            fences.len()
+        ),
+    )];
+    for (i, fence) in fences.iter().enumerate() {
+        let (value, fixes) = parse(fence.text, options).ok()?;
+        if !(value.is_object() || value.is_array()) {
+            return None;
+        }
+        let index = i.to_string();
+        warnings.extend(fixes.into_iter().map(|mut w| {
+            w.path = format!("{}{}", crate::pointer_push("", &index), w.path);
+            w
+        }));
+        values.push(value);
+    }
+    Some(Chosen {
+        value: Value::Array(values),
+        warnings,
+    })
 }
 
 /// A reply with no JSON value in it, read as plain text (what `llmout repair` gives when

@@ -111,6 +111,9 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
                     out.push('\'');
                     fixes.push(at);
                 }
+                // Before a character outside ASCII a backslash escapes nothing: dropped, as
+                // the lenient parser reads it.
+                Some(n) if !n.is_ascii() => fixes.push(at),
                 _ => {
                     out.push_str("\\\\");
                     fixes.push(at);
@@ -337,6 +340,13 @@ mod tests {
     }
 
     #[test]
+    fn a_backslash_before_a_non_ascii_character_is_dropped() {
+        let s = sanitize("[\"a \\„ b\"]");
+        assert_eq!(s.text, "[\"a „ b\"]");
+        assert_eq!(s.fixes, vec![4]);
+    }
+
+    #[test]
     fn invalid_escapes() {
         let s = sanitize(r#"{"q": "it\'s", "path": "C:\Users\new", "hex": "\x41", "u": "\u12"}"#);
         assert_eq!(
@@ -386,6 +396,6 @@ mod tests {
             let _ = pointers_at(raw, &s.fixes);
         }
         assert_eq!(sanitize("\"\\").text, "\"\\\\");
-        assert_eq!(sanitize("\"\\é\"").text, "\"\\\\é\"");
+        assert_eq!(sanitize("\"\\é\"").text, "\"é\"");
     }
 }

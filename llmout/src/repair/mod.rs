@@ -25,7 +25,7 @@
 //! | wrong closer | `{"a": [1, 2}` | `{"a": [1, 2]}` | [`MismatchedCloser`](RepairKind::MismatchedCloser) |
 //! | extra closer | `[{"a": 1}]]` | `[{"a": 1}]` | [`ExtraCloser`](RepairKind::ExtraCloser) |
 //! | elision | `[1, 2, ...]`, `[1, …]` | `[1, 2]`, `[1]` | [`Ellipsis`](RepairKind::Ellipsis) |
-//! | a key with no value | `{"a": , "b": 1}` | `{"b": 1}` | [`MissingValue`](RepairKind::MissingValue) |
+//! | a key with no value | `{"a": , "b": 1}` | `{"a": null, "b": 1}` | [`MissingValue`](RepairKind::MissingValue) |
 //! | duplicate key | `{"a": 1, "a": 2}` | `{"a": 2}` | [`DuplicateKey`](RepairKind::DuplicateKey) |
 //! | several top-level values | `{"a":1}\n{"a":2}` | `[{"a":1}, {"a":2}]` | [`MultipleValues`](RepairKind::MultipleValues) |
 //! | JSONP wrapper | `callback({"a": 1});` | `{"a": 1}` | [`Wrapper`](RepairKind::Wrapper) |
@@ -212,7 +212,7 @@ pub enum RepairKind {
     Concatenation,
     /// A `...` or `…` standing for omitted items was removed.
     Ellipsis,
-    /// A key followed by no value was dropped.
+    /// A key followed by no value was kept, with `null`.
     MissingValue,
     /// A key given twice kept its last value.
     DuplicateKey,
@@ -258,7 +258,7 @@ impl RepairKind {
             RepairKind::Set => "read a set of values in braces as an array",
             RepairKind::Concatenation => "joined strings concatenated with +",
             RepairKind::Ellipsis => "removed an ellipsis standing for omitted items",
-            RepairKind::MissingValue => "dropped a key that had no value",
+            RepairKind::MissingValue => "kept a key that had no value, with null",
             RepairKind::DuplicateKey => "a key given twice kept its last value",
             RepairKind::MultipleValues => "collected several top-level values into an array",
             RepairKind::Wrapper => "removed a function-call wrapper",

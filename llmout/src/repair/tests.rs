@@ -186,11 +186,16 @@ fn colons_and_missing_values() {
     );
     assert_eq!(
         fix(r#"{"a": , "b": 1}"#),
-        (json!({"b": 1}), vec![rp(MissingValue, "")])
+        (json!({"a": null, "b": 1}), vec![rp(MissingValue, "/a")])
     );
     assert_eq!(
         fix(r#"{"a", "b": 1}"#),
-        (json!({"b": 1}), vec![rp(MissingValue, "")])
+        (json!({"a": null, "b": 1}), vec![rp(MissingValue, "/a")])
+    );
+    // A bare word with neither colon nor value is no key.
+    assert_eq!(
+        fix(r#"{"a": 1, junk}"#),
+        (json!({"a": 1}), vec![rp(StrayText, "")])
     );
     assert_eq!(
         fix(r#"{"a": 1, "a": 2}"#),
@@ -849,7 +854,7 @@ fn look_alikes_of_containers() {
     );
     assert_eq!(value("{1, 2,}"), json!([1, 2]));
     // A lone key before real members is a key with no value, not a set.
-    assert_eq!(value("{\"a\", \"b\": 1}"), json!({"b": 1}));
+    assert_eq!(value("{\"a\", \"b\": 1}"), json!({"a": null, "b": 1}));
     // `key: value` inside an array is an object the braces were left off.
     assert_eq!(
         fix("[\"k\": 1, \"m\": 2]"),

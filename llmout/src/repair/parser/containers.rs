@@ -188,7 +188,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             .is_some_and(|k| Quote::at(self.b, self.skip_gap(k + 1).0).is_some())
     }
 
-    /// One `key: value` member. A key with no value is dropped, a bare word before the next
+    /// One `key: value` member. A key with no value is kept with `null`, a bare word that is no
     /// key skipped, both recorded. `first`: no member was read yet (a lone value then makes
     /// the object a set).
     fn member(&mut self, first: bool) -> Result<Member> {
@@ -199,6 +199,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             let (next, _) = self.skip_gap(end);
             if first && is_number(&self.b[key_start..end]) && self.set_follows_at(next) {
                 return Ok(Member::SetItem(None));
+            }
+            if matches!(self.b.get(next), Some(b',' | b'}' | b']')) && end > key_start {
+                // `{"a": 1, JUNK }`: a word with neither colon nor value is no key.
+                self.repair(RepairKind::StrayText, key_start);
+                self.pos = next;
+                return Ok(Member::Done);
             }
             if Quote::at(self.b, next).is_some() && next < self.b.len() && self.key_follows(next) {
                 // `{"a": 1, COMMENT "b": 2}`: a word between members.
@@ -221,7 +227,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 return Ok(Member::SetItem(Some(key)));
             }
             Some(b',' | b'}' | b']') => {
-                self.repair(RepairKind::MissingValue, key_start);
+                self.null_member(key, seg, key_start);
                 return Ok(Member::Done);
             }
             Some(b'"') if !quoted && self.b.get(self.pos + 1) == Some(&b':') => {
@@ -238,7 +244,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 return Ok(Member::Done);
             }
             Some(b',' | b'}' | b']') => {
-                self.repair(RepairKind::MissingValue, key_start);
+                self.null_member(key, seg, key_start);
                 return Ok(Member::Done);
             }
             Some(_) => {}
@@ -254,6 +260,19 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         self.stray_quote();
         Ok(Member::Done)
+    }
+
+    /// A key the model gave no value (`{"a": , "b": 1}`): kept, with `null`, the JSON for a
+    /// value that is not there.
+    fn null_member(&mut self, key: Text, seg: Seg, key_start: usize) {
+        self.emit_key(key);
+        self.path.push(seg);
+        self.repair(RepairKind::MissingValue, key_start);
+        self.path.pop();
+        self.sink.null();
+        if self.sink.end_member() {
+            self.repair(RepairKind::DuplicateKey, key_start);
+        }
     }
 
     /// Hands a key's text to the sink.
@@ -479,8 +498,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.sink.begin_object();
         self.skip_ws();
         let seg = Seg::Key { start, end };
-        if matches!(self.peek(), None | Some(b',' | b']' | b'}')) {
-            self.repair(RepairKind::MissingValue, key_start);
+        if self.peek().is_none() {
+            self.truncate();
+        } else if matches!(self.peek(), Some(b',' | b']' | b'}')) {
+            self.null_member(text, seg, key_start);
         } else {
             self.emit_key(text);
             self.path.push(seg);

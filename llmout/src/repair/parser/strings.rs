@@ -663,7 +663,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             b'`' if next2(b, i, b'`', b'`') => return Verdict::End,
             // `"a" + "b"`: concatenated strings.
             b'+' if Quote::at(b, self.skip_gap(i + 1).0).is_some() => return Verdict::End,
-            b'{' | b'[' | b'-' | b'0'..=b'9' => return Verdict::End,
+            // Another value follows (a missing comma), unless this quote follows a colon or an
+            // opener in the text, where it can only open a value written inside the text
+            // (`"answer is {"n": "5"}"`).
+            b'{' | b'[' | b'-' | b'0'..=b'9' if !self.opens_after(start, at) => {
+                return Verdict::End
+            }
             _ => {}
         }
         if Quote::at(b, i).is_some() {
@@ -743,6 +748,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             (b']' | b',', Ctx::Item) | (b'}', Ctx::Member) => true,
             _ => false,
         }
+    }
+
+    /// Whether the last visible byte of the body before `at` is a `:` or an opener, after
+    /// which a quote opens rather than closes.
+    fn opens_after(&self, start: usize, at: usize) -> bool {
+        self.before(start, at)
+            .is_some_and(|d| matches!(self.b[d], b':' | b'{' | b'[' | b'('))
     }
 
     /// The last non-whitespace byte of the body `start..at`, if any.
