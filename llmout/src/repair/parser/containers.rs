@@ -485,6 +485,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         let start = self.pos + len;
         let (text, complete, end) = self.string(q, len, Ctx::Item);
+        if !complete && self.text_of(text).is_empty() {
+            // Cut off before its first character: no item yet.
+            return Ok(false);
+        }
         let (after, _) = self.skip_gap(self.pos);
         if !complete || self.b.get(after) != Some(&b':') {
             self.string_value(text, Ctx::Item);

@@ -318,9 +318,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             }
             let start = self.pos;
             match (self.peek(), self.b.get(self.pos + 1).copied()) {
-                (Some(b'/'), Some(b'/')) => self.skip_line(),
+                (Some(b'/'), Some(b'/')) => self.pos = line_comment_end(self.b, self.pos, false),
                 (Some(b'#'), None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!')) => {
-                    self.skip_line()
+                    self.pos = line_comment_end(self.b, self.pos, true)
                 }
                 (Some(b'/'), Some(b'*')) => {
                     let body = self.pos + 2;
@@ -337,12 +337,6 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 _ => return,
             }
             self.repair(RepairKind::Comment, start);
-        }
-    }
-
-    fn skip_line(&mut self) {
-        while self.pos < self.b.len() && self.b[self.pos] != b'\n' {
-            self.pos += 1;
         }
     }
 
@@ -585,7 +579,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     if q != Quote::Double {
                         self.repair(RepairKind::QuoteStyle, self.pos);
                     }
-                    let (text, _, _) = self.string(q, len, ctx);
+                    let (text, complete, _) = self.string(q, len, ctx);
+                    if !complete && ctx != Ctx::Root && self.text_of(text).is_empty() {
+                        // Cut off before its first character: no value yet.
+                        return Ok(false);
+                    }
                     self.string_value(text, ctx);
                     Ok(true)
                 }
@@ -981,6 +979,21 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.repair(RepairKind::UnquotedValue, start);
         self.sink.input_string(text, false);
         Ok(())
+    }
+}
+
+/// Where a line comment starting at `i` ends: at the end of its line. A `#` comment
+/// (`hash`) that runs to the end of the input, as in JSON written on one line
+/// (`{"a": 1 # note }, "b": 2}`), ends before its first closer instead: the closers are the
+/// document's. (A `//` comment there is read to the end, as JavaScript reads it.)
+fn line_comment_end(b: &[u8], i: usize, hash: bool) -> usize {
+    match b[i..].iter().position(|&c| c == b'\n') {
+        Some(k) => i + k,
+        None if !hash => b.len(),
+        None => b[i..]
+            .iter()
+            .position(|&c| c == b'}' || c == b']')
+            .map_or(b.len(), |k| i + k),
     }
 }
 

@@ -278,7 +278,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let b = self.b;
         let doubled = matches!(q, Quote::Double | Quote::Single)
             && b.get(self.pos + 1) == Some(&b[self.pos])
-            && b.get(self.pos + 2).is_some_and(u8::is_ascii_alphanumeric);
+            && b.get(self.skip_blank(self.pos + 2))
+                .is_some_and(u8::is_ascii_alphanumeric)
+            && !b.get(self.pos + 2).is_some_and(|&c| c == b'\n');
         if doubled {
             // `""answer""`: each quote doubled, as CSV writes them.
             self.repair(RepairKind::StrayText, self.pos);
@@ -304,7 +306,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         };
         self.pos = end.resume;
         match end.how {
-            Closed::Quote if q.is_block() || ctx == Ctx::Key => (text, true, end.body_end),
+            Closed::Quote if q.is_block() => (text, true, end.body_end),
             Closed::Quote => (
                 self.trim_layout(text, start, end.body_end),
                 true,
@@ -315,7 +317,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 (self.trim_end(text), true, end.body_end)
             }
             Closed::Eof => {
+                // Whitespace at the very end of a string cut off is no text yet.
                 self.truncate();
+                let text = if q.is_block() {
+                    text
+                } else {
+                    self.trim_end(text)
+                };
                 (text, false, end.body_end)
             }
         }
@@ -354,7 +362,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// The text a [`Text`] stands for.
-    fn text_of(&self, text: Text) -> &str {
+    pub(super) fn text_of(&self, text: Text) -> &str {
         match text {
             Text::Input { start, end, .. } => &self.src[start..end],
             Text::Scratch => &self.scratch,
@@ -798,9 +806,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             match (b.get(i), b.get(i + 1)) {
                 (Some(b'/'), Some(b'/'))
                 | (Some(b'#'), None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!')) => {
-                    while i < b.len() && b[i] != b'\n' {
-                        i += 1;
-                    }
+                    i = super::line_comment_end(b, i, b[i] == b'#');
                 }
                 (Some(b'/'), Some(b'*')) => match super::find2(&b[i + 2..], b'*', b'/') {
                     Some(k) => i += 2 + k + 2,
@@ -884,10 +890,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if k == start || b[k - 1] != b'\n' || k - 1 > start && b[k - 2] == b'\\' {
             return text;
         }
-        let mut cut = end - (k - 1);
-        if k >= start + 2 && b[k - 2] == b'\r' {
-            cut += 1;
+        let mut k = k - 1;
+        if k > start && b[k - 1] == b'\r' {
+            k -= 1;
         }
+        let cut = end - k;
         match text {
             Text::Input { start, end, safe } => Text::Input {
                 start,
