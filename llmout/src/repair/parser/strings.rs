@@ -280,7 +280,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             && b.get(self.pos + 1) == Some(&b[self.pos])
             && b.get(self.skip_blank(self.pos + 2))
                 .is_some_and(u8::is_ascii_alphanumeric)
-            && !b.get(self.pos + 2).is_some_and(|&c| c == b'\n');
+            && b.get(self.pos + 2).is_none_or(|&c| c != b'\n');
         if doubled {
             // `""answer""`: each quote doubled, as CSV writes them.
             self.repair(RepairKind::StrayText, self.pos);
