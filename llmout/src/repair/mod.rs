@@ -210,6 +210,8 @@ pub enum RepairKind {
     Set,
     /// Strings joined with `+` were read as one string.
     Concatenation,
+    /// An empty object or array beside the document's value (`[]{"a": 1}`) was dropped.
+    EmptyValue,
     /// A `...` or `…` standing for omitted items was removed.
     Ellipsis,
     /// A key followed by no value was kept, with `null`.
@@ -257,6 +259,7 @@ impl RepairKind {
             RepairKind::Tuple => "read a parenthesized tuple as an array",
             RepairKind::Set => "read a set of values in braces as an array",
             RepairKind::Concatenation => "joined strings concatenated with +",
+            RepairKind::EmptyValue => "dropped an empty value beside the document's",
             RepairKind::Ellipsis => "removed an ellipsis standing for omitted items",
             RepairKind::MissingValue => "kept a key that had no value, with null",
             RepairKind::DuplicateKey => "a key given twice kept its last value",

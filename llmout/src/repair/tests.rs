@@ -990,3 +990,25 @@ fn doubled_quotes_and_words_after_a_string() {
         json!({"a": "the \"best\" one"})
     );
 }
+
+#[test]
+fn empty_values_beside_the_document_add_nothing() {
+    assert_eq!(
+        fix("{\"a\": 1}, []"),
+        (json!({"a": 1}), vec![rp(EmptyValue, "")])
+    );
+    assert_eq!(value("[]{\"a\": 1}"), json!({"a": 1}));
+    assert_eq!(value("[]{}"), json!([]));
+    // Empty values of the document's own kind, each a record of a list, are kept.
+    assert_eq!(value("{}\n{}\n"), json!([{}, {}]));
+    assert_eq!(value("{\"a\": 1}\n{\"a\": 2}"), json!([{"a": 1}, {"a": 2}]));
+}
+
+#[test]
+fn a_hash_comment_on_one_line_ends_before_the_closers() {
+    assert_eq!(
+        value("{\"a\": {\"b\": 1 # note }, \"c\": 2}"),
+        json!({"a": {"b": 1}, "c": 2})
+    );
+    assert_eq!(value("{\"a\": 1 // the rest }"), json!({"a": 1}));
+}

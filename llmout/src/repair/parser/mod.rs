@@ -423,6 +423,21 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return Err(self.error("no JSON value"));
         }
         let wrapped = self.jsonp_open();
+        // `[]{"a": 1}`: an empty value before the document's is nothing of it.
+        if let Some(end) = self.empty_container_at(self.pos) {
+            let (next, _) = self.skip_gap(end);
+            let next = if self.b.get(next) == Some(&b',') {
+                self.skip_gap(next + 1).0
+            } else {
+                next
+            };
+            let other_kind = self.b.get(next).is_some_and(|&c| c != self.b[self.pos]);
+            if other_kind && self.value_starts_at(next) && self.empty_container_at(next).is_none() {
+                self.repair(RepairKind::EmptyValue, self.pos);
+                self.pos = next;
+            }
+        }
+        let first_start = self.pos;
         if !self.value(Ctx::Root)? {
             return Err(self.error("no JSON value"));
         }
@@ -431,6 +446,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         let mut values = 1;
         let mut arrayed = false;
+        // What an empty value beside the document's is dropped against: the first value's
+        // opening byte, and whether it was empty.
+        let first_empty = self.empty_container_at(first_start);
+        let first_kind = self.b.get(first_start).copied();
         let mut first_repairs = self.count;
         let mut separator = None;
         loop {
@@ -446,6 +465,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     self.pos += 1;
                 }
                 b'`' if self.fence_len() >= 3 => self.pos += self.fence_len(),
+                _ if self.empty_container_at(self.pos).is_some()
+                    && (first_empty.is_none() || first_kind != self.peek()) =>
+                {
+                    // `{"a": 1}, []`: an empty value beside the document's adds nothing.
+                    self.repair(RepairKind::EmptyValue, self.pos);
+                    self.pos = self.empty_container_at(self.pos).unwrap_or(self.pos + 1);
+                    separator = None;
+                }
                 _ if self.value_starts() => {
                     if !arrayed {
                         arrayed = true;
@@ -471,6 +498,17 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.log.prefix_first(first_repairs);
         }
         Ok(())
+    }
+
+    /// Where an empty object or array (`{}`, `[ ]`) that starts at `i` ends, if one does.
+    fn empty_container_at(&self, i: usize) -> Option<usize> {
+        let close = match self.b.get(i)? {
+            b'{' => b'}',
+            b'[' => b']',
+            _ => return None,
+        };
+        let (j, _) = self.skip_gap(i + 1);
+        (self.b.get(j) == Some(&close)).then_some(j + 1)
     }
 
     /// Whether a JSON value (not a bare word) starts at the cursor: what may follow a
