@@ -212,6 +212,8 @@ pub enum RepairKind {
     Concatenation,
     /// An empty object or array beside the document's value (`[]{"a": 1}`) was dropped.
     EmptyValue,
+    /// An array written where a key should be (`{"a": [1], [2]}`) joined the array before it.
+    SplitArray,
     /// A `...` or `…` standing for omitted items was removed.
     Ellipsis,
     /// A key followed by no value was kept, with `null`.
@@ -260,6 +262,9 @@ impl RepairKind {
             RepairKind::Set => "read a set of values in braces as an array",
             RepairKind::Concatenation => "joined strings concatenated with +",
             RepairKind::EmptyValue => "dropped an empty value beside the document's",
+            RepairKind::SplitArray => {
+                "joined an array written where a key should be to the one before it"
+            }
             RepairKind::Ellipsis => "removed an ellipsis standing for omitted items",
             RepairKind::MissingValue => "kept a key that had no value, with null",
             RepairKind::DuplicateKey => "a key given twice kept its last value",

@@ -300,6 +300,31 @@ impl<'a> Sink<'a> for NodeSink<'a> {
             self.put(item)
         }
     }
+    fn reopen_array(&mut self) {
+        let last = match self.stack.last_mut() {
+            Some(Frame::Object { index, .. }) => {
+                let last = self.members.pop();
+                if let (Some(index), Some((key, _))) = (index.as_mut(), &last) {
+                    index.remove(key);
+                }
+                last
+            }
+            _ => None,
+        };
+        let (key, items) = match last {
+            Some((key, Node::Array(items))) => (key, items),
+            Some((key, other)) => (key, vec![other]),
+            None => (Cow::Borrowed(""), Vec::new()),
+        };
+        self.keys.push(key);
+        self.stack.push(Frame::Array {
+            start: self.items.len(),
+        });
+        self.items.extend(items);
+    }
+    fn close_reopened(&mut self) {
+        self.end_array();
+    }
     fn root_string(&self) -> Option<&str> {
         match &self.root {
             Some(Node::String(s)) => Some(s),

@@ -68,6 +68,11 @@ pub(super) trait Sink<'a>: Sized {
     /// Closes the innermost array, which holds exactly one item, as that item alone (a
     /// parenthesized value, `(1)`).
     fn end_array_as_item(&mut self);
+    /// The member just ended, whose value is an array (the parser knows), takes more items:
+    /// its array is open again (`{"a": [1], [2]}`) until `close_reopened`.
+    fn reopen_array(&mut self);
+    /// Closes an array `reopen_array` opened; its member holds it again.
+    fn close_reopened(&mut self);
     /// The top-level value, when it is a string.
     fn root_string(&self) -> Option<&str>;
     /// A string that is a slice of the input (no decoding was needed), which a sink may keep
@@ -246,6 +251,29 @@ impl<'a> Sink<'a> for ValueSink {
             let item = self.items.pop().unwrap_or(Value::Null);
             self.put(item)
         }
+    }
+    fn reopen_array(&mut self) {
+        let last = match self.stack.last_mut() {
+            Some(Frame::Object { .. }) => self.members.pop(),
+            Some(Frame::Map(map)) => {
+                let key = map.keys().next_back().cloned();
+                key.and_then(|k| map.shift_remove(&k).map(|v| (k, v)))
+            }
+            _ => None,
+        };
+        let (key, items) = match last {
+            Some((key, Value::Array(items))) => (key, items),
+            Some((key, other)) => (key, vec![other]),
+            None => (String::new(), Vec::new()),
+        };
+        self.keys.push(key);
+        self.stack.push(Frame::Array {
+            start: self.items.len(),
+        });
+        self.items.extend(items);
+    }
+    fn close_reopened(&mut self) {
+        self.end_array();
     }
     fn root_string(&self) -> Option<&str> {
         self.root.as_ref().and_then(Value::as_str)
@@ -558,6 +586,25 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
             if VALUES {
                 self.out.remove(f.start);
             }
+        }
+    }
+    fn reopen_array(&mut self) {
+        let start = self.members.last().map_or(self.out.len(), |m| m.colon + 1);
+        let mut frame = TextFrame::new(false, start, self.members.len());
+        if VALUES {
+            self.out.pop();
+            frame.count = usize::from(self.out.len() > start + 1);
+        }
+        self.frames.push(frame);
+    }
+    fn close_reopened(&mut self) {
+        self.frames.pop();
+        if VALUES {
+            self.out.push(']');
+        }
+        let end = self.out.len();
+        if let Some(m) = self.members.last_mut() {
+            m.end = end;
         }
     }
     fn root_string(&self) -> Option<&str> {

@@ -1012,3 +1012,17 @@ fn a_hash_comment_on_one_line_ends_before_the_closers() {
     );
     assert_eq!(value("{\"a\": 1 // the rest }"), json!({"a": 1}));
 }
+
+#[test]
+fn an_array_where_a_key_should_be_joins_the_array_before_it() {
+    assert_eq!(
+        fix("{\"a\": [1], [2, 'x'], \"b\": 3}"),
+        (
+            json!({"a": [1, 2, "x"], "b": 3}),
+            vec![rp(SplitArray, ""), rp(QuoteStyle, "/a/2")]
+        )
+    );
+    assert_eq!(value("{\"a\": [], [[1]], [2]}"), json!({"a": [[1], 2]}));
+    // Not after an array: still no key.
+    assert_eq!(err("{\"a\": 1, [2]}"), "expected a key");
+}

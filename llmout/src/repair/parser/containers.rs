@@ -127,6 +127,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     self.pos += 1;
                     doubled += 1;
                 }
+                b'[' if self.joinable.is_some() => {
+                    // `{"a": [1], [2]}`: more items for the array just written.
+                    self.join_array()?;
+                    pending_comma = None;
+                    after_member = true;
+                }
                 b'{' | b'[' => return Err(self.error("expected a key")),
                 _ => {
                     if let Some(n) = self.ellipsis_len() {
@@ -192,6 +198,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// key skipped, both recorded. `first`: no member was read yet (a lone value then makes
     /// the object a set).
     fn member(&mut self, first: bool) -> Result<Member> {
+        self.joinable = None;
         let key_start = self.pos;
         let quoted = Quote::at(self.b, self.pos).is_some();
         if !quoted && self.b[key_start] >= 0x20 {
@@ -251,12 +258,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         self.emit_key(key);
         self.path.push(seg);
+        let array = self.peek() == Some(b'[');
         let complete = self.value(Ctx::Member)?;
         self.path.pop();
         if !complete {
             self.sink.abandon_member();
         } else if self.sink.end_member() {
             self.repair(RepairKind::DuplicateKey, key_start);
+        } else if array {
+            self.joinable = Some((seg, self.last_items));
         }
         self.stray_quote();
         Ok(Member::Done)
@@ -273,6 +283,30 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if self.sink.end_member() {
             self.repair(RepairKind::DuplicateKey, key_start);
         }
+    }
+
+    /// An array written where a key should be, right after a member whose value is an array
+    /// (`{"a": [1], [2]}`): its items join that array.
+    fn join_array(&mut self) -> Result<()> {
+        let Some((seg, items)) = self.joinable.take() else {
+            return Ok(());
+        };
+        self.enter()?;
+        self.repair(RepairKind::SplitArray, self.pos);
+        self.pos += 1;
+        self.sink.reopen_array();
+        self.path.push(seg);
+        self.open_arrays += 1;
+        // The `], [` between them separated the items.
+        self.separated = true;
+        let (items, _) = self.items(b']', items)?;
+        self.separated = false;
+        self.open_arrays -= 1;
+        self.path.pop();
+        self.depth -= 1;
+        self.sink.close_reopened();
+        self.joinable = Some((seg, items));
+        Ok(())
     }
 
     /// Hands a key's text to the sink.
@@ -353,7 +387,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.pos += 1;
         self.open_arrays += 1;
         self.sink.begin_array();
-        self.items(b']', 0)?;
+        let (items, _) = self.items(b']', 0)?;
+        self.last_items = items;
         self.open_arrays -= 1;
         self.depth -= 1;
         self.sink.end_array();

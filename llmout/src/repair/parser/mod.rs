@@ -80,6 +80,8 @@ fn run_once<'a, S: Sink<'a>, L: Log>(
         open_objects: 0,
         open_arrays: 0,
         open_tuples: 0,
+        joinable: None,
+        last_items: 0,
         doubled_quote: false,
         separated: false,
         truncated: false,
@@ -157,6 +159,11 @@ struct Parser<'a, S, L> {
     open_objects: usize,
     open_arrays: usize,
     open_tuples: usize,
+    /// The member just read, when its value is an array: its key and item count, for an
+    /// array written after it where a key should be.
+    joinable: Option<(Seg, usize)>,
+    /// Items of the array that closed last.
+    last_items: usize,
     /// The string being read opened with a doubled quote (`""text""`, as CSV escapes
     /// quotes): a doubled quote closes it.
     doubled_quote: bool,
