@@ -128,8 +128,16 @@ fn repair(input: &str) -> Result<String, Failure> {
         .map_err(|e| Failure::input(e.to_string()))
 }
 
+/// A JSON file holding a schema llmout can use ([`llmout::schema::validate`]): else exit 2.
+fn read_schema_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let schema = read_json_file(path)?;
+    llmout::schema::validate(&schema)
+        .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    Ok(schema)
+}
+
 fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> {
-    let schema = read_json_file(schema_path)?;
+    let schema = read_schema_file(schema_path)?;
     let result = llmout::from_llm_with_schema(input, &schema, &llmout::Options::default());
     if let Some(err) = &result.error {
         if err.kind() == llmout::ErrorKind::InvalidSchema {
@@ -147,12 +155,14 @@ fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> 
     )
 }
 
-/// `schema`: the file's schema in a dialect, or its prompt rendering. A schema the dialect
-/// cannot express is an input error (exit 1) naming where.
+/// `schema`: the file's schema in a dialect, or its prompt rendering. A file that is not a
+/// schema is a usage error (exit 2); a schema the dialect cannot express is an input error
+/// (exit 1). Both name where.
 fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<String, Failure> {
-    let schema = read_json_file(path)?;
+    let schema = read_schema_file(path)?;
     if prompt {
-        return Ok(llmout::schema::prompt::render(&schema));
+        return llmout::schema::prompt::render(&schema)
+            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())));
     }
     let dialect: llmout::schema::dialect::Dialect = dialect
         .unwrap_or_default()
@@ -176,6 +186,12 @@ fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure>
                     path.display()
                 ))
             })?;
+            for (i, def) in defs.iter().enumerate() {
+                llmout::schema::validate(&def.parameters).map_err(|e| {
+                    let e = e.at_prefix(&format!("/{i}/parameters"));
+                    Failure::usage(format!("{}: {e}", path.display()))
+                })?;
+            }
             llmout::tools::parse_with_tools(input, &defs)
         }
     };

@@ -115,15 +115,17 @@ impl FromStr for Dialect {
     }
 }
 
-/// The schema in `dialect`, or an error naming what it cannot express and where.
+/// The schema in `dialect`, or an error naming what it cannot express and where. A schema that
+/// is not a schema (see [`validate`](super::validate)) is an error in every dialect.
 ///
 /// ```
 /// use llmout::schema::dialect::{to_dialect, Dialect};
 /// use serde_json::json;
 /// let schema = json!({
 ///     "type": "object",
-///     "properties": {"a": {"type": "string"}, "b": {"type": "integer", "x-no-invent": true}},
-///     "required": ["a"]
+///     "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+///     "required": ["a"],
+///     "x-no-invent": ["a"]
 /// });
 /// assert_eq!(
 ///     to_dialect(&schema, Dialect::OpenAiStrict).unwrap(),
@@ -136,6 +138,12 @@ impl FromStr for Dialect {
 /// );
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, Error> {
+    super::validate(schema)?;
+    if matches!(dialect, Dialect::OpenAiStrict | Dialect::Anthropic) {
+        if let Some((target, pointer)) = root_reference(schema) {
+            return object_behind_root_ref(schema, target, &pointer, dialect);
+        }
+    }
     let root_object = is_object_schema(schema);
     match dialect {
         Dialect::OpenAiStrict => {
@@ -164,22 +172,64 @@ pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, Error> {
     }
 }
 
+/// The object schema a root `{"$ref": …}` stands for, and its pointer (following references
+/// from one to the next; [`validate`](super::validate) has ruled out loops).
+fn root_reference(schema: &Value) -> Option<(&Value, String)> {
+    let mut at = schema;
+    let mut pointer = String::new();
+    for _ in 0..=super::valid::MAX_NESTING {
+        match at.get("$ref").and_then(Value::as_str) {
+            Some(r) => {
+                at = super::valid::resolve(schema, r)?;
+                pointer = super::valid::percent_decode(r.strip_prefix('#').unwrap_or_default());
+            }
+            None if pointer.is_empty() || !is_object_schema(at) => return None,
+            None => return Some((at, pointer)),
+        }
+    }
+    None
+}
+
+/// A root `$ref` to an object, for the dialects whose root must be an object: the object in
+/// place at the root (its errors at its own pointer), beside the root's other keywords
+/// (`$defs`, so references inside still resolve).
+fn object_behind_root_ref(
+    schema: &Value,
+    target: &Value,
+    pointer: &str,
+    dialect: Dialect,
+) -> Result<Value, Error> {
+    let mut walk = Walk::new(schema, dialect);
+    let mut out = walk.node(target, pointer, 0)?;
+    let mut rest = schema.as_object().cloned().unwrap_or_default();
+    rest.remove("$ref");
+    if !rest.is_empty() {
+        if let (Value::Object(out), Value::Object(rest)) =
+            (&mut out, walk.node(&Value::Object(rest), "", 0)?)
+        {
+            for (k, v) in rest {
+                out.entry(k).or_insert(v);
+            }
+        }
+    }
+    if dialect == Dialect::OpenAiStrict {
+        openai_limits(&out)?;
+    }
+    Ok(out)
+}
+
 fn is_object_schema(s: &Value) -> bool {
     s.get("type").and_then(Value::as_str) == Some("object")
         || (s.get("properties").is_some() && s.get("type").is_none())
 }
 
 fn invalid(path: &str, expected: &str, found: &Value) -> Error {
-    let mut text = found.to_string();
-    if text.len() > 60 {
-        let cut = (0..=60)
-            .rev()
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(0);
-        text.truncate(cut);
-        text.push('…');
-    }
-    Error::new(ErrorKind::InvalidSchema, path, expected, text)
+    Error::new(
+        ErrorKind::InvalidSchema,
+        path,
+        expected,
+        super::valid::json_excerpt(found),
+    )
 }
 
 fn push(path: &str, seg: &str) -> String {
@@ -826,6 +876,61 @@ mod tests {
         let rec = json!({"type": "object", "properties": {"c": {"type": "array", "items": {"$ref": "#"}}}});
         let e = to_dialect(&rec, Dialect::Gemini).unwrap_err();
         assert_eq!(e.path(), "/properties/c/items/$ref");
+    }
+
+    #[test]
+    fn a_root_ref_to_an_object_is_an_object_root() {
+        let s = json!({
+            "$ref": "#/$defs/P",
+            "$defs": {"P": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}}}
+        });
+        // Anthropic takes the object in place at the root, with the definitions beside it.
+        assert_eq!(
+            to_dialect(&s, Dialect::Anthropic).unwrap(),
+            json!({
+                "type": "object",
+                "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}},
+                "$defs": s["$defs"]
+            })
+        );
+        // What a dialect cannot express in it is named at its own pointer.
+        let e = to_dialect(&s, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(e.path(), "/$defs/P/properties/m");
+        // A root reference to something else is still not an object root.
+        let e = to_dialect(
+            &json!({"$ref": "#/$defs/S", "$defs": {"S": {"type": "string"}}}),
+            Dialect::OpenAiStrict,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.path(), e.expected()),
+            ("", "an object at the root (OpenAI strict mode)")
+        );
+    }
+
+    #[test]
+    fn schemas_that_are_not_schemas_are_errors_in_every_dialect() {
+        for d in Dialect::ALL {
+            for (s, path) in [
+                (json!({"type": 3}), "/type"),
+                (json!({"type": "object", "properties": "x"}), "/properties"),
+                (
+                    json!({"type": "object", "properties": {"e": {"enum": []}}}),
+                    "/properties/e/enum",
+                ),
+                (
+                    json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}),
+                    "/$defs/B/$ref",
+                ),
+            ] {
+                let e = to_dialect(&s, d).unwrap_err();
+                assert_eq!(
+                    (e.kind(), e.path()),
+                    (ErrorKind::InvalidSchema, path),
+                    "{d} {s}"
+                );
+            }
+        }
     }
 
     #[test]
