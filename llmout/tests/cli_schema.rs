@@ -140,3 +140,32 @@ fn a_root_ref_to_an_object_is_an_object_root() {
         "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"}},\"required\":[\"x\"],\"additionalProperties\":false,\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"}},\"required\":[\"x\"],\"additionalProperties\":false}}}\n"
     );
 }
+
+/// 20 levels, each using the next definition twice: 1.1 KB that inlines to over 100 MB.
+#[test]
+fn gemini_refuses_a_schema_that_inlining_would_blow_up() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..20 {
+        let next = format!("#/$defs/L{}", i + 1);
+        defs.insert(
+            format!("L{i}"),
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}}}),
+        );
+    }
+    defs.insert("L20".into(), serde_json::json!({"type": "string"}));
+    let f = file(
+        "doubling.json",
+        &serde_json::json!({"$ref": "#/$defs/L0", "$defs": defs}),
+    );
+    let o = run(&["schema", "--dialect", "gemini", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.stdout, b"");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "llmout: {f}: expected a schema of at most 1000000 bytes once its references are \
+             inlined (gemini has no $ref; use gemini-json), found about 117440428 bytes (the \
+             largest reference inlined: /$ref)\n"
+        )
+    );
+}
