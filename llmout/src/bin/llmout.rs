@@ -2,8 +2,10 @@
 //!
 //! Reads a reply on stdin; see `llmout --help` and the README for the contract.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
+
+use serde_json::{json, Value};
 
 use clap::{Parser, Subcommand};
 
@@ -58,7 +60,15 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Repair => read_stdin().and_then(|input| repair(&input)),
+        Command::Repair => read_stdin().and_then(|input| {
+            let line = repair(&input.text)?;
+            // stdout holds only the value: the note about the input goes to stderr.
+            if let Some(w) = &input.invalid_utf8 {
+                let message = w["message"].as_str().unwrap_or_default();
+                let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
+            }
+            Ok(line)
+        }),
         Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
         Command::Tools { tools: defs } => {
             read_stdin().and_then(|input| tools(&input, defs.as_deref()))
@@ -71,11 +81,20 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
+            let mut out = std::io::stdout().lock();
+            match writeln!(out, "{line}").and_then(|()| out.flush()) {
+                // A reader that stops early (`llmout repair | head -c1`) is not a failure of
+                // llmout's: exit quietly, as if it had read everything.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "llmout: cannot write the output: {e}");
+                    ExitCode::from(1)
+                }
+                Ok(()) => ExitCode::SUCCESS,
+            }
         }
         Err(Failure { code, message }) => {
-            eprintln!("llmout: {message}");
+            let _ = writeln!(std::io::stderr(), "llmout: {message}");
             ExitCode::from(code)
         }
     }
@@ -102,15 +121,67 @@ impl Failure {
     }
 }
 
-/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash; valid UTF-8 is
-/// not copied.
-fn read_stdin() -> Result<String, Failure> {
+/// The reply read from stdin, and the warning about it when it was not valid UTF-8.
+struct Input {
+    text: String,
+    invalid_utf8: Option<Value>,
+}
+
+/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash, and said: a
+/// warning (`invalid_utf8`, with the byte offset of the first bad sequence and how many there
+/// were). Valid UTF-8 is not copied.
+fn read_stdin() -> Result<Input, Failure> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::input(format!("could not read stdin: {e}")))?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Input {
+            text,
+            invalid_utf8: None,
+        }),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let (mut first, mut count, mut at) = (None, 0usize, 0usize);
+            for chunk in bytes.utf8_chunks() {
+                at += chunk.valid().len();
+                if !chunk.invalid().is_empty() {
+                    first.get_or_insert(at);
+                    count += 1;
+                    at += chunk.invalid().len();
+                }
+            }
+            let first = first.unwrap_or_default();
+            let message = match count {
+                1 => format!("replaced the invalid UTF-8 at byte {first} of the input with U+FFFD"),
+                n => format!(
+                    "replaced {n} invalid UTF-8 sequences in the input with U+FFFD, the first at \
+                     byte {first}"
+                ),
+            };
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            drop(bytes);
+            Ok(Input {
+                text,
+                invalid_utf8: Some(json!({"kind": "invalid_utf8", "path": "", "message": message})),
+            })
+        }
+    }
+}
+
+/// Warnings as DESIGN.md section 7 prints them: `{"kind", "path", "message"}`, the note
+/// about the input first.
+fn warning_objects(input: &Input, warnings: &[llmout::Warning]) -> Vec<Value> {
+    input
+        .invalid_utf8
+        .iter()
+        .cloned()
+        .chain(
+            warnings
+                .iter()
+                .map(|w| json!({"kind": w.kind.name(), "path": w.path, "message": w.message})),
+        )
+        .collect()
 }
 
 fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
@@ -136,23 +207,21 @@ fn read_schema_file(path: &std::path::Path) -> Result<serde_json::Value, Failure
     Ok(schema)
 }
 
-fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> {
+fn parse(input: &Input, schema_path: &std::path::Path) -> Result<String, Failure> {
     let schema = read_schema_file(schema_path)?;
-    let result = llmout::from_llm_with_schema(input, &schema, &llmout::Options::default());
+    let result = llmout::from_llm_with_schema(&input.text, &schema, &llmout::Options::default());
     if let Some(err) = &result.error {
         if err.kind() == llmout::ErrorKind::InvalidSchema {
             return Err(Failure::usage(format!("{}: {err}", schema_path.display())));
         }
     }
-    let warnings: Vec<String> = result.warnings.iter().map(ToString::to_string).collect();
-    let recovered = result.recovered;
+    let warnings = warning_objects(input, &result.warnings);
+    // The replaced bytes are a change too: `recovered` is true iff there are warnings.
+    let recovered = result.recovered || input.invalid_utf8.is_some();
     let value = result
         .into_result()
         .map_err(|e| Failure::input(e.to_string()))?;
-    Ok(
-        serde_json::json!({"value": value, "warnings": warnings, "recovered": recovered})
-            .to_string(),
-    )
+    Ok(json!({"value": value, "warnings": warnings, "recovered": recovered}).to_string())
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering. A file that is not a
@@ -175,9 +244,9 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
 
 /// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
 /// With `--tools`, arguments are recovered against the definitions' schemas.
-fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure> {
+fn tools(input: &Input, defs: Option<&std::path::Path>) -> Result<String, Failure> {
     let r = match defs {
-        None => llmout::tools::parse(input),
+        None => llmout::tools::parse(&input.text),
         Some(path) => {
             let defs: Vec<llmout::tools::ToolDef> = serde_json::from_value(read_json_file(path)?)
                 .map_err(|e| {
@@ -192,8 +261,15 @@ fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure>
                     Failure::usage(format!("{}: {e}", path.display()))
                 })?;
             }
-            llmout::tools::parse_with_tools(input, &defs)
+            llmout::tools::parse_with_tools(&input.text, &defs)
         }
     };
-    Ok(serde_json::to_string(&r).unwrap_or_else(|_| "{}".to_owned()))
+    let mut out = serde_json::to_value(&r).unwrap_or_else(|_| json!({}));
+    if let Value::Object(map) = &mut out {
+        map.insert(
+            "warnings".to_owned(),
+            Value::Array(warning_objects(input, &r.warnings)),
+        );
+    }
+    Ok(out.to_string())
 }
