@@ -697,9 +697,11 @@ impl Walker<'_> {
         }
         let oid = self.schema.resolve(id);
 
-        // {"TypeName": {...}} or {"result": {...}} around the expected object.
+        // {"TypeName": {...}} or {"result": {...}} around the expected object; not when the
+        // schema takes other keys (`additionalProperties`), where the key is data.
+        let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_));
         if let Value::Object(map) = &*v {
-            if map.len() == 1 && !o.properties.is_empty() {
+            if map.len() == 1 && !o.properties.is_empty() && !extras_allowed {
                 let key = map.keys().next().cloned().unwrap_or_default();
                 let inner_is_object = map.get(&key).is_some_and(Value::is_object);
                 if inner_is_object && self.keys.lookup(oid, o, &key) == KeyMatch::Unknown {
@@ -803,7 +805,7 @@ impl Walker<'_> {
         let mut any_known = false;
         // Described only if no key turns out to be known (the error below).
         let found_keys = if o.properties.is_empty()
-            || o.additional == Additional::Allow
+            || matches!(o.additional, Additional::Allow | Additional::Schema(_))
             || map
                 .keys()
                 .any(|k| o.properties.iter().any(|p| &p.name == k))
@@ -893,7 +895,9 @@ impl Walker<'_> {
                 },
             }
         }
-        if !any_known && !o.properties.is_empty() && o.additional != Additional::Allow {
+        // (An object of extras only is one when the schema takes extras.)
+        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_));
+        if !any_known && !o.properties.is_empty() && !takes_extras {
             return Err(Error::new(
                 ErrorKind::Mismatch,
                 self.path.clone(),
@@ -1043,7 +1047,19 @@ impl Walker<'_> {
             Kind::String => Value::String(String::new()),
             Kind::Enum(e) if e.values.len() == 1 => e.values[0].clone(),
             Kind::Enum(_) => return None,
-            Kind::Array(_) => Value::Array(Vec::new()),
+            // A tuple's empty value has its items: the empty value of each.
+            Kind::Array(a) => Value::Array(
+                a.prefix
+                    .iter()
+                    .map(|p| {
+                        if self.schema.is_nullable(*p) {
+                            Some(Value::Null)
+                        } else {
+                            self.empty_value(*p, depth + 1)
+                        }
+                    })
+                    .collect::<Option<_>>()?,
+            ),
             Kind::Object(o) => {
                 let mut map = Map::new();
                 for p in o.properties.iter().filter(|p| p.required) {

@@ -548,3 +548,31 @@ fn the_deepest_recursion_fits_the_stack() {
     }
     assert_eq!(run(v, &plain).cost, 128);
 }
+
+/// A tuple's empty value has its items (found by the fuzzer: `[]` was filled in for `null`,
+/// and did not fit the tuple).
+#[test]
+fn a_tuple_is_filled_with_its_items() {
+    let s = schema(
+        json!({"type": "array", "prefixItems": [{"type": ["string", "null"]}, {"type": "boolean"}]}),
+    );
+    let r = run(json!(null), &s);
+    assert_eq!(r.value, json!([null, false]));
+    assert_eq!(summary(&r), [(WarningKind::NullReplaced, "")]);
+}
+
+/// A single key the schema takes as an extra is data, not a wrapper around the object (found
+/// by the fuzzer: recovering a recovered value again unwrapped it).
+#[test]
+fn an_allowed_extra_key_is_not_a_wrapper() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": {"type": "object"}
+    }));
+    let r = run(json!({"9": {"b": 1}}), &s);
+    assert_eq!((r.value, r.cost), (json!({"9": {"b": 1}}), 0));
+    let closed = schema(json!({"type": "object", "properties": {"a": {"type": "integer"}}}));
+    let r = run(json!({"Wrapper": {"a": 1}}), &closed);
+    assert_eq!(r.value, json!({"a": 1}));
+}
