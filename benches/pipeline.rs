@@ -6,7 +6,12 @@
 //! * `messy_reply`: the whole pipeline (extraction, repair, recovery, deserialization) on a
 //!   reply of about 1 KB, 100 KB and 2 MB with prose, a `<think>` block, a fence, and in the
 //!   JSON unquoted keys, single quotes, Python literals, comments, trailing commas, a key in
-//!   another case, numbers as strings and enum values in other words.
+//!   another case, numbers as strings and enum values in other words;
+//! * `recursive_unions`: replies nested 10 to 80 deep against recursive union schemas (the
+//!   issue's twin-array schema at runtime, and an untagged enum of a node and the same node
+//!   with one field more, 8 to 60 deep), each with a coercion at the bottom so that every union
+//!   weighs all its branches. Before union choices were memoised these took time doubling with each
+//!   level (5 s at 20 levels); now time grows with the reply.
 //!
 //! Run: `cargo bench --bench pipeline`; `cargo bench --bench race` measures the fast path
 //! interleaved with serde_json, which a busy machine disturbs less. Results are in BENCHMARKS.md.
@@ -113,5 +118,78 @@ fn messy(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fast_path, recover_valid, messy);
+/// An untagged enum of a node and the same node with one field more.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Tree {
+    Plain {
+        name: String,
+        children: Vec<Tree>,
+    },
+    Tagged {
+        name: String,
+        children: Vec<Tree>,
+        extra: u32,
+    },
+}
+
+/// A chain `depth` deep of nodes carrying `extra` (so the first variant costs a dropped key
+/// and the second must be weighed too), with a sibling leaf at each level and a number given
+/// as a string at the bottom.
+fn tree_reply(depth: usize) -> String {
+    let mut v = serde_json::json!({"name": "leaf", "children": [], "extra": "1"});
+    for i in 0..depth {
+        v = serde_json::json!({"name": format!("n{i}"), "children": [v, {"name": "x", "children": []}], "extra": i});
+    }
+    v.to_string()
+}
+
+fn recursive_unions(c: &mut Criterion) {
+    let mut g = c.benchmark_group("recursive_unions");
+    g.sample_size(20);
+    let twin = serde_json::json!({
+        "$defs": {"T": {"anyOf": [
+            {"type": "array", "items": {"$ref": "#/$defs/T"}},
+            {"type": "array", "items": {"$ref": "#/$defs/T"}, "description": "o"},
+            {"type": "integer"}
+        ]}},
+        "$ref": "#/$defs/T"
+    });
+    let compiled = llmout::schema::Schema::compile(&twin).unwrap();
+    let options = llmout::Options::default();
+    for depth in [10, 20, 40, 80] {
+        let reply = format!("{}\"1\"{}", "[".repeat(depth), "]".repeat(depth));
+        let r = llmout::from_llm_with_compiled(&reply, &compiled, &options);
+        assert!(r.recovered && r.value.is_some());
+        g.bench_with_input(BenchmarkId::new("twin_arrays", depth), &reply, |b, t| {
+            b.iter(|| llmout::from_llm_with_compiled(black_box(t), &compiled, &options))
+        });
+    }
+    // Two levels of JSON per level of the tree: 60 is 121 deep, under the limit of 128.
+    for depth in [8, 15, 30, 60] {
+        let reply = tree_reply(depth);
+        assert!(Tree::from_llm(&reply).value.is_some());
+        g.bench_with_input(BenchmarkId::new("untagged_tree", depth), &reply, |b, t| {
+            b.iter(|| Tree::from_llm(black_box(t)))
+        });
+        // Recovery alone (the pipeline above also ranks every nested object as a candidate).
+        let value: serde_json::Value = serde_json::from_str(&reply).unwrap();
+        let schema = Tree::compiled_schema();
+        g.bench_with_input(
+            BenchmarkId::new("untagged_tree_recover", depth),
+            &value,
+            |b, v| {
+                b.iter_batched(
+                    || v.clone(),
+                    |v| llmout::recover::recover(v, schema, &options),
+                    criterion::BatchSize::SmallInput,
+                )
+            },
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fast_path, recover_valid, messy, recursive_unions);
 criterion_main!(benches);

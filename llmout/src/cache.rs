@@ -86,7 +86,10 @@ fn build<T: LlmOutput>() -> Entry {
         );
         Schema::any()
     });
-    let prompt = crate::schema::prompt::render(&json);
+    let prompt = crate::schema::prompt::render(&json).unwrap_or_else(|e| {
+        debug_assert!(false, "schemars emitted a schema llmout cannot render: {e}");
+        String::from("any")
+    });
     Entry {
         json,
         compiled,

@@ -92,9 +92,9 @@ fn parse_against_a_schema() {
         serde_json::json!({
             "value": {"status": "pass", "count": 3},
             "warnings": [
-                "/status: renamed key \"Status\" to \"status\" (the same name in another case or spelling)",
-                "/status: matched \"PASSED\" to \"pass\" by word stem",
-                "/count: read \"3\" as the integer 3"
+                {"kind": "key_renamed", "path": "/status", "message": "renamed key \"Status\" to \"status\" (the same name in another case or spelling)"},
+                {"kind": "enum_matched", "path": "/status", "message": "matched \"PASSED\" to \"pass\" by word stem"},
+                {"kind": "coerced", "path": "/count", "message": "read \"3\" as the integer 3"}
             ],
             "recovered": true
         })
@@ -166,4 +166,98 @@ fn any_bytes_on_stdin_never_crash() {
             }
         }
     }
+}
+
+/// A reader that stops early closes the pipe: llmout exits quietly, not with a panic.
+#[test]
+fn a_closed_stdout_is_not_a_crash() {
+    let reply = format!("[{}1]", "1, ".repeat(2_000_000));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
+        .arg("repair")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(reply.as_bytes());
+    });
+    let mut first = [0u8; 1];
+    let mut out = child.stdout.take().unwrap();
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(first, *b"[");
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}
+
+/// Invalid UTF-8 is replaced with U+FFFD and said: where, and how often.
+#[test]
+fn invalid_utf8_is_a_warning() {
+    let reply = b"{\"a\": \"x\xff\xfey\", \"b\": \"\xc3\"}";
+    let schema = schema_file("ab.json", &serde_json::json!({"type": "object"}));
+    let o = llmout(&["parse", "--schema", schema.to_str().unwrap()], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        out,
+        serde_json::json!({
+            "value": {"a": "x\u{fffd}\u{fffd}y", "b": "\u{fffd}"},
+            "warnings": [{
+                "kind": "invalid_utf8",
+                "path": "",
+                "message": "replaced 3 invalid UTF-8 sequences in the input with U+FFFD, the first at byte 8"
+            }],
+            "recovered": true
+        })
+    );
+    let o = llmout(&["tools"], b"hello \xff");
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        out["warnings"],
+        serde_json::json!([{
+            "kind": "invalid_utf8",
+            "path": "",
+            "message": "replaced the invalid UTF-8 at byte 6 of the input with U+FFFD"
+        }])
+    );
+    assert_eq!(out["content"], "hello \u{fffd}");
+    // `repair` prints only the value on stdout; the warning goes to stderr.
+    let o = llmout(&["repair"], b"[\"\xff\"]");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "[\"\u{fffd}\"]\n");
+    assert_eq!(
+        stderr(&o),
+        "llmout: warning: replaced the invalid UTF-8 at byte 2 of the input with U+FFFD\n"
+    );
+}
+
+/// A one-level reply against a recursive schema that fits nowhere says so, not that it nests
+/// too deep.
+#[test]
+fn the_error_for_a_shallow_reply_is_true() {
+    let schema = schema_file(
+        "twin.json",
+        &serde_json::json!({
+            "$defs": {"T": {"anyOf": [
+                {"type": "array", "items": {"$ref": "#/$defs/T"}},
+                {"type": "array", "items": {"$ref": "#/$defs/T"}, "description": "o"},
+                {"type": "integer"}
+            ]}},
+            "$ref": "#/$defs/T"
+        }),
+    );
+    let o = llmout(&["parse", "--schema", schema.to_str().unwrap()], b"\"x\"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: at /0: expected an array of an array or an array or an integer, found \"x\"\n"
+    );
+    let o = llmout(&["parse", "--schema", schema.to_str().unwrap()], b"1");
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":1,\"warnings\":[],\"recovered\":false}\n"
+    );
 }

@@ -68,3 +68,104 @@ fn prompt_rendering_and_usage_errors() {
         Some(2)
     );
 }
+
+/// A file that is not a schema is a usage error on every path, naming the bad keyword.
+#[test]
+fn schemas_that_are_not_schemas_exit_2_with_the_pointer() {
+    let cases = [
+        ("type3.json", serde_json::json!({"type": 3}), "at /type: expected a type name"),
+        (
+            "props.json",
+            serde_json::json!({"properties": "x"}),
+            "at /properties: expected an object of schemas, found \"x\"",
+        ),
+        (
+            "enum.json",
+            serde_json::json!({"enum": []}),
+            "at /enum: expected a non-empty array of values, found []",
+        ),
+        (
+            "cycle.json",
+            serde_json::json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"}),
+            "at /$defs/B/$ref: expected references that reach `properties` or `items` before they loop",
+        ),
+    ];
+    let reply = std::env::temp_dir().join(format!("cli-schema-reply-{}", std::process::id()));
+    std::fs::write(&reply, "{\"a\": 1}").unwrap();
+    for (name, schema, message) in cases {
+        let f = file(name, &schema);
+        for args in [
+            vec!["schema", "--prompt", &f],
+            vec!["schema", "--dialect", "gemini", &f],
+            vec!["schema", "--dialect", "openai-strict", &f],
+        ] {
+            let o = run(&args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with(&format!("llmout: {f}: {message}")),
+                "{args:?}: {err}"
+            );
+        }
+        let o = Command::new(env!("CARGO_BIN_EXE_llmout"))
+            .args(["parse", "--schema", &f])
+            .stdin(std::fs::File::open(&reply).unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.starts_with(&format!("llmout: {f}: {message}")), "{err}");
+    }
+}
+
+#[test]
+fn a_root_ref_to_an_object_is_an_object_root() {
+    let f = file(
+        "rootref.json",
+        &serde_json::json!({
+            "$ref": "#/$defs/P",
+            "$defs": {"P": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}}
+        }),
+    );
+    let o = run(&["schema", "--dialect", "openai-strict", &f]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"}},\"required\":[\"x\"],\"additionalProperties\":false,\"$defs\":{\"P\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"}},\"required\":[\"x\"],\"additionalProperties\":false}}}\n"
+    );
+}
+
+/// 20 levels, each using the next definition twice: 1.1 KB that inlines to over 100 MB.
+#[test]
+fn gemini_refuses_a_schema_that_inlining_would_blow_up() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..20 {
+        let next = format!("#/$defs/L{}", i + 1);
+        defs.insert(
+            format!("L{i}"),
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}}}),
+        );
+    }
+    defs.insert("L20".into(), serde_json::json!({"type": "string"}));
+    let f = file(
+        "doubling.json",
+        &serde_json::json!({"$ref": "#/$defs/L0", "$defs": defs}),
+    );
+    let o = run(&["schema", "--dialect", "gemini", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.stdout, b"");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "llmout: {f}: expected a schema of at most 1000000 bytes once its references are \
+             inlined (gemini has no $ref; use gemini-json), found about 117440428 bytes (the \
+             largest reference inlined: /$ref)\n"
+        )
+    );
+}

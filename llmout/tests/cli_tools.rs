@@ -30,7 +30,7 @@ fn prints_the_envelope() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"content\":\"Reading.\",\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"p\":1}}],\"needs_more_work\":true}\n"
+        "{\"content\":\"Reading.\",\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"p\":1}}],\"needs_more_work\":true,\"warnings\":[]}\n"
     );
 }
 
@@ -41,7 +41,7 @@ fn plain_text_and_any_bytes() {
         (code, out.as_str()),
         (
             Some(0),
-            "{\"content\":\"just text\",\"tool_calls\":[],\"needs_more_work\":null}\n"
+            "{\"content\":\"just text\",\"tool_calls\":[],\"needs_more_work\":null,\"warnings\":[]}\n"
         )
     );
     let (code, _) = tools(&[0xff, 0xfe, b'<', b't', 0x00, 0x80]);
@@ -67,8 +67,23 @@ fn tool_definitions_recover_arguments() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"line\":7}}],\"needs_more_work\":true}\n"
+        "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"line\":7}}],\"needs_more_work\":true,\"warnings\":[{\"kind\":\"key_renamed\",\"path\":\"/tool_calls/0/arguments/line\",\"message\":\"renamed key \\\"Line\\\" to \\\"line\\\" (the same name in another case or spelling)\"},{\"kind\":\"coerced\",\"path\":\"/tool_calls/0/arguments/line\",\"message\":\"read \\\"7\\\" as the integer 7\"}]}\n"
     );
     let (code, _) = tools_with(&["--tools", "/nonexistent.json"], b"x");
     assert_eq!(code, Some(2));
+    // A definition whose parameters are not a schema: exit 2, naming the keyword.
+    let bad = dir.join("bad-tools.json");
+    std::fs::write(&bad, r#"[{"name": "read", "parameters": {"type": "object", "properties": {"line": {"enum": []}}}}]"#).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_llmout"))
+        .args(["tools", "--tools", &bad.to_string_lossy()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "llmout: {}: at /0/parameters/properties/line/enum: expected a non-empty array of values, found []\n",
+            bad.display()
+        )
+    );
 }

@@ -2,8 +2,11 @@
 //!
 //! Reads a reply on stdin; see `llmout --help` and the README for the contract.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
+
+use serde::Serialize;
+use serde_json::{json, Value};
 
 use clap::{Parser, Subcommand};
 
@@ -58,10 +61,19 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Repair => read_stdin().and_then(|input| repair(&input)),
-        Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
+        Command::Repair => read_stdin().and_then(|input| {
+            let json = repair(&input.text)?;
+            // stdout holds only the value: the note about the input goes to stderr.
+            if let Some(w) = &input.invalid_utf8 {
+                let message = w["message"].as_str().unwrap_or_default();
+                let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
+            }
+            drop(input);
+            Ok(Box::new(move |w: &mut dyn Write| w.write_all(json.as_bytes())) as Output)
+        }),
+        Command::Parse { schema } => read_stdin().and_then(|input| parse(input, &schema)),
         Command::Tools { tools: defs } => {
-            read_stdin().and_then(|input| tools(&input, defs.as_deref()))
+            read_stdin().and_then(|input| tools(input, defs.as_deref()))
         }
         Command::Schema {
             dialect,
@@ -70,15 +82,84 @@ fn main() -> ExitCode {
         } => schema(dialect.as_deref(), prompt, &file),
     };
     match outcome {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
+        Ok(write) => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let written = write(&mut out)
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush());
+            match written {
+                // A reader that stops early (`llmout repair | head -c1`) is not a failure of
+                // llmout's: exit quietly, as if it had read everything.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "llmout: cannot write the output: {e}");
+                    ExitCode::from(1)
+                }
+                Ok(()) => ExitCode::SUCCESS,
+            }
         }
         Err(Failure { code, message }) => {
-            eprintln!("llmout: {message}");
+            let _ = writeln!(std::io::stderr(), "llmout: {message}");
             ExitCode::from(code)
         }
     }
+}
+
+/// What a command prints, on one line: written straight to stdout (buffered), so the output is
+/// never held whole as one string beside the value it is made from.
+type Output = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
+/// Writes `value` as compact JSON.
+fn json_output<T: Serialize + 'static>(value: T) -> Output {
+    Box::new(move |w: &mut dyn Write| serde_json::to_writer(w, &value).map_err(Into::into))
+}
+
+/// One warning as DESIGN.md section 7 prints it.
+#[derive(Serialize)]
+struct WarningOut<'a> {
+    kind: &'a str,
+    path: &'a str,
+    message: &'a str,
+}
+
+/// The `warnings` array: the note about the input first (invalid UTF-8), then the
+/// pipeline's, each `{"kind", "path", "message"}`, written one by one.
+struct Warnings {
+    input: Option<Value>,
+    found: Vec<llmout::Warning>,
+}
+
+impl Serialize for Warnings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq =
+            s.serialize_seq(Some(self.found.len() + usize::from(self.input.is_some())))?;
+        if let Some(input) = &self.input {
+            seq.serialize_element(input)?;
+        }
+        for w in &self.found {
+            seq.serialize_element(&WarningOut {
+                kind: w.kind.name(),
+                path: &w.path,
+                message: &w.message,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct ParseOut {
+    value: Value,
+    warnings: Warnings,
+    recovered: bool,
+}
+
+#[derive(Serialize)]
+struct ToolsOut {
+    #[serde(flatten)]
+    response: llmout::tools::ToolCallResponse,
+    warnings: Warnings,
 }
 
 /// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors.
@@ -102,15 +183,52 @@ impl Failure {
     }
 }
 
-/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash; valid UTF-8 is
-/// not copied.
-fn read_stdin() -> Result<String, Failure> {
+/// The reply read from stdin, and the warning about it when it was not valid UTF-8.
+struct Input {
+    text: String,
+    invalid_utf8: Option<Value>,
+}
+
+/// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash, and said: a
+/// warning (`invalid_utf8`, with the byte offset of the first bad sequence and how many there
+/// were). Valid UTF-8 is not copied.
+fn read_stdin() -> Result<Input, Failure> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::input(format!("could not read stdin: {e}")))?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Input {
+            text,
+            invalid_utf8: None,
+        }),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let (mut first, mut count, mut at) = (None, 0usize, 0usize);
+            for chunk in bytes.utf8_chunks() {
+                at += chunk.valid().len();
+                if !chunk.invalid().is_empty() {
+                    first.get_or_insert(at);
+                    count += 1;
+                    at += chunk.invalid().len();
+                }
+            }
+            let first = first.unwrap_or_default();
+            let message = match count {
+                1 => format!("replaced the invalid UTF-8 at byte {first} of the input with U+FFFD"),
+                n => format!(
+                    "replaced {n} invalid UTF-8 sequences in the input with U+FFFD, the first at \
+                     byte {first}"
+                ),
+            };
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            drop(bytes);
+            Ok(Input {
+                text,
+                invalid_utf8: Some(json!({"kind": "invalid_utf8", "path": "", "message": message})),
+            })
+        }
+    }
 }
 
 fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
@@ -128,31 +246,51 @@ fn repair(input: &str) -> Result<String, Failure> {
         .map_err(|e| Failure::input(e.to_string()))
 }
 
-fn parse(input: &str, schema_path: &std::path::Path) -> Result<String, Failure> {
-    let schema = read_json_file(schema_path)?;
-    let result = llmout::from_llm_with_schema(input, &schema, &llmout::Options::default());
+/// A JSON file holding a schema llmout can use ([`llmout::schema::validate`]): else exit 2.
+fn read_schema_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let schema = read_json_file(path)?;
+    llmout::schema::validate(&schema)
+        .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+    Ok(schema)
+}
+
+fn parse(input: Input, schema_path: &std::path::Path) -> Result<Output, Failure> {
+    let schema = read_schema_file(schema_path)?;
+    let result = llmout::from_llm_with_schema(&input.text, &schema, &llmout::Options::default());
     if let Some(err) = &result.error {
         if err.kind() == llmout::ErrorKind::InvalidSchema {
             return Err(Failure::usage(format!("{}: {err}", schema_path.display())));
         }
     }
-    let warnings: Vec<String> = result.warnings.iter().map(ToString::to_string).collect();
-    let recovered = result.recovered;
-    let value = result
-        .into_result()
-        .map_err(|e| Failure::input(e.to_string()))?;
-    Ok(
-        serde_json::json!({"value": value, "warnings": warnings, "recovered": recovered})
-            .to_string(),
-    )
+    drop(input.text);
+    // The replaced bytes are a change too: `recovered` is true iff there are warnings.
+    let recovered = result.recovered || input.invalid_utf8.is_some();
+    let (value, found) = match (result.value, result.error) {
+        (Some(value), None) => (value, result.warnings),
+        (_, Some(e)) => return Err(Failure::input(e.to_string())),
+        (None, None) => return Err(Failure::input("no value")),
+    };
+    Ok(json_output(ParseOut {
+        value,
+        warnings: Warnings {
+            input: input.invalid_utf8,
+            found,
+        },
+        recovered,
+    }))
 }
 
-/// `schema`: the file's schema in a dialect, or its prompt rendering. A schema the dialect
-/// cannot express is an input error (exit 1) naming where.
-fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<String, Failure> {
-    let schema = read_json_file(path)?;
+/// `schema`: the file's schema in a dialect, or its prompt rendering. A file that is not a
+/// schema is a usage error (exit 2); a schema the dialect cannot express is an input error
+/// (exit 1). Both name where.
+fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<Output, Failure> {
+    let schema = read_schema_file(path)?;
     if prompt {
-        return Ok(llmout::schema::prompt::render(&schema));
+        let text = llmout::schema::prompt::render(&schema)
+            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        return Ok(Box::new(move |w: &mut dyn Write| {
+            w.write_all(text.as_bytes())
+        }));
     }
     let dialect: llmout::schema::dialect::Dialect = dialect
         .unwrap_or_default()
@@ -160,14 +298,14 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
         .map_err(Failure::usage)?;
     let out = llmout::schema::dialect::to_dialect(&schema, dialect)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    Ok(out.to_string())
+    Ok(json_output(out))
 }
 
 /// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
 /// With `--tools`, arguments are recovered against the definitions' schemas.
-fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure> {
-    let r = match defs {
-        None => llmout::tools::parse(input),
+fn tools(input: Input, defs: Option<&std::path::Path>) -> Result<Output, Failure> {
+    let mut r = match defs {
+        None => llmout::tools::parse(&input.text),
         Some(path) => {
             let defs: Vec<llmout::tools::ToolDef> = serde_json::from_value(read_json_file(path)?)
                 .map_err(|e| {
@@ -176,8 +314,22 @@ fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure>
                     path.display()
                 ))
             })?;
-            llmout::tools::parse_with_tools(input, &defs)
+            for (i, def) in defs.iter().enumerate() {
+                llmout::schema::validate(&def.parameters).map_err(|e| {
+                    let e = e.at_prefix(&format!("/{i}/parameters"));
+                    Failure::usage(format!("{}: {e}", path.display()))
+                })?;
+            }
+            llmout::tools::parse_with_tools(&input.text, &defs)
         }
     };
-    Ok(serde_json::to_string(&r).unwrap_or_else(|_| "{}".to_owned()))
+    drop(input.text);
+    let warnings = Warnings {
+        input: input.invalid_utf8,
+        found: std::mem::take(&mut r.warnings),
+    };
+    Ok(json_output(ToolsOut {
+        response: r,
+        warnings,
+    }))
 }

@@ -27,8 +27,19 @@
 //! Under [`Policy::Strict`] every rule is an error instead ([`ErrorKind::Forbidden`]), and so is
 //! a missing field marked `x-no-invent` (the derive's `#[llmout(no_invent)]`) under any policy.
 //!
-//! Recursion follows the value, so it is bounded by the parser's depth limit; the walk is
-//! linear in the size of the value times the number of union branches along each path.
+//! A union weighs each branch without keeping its warnings or copying the value, then recovers
+//! the cheapest for real. Its choice for a value is memoised (by union node, value and depth)
+//! while the value is held, so nested unions are decided once per value, not once per branch
+//! above them: recursive untagged enums, whose branches all recover the same children, were
+//! exponential in the reply's depth and are now polynomial (the work is the reply's size times
+//! the schema's nodes, plus one pass per union layer that owns its value). A value wrapped in a
+//! one-element array is not wrapped again, so a recursive array schema cannot wrap a scalar
+//! forever.
+//!
+//! Recursion follows the value: the reply may nest [`Options::max_depth`] deep (at most the
+//! parser's cap, 512), and the unions met along it may add 64 levels in all; either limit is a
+//! [`ErrorKind::DepthLimit`] error that says which. Schemas whose references loop without
+//! consuming a level of the value are rejected when compiled.
 //!
 //! ```
 //! use llmout::{recover::recover, schema::Schema, Options};
@@ -48,6 +59,9 @@ mod coerce;
 mod enums;
 mod keys;
 pub(crate) mod text;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
@@ -70,18 +84,25 @@ pub struct Recovered {
 
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
+    // Recursion follows the value; the parser allows at most this much nesting.
+    let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
     let mut walker = Walker {
         schema,
         strict: options.get_policy() == Policy::Strict,
         drop_items: options.get_drop_invalid_items(),
-        max_depth: options.get_max_depth(),
+        max_depth,
+        max_frames: max_depth + UNION_FRAMES,
         warnings: Vec::new(),
         cost: 0,
         path: String::new(),
         keys: KeyIndex::new(),
         enums: EnumIndex::new(),
+        dry: 0,
+        frames: 0,
+        wrapped: false,
+        scopes: Vec::new(),
     };
-    let value = walker.value(value, schema.root(), 0)?;
+    let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
     Ok(Recovered {
         value,
         warnings: walker.warnings,
@@ -89,12 +110,30 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
     })
 }
 
+/// Union layers the recursion may add to the reply's nesting (see `Walker::frames`): a reply
+/// at the depth limit, against a schema with a union at every level, stops at 128 + 64
+/// frames, which fits a 2 MiB stack unoptimised.
+const UNION_FRAMES: usize = 64;
+
+/// A union's choice for one value: which branch (and its cost), or why none fits. The error's
+/// path is kept relative to the union's, so it can be reused where the same value sits under
+/// another spelling of a key.
+type Choice = Result<(usize, u32), (Error, usize)>;
+
+/// What a union's choice depends on: the union node, the value (by address: it is borrowed for
+/// as long as the entry lives), the reply depth, the recursion depth, and whether the value was
+/// just wrapped in an array.
+type ChoiceKey = (NodeId, usize, usize, usize, bool);
+
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
     /// An array item that cannot be recovered may be dropped (with a warning).
     drop_items: bool,
+    /// The reply's nesting allowed (the option, at most the parser's cap).
     max_depth: usize,
+    /// The recursion allowed: the reply's nesting plus the unions met along it.
+    max_frames: usize,
     warnings: Vec<Warning>,
     cost: u32,
     /// JSON pointer of the value being recovered.
@@ -103,6 +142,83 @@ struct Walker<'s> {
     keys: KeyIndex,
     /// Enums' folded and stemmed spellings, by schema node.
     enums: EnumIndex,
+    /// Above 0 while a union tries its branches: only the cost and the outcome count, so
+    /// warnings are not kept and values not copied (see `Walker::keep`).
+    dry: u32,
+    /// `value` calls on the stack: the reply's depth plus the union layers along the way.
+    frames: usize,
+    /// The value passed to the next `value` call was just wrapped in a one-element array: it is
+    /// not wrapped again (a recursive schema would wrap it forever).
+    wrapped: bool,
+    /// Unions' choices, memoised. A scope is opened by a union over a value it owns, whose
+    /// descendants the branches borrow: their addresses stay put until the scope closes.
+    /// Each (union, value) pair is decided once per scope, so recovery is polynomial in the
+    /// reply where trying every branch of nested unions afresh was exponential.
+    scopes: Vec<HashMap<ChoiceKey, Choice>>,
+}
+
+/// The items of an array, owned or borrowed.
+enum Items<'v> {
+    Owned(std::vec::IntoIter<Value>),
+    Borrowed(std::slice::Iter<'v, Value>),
+}
+
+impl<'v> Items<'v> {
+    fn of(items: Cow<'v, [Value]>) -> Self {
+        match items {
+            Cow::Owned(v) => Items::Owned(v.into_iter()),
+            Cow::Borrowed(v) => Items::Borrowed(v.iter()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Items::Owned(i) => i.len(),
+            Items::Borrowed(i) => i.len(),
+        }
+    }
+}
+
+impl<'v> Iterator for Items<'v> {
+    type Item = Cow<'v, Value>;
+
+    fn next(&mut self) -> Option<Cow<'v, Value>> {
+        match self {
+            Items::Owned(i) => i.next().map(Cow::Owned),
+            Items::Borrowed(i) => i.next().map(Cow::Borrowed),
+        }
+    }
+}
+
+/// What `match_keys` found: a value (or none) per property, the key it was given under when
+/// that was the property's exact name, and the extra keys.
+struct Matched<'v> {
+    slots: Vec<Option<Cow<'v, Value>>>,
+    names: Vec<Option<String>>,
+    extras: Vec<(String, Extra<'v>)>,
+}
+
+/// A key that is not a property: kept as it is, or recovered against `additionalProperties`.
+enum Extra<'v> {
+    Kept(Value),
+    Recover(Cow<'v, Value>, NodeId),
+}
+
+/// The members of an object, owned or borrowed (keys copied).
+enum Members<'v> {
+    Owned(serde_json::map::IntoIter),
+    Borrowed(serde_json::map::Iter<'v>),
+}
+
+impl<'v> Iterator for Members<'v> {
+    type Item = (String, Cow<'v, Value>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Members::Owned(i) => i.next().map(|(k, v)| (k, Cow::Owned(v))),
+            Members::Borrowed(i) => i.next().map(|(k, v)| (k.clone(), Cow::Borrowed(v))),
+        }
+    }
 }
 
 impl Walker<'_> {
@@ -117,9 +233,21 @@ impl Walker<'_> {
             ));
         }
         self.cost += cost;
-        self.warnings
-            .push(Warning::new(kind, self.path.clone(), message));
+        if self.dry == 0 {
+            self.warnings
+                .push(Warning::new(kind, self.path.clone(), message));
+        }
         Ok(())
+    }
+
+    /// A value taken as it is: moved when owned, copied when borrowed, and not copied at all
+    /// while a union only weighs its branches.
+    fn keep(&self, v: Cow<'_, Value>) -> Value {
+        match v {
+            Cow::Owned(v) => v,
+            Cow::Borrowed(_) if self.dry > 0 => Value::Null,
+            Cow::Borrowed(v) => v.clone(),
+        }
     }
 
     fn mismatch(&self, id: NodeId, found: &Value) -> Error {
@@ -131,15 +259,52 @@ impl Walker<'_> {
         )
     }
 
-    fn value(&mut self, v: Value, id: NodeId, depth: usize) -> Result<Value, Error> {
+    /// Recovers `v` (at reply depth `depth`) against `id`.
+    fn value(&mut self, v: Cow<'_, Value>, id: NodeId, depth: usize) -> Result<Value, Error> {
+        let wrapped = std::mem::take(&mut self.wrapped);
+        if depth > self.max_depth || self.frames >= self.max_frames {
+            return Err(self.too_deep(depth));
+        }
+        self.frames += 1;
+        let r = self.fit(v, id, depth, wrapped);
+        self.frames -= 1;
+        r
+    }
+
+    /// The depth error: the reply nests deeper than the limit, or (which the schema's unions
+    /// make possible within that limit) the recursion would.
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, depth: usize) -> Error {
         if depth > self.max_depth {
-            return Err(Error::new(
+            return Error::new(
                 ErrorKind::DepthLimit,
                 self.path.clone(),
                 format!("nesting at most {} deep", self.max_depth),
                 "deeper nesting",
-            ));
+            );
         }
+        Error::new(
+            ErrorKind::DepthLimit,
+            self.path.clone(),
+            format!(
+                "at most {} levels of the reply's nesting and the schema's unions together",
+                self.max_frames
+            ),
+            format!("more, at a reply depth of {depth}"),
+        )
+    }
+
+    // The functions on the recursion's path (`value`, `fit`, `union`, `choose`, `array`,
+    // `object`, `members`, `property`) keep their frames small: what formats messages is in
+    // functions of its own, so that the deepest reply fits a 2 MiB stack unoptimised.
+    fn fit(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        depth: usize,
+        wrapped: bool,
+    ) -> Result<Value, Error> {
         let rid = self.schema.resolve(id);
         let kind = &self.schema.node(rid).kind;
         if v.is_null() {
@@ -150,17 +315,33 @@ impl Walker<'_> {
             };
         }
         match kind {
-            Kind::Any => Ok(v),
+            Kind::Any => Ok(self.keep(v)),
             Kind::Never | Kind::Null | Kind::Ref(_) => Err(self.mismatch(id, &v)),
             Kind::Boolean => self.boolean(v, id),
             Kind::Integer { minimum, maximum } => self.integer(v, id, *minimum, *maximum),
             Kind::Number => self.number(v, id),
             Kind::String => self.string(v, id),
-            Kind::Enum(e) => {
+            Kind::Enum(e) => self.enum_value(v, id, rid, e),
+            Kind::Array(a) => self.array(v, id, a, depth, wrapped),
+            Kind::Object(o) => self.object(v, id, o, depth),
+            Kind::Union(branches) => self.union(v, id, rid, branches, depth, wrapped),
+        }
+    }
+
+    #[inline(never)]
+    fn enum_value(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        rid: NodeId,
+        e: &crate::schema::Enum,
+    ) -> Result<Value, Error> {
+        {
+            {
                 let v = self.unwrap_single(v)?;
-                let v = self.only_member(v, e)?;
+                let v = self.only_enum_item(v, e)?;
                 match self.enums.lookup(rid, e, &v) {
-                    Match::Exact => Ok(v),
+                    Match::Exact => Ok(self.keep(v)),
                     Match::Loose { value, how } => {
                         self.change(
                             WarningKind::EnumMatched,
@@ -186,58 +367,59 @@ impl Walker<'_> {
                     Match::None => Err(self.mismatch(id, &v)),
                 }
             }
-            Kind::Array(a) => self.array(v, id, a, depth),
-            Kind::Object(o) => self.object(v, id, o, depth),
-            Kind::Union(branches) => self.union(v, id, branches, depth),
         }
     }
 
     /// An array where one value of an enum is expected, of which exactly one item is such a
     /// value (`["TWO", "THREE"]` for `ONE | TWO`): that item.
-    fn only_member(&mut self, v: Value, e: &crate::schema::Enum) -> Result<Value, Error> {
-        let Value::Array(items) = &v else {
+    fn only_enum_item<'v>(
+        &mut self,
+        v: Cow<'v, Value>,
+        e: &crate::schema::Enum,
+    ) -> Result<Cow<'v, Value>, Error> {
+        let Some(items) = v.as_array() else {
             return Ok(v);
         };
         let mut members = items.iter().filter(|i| e.values.contains(i));
-        match (members.next(), members.next()) {
-            (Some(one), None) => {
-                let one = one.clone();
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    format!("took {one}, the only item of the array that is one of the values"),
-                )?;
-                Ok(one)
-            }
-            _ => Ok(v),
-        }
+        let (Some(one), None) = (members.next(), members.next()) else {
+            return Ok(v);
+        };
+        let one = one.clone();
+        self.change(
+            WarningKind::Reshaped,
+            2,
+            format!("took {one}, the only item of the array that is one of the values"),
+        )?;
+        Ok(Cow::Owned(one))
     }
 
     /// A one-element array where a single value is expected: its element. So is the scalar
     /// in an object with one key (`{"status": 1}` for `1`).
-    fn unwrap_single(&mut self, v: Value) -> Result<Value, Error> {
-        match v {
-            Value::Object(map)
-                if map.len() == 1 && map.values().all(|x| !x.is_object() && !x.is_array()) =>
-            {
-                let (key, inner) = map.into_iter().next().unwrap_or_default();
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    format!("took the value out of the wrapper {{\"{key}\": ...}}"),
-                )?;
-                Ok(inner)
-            }
-            Value::Array(mut items) if items.len() == 1 && !items[0].is_array() => {
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    "took the only element of a one-element array".to_owned(),
-                )?;
-                Ok(items.pop().unwrap_or(Value::Null))
-            }
-            v => Ok(v),
+    fn unwrap_single<'v>(&mut self, v: Cow<'v, Value>) -> Result<Cow<'v, Value>, Error> {
+        let single = |v: &Value| {
+            v.as_array()
+                .is_some_and(|i| i.len() == 1 && !i[0].is_array())
+        };
+        let wrapper = v.as_object().filter(|m| {
+            m.len() == 1 && m.values().all(|x| !x.is_object() && !x.is_array())
+        });
+        if let Some(key) = wrapper.and_then(|m| m.keys().next().cloned()) {
+            self.change(
+                WarningKind::Reshaped,
+                2,
+                format!("took the value out of the wrapper {{\"{key}\": ...}}"),
+            )?;
+            return Ok(only_member(v));
         }
+        if !single(&v) {
+            return Ok(v);
+        }
+        self.change(
+            WarningKind::Reshaped,
+            2,
+            "took the only element of a one-element array".to_owned(),
+        )?;
+        Ok(only_item(v))
     }
 
     /// A number or boolean where an object with one property of its type is expected:
@@ -274,8 +456,12 @@ impl Walker<'_> {
 
     /// A JSON document inside a string, where an object or array is expected: decoded when
     /// it is what is expected (`wanted`); a string holding something else stays a string.
-    fn decode_string(&mut self, v: Value, wanted: fn(&Value) -> bool) -> Result<Value, Error> {
-        let Value::String(s) = &v else { return Ok(v) };
+    fn decode_string<'v>(
+        &mut self,
+        v: Cow<'v, Value>,
+        wanted: fn(&Value) -> bool,
+    ) -> Result<Cow<'v, Value>, Error> {
+        let Value::String(s) = &*v else { return Ok(v) };
         let t = s.trim();
         if !(t.starts_with('{') || t.starts_with('[')) {
             return Ok(v);
@@ -287,16 +473,16 @@ impl Walker<'_> {
                     1,
                     "decoded a JSON document given as a string".to_owned(),
                 )?;
-                Ok(parsed.value)
+                Ok(Cow::Owned(parsed.value))
             }
             _ => Ok(v),
         }
     }
 
-    fn boolean(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
+    fn boolean(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
-        let b = match &v {
-            Value::Bool(_) => return Ok(v),
+        let b = match &*v {
+            Value::Bool(_) => return Ok(self.keep(v)),
             Value::Number(n) if n.as_f64() == Some(1.0) => true,
             Value::Number(n) if n.as_f64() == Some(0.0) => false,
             Value::String(s) => match coerce::bool_from_text(s) {
@@ -326,10 +512,10 @@ impl Walker<'_> {
         }
     }
 
-    fn number(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
+    fn number(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         if v.is_number() {
-            return Ok(v);
+            return Ok(self.keep(v));
         }
         let Some(n) = self.number_of(&v, id)? else {
             return Err(self.mismatch(id, &v));
@@ -344,7 +530,7 @@ impl Walker<'_> {
 
     fn integer(
         &mut self,
-        v: Value,
+        v: Cow<'_, Value>,
         id: NodeId,
         minimum: Option<f64>,
         maximum: Option<f64>,
@@ -369,7 +555,7 @@ impl Walker<'_> {
                 describe_value(&v),
             ));
         }
-        if v != Value::Number(i.clone()) {
+        if *v != Value::Number(i.clone()) {
             self.change(
                 WarningKind::Coerced,
                 1,
@@ -379,14 +565,15 @@ impl Walker<'_> {
         Ok(Value::Number(i))
     }
 
-    fn string(&mut self, v: Value, id: NodeId) -> Result<Value, Error> {
-        let v = match v {
-            // A wrapper object is kept as JSON text here (it may be the text wanted).
-            Value::Array(_) => self.unwrap_single(v)?,
-            v => v,
+    fn string(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
+        // A one-key wrapper object is kept as JSON text here (it may be the text wanted).
+        let v = if v.is_array() {
+            self.unwrap_single(v)?
+        } else {
+            v
         };
-        match &v {
-            Value::String(_) => Ok(v),
+        match &*v {
+            Value::String(_) => Ok(self.keep(v)),
             Value::Number(_) | Value::Bool(_) => {
                 let text = coerce::scalar_text(&v).unwrap_or_default();
                 self.change(
@@ -402,37 +589,24 @@ impl Walker<'_> {
                     3,
                     format!("wrote {} as JSON text in a string", describe_value(&v)),
                 )?;
+                if self.dry > 0 {
+                    return Ok(Value::Null);
+                }
                 Ok(Value::String(v.to_string()))
             }
             Value::Null => Err(self.mismatch(id, &v)),
         }
     }
 
-    fn array(&mut self, v: Value, id: NodeId, a: &Array, depth: usize) -> Result<Value, Error> {
-        let v = self.decode_string(v, Value::is_array)?;
-        let items = match v {
-            Value::Array(items) => items,
-            Value::Object(map) if map.len() == 1 && map.values().all(Value::is_array) => {
-                let (key, inner) = map.into_iter().next().unwrap_or_default();
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    format!("took the array out of the wrapper object {{\"{key}\": [...]}}"),
-                )?;
-                match inner {
-                    Value::Array(items) => items,
-                    _ => Vec::new(),
-                }
-            }
-            other => {
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    format!("wrapped {} in a one-element array", describe_value(&other)),
-                )?;
-                vec![other]
-            }
-        };
+    fn array(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        a: &Array,
+        depth: usize,
+        wrapped: bool,
+    ) -> Result<Value, Error> {
+        let (items, wrapping) = self.array_items(v, id, wrapped)?;
         let tuple_len = if a.items.is_none() && !a.prefix.is_empty() {
             Some(a.prefix.len())
         } else {
@@ -440,44 +614,25 @@ impl Walker<'_> {
         };
         let mut out = Vec::with_capacity(items.len());
         let base = self.path.len();
-        for (i, item) in items.into_iter().enumerate() {
+        for (i, item) in items.enumerate() {
             let schema = match (a.prefix.get(i), a.items) {
                 (Some(p), _) => *p,
                 (None, Some(items)) => items,
                 (None, None) if tuple_len.is_some() => {
-                    {
-                        use std::fmt::Write;
-                        let _ = write!(self.path, "/{i}");
-                    }
-                    let r = self.change(
-                        WarningKind::ItemDropped,
-                        2,
-                        format!("dropped {} past the end of a tuple", describe_value(&item)),
-                    );
-                    self.path.truncate(base);
-                    r?;
+                    self.past_tuple(base, i, &item)?;
                     continue;
                 }
                 (None, None) => {
-                    out.push(item);
+                    out.push(self.keep(item));
                     continue;
                 }
             };
-            {
-                use std::fmt::Write;
-                let _ = write!(self.path, "/{i}");
-            }
+            push_index(&mut self.path, i);
             let saved = (self.warnings.len(), self.cost);
+            self.wrapped = wrapping;
             let r = match self.value(item, schema, depth + 1) {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
-                    self.warnings.truncate(saved.0);
-                    self.cost = saved.1;
-                    self.change(
-                        WarningKind::ItemDropped,
-                        4,
-                        format!("dropped the item: {e}"),
-                    )
-                    .map(|()| None)
+                    self.drop_item(saved, e)
                 }
                 r => r.map(Some),
             };
@@ -486,60 +641,104 @@ impl Walker<'_> {
                 out.push(v);
             }
         }
-        if let Some(len) = tuple_len {
-            if out.len() < len {
-                return Err(Error::new(
-                    ErrorKind::Mismatch,
-                    self.path.clone(),
-                    self.schema.describe(id),
-                    format!("an array of {} items, not {len}", out.len()),
-                ));
-            }
+        match tuple_len {
+            Some(len) if out.len() < len => Err(self.short_tuple(id, out.len(), len)),
+            _ => Ok(Value::Array(out)),
         }
-        Ok(Value::Array(out))
     }
 
-    fn object(&mut self, v: Value, id: NodeId, o: &Object, depth: usize) -> Result<Value, Error> {
-        let v = self.decode_string(v, Value::is_object)?;
-        if let Some(wrapped) = self.wrap_scalar(&v, o)? {
-            return self.object(wrapped, id, o, depth);
-        }
-        let v = match v {
-            Value::Array(mut items) if items.len() == 1 && items[0].is_object() => {
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    "took the only object out of a one-element array".to_owned(),
-                )?;
-                items.pop().unwrap_or_default()
+    /// The items to recover against an array schema: the array's, the array inside a
+    /// `{"results": [...]}` wrapper, or the value wrapped in a one-element array (unless it
+    /// was just wrapped: a recursive schema would wrap it forever). The flag says it was.
+    #[inline(never)]
+    fn array_items<'v>(
+        &mut self,
+        v: Cow<'v, Value>,
+        id: NodeId,
+        wrapped: bool,
+    ) -> Result<(Items<'v>, bool), Error> {
+        let v = self.decode_string(v, Value::is_array)?;
+        let wrapper = match &*v {
+            Value::Object(map) if map.len() == 1 && map.values().all(Value::is_array) => {
+                map.keys().next().cloned()
             }
-            v => v,
+            _ => None,
         };
-        let Value::Object(mut map) = v else {
+        if let Some(key) = wrapper {
+            self.change(
+                WarningKind::Reshaped,
+                2,
+                format!("took the array out of the wrapper object {{\"{key}\": [...]}}"),
+            )?;
+            return Ok((Items::of(array_in(v)), false));
+        }
+        if v.is_array() {
+            return Ok((Items::of(array_in(v)), false));
+        }
+        if wrapped {
             return Err(self.mismatch(id, &v));
-        };
-        let oid = self.schema.resolve(id);
-
-        // {"TypeName": {...}} or {"result": {...}} around the expected object.
-        if map.len() == 1 && !o.properties.is_empty() {
-            let key = map.keys().next().cloned().unwrap_or_default();
-            let inner_is_object = map.get(&key).is_some_and(Value::is_object);
-            if inner_is_object && self.keys.lookup(oid, o, &key) == KeyMatch::Unknown {
-                self.change(
-                    WarningKind::Reshaped,
-                    2,
-                    format!("took the object out of the wrapper {{\"{key}\": {{...}}}}"),
-                )?;
-                map = match map.remove(&key) {
-                    Some(Value::Object(inner)) => inner,
-                    _ => Map::new(),
-                };
-            }
         }
+        self.change(
+            WarningKind::Reshaped,
+            2,
+            format!("wrapped {} in a one-element array", describe_value(&v)),
+        )?;
+        let items = match v {
+            Cow::Owned(v) => Items::Owned(vec![v].into_iter()),
+            Cow::Borrowed(v) => Items::Borrowed(std::slice::from_ref(v).iter()),
+        };
+        Ok((items, true))
+    }
 
-        // Every key a property by its exact name and every required property present: recover
-        // the values in place, without rebuilding (and rehashing) the map. The common case.
-        let base = self.path.len();
+    #[inline(never)]
+    fn past_tuple(&mut self, base: usize, i: usize, item: &Value) -> Result<(), Error> {
+        push_index(&mut self.path, i);
+        let r = self.change(
+            WarningKind::ItemDropped,
+            2,
+            format!("dropped {} past the end of a tuple", describe_value(item)),
+        );
+        self.path.truncate(base);
+        r
+    }
+
+    /// An item that cannot be recovered, dropped (`drop_invalid_items`): its changes undone.
+    #[inline(never)]
+    fn drop_item(&mut self, saved: (usize, u32), e: Error) -> Result<Option<Value>, Error> {
+        self.warnings.truncate(saved.0);
+        self.cost = saved.1;
+        self.change(
+            WarningKind::ItemDropped,
+            4,
+            format!("dropped the item: {e}"),
+        )
+        .map(|()| None)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn short_tuple(&self, id: NodeId, found: usize, len: usize) -> Error {
+        Error::new(
+            ErrorKind::Mismatch,
+            self.path.clone(),
+            self.schema.describe(id),
+            format!("an array of {found} items, not {len}"),
+        )
+    }
+
+    fn object(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        if let Some(wrapped) = self.wrap_scalar(&v, o)? {
+            return self.object(Cow::Owned(wrapped), id, o, depth);
+        }
+        let map = self.object_map(v, id, o)?;
+        // Every key a property by its exact name and every required property present: the
+        // common case, walked in the map's order (in place when the map is owned).
         let all_exact = map
             .keys()
             .all(|k| o.properties.iter().any(|p| p.name == *k));
@@ -548,32 +747,146 @@ impl Walker<'_> {
                 .iter()
                 .all(|p| !p.required || map.contains_key(&p.name))
         {
-            let mut dropped = Vec::new();
-            for (key, slot) in map.iter_mut() {
-                let Some(p) = o.properties.iter().find(|p| p.name == *key) else {
-                    continue;
-                };
-                let given = std::mem::take(slot);
-                match self.at_key(base, key, |w| w.property(p, Some(given), depth))? {
-                    Some(v) => *slot = v,
-                    None => dropped.push(key.clone()),
+            return match map {
+                Cow::Owned(map) => self.exact_owned(map, o, depth),
+                Cow::Borrowed(map) => self.exact_borrowed(map, o, depth),
+            };
+        }
+        self.members(map, id, o, depth)
+    }
+
+    /// The map to recover against an object schema: the value's, after a JSON document in a
+    /// string is decoded, an object is taken out of a one-element array, or out of a
+    /// `{"TypeName": {...}}` wrapper.
+    #[inline(never)]
+    fn object_map<'v>(
+        &mut self,
+        v: Cow<'v, Value>,
+        id: NodeId,
+        o: &Object,
+    ) -> Result<Cow<'v, Map<String, Value>>, Error> {
+        let mut v = self.decode_string(v, Value::is_object)?;
+        if v.as_array()
+            .is_some_and(|items| items.len() == 1 && items[0].is_object())
+        {
+            self.change(
+                WarningKind::Reshaped,
+                2,
+                "took the only object out of a one-element array".to_owned(),
+            )?;
+            v = only_item(v);
+        }
+        let oid = self.schema.resolve(id);
+
+        // {"TypeName": {...}} or {"result": {...}} around the expected object; not when the
+        // schema takes other keys (`additionalProperties`), where the key is data.
+        let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_));
+        if let Value::Object(map) = &*v {
+            if map.len() == 1 && !o.properties.is_empty() && !extras_allowed {
+                let key = map.keys().next().cloned().unwrap_or_default();
+                let inner_is_object = map.get(&key).is_some_and(Value::is_object);
+                if inner_is_object && self.keys.lookup(oid, o, &key) == KeyMatch::Unknown {
+                    self.change(
+                        WarningKind::Reshaped,
+                        2,
+                        format!("took the object out of the wrapper {{\"{key}\": {{...}}}}"),
+                    )?;
+                    v = only_member(v);
                 }
             }
-            for key in dropped {
-                map.shift_remove(&key);
-            }
-            return Ok(Value::Object(map));
         }
+        match v {
+            Cow::Owned(Value::Object(map)) => Ok(Cow::Owned(map)),
+            Cow::Borrowed(Value::Object(map)) => Ok(Cow::Borrowed(map)),
+            v => Err(self.mismatch(id, &v)),
+        }
+    }
 
-        let mut slots: Vec<Option<Value>> = vec![None; o.properties.len()];
+    /// `object`'s common case on an owned map: the values recovered in place, without
+    /// rebuilding (and rehashing) the map.
+    fn exact_owned(
+        &mut self,
+        mut map: Map<String, Value>,
+        o: &Object,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let base = self.path.len();
+        let mut dropped = Vec::new();
+        for (key, slot) in map.iter_mut() {
+            let Some(p) = o.properties.iter().find(|p| p.name == *key) else {
+                continue;
+            };
+            let given = Cow::Owned(std::mem::take(slot));
+            push_key(&mut self.path, key);
+            let r = self.property(p, Some(given), depth);
+            self.path.truncate(base);
+            match r? {
+                Some(v) => *slot = v,
+                None => dropped.push(key.clone()),
+            }
+        }
+        for key in dropped {
+            map.shift_remove(&key);
+        }
+        Ok(Value::Object(map))
+    }
+
+    /// `object` in general: keys matched to properties (`match_keys`), then the extra
+    /// values that have a schema recovered, then each property, given or missing.
+    fn members<'v>(
+        &mut self,
+        map: Cow<'v, Map<String, Value>>,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let Matched {
+            slots,
+            names,
+            extras,
+        } = self.match_keys(map, id, o)?;
+        let base = self.path.len();
+        let mut kept = Vec::with_capacity(extras.len());
+        for (key, extra) in extras {
+            let v = match extra {
+                Extra::Kept(v) => v,
+                Extra::Recover(v, s) => self.at_key(base, &key, |w| w.value(v, s, depth + 1))?,
+            };
+            kept.push((key, v));
+        }
+        let mut out = Map::with_capacity(o.properties.len() + kept.len());
+        for ((p, slot), name) in o.properties.iter().zip(slots).zip(names) {
+            push_key(&mut self.path, &p.name);
+            let r = self.property(p, slot, depth);
+            self.path.truncate(base);
+            if let Some(v) = r? {
+                out.insert(name.unwrap_or_else(|| p.name.clone()), v);
+            }
+        }
+        out.extend(kept);
+        Ok(Value::Object(out))
+    }
+
+    /// Each key of `map` matched to a property (exactly, by alias, loosely) or kept, recovered
+    /// later, or dropped as an extra; an object none of whose keys is a property is an error.
+    #[inline(never)]
+    fn match_keys<'v>(
+        &mut self,
+        map: Cow<'v, Map<String, Value>>,
+        id: NodeId,
+        o: &Object,
+    ) -> Result<Matched<'v>, Error> {
+        let oid = self.schema.resolve(id);
+        let base = self.path.len();
+        let mut slots: Vec<Option<Cow<'v, Value>>> = vec![None; o.properties.len()];
         // The key strings of exact matches, reused for the output map.
         let mut names: Vec<Option<String>> = vec![None; o.properties.len()];
         let mut exact: Vec<bool> = vec![false; o.properties.len()];
-        let mut extras: Vec<(String, Value)> = Vec::new();
+        let mut extras: Vec<(String, Extra<'v>)> = Vec::new();
         let mut any_known = false;
         // Described only if no key turns out to be known (the error below).
         let found_keys = if o.properties.is_empty()
-            || o.additional == Additional::Allow
+            || matches!(o.additional, Additional::Allow | Additional::Schema(_))
             || map
                 .keys()
                 .any(|k| o.properties.iter().any(|p| &p.name == k))
@@ -582,7 +895,11 @@ impl Walker<'_> {
         } else {
             describe_keys(&map)
         };
-        for (key, value) in map {
+        let members = match map {
+            Cow::Owned(map) => Members::Owned(map.into_iter()),
+            Cow::Borrowed(map) => Members::Borrowed(map.iter()),
+        };
+        for (key, value) in members {
             let m = self.keys.lookup(oid, o, &key);
             match m {
                 KeyMatch::Exact(i) => {
@@ -642,12 +959,11 @@ impl Walker<'_> {
                     ));
                 }
                 KeyMatch::Unknown => match o.additional {
-                    Additional::Allow => extras.push((key, value)),
-                    Additional::Unspecified if self.strict => extras.push((key, value)),
-                    Additional::Schema(s) => {
-                        let r = self.at_key(base, &key, |w| w.value(value, s, depth + 1))?;
-                        extras.push((key, r));
+                    Additional::Allow => extras.push((key, Extra::Kept(self.keep(value)))),
+                    Additional::Unspecified if self.strict => {
+                        extras.push((key, Extra::Kept(self.keep(value))));
                     }
+                    Additional::Schema(s) => extras.push((key, Extra::Recover(value, s))),
                     Additional::Unspecified | Additional::Deny => {
                         self.at_key(base, &key, |w| {
                             w.change(
@@ -660,7 +976,9 @@ impl Walker<'_> {
                 },
             }
         }
-        if !any_known && !o.properties.is_empty() && o.additional != Additional::Allow {
+        // (An object of extras only is one when the schema takes extras.)
+        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_));
+        if !any_known && !o.properties.is_empty() && !takes_extras {
             return Err(Error::new(
                 ErrorKind::Mismatch,
                 self.path.clone(),
@@ -669,15 +987,11 @@ impl Walker<'_> {
             ));
         }
 
-        let mut out = Map::with_capacity(o.properties.len() + extras.len());
-        for ((p, slot), name) in o.properties.iter().zip(slots).zip(names) {
-            let r = self.at_key(base, &p.name, |w| w.property(p, slot, depth));
-            if let Some(v) = r? {
-                out.insert(name.unwrap_or_else(|| p.name.clone()), v);
-            }
-        }
-        out.extend(extras);
-        Ok(Value::Object(out))
+        Ok(Matched {
+            slots,
+            names,
+            extras,
+        })
     }
 
     /// Runs `f` with the path extended by `key`.
@@ -688,13 +1002,7 @@ impl Walker<'_> {
         f: impl FnOnce(&mut Self) -> Result<T, Error>,
     ) -> Result<T, Error> {
         self.path.truncate(base);
-        self.path.push('/');
-        if key.bytes().any(|c| c == b'~' || c == b'/') {
-            self.path
-                .push_str(&key.replace('~', "~0").replace('/', "~1"));
-        } else {
-            self.path.push_str(key);
-        }
+        push_key(&mut self.path, key);
         let r = f(self);
         self.path.truncate(base);
         r
@@ -704,11 +1012,11 @@ impl Walker<'_> {
     fn property(
         &mut self,
         p: &Property,
-        slot: Option<Value>,
+        slot: Option<Cow<'_, Value>>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
         match slot {
-            Some(Value::Null) if !self.schema.is_nullable(p.schema) => {
+            Some(v) if v.is_null() && !self.schema.is_nullable(p.schema) => {
                 if p.no_invent {
                     return Err(self.no_invent(p, "null"));
                 }
@@ -820,7 +1128,19 @@ impl Walker<'_> {
             Kind::String => Value::String(String::new()),
             Kind::Enum(e) if e.values.len() == 1 => e.values[0].clone(),
             Kind::Enum(_) => return None,
-            Kind::Array(_) => Value::Array(Vec::new()),
+            // A tuple's empty value has its items: the empty value of each.
+            Kind::Array(a) => Value::Array(
+                a.prefix
+                    .iter()
+                    .map(|p| {
+                        if self.schema.is_nullable(*p) {
+                            Some(Value::Null)
+                        } else {
+                            self.empty_value(*p, depth + 1)
+                        }
+                    })
+                    .collect::<Option<_>>()?,
+            ),
             Kind::Object(o) => {
                 let mut map = Map::new();
                 for p in o.properties.iter().filter(|p| p.required) {
@@ -845,41 +1165,115 @@ impl Walker<'_> {
         })
     }
 
-    /// Every branch; the cheapest recovery wins (the first on a tie).
-    fn union(
+    /// The common case of `object` on a borrowed map (every key a property by its exact name,
+    /// every required property present): the same walk in the map's order, into a new map.
+    fn exact_borrowed(
         &mut self,
-        v: Value,
-        id: NodeId,
-        branches: &[NodeId],
+        map: &Map<String, Value>,
+        o: &Object,
         depth: usize,
     ) -> Result<Value, Error> {
-        let mut best: Option<(u32, Value, Vec<Warning>)> = None;
-        let mut first_error: Option<Error> = None;
-        let saved_len = self.warnings.len();
-        let saved_cost = self.cost;
+        let base = self.path.len();
+        let mut out = Map::new();
+        for (key, given) in map {
+            let Some(p) = o.properties.iter().find(|p| p.name == *key) else {
+                continue;
+            };
+            let given = Cow::Borrowed(given);
+            let v = self.at_key(base, key, |w| w.property(p, Some(given), depth))?;
+            if let (Some(v), 0) = (v, self.dry) {
+                out.insert(key.clone(), v);
+            }
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// Every branch is weighed (see `choose`); the cheapest wins (the first on a tie), and only
+    /// it is recovered for real.
+    fn union(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        rid: NodeId,
+        branches: &[NodeId],
+        depth: usize,
+        wrapped: bool,
+    ) -> Result<Value, Error> {
         // A tagged enum's value names its branch by a constant property (serde's tag): that
         // branch alone is tried, so a valid value costs one branch and no copy.
         if let Some(tagged) = self.tagged_branch(&v, branches) {
-            return self.value(v, tagged, depth + 1);
+            self.wrapped = wrapped;
+            return self.value(v, tagged, depth);
         }
-        for b in branches {
-            match self.value(v.clone(), *b, depth + 1) {
-                Ok(value) => {
-                    let cost = self.cost - saved_cost;
-                    let warnings = self.warnings.split_off(saved_len);
-                    self.cost = saved_cost;
-                    if best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
-                        let done = cost == 0;
-                        best = Some((cost, value, warnings));
-                        if done {
+        // A value this call owns opens a scope of choices: the branches borrow it, and every
+        // address under it stays put until the scope closes.
+        let owner = matches!(v, Cow::Owned(_)) || self.scopes.is_empty();
+        if owner {
+            self.scopes.push(HashMap::new());
+        }
+        let r = match self.choose(&v, id, rid, branches, depth, wrapped) {
+            Ok((_, cost)) if self.dry > 0 => {
+                self.cost += cost;
+                Ok(Value::Null)
+            }
+            Ok((b, _)) => {
+                self.wrapped = wrapped;
+                self.value(Cow::Borrowed(&*v), branches[b], depth)
+            }
+            Err(e) => Err(e),
+        };
+        if owner {
+            self.scopes.pop();
+        }
+        r
+    }
+
+    /// Which branch of a union fits `v` best, and at what cost: each branch recovered without
+    /// keeping anything, once per (union, value) in a scope.
+    fn choose(
+        &mut self,
+        v: &Value,
+        id: NodeId,
+        rid: NodeId,
+        branches: &[NodeId],
+        depth: usize,
+        wrapped: bool,
+    ) -> Result<(usize, u32), Error> {
+        let key = (rid, v as *const Value as usize, depth, self.frames, wrapped);
+        let base = self.path.len();
+        if let Some(choice) = self.scopes.last().and_then(|s| s.get(&key)) {
+            return choice.clone().map_err(|(e, at)| {
+                let suffix = e.path().get(at..).unwrap_or_default().to_owned();
+                Error::new(
+                    e.kind(),
+                    format!("{}{suffix}", self.path),
+                    e.expected(),
+                    e.found(),
+                )
+            });
+        }
+        let saved_len = self.warnings.len();
+        let saved_cost = self.cost;
+        let mut best: Option<(usize, u32)> = None;
+        let mut first_error: Option<Error> = None;
+        self.dry += 1;
+        for (i, b) in branches.iter().enumerate() {
+            self.wrapped = wrapped;
+            let r = self.value(Cow::Borrowed(v), *b, depth);
+            let cost = self.cost - saved_cost;
+            self.cost = saved_cost;
+            self.warnings.truncate(saved_len);
+            match r {
+                Ok(_) => {
+                    if best.is_none_or(|(_, c)| cost < c) {
+                        best = Some((i, cost));
+                        if cost == 0 {
                             break;
                         }
                     }
                 }
+                // Keep the error that got deepest into the value: it says most.
                 Err(e) => {
-                    self.warnings.truncate(saved_len);
-                    self.cost = saved_cost;
-                    // Keep the error that got deepest into the value: it says most.
                     if first_error
                         .as_ref()
                         .is_none_or(|f| e.path().len() > f.path().len())
@@ -889,14 +1283,12 @@ impl Walker<'_> {
                 }
             }
         }
-        match best {
-            Some((cost, value, warnings)) => {
-                self.cost += cost;
-                self.warnings.extend(warnings);
-                Ok(value)
-            }
-            None => Err(first_error.unwrap_or_else(|| self.mismatch(id, &v))),
+        self.dry -= 1;
+        let choice = best.ok_or_else(|| first_error.unwrap_or_else(|| self.mismatch(id, v)));
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(key, choice.clone().map_err(|e| (e, base)));
         }
+        choice
     }
 
     /// The branch whose constant property (a serde tag) the value has exactly, if one does.
@@ -922,6 +1314,63 @@ impl Walker<'_> {
             self.schema.describe(id),
             why,
         )
+    }
+}
+
+/// Appends `/key` to a JSON pointer, escaped.
+#[inline(never)]
+fn push_key(path: &mut String, key: &str) {
+    path.push('/');
+    if key.bytes().any(|c| c == b'~' || c == b'/') {
+        path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    } else {
+        path.push_str(key);
+    }
+}
+
+/// Appends `/i` to a JSON pointer.
+fn push_index(path: &mut String, i: usize) {
+    use std::fmt::Write;
+    let _ = write!(path, "/{i}");
+}
+
+/// The value of a one-key object.
+fn only_member(v: Cow<'_, Value>) -> Cow<'_, Value> {
+    match v {
+        Cow::Owned(Value::Object(map)) => Cow::Owned(map.into_iter().next().unwrap_or_default().1),
+        Cow::Borrowed(Value::Object(map)) => map
+            .values()
+            .next()
+            .map_or(Cow::Owned(Value::Null), Cow::Borrowed),
+        v => v,
+    }
+}
+
+/// The element of a one-element array.
+fn only_item(v: Cow<'_, Value>) -> Cow<'_, Value> {
+    match v {
+        Cow::Owned(Value::Array(mut items)) => Cow::Owned(items.pop().unwrap_or_default()),
+        Cow::Borrowed(Value::Array(items)) => {
+            items.first().map_or(Cow::Owned(Value::Null), Cow::Borrowed)
+        }
+        v => v,
+    }
+}
+
+/// The items of an array, or of the array inside a one-key wrapper object.
+fn array_in(v: Cow<'_, Value>) -> Cow<'_, [Value]> {
+    match v {
+        Cow::Owned(Value::Array(items)) => Cow::Owned(items),
+        Cow::Borrowed(Value::Array(items)) => Cow::Borrowed(items),
+        Cow::Owned(Value::Object(map)) => match map.into_iter().next() {
+            Some((_, Value::Array(items))) => Cow::Owned(items),
+            _ => Cow::Owned(Vec::new()),
+        },
+        Cow::Borrowed(Value::Object(map)) => match map.values().next() {
+            Some(Value::Array(items)) => Cow::Borrowed(items),
+            _ => Cow::Owned(Vec::new()),
+        },
+        _ => Cow::Owned(Vec::new()),
     }
 }
 

@@ -336,6 +336,135 @@ fn depth_limit() {
     }
     let e = recover(v, &s, &Options::default().max_depth(10)).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::DepthLimit);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "at {}: expected nesting at most 10 deep, found deeper nesting",
+            "/0".repeat(11)
+        )
+    );
+}
+
+/// The issue's schema: two array branches whose items are the union again, and an integer.
+/// Trying both array branches at every level doubled the work per level, and a scalar was
+/// wrapped in arrays until the depth limit (3^128 evaluations for the reply `1`).
+fn twin_arrays() -> Schema {
+    schema(json!({
+        "$defs": {"T": {"anyOf": [
+            {"type": "array", "items": {"$ref": "#/$defs/T"}},
+            {"type": "array", "items": {"$ref": "#/$defs/T"}, "description": "o"},
+            {"type": "integer"}
+        ]}},
+        "$ref": "#/$defs/T"
+    }))
+}
+
+fn nested(depth: usize, inner: Value) -> Value {
+    let mut v = inner;
+    for _ in 0..depth {
+        v = json!([v]);
+    }
+    v
+}
+
+#[test]
+fn a_scalar_is_wrapped_once_not_until_the_depth_limit() {
+    let s = twin_arrays();
+    let r = run(json!(1), &s);
+    assert_eq!((r.value, r.cost), (json!(1), 0));
+    assert!(r.warnings.is_empty());
+    // Nothing fits "x": the error says so, not that the reply nests too deep.
+    let e = err(json!("x"), &s);
+    assert_eq!(
+        e.to_string(),
+        "at /0: expected an array of an array or an array or an integer, found \"x\""
+    );
+    // A schema with one array branch wraps once too.
+    let one = schema(json!({
+        "$defs": {"T": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/T"}}, {"type": "boolean"}]}},
+        "$ref": "#/$defs/T"
+    }));
+    assert_eq!(err(json!("x"), &one).kind(), ErrorKind::Mismatch);
+    let r = run(json!(true), &one);
+    assert_eq!((r.value, r.cost), (json!(true), 0));
+}
+
+#[test]
+fn nested_unions_are_decided_once_per_value() {
+    // 90 levels: 2^90 branch evaluations without the memo.
+    let s = twin_arrays();
+    let r = run(nested(90, json!(7)), &s);
+    assert_eq!((r.value, r.cost), (nested(90, json!(7)), 0));
+    // A value that costs something at the bottom: every level's first branch costs the
+    // same as its second, so both are weighed at every level.
+    let r = run(nested(90, json!("7")), &s);
+    assert_eq!(r.value, nested(90, json!(7)));
+    assert_eq!(r.cost, 1);
+    assert_eq!(
+        summary(&r),
+        [(WarningKind::Coerced, "/0".repeat(90).as_str())]
+    );
+}
+
+/// An untagged enum of a node with children and the same node with one field more: a reply
+/// whose nodes all carry the extra field costs 1 (a dropped key) against the first variant at
+/// every level, so both variants were recovered at every level: 2^depth.
+#[test]
+fn recursive_untagged_variants_are_polynomial() {
+    let s = schema(json!({
+        "$defs": {"Tree": {"anyOf": [
+            {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}
+            }, "required": ["name", "children"]},
+            {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}},
+                "extra": {"type": "integer"}
+            }, "required": ["name", "children", "extra"]}
+        ]}},
+        "$ref": "#/$defs/Tree"
+    }));
+    let mut v = json!({"name": 5, "children": [], "extra": 1});
+    let mut expected = json!({"name": "5", "children": [], "extra": 1});
+    for i in 0..60 {
+        v = json!({"name": format!("n{i}"), "children": [v, {"name": "x", "children": []}], "extra": i});
+        expected = json!({"name": format!("n{i}"), "children": [expected, {"name": "x", "children": []}], "extra": i});
+    }
+    let r = run(v, &s);
+    assert_eq!(r.value, expected);
+    let path = format!("{}/name", "/children/0".repeat(60));
+    assert_eq!(summary(&r), [(WarningKind::Coerced, path.as_str())]);
+}
+
+/// The depth errors say which limit was met: the reply's nesting, or the recursion that the
+/// schema's unions add to it (a union at every level of the reply takes a frame each).
+#[test]
+fn the_depth_error_is_true() {
+    let plain = schema(json!({"type": "array", "items": {"$ref": "#"}}));
+    assert_eq!(
+        run(nested(128, json!([])), &plain).value,
+        nested(128, json!([]))
+    );
+    let e = err(nested(129, json!([])), &plain);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "at {}: expected nesting at most 128 deep, found deeper nesting",
+            "/0".repeat(129)
+        )
+    );
+    let s = twin_arrays();
+    assert_eq!(run(nested(95, json!(1)), &s).value, nested(95, json!(1)));
+    let e = err(nested(97, json!(1)), &s);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "at {}: expected at most 192 levels of the reply's nesting and the schema's unions \
+             together, found more, at a reply depth of 96",
+            "/0".repeat(96)
+        )
+    );
 }
 
 /// Folded key names and enum spellings are kept per schema node for the whole reply: each
@@ -385,4 +514,65 @@ fn spellings_are_kept_per_schema_node() {
         enums,
         ["/0/door", "/0/shop", "/1/door", "/1/shop", "/2/door", "/2/shop"]
     );
+}
+
+/// The deepest recursion the default options allow fits a test thread's 2 MiB stack,
+/// unoptimised: a reply with an object and two union layers at every level, to the limit of
+/// 128 + 64 frames; and a reply 128 deep with an object at every level.
+#[test]
+fn the_deepest_recursion_fits_the_stack() {
+    let tree = schema(json!({
+        "$defs": {"T": {"anyOf": [
+            {"type": "object", "properties": {"c": {"$ref": "#/$defs/U"}}, "required": ["c"]},
+            {"type": "object", "properties": {"c": {"$ref": "#/$defs/U"}, "d": {"type": "integer"}}, "required": ["c", "d"]},
+            {"type": "integer"}
+        ]}, "U": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "boolean"}]}},
+        "$ref": "#/$defs/U"
+    }));
+    let deep = |n: usize| {
+        let mut v = json!(1);
+        for _ in 0..n {
+            v = json!({"c": v, "d": "2"});
+        }
+        v
+    };
+    let r = run(deep(63), &tree);
+    assert_eq!(r.cost, 63);
+    let e = err(deep(64), &tree);
+    assert_eq!(e.kind(), ErrorKind::DepthLimit);
+    assert_eq!(e.path(), "/c".repeat(64));
+    let plain = schema(json!({"type": "object", "properties": {"c": {"$ref": "#"}}}));
+    let mut v = json!({});
+    for _ in 0..128 {
+        v = json!({"c": v, "d": 1});
+    }
+    assert_eq!(run(v, &plain).cost, 128);
+}
+
+/// A tuple's empty value has its items (found by the fuzzer: `[]` was filled in for `null`,
+/// and did not fit the tuple).
+#[test]
+fn a_tuple_is_filled_with_its_items() {
+    let s = schema(
+        json!({"type": "array", "prefixItems": [{"type": ["string", "null"]}, {"type": "boolean"}]}),
+    );
+    let r = run(json!(null), &s);
+    assert_eq!(r.value, json!([null, false]));
+    assert_eq!(summary(&r), [(WarningKind::NullReplaced, "")]);
+}
+
+/// A single key the schema takes as an extra is data, not a wrapper around the object (found
+/// by the fuzzer: recovering a recovered value again unwrapped it).
+#[test]
+fn an_allowed_extra_key_is_not_a_wrapper() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": {"type": "object"}
+    }));
+    let r = run(json!({"9": {"b": 1}}), &s);
+    assert_eq!((r.value, r.cost), (json!({"9": {"b": 1}}), 0));
+    let closed = schema(json!({"type": "object", "properties": {"a": {"type": "integer"}}}));
+    let r = run(json!({"Wrapper": {"a": 1}}), &closed);
+    assert_eq!(r.value, json!({"a": 1}));
 }

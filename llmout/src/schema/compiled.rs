@@ -156,15 +156,18 @@ impl Schema {
         // (Node 0 is `Any` in every schema; see `root_any`.)
     }
 
-    /// Compiles a JSON schema. Fails with [`ErrorKind::InvalidSchema`] on a `$ref` that does
-    /// not resolve inside the document, or nesting deeper than 100.
+    /// Compiles a JSON schema. Fails with [`ErrorKind::InvalidSchema`] on anything
+    /// [`validate`](super::validate) rejects (a `$ref` that does not resolve inside the
+    /// document, references that loop without consuming input, keywords of the wrong type),
+    /// or references nested deeper than 100.
     ///
     /// ```
     /// use llmout::schema::Schema;
     /// let err = Schema::compile(&serde_json::json!({"$ref": "#/$defs/Missing"})).unwrap_err();
-    /// assert_eq!(err.to_string(), "expected a $ref that resolves inside the schema, found \"#/$defs/Missing\"");
+    /// assert_eq!(err.to_string(), "at /$ref: expected a $ref that resolves inside the schema, found \"#/$defs/Missing\"");
     /// ```
     pub fn compile(schema: &Value) -> Result<Schema, Error> {
+        super::validate(schema)?;
         let mut c = Compiler {
             doc: schema,
             nodes: vec![Node::of(Kind::Any)],
@@ -546,18 +549,13 @@ impl<'a> Compiler<'a> {
         if let Some((_, id)) = self.refs.iter().find(|(r, _)| r == reference) {
             return Ok(*id);
         }
-        let pointer = reference.strip_prefix('#').ok_or_else(|| {
+        let target = super::valid::resolve(self.doc, reference).ok_or_else(|| {
             invalid(
                 "a $ref that resolves inside the schema",
                 format!("\"{reference}\""),
             )
         })?;
-        let target = self.doc.pointer(&percent_decode(pointer)).ok_or_else(|| {
-            invalid(
-                "a $ref that resolves inside the schema",
-                format!("\"{reference}\""),
-            )
-        })?;
+        let pointer = reference.strip_prefix('#').unwrap_or_default();
         // Reserve the node first so recursive references resolve to it.
         let placeholder = self.push(Node::of(Kind::Any));
         self.refs.push((reference.to_owned(), placeholder));
@@ -642,31 +640,6 @@ fn is_null_schema(v: &Value) -> bool {
 
 fn invalid(expected: &str, found: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidSchema, "", expected, found)
-}
-
-/// Decodes `%XX` escapes in a `$ref` fragment (JSON pointer in URI form).
-fn percent_decode(s: &str) -> String {
-    fn hex(b: u8) -> Option<u8> {
-        (b as char).to_digit(16).map(|d| d as u8)
-    }
-    if !s.contains('%') {
-        return s.to_owned();
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push(h * 16 + l);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -774,8 +747,58 @@ mod tests {
     fn invalid_schemas() {
         assert_eq!(
             Schema::compile(&json!(5)).unwrap_err().to_string(),
-            "expected a schema (an object or a boolean), found \"5\""
+            "expected a schema (an object or a boolean), found 5"
         );
+        let cases = [
+            (json!({"type": 3}), "/type"),
+            (json!({"type": "strnig"}), "/type"),
+            (json!({"type": []}), "/type"),
+            (json!({"properties": "x"}), "/properties"),
+            (json!({"properties": {"a": 1}}), "/properties/a"),
+            (json!({"enum": []}), "/enum"),
+            (json!({"anyOf": []}), "/anyOf"),
+            (json!({"required": "a"}), "/required"),
+            (json!({"items": [true, 2]}), "/items/1"),
+            (json!({"minItems": -1}), "/minItems"),
+            (json!({"$ref": 7}), "/$ref"),
+            (json!({"$ref": "#/$defs/Missing"}), "/$ref"),
+            // A -> B -> A with no input consumed between.
+            (
+                json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"}),
+                "/$defs/B/$ref",
+            ),
+            // A reference that is its own first `anyOf` branch.
+            (
+                json!({"$defs": {"T": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "integer"}]}}, "$ref": "#/$defs/T"}),
+                "/$defs/T/anyOf/0/$ref",
+            ),
+            (json!({"allOf": [{"$ref": "#"}]}), "/allOf/0/$ref"),
+            (json!({"not": {"$ref": "#"}}), "/not/$ref"),
+        ];
+        for (schema, path) in cases {
+            let e = Schema::compile(&schema).unwrap_err();
+            assert_eq!(
+                (e.kind(), e.path()),
+                (ErrorKind::InvalidSchema, path),
+                "{schema}"
+            );
+        }
+        assert_eq!(
+            Schema::compile(
+                &json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}})
+            )
+            .unwrap_err()
+            .to_string(),
+            "at /$defs/B/$ref: expected references that reach `properties` or `items` before \
+             they loop, found the cycle #/$defs/A -> #/$defs/B -> #/$defs/A"
+        );
+        // Recursion through `items` or `properties` consumes a level of the value each round.
+        for ok in [
+            json!({"$defs": {"T": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/T"}}, {"type": "integer"}]}}, "$ref": "#/$defs/T"}),
+            json!({"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}}),
+        ] {
+            assert!(Schema::compile(&ok).is_ok(), "{ok}");
+        }
         assert_eq!(
             Schema::compile(&json!({"type": "strnig"}))
                 .unwrap_err()

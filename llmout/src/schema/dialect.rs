@@ -35,6 +35,17 @@
 //! | no `oneOf`/`allOf` | `oneOf` becomes `anyOf`, a one-element `allOf` is merged, else an error |
 //! | keywords: `type`, `format`, `title`, `description`, `nullable`, `enum`, `items`, `properties`, `required`, `anyOf`, `minItems`, `maxItems`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `default`, `propertyOrdering` | anything else is removed |
 //! | properties are generated in alphabetical order unless `propertyOrdering` says otherwise | `propertyOrdering` is set to the schema's order |
+//! | the schema counts against the input tokens, and large ones are refused ("too many states") | a schema over 1 000 000 bytes with its references inlined is an error, found before inlining |
+//!
+//! Inlining copies a definition at every use, so a schema whose definitions each use the next
+//! twice doubles per level (20 levels of 1 KB make 100 MB). Google publishes no size limit for
+//! `responseSchema`; what it documents is that the schema counts against the model's input
+//! (1 048 576 tokens on current models, about 4 characters each), and in practice it refuses
+//! schemas far smaller with "too many states for serving". llmout refuses at 1 000 000 bytes of
+//! compact JSON (about 250 000 tokens, a quarter of the input window): no schema that size is
+//! served, and the check, made on the input with each definition's size computed once, costs
+//! time linear in the schema instead of the output's. `gemini-json` keeps `$ref`s and has no
+//! such growth.
 //!
 //! # `gemini-json`: `responseJsonSchema`
 //!
@@ -44,6 +55,7 @@
 //! anything else is removed, `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and a
 //! node with `$ref` keeps only `$`-keywords (Gemini ignores siblings of `$ref`).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -115,15 +127,17 @@ impl FromStr for Dialect {
     }
 }
 
-/// The schema in `dialect`, or an error naming what it cannot express and where.
+/// The schema in `dialect`, or an error naming what it cannot express and where. A schema that
+/// is not a schema (see [`validate`](super::validate)) is an error in every dialect.
 ///
 /// ```
 /// use llmout::schema::dialect::{to_dialect, Dialect};
 /// use serde_json::json;
 /// let schema = json!({
 ///     "type": "object",
-///     "properties": {"a": {"type": "string"}, "b": {"type": "integer", "x-no-invent": true}},
-///     "required": ["a"]
+///     "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+///     "required": ["a"],
+///     "x-no-invent": ["a"]
 /// });
 /// assert_eq!(
 ///     to_dialect(&schema, Dialect::OpenAiStrict).unwrap(),
@@ -136,6 +150,12 @@ impl FromStr for Dialect {
 /// );
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, Error> {
+    super::validate(schema)?;
+    if matches!(dialect, Dialect::OpenAiStrict | Dialect::Anthropic) {
+        if let Some((target, pointer)) = root_reference(schema) {
+            return object_behind_root_ref(schema, target, &pointer, dialect);
+        }
+    }
     let root_object = is_object_schema(schema);
     match dialect {
         Dialect::OpenAiStrict => {
@@ -160,8 +180,165 @@ pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, Error> {
             }
             Walk::new(schema, dialect).node(schema, "", 0)
         }
-        Dialect::Gemini | Dialect::GeminiJson => Walk::new(schema, dialect).node(schema, "", 0),
+        Dialect::Gemini => {
+            gemini_size(schema)?;
+            Walk::new(schema, dialect).node(schema, "", 0)
+        }
+        Dialect::GeminiJson => Walk::new(schema, dialect).node(schema, "", 0),
     }
+}
+
+/// The object schema a root `{"$ref": …}` stands for, and its pointer (following references
+/// from one to the next; [`validate`](super::validate) has ruled out loops).
+fn root_reference(schema: &Value) -> Option<(&Value, String)> {
+    let mut at = schema;
+    let mut pointer = String::new();
+    for _ in 0..=super::valid::MAX_NESTING {
+        match at.get("$ref").and_then(Value::as_str) {
+            Some(r) => {
+                at = super::valid::resolve(schema, r)?;
+                pointer = super::valid::percent_decode(r.strip_prefix('#').unwrap_or_default());
+            }
+            None if pointer.is_empty() || !is_object_schema(at) => return None,
+            None => return Some((at, pointer)),
+        }
+    }
+    None
+}
+
+/// A root `$ref` to an object, for the dialects whose root must be an object: the object in
+/// place at the root (its errors at its own pointer), beside the root's other keywords
+/// (`$defs`, so references inside still resolve).
+fn object_behind_root_ref(
+    schema: &Value,
+    target: &Value,
+    pointer: &str,
+    dialect: Dialect,
+) -> Result<Value, Error> {
+    let mut walk = Walk::new(schema, dialect);
+    let mut out = walk.node(target, pointer, 0)?;
+    let mut rest = schema.as_object().cloned().unwrap_or_default();
+    rest.remove("$ref");
+    if !rest.is_empty() {
+        if let (Value::Object(out), Value::Object(rest)) =
+            (&mut out, walk.node(&Value::Object(rest), "", 0)?)
+        {
+            for (k, v) in rest {
+                out.entry(k).or_insert(v);
+            }
+        }
+    }
+    if dialect == Dialect::OpenAiStrict {
+        openai_limits(&out)?;
+    }
+    Ok(out)
+}
+
+/// The most compact JSON a `gemini` schema may take once its references are inlined.
+const GEMINI_MAX_BYTES: usize = 1_000_000;
+
+/// Refuses a schema whose references, inlined, make more than [`GEMINI_MAX_BYTES`]: the size of
+/// the input with every `$ref` replaced by its target (definitions themselves are dropped),
+/// each target's size computed once.
+fn gemini_size(schema: &Value) -> Result<(), Error> {
+    struct Sizer<'a> {
+        root: &'a Value,
+        known: HashMap<String, usize>,
+        open: Vec<String>,
+        /// The `$ref` whose expansion made the size largest, for the message.
+        worst: Option<(usize, String)>,
+    }
+    impl Sizer<'_> {
+        fn size(&mut self, v: &Value, path: &str, depth: usize) -> usize {
+            if depth > MAX_DEPTH {
+                return 0; // the walk reports the depth
+            }
+            match v {
+                Value::Object(m) => {
+                    let mut n = 2usize;
+                    for (k, x) in m {
+                        if matches!(k.as_str(), "$defs" | "definitions") {
+                            continue;
+                        }
+                        let here = push(path, k);
+                        let inner = match (k.as_str(), x) {
+                            ("$ref", Value::String(r)) => self.reference(r, &here, depth),
+                            // and `propertyOrdering`, which lists the names again
+                            ("properties", Value::Object(p)) => p
+                                .keys()
+                                .fold(22, |n, k| n + k.len() + 3)
+                                .saturating_add(self.size(x, &here, depth + 1)),
+                            _ => self.size(x, &here, depth + 1),
+                        };
+                        n = n.saturating_add(k.len() + 4).saturating_add(inner);
+                    }
+                    n
+                }
+                Value::Array(items) => items.iter().enumerate().fold(2usize, |n, (i, x)| {
+                    n.saturating_add(1 + self.size(x, &push(path, &i.to_string()), depth + 1))
+                }),
+                leaf => json_len(leaf),
+            }
+        }
+
+        fn reference(&mut self, r: &str, at: &str, depth: usize) -> usize {
+            if let Some(n) = self.known.get(r) {
+                return *n;
+            }
+            // Recursion: the walk reports it.
+            if self.open.iter().any(|o| o == r) {
+                return 0;
+            }
+            let Some(target) = super::valid::resolve(self.root, r) else {
+                return 0;
+            };
+            self.open.push(r.to_owned());
+            let n = self.size(target, at, depth + 1);
+            self.open.pop();
+            self.known.insert(r.to_owned(), n);
+            if self.worst.as_ref().is_none_or(|(w, _)| n > *w) {
+                self.worst = Some((n, at.to_owned()));
+            }
+            n
+        }
+    }
+    let mut sizer = Sizer {
+        root: schema,
+        known: HashMap::new(),
+        open: Vec::new(),
+        worst: None,
+    };
+    let n = sizer.size(schema, "", 0);
+    if n <= GEMINI_MAX_BYTES {
+        return Ok(());
+    }
+    let at = sizer.worst.map(|(_, at)| at).unwrap_or_default();
+    Err(Error::new(
+        ErrorKind::InvalidSchema,
+        "",
+        format!(
+            "a schema of at most {GEMINI_MAX_BYTES} bytes once its references are inlined \
+             (gemini has no $ref; use gemini-json)"
+        ),
+        format!("about {n} bytes (the largest reference inlined: {at})"),
+    ))
+}
+
+/// The length of `v` as compact JSON, without writing it.
+fn json_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
 }
 
 fn is_object_schema(s: &Value) -> bool {
@@ -170,16 +347,12 @@ fn is_object_schema(s: &Value) -> bool {
 }
 
 fn invalid(path: &str, expected: &str, found: &Value) -> Error {
-    let mut text = found.to_string();
-    if text.len() > 60 {
-        let cut = (0..=60)
-            .rev()
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(0);
-        text.truncate(cut);
-        text.push('…');
-    }
-    Error::new(ErrorKind::InvalidSchema, path, expected, text)
+    Error::new(
+        ErrorKind::InvalidSchema,
+        path,
+        expected,
+        super::valid::json_excerpt(found),
+    )
 }
 
 fn push(path: &str, seg: &str) -> String {
@@ -327,6 +500,10 @@ impl<'a> Walk<'a> {
         }
         for (k, v) in obj {
             if k.starts_with("x-") || k == "$schema" {
+                continue;
+            }
+            // Gemini drops the definitions (they are inlined where used): not walked.
+            if self.dialect == Dialect::Gemini && matches!(k.as_str(), "$defs" | "definitions") {
                 continue;
             }
             let here = push(path, k);
@@ -826,6 +1003,95 @@ mod tests {
         let rec = json!({"type": "object", "properties": {"c": {"type": "array", "items": {"$ref": "#"}}}});
         let e = to_dialect(&rec, Dialect::Gemini).unwrap_err();
         assert_eq!(e.path(), "/properties/c/items/$ref");
+    }
+
+    #[test]
+    fn a_root_ref_to_an_object_is_an_object_root() {
+        let s = json!({
+            "$ref": "#/$defs/P",
+            "$defs": {"P": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}}}
+        });
+        // Anthropic takes the object in place at the root, with the definitions beside it.
+        assert_eq!(
+            to_dialect(&s, Dialect::Anthropic).unwrap(),
+            json!({
+                "type": "object",
+                "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}},
+                "$defs": s["$defs"]
+            })
+        );
+        // What a dialect cannot express in it is named at its own pointer.
+        let e = to_dialect(&s, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(e.path(), "/$defs/P/properties/m");
+        // A root reference to something else is still not an object root.
+        let e = to_dialect(
+            &json!({"$ref": "#/$defs/S", "$defs": {"S": {"type": "string"}}}),
+            Dialect::OpenAiStrict,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.path(), e.expected()),
+            ("", "an object at the root (OpenAI strict mode)")
+        );
+    }
+
+    #[test]
+    fn schemas_that_are_not_schemas_are_errors_in_every_dialect() {
+        for d in Dialect::ALL {
+            for (s, path) in [
+                (json!({"type": 3}), "/type"),
+                (json!({"type": "object", "properties": "x"}), "/properties"),
+                (
+                    json!({"type": "object", "properties": {"e": {"enum": []}}}),
+                    "/properties/e/enum",
+                ),
+                (
+                    json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}),
+                    "/$defs/B/$ref",
+                ),
+            ] {
+                let e = to_dialect(&s, d).unwrap_err();
+                assert_eq!(
+                    (e.kind(), e.path()),
+                    (ErrorKind::InvalidSchema, path),
+                    "{d} {s}"
+                );
+            }
+        }
+    }
+
+    /// 20 levels, each using the next definition twice: inlined, 2^20 copies of the last.
+    fn doubling(levels: usize) -> Value {
+        let mut defs = Map::new();
+        for i in 0..levels {
+            defs.insert(
+                format!("L{i}"),
+                json!({"type": "object", "properties": {
+                    "a": {"$ref": format!("#/$defs/L{}", i + 1)},
+                    "b": {"$ref": format!("#/$defs/L{}", i + 1)}
+                }}),
+            );
+        }
+        defs.insert(format!("L{levels}"), json!({"type": "string"}));
+        json!({"$ref": "#/$defs/L0", "$defs": defs})
+    }
+
+    #[test]
+    fn gemini_refuses_what_inlining_would_blow_up() {
+        let e = to_dialect(&doubling(20), Dialect::Gemini).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected a schema of at most 1000000 bytes once its references are inlined \
+             (gemini has no $ref; use gemini-json), found about 117440428 bytes (the largest \
+             reference inlined: /$ref)"
+        );
+        // Ten levels inline to 2^10 copies, well under the limit, and are written out.
+        let out = to_dialect(&doubling(10), Dialect::Gemini).unwrap();
+        let text = out.to_string();
+        assert_eq!(text.matches("\"string\"").count(), 1024);
+        assert!(!text.contains("$defs"));
+        // gemini-json keeps the references: no growth.
+        assert!(to_dialect(&doubling(20), Dialect::GeminiJson).is_ok());
     }
 
     #[test]

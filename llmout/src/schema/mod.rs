@@ -3,5 +3,7 @@
 mod compiled;
 pub mod dialect;
 pub mod prompt;
+mod valid;
 
 pub use compiled::*;
+pub use valid::validate;

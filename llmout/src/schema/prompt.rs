@@ -36,17 +36,24 @@
 //!
 //! A property's `default` is shown in its comment. Bounds (`minimum`, `maxLength`, ...) are not
 //! shown: recovery enforces them, and the prompt stays short. Vendor keywords (`x-…`) are not
-//! shown. Schemas nested deeper than 64 levels render as `any` there.
+//! shown.
+//!
+//! A schema [`validate`](super::validate) rejects (`{"type": 3}`, `{"enum": []}`, a `$ref`
+//! cycle) is an error, never rendered as `any`.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-const MAX_DEPTH: usize = 64;
+use crate::Error;
+
+/// Validation bounds a schema's nesting below this; the check stays as a guard.
+const MAX_DEPTH: usize = super::valid::MAX_NESTING + 1;
 
 /// Renders a JSON schema as compact, TypeScript-like text for a prompt: the root type first,
-/// then each named definition it uses, once.
+/// then each named definition it uses, once. Fails on a schema that is not a schema (see
+/// [`validate`](super::validate)).
 ///
 /// ```
 /// use serde_json::json;
@@ -60,11 +67,14 @@ const MAX_DEPTH: usize = 64;
 ///     "required": ["x"]
 /// });
 /// assert_eq!(
-///     llmout::schema::prompt::render(&schema),
+///     llmout::schema::prompt::render(&schema).unwrap(),
 ///     "// A point.\n{\n  // Across.\n  x: integer,\n  label?: string | null,\n}"
 /// );
+/// let e = llmout::schema::prompt::render(&json!({"properties": "x"})).unwrap_err();
+/// assert_eq!(e.to_string(), "at /properties: expected an object of schemas, found \"x\"");
 /// ```
-pub fn render(schema: &Value) -> String {
+pub fn render(schema: &Value) -> Result<String, Error> {
+    super::validate(schema)?;
     let mut r = Renderer {
         root: schema,
         queue: Vec::new(),
@@ -94,7 +104,7 @@ pub fn render(schema: &Value) -> String {
         out.push_str(" = ");
         r.expr(&mut out, def, 0, 1);
     }
-    out
+    Ok(out)
 }
 
 struct Renderer<'a> {
@@ -329,48 +339,56 @@ mod tests {
 
     #[test]
     fn scalars_and_unions() {
-        assert_eq!(render(&json!(true)), "any");
-        assert_eq!(render(&json!(false)), "never");
-        assert_eq!(render(&json!({"type": "integer"})), "integer");
+        assert_eq!(render(&json!(true)).unwrap(), "any");
+        assert_eq!(render(&json!(false)).unwrap(), "never");
+        assert_eq!(render(&json!({"type": "integer"})).unwrap(), "integer");
         assert_eq!(
-            render(&json!({"type": ["number", "null"]})),
+            render(&json!({"type": ["number", "null"]})).unwrap(),
             "number | null"
         );
-        assert_eq!(render(&json!({"enum": ["a", 1, null]})), "\"a\" | 1 | null");
-        assert_eq!(render(&json!({"const": "x"})), "\"x\"");
         assert_eq!(
-            render(&json!({"type": "string", "format": "date-time"})),
+            render(&json!({"enum": ["a", 1, null]})).unwrap(),
+            "\"a\" | 1 | null"
+        );
+        assert_eq!(render(&json!({"const": "x"})).unwrap(), "\"x\"");
+        assert_eq!(
+            render(&json!({"type": "string", "format": "date-time"})).unwrap(),
             "string /* date-time */"
         );
         assert_eq!(
-            render(&json!({"anyOf": [{"type": "string"}, {"type": "null"}]})),
+            render(&json!({"anyOf": [{"type": "string"}, {"type": "null"}]})).unwrap(),
             "string | null"
         );
-        assert_eq!(render(&json!({"anyOf": []})), "never");
+        assert_eq!(
+            render(&json!({"anyOf": []})).unwrap_err().to_string(),
+            "at /anyOf: expected a non-empty array of schemas, found []"
+        );
     }
 
     #[test]
     fn arrays_tuples_and_maps() {
         assert_eq!(
-            render(&json!({"type": "array", "items": {"type": "string"}})),
+            render(&json!({"type": "array", "items": {"type": "string"}})).unwrap(),
             "string[]"
         );
         assert_eq!(
-            render(&json!({"type": "array", "items": {"type": ["string", "null"]}})),
+            render(&json!({"type": "array", "items": {"type": ["string", "null"]}})).unwrap(),
             "(string | null)[]"
         );
         assert_eq!(
             render(
                 &json!({"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]})
-            ),
+            )
+            .unwrap(),
             "[integer, string]"
         );
         assert_eq!(
-            render(&json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+            render(&json!({"type": "object", "additionalProperties": {"type": "integer"}}))
+                .unwrap(),
             "{ [key: string]: integer }"
         );
         assert_eq!(
-            render(&json!({"type": "object", "additionalProperties": false})),
+            render(&json!({"type": "object", "additionalProperties": false})).unwrap(),
             "{}"
         );
     }
@@ -387,7 +405,7 @@ mod tests {
             "required": ["user id"]
         });
         assert_eq!(
-            render(&schema),
+            render(&schema).unwrap(),
             "{\n  // Two\n  // lines.\n  \"user id\": string,\n  // default: 3\n  n?: integer,\n  inner?: {\n    a: boolean,\n  },\n}"
         );
     }
@@ -411,19 +429,30 @@ mod tests {
             }
         });
         assert_eq!(
-            render(&schema),
+            render(&schema).unwrap(),
             "{\n  root: Node,\n  other: Leaf,\n}\n\nNode = {\n  children: Node[],\n}\n\n// A leaf.\nLeaf = string"
         );
     }
 
     #[test]
-    fn deep_schemas_are_cut_off() {
+    fn schemas_that_are_not_schemas_are_errors() {
         let mut s = json!({"type": "string"});
         for _ in 0..200 {
             s = json!({"type": "array", "items": s});
         }
-        let text = render(&s);
-        assert!(text.starts_with("any"), "{}", &text[..20]);
-        assert!(text.ends_with("[]"));
+        let e = render(&s).unwrap_err();
+        assert_eq!(e.expected(), "a schema nested at most 100 deep");
+        assert_eq!(e.path(), "/items".repeat(101));
+        for (schema, path) in [
+            (json!({"type": 3}), "/type"),
+            (json!({"properties": "x"}), "/properties"),
+            (json!({"enum": []}), "/enum"),
+            (
+                json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}),
+                "/$defs/B/$ref",
+            ),
+        ] {
+            assert_eq!(render(&schema).unwrap_err().path(), path, "{schema}");
+        }
     }
 }

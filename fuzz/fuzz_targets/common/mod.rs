@@ -1,0 +1,132 @@
+#![allow(dead_code)] // each target uses a part
+//! Schemas generated from fuzz input: objects, arrays, scalars with bounds, `enum`, `const`,
+//! unions (`anyOf`, `oneOf`, type arrays), `allOf`, `$ref`s into `$defs` (recursive ones
+//! included, and sometimes loops that consume no input, which must be rejected), and now and
+//! then a keyword of the wrong type. Names come from a small vocabulary so that replies hit
+//! them.
+
+use libfuzzer_sys::arbitrary::{Result, Unstructured};
+use serde_json::{json, Map, Value};
+
+const NAMES: [&str; 6] = ["a", "name", "Kind", "user_id", "items", "x"];
+const WORDS: [&str; 6] = ["pass", "fail", "needs review", "SKIPPED", "1", ""];
+const DEFS: usize = 3;
+
+/// A schema document: a root and up to three definitions.
+pub fn schema(u: &mut Unstructured<'_>) -> Result<Value> {
+    let mut defs = Map::new();
+    let n = u.int_in_range(0..=DEFS)?;
+    for i in 0..n {
+        defs.insert(format!("D{i}"), node(u, 3, n)?);
+    }
+    let mut root = node(u, 3, n)?;
+    if let (Value::Object(m), false) = (&mut root, defs.is_empty()) {
+        m.insert("$defs".into(), Value::Object(defs));
+    }
+    Ok(root)
+}
+
+fn word(u: &mut Unstructured<'_>) -> Result<Value> {
+    Ok(match u.int_in_range(0..=3)? {
+        0 => json!(u.int_in_range(-3..=3)?),
+        1 => Value::Bool(u.arbitrary()?),
+        _ => json!(*u.choose(&WORDS)?),
+    })
+}
+
+fn node(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<Value> {
+    let last = if depth == 0 { 6 } else { 14 };
+    let mut s = match u.int_in_range(0..=last)? {
+        0 => json!({"type": "string"}),
+        1 => {
+            json!({"type": "integer", "minimum": u.int_in_range(-5..=0)?, "maximum": u.int_in_range(0..=100)?})
+        }
+        2 => json!({"type": "number"}),
+        3 => json!({"type": "boolean"}),
+        4 => {
+            let k = u.int_in_range(1..=3)?;
+            let values: Result<Vec<Value>> = (0..k).map(|_| word(u)).collect();
+            json!({"enum": values?})
+        }
+        5 => json!({"const": word(u)?}),
+        6 if defs > 0 => json!({"$ref": format!("#/$defs/D{}", u.int_in_range(0..=defs - 1)?)}),
+        6 => json!({"type": ["string", "null"]}),
+        7 | 8 => {
+            let mut props = Map::new();
+            let mut required = Vec::new();
+            for _ in 0..u.int_in_range(1..=3)? {
+                let name = *u.choose(&NAMES)?;
+                props.insert(name.into(), node(u, depth - 1, defs)?);
+                if u.arbitrary()? {
+                    required.push(json!(name));
+                }
+            }
+            let mut o = json!({"type": "object", "properties": props, "required": required});
+            match u.int_in_range(0..=3)? {
+                0 => o["additionalProperties"] = json!(false),
+                1 => o["additionalProperties"] = node(u, depth - 1, defs)?,
+                2 => o["x-aliases"] = json!({"id": "user_id", "nm": "name"}),
+                _ => {}
+            }
+            o
+        }
+        9 => json!({"type": "object", "additionalProperties": node(u, depth - 1, defs)?}),
+        10 | 11 => json!({"type": "array", "items": node(u, depth - 1, defs)?}),
+        12 => {
+            // (`allOf` of one: llmout merges only objects, and several schemas of different
+            // types have no value in common.)
+            let key = *u.choose(&["anyOf", "oneOf", "allOf"])?;
+            let k = if key == "allOf" {
+                1
+            } else {
+                u.int_in_range(1..=3)?
+            };
+            let branches: Result<Vec<Value>> = (0..k).map(|_| node(u, depth - 1, defs)).collect();
+            json!({ key: branches? })
+        }
+        13 => json!({"anyOf": [node(u, depth - 1, defs)?, {"type": "null"}]}),
+        _ => {
+            json!({"type": "array", "prefixItems": [node(u, depth - 1, defs)?, node(u, depth - 1, defs)?]})
+        }
+    };
+    // Now and then a keyword of the wrong type, or a default.
+    if let Value::Object(m) = &mut s {
+        match u.int_in_range(0..=40)? {
+            0 => {
+                m.insert("type".into(), json!(3));
+            }
+            1 => {
+                m.insert("enum".into(), json!([]));
+            }
+            2 => {
+                m.insert("properties".into(), json!("x"));
+            }
+            3 => {
+                m.insert("default".into(), word(u)?);
+            }
+            4 => {
+                m.insert("description".into(), json!("A thing."));
+            }
+            _ => {}
+        }
+    }
+    Ok(s)
+}
+
+/// Splits `text` at char boundaries into chunks whose sizes come from `sizes` (1 to 16 bytes).
+pub fn chunks<'t>(text: &'t str, sizes: &[u8]) -> Vec<&'t str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut i = 0;
+    while at < text.len() {
+        let want = usize::from(sizes.get(i % sizes.len().max(1)).copied().unwrap_or(7) % 16) + 1;
+        let mut end = (at + want).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[at..end]);
+        at = end;
+        i += 1;
+    }
+    out
+}

@@ -1,0 +1,49 @@
+//! `from_llm_with_schema` with generated schemas (unions, `$ref`, `$defs`, `const`, `enum`) on
+//! any reply: never panics, never hangs (libFuzzer's `-timeout` is the check on time: union
+//! recovery must stay polynomial). A schema `validate` refuses is refused by `compile` and by
+//! the pipeline with the same error; otherwise a value or an error, never both or neither,
+//! `recovered` iff warnings, and the value recovered again fits the schema (unless it holds a
+//! schema `default`, which is filled in as given).
+#![no_main]
+
+mod common;
+
+use libfuzzer_sys::arbitrary::Unstructured;
+use libfuzzer_sys::fuzz_target;
+use llmout::schema::{validate, Schema};
+use llmout::Options;
+
+fuzz_target!(|data: &[u8]| {
+    let mut u = Unstructured::new(data);
+    let Ok(schema) = common::schema(&mut u) else {
+        return;
+    };
+    let reply = String::from_utf8_lossy(u.take_rest());
+    let options = Options::default();
+    let r = llmout::from_llm_with_schema(&reply, &schema, &options);
+    match validate(&schema) {
+        Err(e) => {
+            assert_eq!(Schema::compile(&schema).unwrap_err(), e);
+            assert_eq!(r.error, Some(e));
+            return;
+        }
+        Ok(()) => {
+            if let Err(e) = Schema::compile(&schema) {
+                // Only the compiler's own limit on references nested through definitions.
+                assert_eq!(r.error.as_ref(), Some(&e));
+                return;
+            }
+        }
+    }
+    assert!(r.value.is_some() != r.error.is_some(), "{r:?}");
+    assert_eq!(r.recovered, !r.warnings.is_empty());
+    // (A `default` is filled in as the schema gives it, fitting or not: not checked here.)
+    if let (Some(value), false) = (r.value, schema.to_string().contains("\"default\"")) {
+        let again = llmout::recover_with_schema(value.clone(), &schema, &options);
+        assert!(
+            again.value.is_some(),
+            "{schema} {reply:?} -> {value} {:?}",
+            again.error
+        );
+    }
+});
