@@ -400,9 +400,9 @@ impl Walker<'_> {
             v.as_array()
                 .is_some_and(|i| i.len() == 1 && !i[0].is_array())
         };
-        let wrapper = v.as_object().filter(|m| {
-            m.len() == 1 && m.values().all(|x| !x.is_object() && !x.is_array())
-        });
+        let wrapper = v
+            .as_object()
+            .filter(|m| m.len() == 1 && m.values().all(|x| !x.is_object() && !x.is_array()));
         if let Some(key) = wrapper.and_then(|m| m.keys().next().cloned()) {
             self.change(
                 WarningKind::Reshaped,
