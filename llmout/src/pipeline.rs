@@ -899,7 +899,7 @@ fn bare_text(raw: &str) -> Option<Chosen> {
     if text.is_empty()
         || text
             .chars()
-            .all(|c| matches!(c, '{' | '}' | '[' | ']' | '/'))
+            .all(|c| matches!(c, '{' | '}' | '[' | ']' | '/' | '"' | '\''))
     {
         return None;
     }

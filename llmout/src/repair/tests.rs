@@ -445,7 +445,7 @@ fn truncation() {
         // A backslash cut off from what it escaped stands for itself.
         (r#"["x", "y\"#, json!(["x", "y\\"]), "/1"),
         // Cut off before its first character: no item yet.
-        (r#"["\u00"#, json!([]), "/0"),
+        (r#"["\u00"#, json!([""]), "/0"),
         (r#"["x", ""#, json!(["x"]), "/1"),
         ("{", json!({}), ""),
         ("[", json!([]), ""),
@@ -1025,4 +1025,22 @@ fn an_array_where_a_key_should_be_joins_the_array_before_it() {
     assert_eq!(value("{\"a\": [], [[1]], [2]}"), json!({"a": [[1], 2]}));
     // Not after an array: still no key.
     assert_eq!(err("{\"a\": 1, [2]}"), "expected a key");
+}
+
+#[test]
+fn strings_cut_off_after_a_colon_or_before_closers() {
+    // Total on a text that ends with a colon inside a string.
+    assert_eq!(value("\"Note:"), json!("Note:"));
+    assert_eq!(value("{\"say\": \"Note:"), json!({"say": "Note:"}));
+    // A string still open when the input ends with closers ends before them.
+    assert_eq!(
+        fix("{\"q\": \"a} \"b\" c}"),
+        (
+            json!({"q": "a} \"b\" c"}),
+            vec![rp(UnescapedQuote, "/q"), rp(MissingQuote, "/q")]
+        )
+    );
+    // Nothing but an opening quote is no value.
+    assert_eq!(err("\""), "no JSON value");
+    assert_eq!(err("  \"  "), "no JSON value");
 }

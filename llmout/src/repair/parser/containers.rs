@@ -520,7 +520,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         let start = self.pos + len;
         let (text, complete, end) = self.string(q, len, Ctx::Item);
-        if !complete && self.text_of(text).is_empty() {
+        if !complete && self.src[start..end].trim().is_empty() {
             // Cut off before its first character: no item yet.
             return Ok(false);
         }

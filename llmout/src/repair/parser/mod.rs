@@ -624,9 +624,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     if q != Quote::Double {
                         self.repair(RepairKind::QuoteStyle, self.pos);
                     }
-                    let (text, complete, _) = self.string(q, len, ctx);
-                    if !complete && ctx != Ctx::Root && self.text_of(text).is_empty() {
-                        // Cut off before its first character: no value yet.
+                    let body = self.pos + len;
+                    let (text, complete, end) = self.string(q, len, ctx);
+                    if !complete && self.src[body..end].trim().is_empty() {
+                        // Cut off before its first character: no value yet (and a reply that
+                        // is one opening quote holds none).
                         return Ok(false);
                     }
                     self.string_value(text, ctx);
@@ -868,6 +870,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 "True" | "TRUE" => Some((Some(true), Some(RepairKind::Literal))),
                 "False" | "FALSE" => Some((Some(false), Some(RepairKind::Literal))),
                 "None" | "NULL" | "undefined" => Some((None, Some(RepairKind::Literal))),
+                // Inside a document; a reply that is just the word may mean the word.
+                "Null" if ctx != Ctx::Root => Some((None, Some(RepairKind::Literal))),
                 "NaN" | "-NaN" | "Infinity" | "-Infinity" | "+Infinity" => {
                     Some((None, Some(RepairKind::NonFinite)))
                 }

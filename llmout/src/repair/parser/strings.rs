@@ -517,9 +517,17 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // A backslash only escapes inside a string: text after the stop that holds one is
         // still this string's.
         let escapes_after = |s: usize| self.b[s..].contains(&b'\\');
-        if let Some(s) = stop.filter(|&s| {
+        let guess = |s: usize| {
             !self.careful && self.ends_with_closer() && self.tail_after(s) && !escapes_after(s)
-        }) {
+        };
+        // No stop fits: the closers the input ends with are the document's
+        // (`{"a": "x} "y" z}` ends before its last `}`).
+        let last =
+            || Some(self.closers_at_end()).filter(|&s| s > start && s < b.len() && ctx != Ctx::Key);
+        if let Some(s) = stop
+            .filter(|&s| guess(s))
+            .or_else(|| last().filter(|&s| guess(s)))
+        {
             self.guessed = true;
             return End {
                 body_end: s,
@@ -559,6 +567,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// follows), or closers and commas only, to the end.
     fn tail_after(&self, s: usize) -> bool {
         let b = self.b;
+        if s >= b.len() {
+            return false;
+        }
         let after_colon = || {
             let i = self.skip_blank(s + 1);
             b.get(i)
@@ -569,6 +580,20 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             || self.b[s..]
                 .iter()
                 .all(|&c| is_ws(c) || matches!(c, b'}' | b']' | b',' | b'`'))
+    }
+
+    /// Where the run of closers (and commas) the input ends with starts, before whitespace
+    /// and a closing fence.
+    fn closers_at_end(&self) -> usize {
+        let b = self.b;
+        let mut k = b.len();
+        while k > 0 && (is_ws(b[k - 1]) || b[k - 1] == b'`') {
+            k -= 1;
+        }
+        while k > 0 && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b',')) {
+            k -= 1;
+        }
+        k
     }
 
     /// Whether the input's last visible byte (before any closing fence) closes or separates:
@@ -893,6 +918,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut k = k - 1;
         if k > start && b[k - 1] == b'\r' {
             k -= 1;
+        }
+        // A text begun on the quote's line whose last line holds only a quote: the closing
+        // quote written twice (`"hello\n"\n",`). A text begun on a new line is a block of
+        // lines, and a lone quote there is one of them.
+        if b[start] != b'\n' && b[start] != b'\r' {
+            let mut j = k;
+            while j > start && matches!(b[j - 1], b' ' | b'\t') {
+                j -= 1;
+            }
+            if j > start + 1 && b[j - 1] == b'"' && b[j - 2] == b'\n' {
+                k = j - 2;
+            }
         }
         let cut = end - k;
         match text {
