@@ -261,3 +261,42 @@ fn the_error_for_a_shallow_reply_is_true() {
         "{\"value\":1,\"warnings\":[],\"recovered\":false}\n"
     );
 }
+
+#[test]
+fn the_reply_may_come_from_a_file_or_dash_for_stdin() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let reply = dir.join("reply.txt");
+    std::fs::write(&reply, "{name: 'Ada',}").unwrap();
+    let o = llmout(&["repair", reply.to_str().unwrap()], b"ignored");
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "{\"name\":\"Ada\"}\n".to_owned())
+    );
+    let o = llmout(&["repair", "-"], b"[1,");
+    assert_eq!(stdout(&o), "[1]\n");
+    let schema = schema_file("any.json", &serde_json::json!({}));
+    let o = llmout(
+        &[
+            "parse",
+            "--schema",
+            schema.to_str().unwrap(),
+            reply.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(out["value"], serde_json::json!({"name": "Ada"}));
+    let o = llmout(&["tools", reply.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A file that cannot be read is a usage error.
+    let o = llmout(&["repair", dir.join("missing.txt").to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("llmout: cannot read "),
+        "{}",
+        stderr(&o)
+    );
+}

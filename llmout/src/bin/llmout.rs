@@ -1,6 +1,7 @@
 //! The `llmout` command-line tool: the library's pipeline for programs in any language.
 //!
-//! Reads a reply on stdin; see `llmout --help` and the README for the contract.
+//! Reads a reply from FILE, or from stdin when FILE is absent or `-`; see `llmout --help` and
+//! the README for the contract.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -23,20 +24,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Repair the JSON in a reply (stdin) and print it on one line.
-    Repair,
-    /// Recover a reply (stdin) against a JSON schema; print {"value","warnings","recovered"}.
+    /// Repair the JSON in a reply and print it on one line.
+    Repair {
+        /// The reply; stdin when absent or `-`.
+        file: Option<std::path::PathBuf>,
+    },
+    /// Recover a reply against a JSON schema; print {"value","warnings","recovered"}.
     Parse {
         /// The JSON schema file.
         #[arg(long)]
         schema: std::path::PathBuf,
+        /// The reply; stdin when absent or `-`.
+        file: Option<std::path::PathBuf>,
     },
-    /// Read the tool calls in a reply (stdin); print {"content","tool_calls","needs_more_work"}.
+    /// Read the tool calls in a reply; print {"content","tool_calls","needs_more_work"}.
     Tools {
         /// A JSON array of tool definitions ({"name", "parameters"}): arguments are recovered
         /// against each tool's schema.
         #[arg(long)]
         tools: Option<std::path::PathBuf>,
+        /// The reply; stdin when absent or `-`.
+        file: Option<std::path::PathBuf>,
     },
     /// Rewrite a JSON schema (FILE) for a provider, or render it for a prompt.
     Schema {
@@ -61,7 +69,7 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Repair => read_stdin().and_then(|input| {
+        Command::Repair { file } => read_input(file.as_deref()).and_then(|input| {
             let json = repair(&input.text)?;
             // stdout holds only the value: the note about the input goes to stderr.
             if let Some(w) = &input.invalid_utf8 {
@@ -71,9 +79,11 @@ fn main() -> ExitCode {
             drop(input);
             Ok(Box::new(move |w: &mut dyn Write| w.write_all(json.as_bytes())) as Output)
         }),
-        Command::Parse { schema } => read_stdin().and_then(|input| parse(input, &schema)),
-        Command::Tools { tools: defs } => {
-            read_stdin().and_then(|input| tools(input, defs.as_deref()))
+        Command::Parse { schema, file } => {
+            read_input(file.as_deref()).and_then(|input| parse(input, &schema))
+        }
+        Command::Tools { tools: defs, file } => {
+            read_input(file.as_deref()).and_then(|input| tools(input, defs.as_deref()))
         }
         Command::Schema {
             dialect,
@@ -192,11 +202,19 @@ struct Input {
 /// Reads all of stdin. Invalid UTF-8 is replaced (U+FFFD), never a crash, and said: a
 /// warning (`invalid_utf8`, with the byte offset of the first bad sequence and how many there
 /// were). Valid UTF-8 is not copied.
-fn read_stdin() -> Result<Input, Failure> {
+fn read_input(file: Option<&std::path::Path>) -> Result<Input, Failure> {
     let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::input(format!("could not read stdin: {e}")))?;
+    match file.filter(|f| f.as_os_str() != "-") {
+        Some(path) => {
+            bytes = std::fs::read(path)
+                .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+        }
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| Failure::input(format!("could not read stdin: {e}")))?;
+        }
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Input {
             text,

@@ -551,6 +551,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             } else {
                 self.sink.abandon_member();
             }
+            self.stray_quote();
         }
         self.members(Ctx::Item, true)?;
         self.open_objects -= 1;
