@@ -201,10 +201,11 @@ fn tags(text: &str) -> impl Iterator<Item = Tag<'_>> {
             let end = match bytes.get(j) {
                 Some(b'>') => j + 1,
                 Some(b' ') if !closing => {
+                    // Attributes hold no `<`: one means this was text (`a <b c</answer>`).
                     let limit = (j + 200).min(bytes.len());
-                    match bytes[j..limit].iter().position(|&b| b == b'>') {
-                        Some(k) => j + k + 1,
-                        None => continue,
+                    match bytes[j..limit].iter().position(|&b| b == b'>' || b == b'<') {
+                        Some(k) if bytes[j + k] == b'>' => j + k + 1,
+                        _ => continue,
                     }
                 }
                 _ => continue,

@@ -119,7 +119,7 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
             Err(e) => Outcome::Syntax(e),
         }
     });
-    let extracted = usize::from(ranking.extracted().is_some());
+    let extracted = ranking.choice_warnings().len();
     let Some(best) = ranking.best else {
         let e = no_value(raw, None, ranking);
         if e.kind() == ErrorKind::NoJson {
@@ -383,6 +383,8 @@ struct Ranking<'a, O> {
     /// The whole reply (outside reasoning) is a JSON object or array, whether or not it
     /// parsed: a reply that is no plain text.
     whole_is_json: bool,
+    /// Candidates that start like JSON and could not be read.
+    failed: Vec<std::ops::Range<usize>>,
 }
 
 impl<'a, O> Ranking<'a, O> {
@@ -393,6 +395,7 @@ impl<'a, O> Ranking<'a, O> {
             recovery_error: None,
             syntax_error: None,
             whole_is_json: false,
+            failed: Vec::new(),
         }
     }
 
@@ -415,6 +418,38 @@ impl<'a, O> Ranking<'a, O> {
             .iter()
             .filter(|r| r.end <= chosen.start || r.start >= chosen.end)
             .count()
+    }
+
+    /// The warnings for the choice: the best candidate was chosen over other JSON values, or
+    /// lies inside JSON that could not be read as a whole (what was left out is said, never
+    /// dropped silently).
+    fn choice_warnings(&self) -> Vec<Warning> {
+        self.extracted()
+            .into_iter()
+            .chain(self.left_out())
+            .collect()
+    }
+
+    fn left_out(&self) -> Option<Warning> {
+        let best = &self.best.as_ref()?.candidate.range;
+        let outer = self
+            .failed
+            .iter()
+            .filter(|f| f.start <= best.start && best.end <= f.end && f.len() > best.len())
+            .max_by_key(|f| f.len())?;
+        Some(Warning::new(
+            WarningKind::Extracted,
+            "",
+            format!(
+                "the JSON at bytes {}..{} could not be read as a whole: took the value at bytes \
+                 {}..{} inside it and left out the other {} bytes",
+                outer.start,
+                outer.end,
+                best.start,
+                best.end,
+                outer.len() - best.len()
+            ),
+        ))
     }
 
     /// The warning for choosing the best candidate over others, if there were others.
@@ -465,6 +500,7 @@ fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str, bool) -> Outcome<O>) -> 
             // Prose that does not even start like JSON says nothing about the JSON.
             Outcome::Syntax(_) if !looks_like_json(&candidate) => continue,
             Outcome::Syntax(e) => {
+                ranking.failed.push(candidate.range.clone());
                 // Depth errors say more than any other syntax error; keep the first of those.
                 if ranking
                     .syntax_error
@@ -506,12 +542,11 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
         return chosen;
     }
     let ranking = rank(raw, |text, _| evaluate(text, schema, options));
-    let extracted = ranking.extracted();
+    let extracted = ranking.choice_warnings();
     if let Some(best) = ranking.best {
-        let (value, mut warnings) = best.out;
-        if let Some(w) = extracted {
-            warnings.insert(0, w);
-        }
+        let (value, found) = best.out;
+        let mut warnings = extracted;
+        warnings.extend(found);
         return Ok(Chosen { value, warnings });
     }
     if let Some(s) = schema {
