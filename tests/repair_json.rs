@@ -228,10 +228,10 @@ fn several_fenced_answers_are_all_kept() {
 
 #[test]
 fn a_value_taken_from_inside_json_that_failed_says_what_was_left_out() {
-    // The object is never closed, and an object where its second key should be cannot be
-    // read: the object inside it is what is left, and the warning says so.
-    let raw = "{\"a\": 1, {\"b\": 2}: 3, \"c\": \"tail";
-    assert_eq!(agree(raw), Ok(r#"{"b":2}"#.to_owned()));
+    // The object is never closed, and an array where its second key should be cannot be
+    // read: the array inside it is what is left, and the warning says so.
+    let raw = "{\"a\": 1, [\"b\", 2]: 3, \"c\": \"tail";
+    assert_eq!(agree(raw), Ok(r#"["b",2]"#.to_owned()));
     let r = repair_text(raw, &Options::default()).unwrap();
     let messages: Vec<&str> = r.warnings.iter().map(|w| w.message.as_ref()).collect();
     assert_eq!(

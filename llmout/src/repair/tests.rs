@@ -442,8 +442,8 @@ fn truncation() {
             json!({"a": [1, {"b": [2]}]}),
             "/a/1/b",
         ),
-        // A backslash cut off from what it escaped stands for itself.
-        (r#"["x", "y\"#, json!(["x", "y\\"]), "/1"),
+        // A backslash cut off from what it escaped is dropped with it.
+        (r#"["x", "y\"#, json!(["x", "y"]), "/1"),
         // Cut off before its first character: no item yet.
         (r#"["\u00"#, json!([""]), "/0"),
         (r#"["x", ""#, json!(["x"]), "/1"),
@@ -1043,4 +1043,14 @@ fn strings_cut_off_after_a_colon_or_before_closers() {
     // Nothing but an opening quote is no value.
     assert_eq!(err("\""), "no JSON value");
     assert_eq!(err("  \"  "), "no JSON value");
+}
+
+#[test]
+fn an_object_where_a_key_should_be_gives_its_members() {
+    assert_eq!(
+        fix("{\"a\": 1, {\"b\": 2}, \"c\": 3}"),
+        (json!({"a": 1, "b": 2, "c": 3}), vec![rp(StrayText, "")])
+    );
+    // Three braces in a row are no template.
+    assert_eq!(err("{{{\"a\": 1}}}"), "expected a key");
 }

@@ -64,7 +64,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut after_member = implicit;
         let mut pending_comma = None;
         let mut empty = !implicit;
-        let mut doubled = 0;
+        let mut hoisted = 0usize;
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else {
@@ -77,12 +77,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                         self.repair(RepairKind::TrailingComma, at);
                     }
                     self.pos += 1;
-                    if doubled > 0 {
-                        doubled -= 1;
-                        self.skip_ws();
-                        if self.peek() == Some(b'}') {
-                            self.pos += 1;
-                        }
+                    if hoisted > 0 {
+                        // The closer of an object whose members were read as this one's.
+                        hoisted -= 1;
+                        pending_comma = None;
+                        continue;
                     }
                     if self.depth == 1 && !implicit && self.members_follow() {
                         // `{"a": 1}, "b": 2}`: the brace closed the object too early.
@@ -121,11 +120,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     self.separated = pending_comma.is_some();
                     return Ok(None);
                 }
-                b'{' if empty && doubled == 0 => {
-                    // `{{"a": 1}}`, as in a template: one pair of braces too many.
+                // (Not a third brace in a row: `{{{` is no template.)
+                b'{' if !(empty && hoisted > 0) => {
+                    // An object where a key should be: `{{"a": 1}}` (a template's doubled
+                    // braces), `{"a": 1, {"b": 2}}`. Its members are read as this object's,
+                    // and its closer is passed over.
                     self.repair(RepairKind::StrayText, self.pos);
                     self.pos += 1;
-                    doubled += 1;
+                    hoisted += 1;
                 }
                 b'[' if self.joinable.is_some() => {
                     // `{"a": [1], [2]}`: more items for the array just written.

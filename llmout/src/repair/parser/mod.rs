@@ -382,6 +382,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             while k < limit {
                 match b[k] {
                     b'\\' => k += 2,
+                    // A key holds no line break.
                     b'\n' => return false,
                     _ => match q.closes_at(b, k) {
                         Some(close) => {
@@ -859,7 +860,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let delimited = match b.get(i) {
             None => true,
             Some(&c) => {
-                is_ws(c) || matches!(c, b',' | b'}' | b']' | b':' | b')' | b';' | b'/' | b'#')
+                is_ws(c)
+                    || matches!(
+                        c,
+                        b',' | b'}' | b']' | b'{' | b'[' | b':' | b')' | b';' | b'/' | b'#' | b'"'
+                    )
             }
         };
         if delimited {

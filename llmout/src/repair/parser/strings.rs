@@ -256,8 +256,18 @@ fn starts_item(b: &[u8], i: usize) -> bool {
             matches!(c, b'{' | b'[' | b']' | b'-' | b'0'..=b'9')
                 || Quote::at(b, i).is_some()
                 || literal_at(b, i)
+                || cut_literal_at(b, i)
         }
     }
+}
+
+/// A literal cut off by the end of the input at `i` (`fal`).
+fn cut_literal_at(b: &[u8], i: usize) -> bool {
+    let rest = &b[i..];
+    !rest.is_empty()
+        && ["true", "false", "null", "True", "False", "None"]
+            .iter()
+            .any(|w| w.as_bytes().starts_with(rest))
 }
 
 /// A JSON or Python literal at `i`, not glued to more letters.
@@ -276,13 +286,17 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// its body ends in the input.
     pub(super) fn string(&mut self, q: Quote, len: usize, ctx: Ctx) -> (Text, bool, usize) {
         let b = self.b;
-        let doubled = matches!(q, Quote::Double | Quote::Single)
+        let doubled = !self.careful
+            && matches!(q, Quote::Double | Quote::Single)
             && b.get(self.pos + 1) == Some(&b[self.pos])
             && b.get(self.skip_blank(self.pos + 2))
                 .is_some_and(u8::is_ascii_alphanumeric)
-            && b.get(self.pos + 2).is_none_or(|&c| c != b'\n');
+            && b.get(self.pos + 2).is_none_or(|&c| c != b'\n')
+            && self.doubled_closer(self.pos + 2, b[self.pos]);
         if doubled {
-            // `""answer""`: each quote doubled, as CSV writes them.
+            // `""answer""`: each quote doubled, as CSV writes them (a guess: a careful second
+            // read takes the first quote as the opener).
+            self.guessed = true;
             self.repair(RepairKind::StrayText, self.pos);
             self.pos += 1;
         }
@@ -367,6 +381,21 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             Text::Input { start, end, .. } => &self.src[start..end],
             Text::Scratch => &self.scratch,
         }
+    }
+
+    /// Whether the first `quote` after `from` (within a key's length) closes a string opened
+    /// with a doubled quote: doubled itself (`""answer""`), or followed by what ends a value
+    /// (`""value"}`). Else the opener was a quote that begins the text (`""go" he said"`).
+    fn doubled_closer(&self, from: usize, quote: u8) -> bool {
+        let b = self.b;
+        let limit = (from + KEY_LOOK).min(b.len());
+        (from..limit).find(|&k| b[k] == quote).is_some_and(|k| {
+            b.get(k + 1) == Some(&quote)
+                || matches!(
+                    b.get(self.skip_gap(k + 1).0),
+                    None | Some(b',' | b'}' | b']' | b':')
+                )
+        })
     }
 
     /// Where the string whose body starts at `start` ends. Scans to the first closing quote;
@@ -506,7 +535,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             i += 1;
         }
         self.charge(b.len() - start);
-        if let Some((at, len)) = maybe {
+        if let Some((at, len)) = maybe.filter(|&(at, len)| self.ends_with_closer(ctx, at + len)) {
             return End {
                 body_end: at,
                 resume: at + len,
@@ -518,7 +547,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // still this string's.
         let escapes_after = |s: usize| self.b[s..].contains(&b'\\');
         let guess = |s: usize| {
-            !self.careful && self.ends_with_closer() && self.tail_after(s) && !escapes_after(s)
+            !self.careful
+                && self.ends_with_closer(ctx, s)
+                && self.tail_after(s)
+                && !escapes_after(s)
         };
         // No stop fits: the closers the input ends with are the document's
         // (`{"a": "x} "y" z}` ends before its last `}`).
@@ -587,8 +619,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn closers_at_end(&self) -> usize {
         let b = self.b;
         let mut k = b.len();
-        while k > 0 && (is_ws(b[k - 1]) || b[k - 1] == b'`') {
+        while k > 0 && is_ws(b[k - 1]) {
             k -= 1;
+        }
+        // A closing fence: three backticks or more.
+        let ticks = b[..k].iter().rev().take_while(|&&c| c == b'`').count();
+        if ticks >= 3 {
+            k -= ticks;
         }
         while k > 0 && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b',')) {
             k -= 1;
@@ -598,12 +635,27 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// Whether the input's last visible byte (before any closing fence) closes or separates:
     /// a sign that a string still open at the end should have closed before it.
-    fn ends_with_closer(&self) -> bool {
-        let mut t = self.src.trim_end();
-        if let Some(rest) = t.strip_suffix("```") {
-            t = rest.trim_end_matches('`').trim_end();
+    /// Whether, were the string to end at `from`, the closers the input ends with would close
+    /// the container it sits in: those closers first close what the document opened after
+    /// `from` (`{"a": "x, b: [1]}`), and the next must be this container's (`}` for a member
+    /// or key, `]` for an item). A cut inside text that holds a bracket (`["a, [1]`, `["a
+    /// {x}`) fails the test and stays a cut string.
+    fn ends_with_closer(&self, ctx: Ctx, from: usize) -> bool {
+        let b = self.b;
+        let run = self.closers_at_end().max(from);
+        let mut open = Brackets::of(&b[from..run]);
+        for &c in &b[run..] {
+            if !matches!(c, b'}' | b']') {
+                continue;
+            }
+            if open.opens(c) {
+                open.note(c);
+                continue;
+            }
+            return matches!((c, ctx), (b'}', Ctx::Member | Ctx::Key) | (b']', Ctx::Item));
         }
-        t.ends_with(['}', ']', ',', ':'])
+        // No closer: a key cut after its colon (`{"a:`) is still one.
+        ctx == Ctx::Key && self.src.trim_end().ends_with(':')
     }
 
     /// What the closing quote at `at` (of `len` bytes) says about the string whose body
@@ -699,6 +751,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             // Another value follows (a missing comma), unless this quote follows a colon or an
             // opener in the text, where it can only open a value written inside the text
             // (`"answer is {"n": "5"}"`).
+            // In an object a value is followed by a key, never by another value: there it is
+            // only a possible end.
+            b'{' | b'[' | b'-' | b'0'..=b'9' if ctx == Ctx::Member => return Verdict::Maybe,
             b'{' | b'[' | b'-' | b'0'..=b'9' if !self.opens_after(start, at) => {
                 return Verdict::End
             }
@@ -706,12 +761,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         if Quote::at(b, i).is_some() {
             // `"a" "b"`: a missing comma. But a quote that itself ends the text is the real
-            // end, and this one is inside (`"a 12" screen""`).
+            // end, and this one is inside (`"a 12" screen""`); and in an object what follows
+            // a missing comma is the next key (`"x" "b": 1`).
             let (j, _) = self.skip_gap(i + 1);
-            return if b
+            let real_end = b
                 .get(j)
-                .is_none_or(|&d| matches!(d, b',' | b'}' | b']' | b':'))
-            {
+                .is_none_or(|&d| matches!(d, b',' | b'}' | b']' | b':'));
+            return if real_end || (ctx == Ctx::Member && !self.key_follows(i)) {
                 Verdict::Inside
             } else {
                 Verdict::End
@@ -786,8 +842,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// Whether the last visible byte of the body before `at` is a `:` or an opener, after
     /// which a quote opens rather than closes.
     fn opens_after(&self, start: usize, at: usize) -> bool {
-        self.before(start, at)
-            .is_some_and(|d| matches!(self.b[d], b':' | b'{' | b'[' | b'('))
+        self.before(start, at).is_some_and(|d| match self.b[d] {
+            // `is {"k": "5"}`: a colon and a space, as JSON is written; `"x:"0` is text
+            // that ends with a colon.
+            b':' => d + 1 < at,
+            c => matches!(c, b'{' | b'[' | b'('),
+        })
     }
 
     /// The last non-whitespace byte of the body `start..at`, if any.
@@ -1007,12 +1067,16 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn escape(&mut self, q: Quote, bad: &mut bool, end: usize) -> bool {
         let start = self.pos;
         let Some(c) = self.b.get(start + 1).copied().filter(|_| start + 1 < end) else {
-            // A lone backslash (before a string's end, or at the very end of the input) stands
-            // for itself: nothing is dropped.
+            // A lone backslash before a string's end stands for itself; at the very end of the
+            // input it is an escape cut off from what it escaped.
+            if end == self.b.len() {
+                self.pos = end;
+                return false;
+            }
             self.scratch.push('\\');
             self.bad_escape(bad, start);
             self.pos = start + 1;
-            return end < self.b.len();
+            return true;
         };
         self.pos = start + 2;
         let simple = match c {
