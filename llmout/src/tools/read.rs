@@ -1,0 +1,223 @@
+//! What the families' readers share: finding elements between an opener and a closer, reading
+//! JSON leniently (a cut-off call is no call), turning JSON into calls, and a parameter's text
+//! into a value.
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::family::Found;
+use super::ToolCall;
+use crate::repair::{self, RepairKind, RepairOptions};
+use crate::{Warning, WarningKind};
+
+/// The byte ranges of `open … close` elements in `t[within]` (the whole element, and its
+/// body); a missing closer runs to the next opener or the end.
+pub(crate) fn elements(
+    t: &str,
+    within: Range<usize>,
+    open: &str,
+    close: &str,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut at = within.start;
+    while let Some(i) = t.get(at..within.end).and_then(|s| s.find(open)) {
+        let start = at + i;
+        let body_start = start + open.len();
+        let rest = t.get(body_start..within.end).unwrap_or_default();
+        let next_open = rest.find(open).map_or(rest.len(), |j| j);
+        // The closer is looked for only before the next opener: every byte is read a bounded
+        // number of times, however many elements lack their closer.
+        let (body_end, end) = match rest.get(..next_open).and_then(|r| r.find(close)) {
+            Some(j) => (body_start + j, body_start + j + close.len()),
+            None => (body_start + next_open, body_start + next_open),
+        };
+        out.push((start..end, body_start..body_end));
+        if end <= at {
+            break;
+        }
+        at = end;
+    }
+    out
+}
+
+/// A parameter's text as a value: JSON when it is JSON, else the string.
+pub(crate) fn param_value(text: &str) -> Value {
+    let t = text.strip_prefix('\n').unwrap_or(text);
+    let t = t.strip_suffix('\n').unwrap_or(t);
+    if let Ok(v) = serde_json::from_str::<Value>(t.trim()) {
+        return v;
+    }
+    // A Python literal (`True`, `None`, `['a', 'b']`, `{'k': 1}`): what the lenient parser
+    // reads with nothing but quote-style and literal fixes.
+    let python = |k: RepairKind| matches!(k, RepairKind::QuoteStyle | RepairKind::Literal);
+    match repair::parse(t.trim(), &RepairOptions::default()) {
+        Ok(p)
+            if p.repairs.iter().all(|r| python(r.kind)) && !matches!(p.value, Value::String(_)) =>
+        {
+            p.value
+        }
+        _ => Value::String(t.to_owned()),
+    }
+}
+
+/// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
+pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
+    match repair::parse(text.trim(), &RepairOptions::default()) {
+        Ok(p) if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => {
+            found.warnings.push(Warning::new(
+                WarningKind::ItemDropped,
+                format!("/tool_calls/{}", found.calls.len()),
+                format!("{what} was cut off; its text is kept as content"),
+            ));
+            None
+        }
+        Ok(p) => {
+            let base = format!("/tool_calls/{}", found.calls.len());
+            for r in &p.repairs {
+                found.warnings.push(Warning::new(
+                    WarningKind::Repaired(r.kind),
+                    format!("{base}{}", r.path),
+                    r.kind.description(),
+                ));
+            }
+            Some(p.value)
+        }
+        Err(_) => None,
+    }
+}
+
+/// Arguments as an object: decoded once when given as a JSON string.
+pub(crate) fn arguments(v: Option<&Value>) -> Map<String, Value> {
+    match v {
+        Some(Value::Object(m)) => m.clone(),
+        Some(Value::String(s)) => match repair::parse(s, &RepairOptions::default()) {
+            Ok(p) => match p.value {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            },
+            Err(_) => Map::new(),
+        },
+        _ => Map::new(),
+    }
+}
+
+/// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` or OpenAI's
+/// `{"id", "type": "function", "function": {"name", "arguments"}}`.
+pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
+    let o = v.as_object()?;
+    let id = o.get("id").and_then(Value::as_str).map(str::to_owned);
+    if let Some(Value::Object(f)) = o.get("function") {
+        let name = f.get("name")?.as_str()?.to_owned();
+        return Some(ToolCall {
+            id,
+            name,
+            arguments: arguments(f.get("arguments")),
+        });
+    }
+    let name = o
+        .get("name")
+        .or_else(|| o.get("tool"))?
+        .as_str()?
+        .to_owned();
+    let args = ["arguments", "parameters", "args", "input"]
+        .iter()
+        .find_map(|k| o.get(*k));
+    Some(ToolCall {
+        id,
+        name,
+        arguments: arguments(args),
+    })
+}
+
+/// Calls from a JSON value that is a call or an array of calls.
+pub(crate) fn calls_from_json(v: &Value, found: &mut Found) -> bool {
+    match v {
+        Value::Array(items) => {
+            let calls: Option<Vec<ToolCall>> = items.iter().map(call_from_json).collect();
+            match calls {
+                Some(calls) if !calls.is_empty() => {
+                    found.calls.extend(calls);
+                    true
+                }
+                _ => false,
+            }
+        }
+        v => match call_from_json(v) {
+            Some(c) => {
+                found.calls.push(c);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// `"value">rest` (or `'value'>`): the value and the offset after `>`.
+pub(crate) fn quoted_attr(s: &str) -> Option<(String, usize)> {
+    let q = s.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let end = s[1..].find(q)? + 1;
+    let name = s[1..end].to_owned();
+    let gt = s[end..].find('>')? + end;
+    Some((name, gt + 1))
+}
+
+/// The end of the JSON value starting at `s[0]` (`{` or `[`), string-aware; `None` when it
+/// does not close.
+pub(crate) fn json_end(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or
+/// newlines, or one array.
+pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, found: &mut Found) {
+    let mut at = 0;
+    while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
+        let start = at + i;
+        let body_start = start + marker.len();
+        let rest = t.get(body_start..).unwrap_or_default();
+        let (body_len, end) = match close.and_then(|c| rest.find(c).map(|j| (j, j + c.len()))) {
+            Some((j, e)) => (j, body_start + e),
+            None => (rest.len(), t.len()),
+        };
+        let body = &rest[..body_len];
+        let mut pos = 0;
+        while let Some(j) = body[pos..].find(['{', '[']) {
+            let from = pos + j;
+            let Some(len) = json_end(&body[from..]) else {
+                lenient(&body[from..], found, "a call");
+                break;
+            };
+            if let Some(v) = lenient(&body[from..from + len], found, "a call") {
+                calls_from_json(&v, found);
+            }
+            pos = from + len;
+        }
+        found.taken.push(start..end);
+        at = end.max(start + 1);
+    }
+}
