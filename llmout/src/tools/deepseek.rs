@@ -46,8 +46,8 @@ impl Family for DeepSeek {
                     name,
                     arguments: arguments(Some(&v)),
                 });
+                found.taken.push(whole);
             }
-            found.taken.push(whole);
         }
         for marker in [CALLS_BEGIN, CALLS_END] {
             let mut at = 0;

@@ -58,9 +58,9 @@ pub(crate) enum Head {
     Params(Named, &'static ParamStyle, usize),
     /// Pythonic calls start here.
     Python(usize),
-    /// A named call whose arguments are shown once its closer has arrived, when its text is
-    /// read with the family's reader.
-    Whole(Named),
+    /// A call (named, when its name is known already) whose arguments are shown once its
+    /// closer has arrived, when its text, from its opener, is read with the family's reader.
+    Whole(Option<Named>),
     /// Not a call: go on after its closer, from here.
     Skip(usize),
     /// A wrapper: look for the calls inside it from here.

@@ -28,9 +28,9 @@ impl Family for Gemma {
                         name,
                         arguments: arguments(Some(&v)),
                     });
+                    found.taken.push(whole);
                 }
             }
-            found.taken.push(whole);
         }
     }
 
@@ -45,7 +45,7 @@ impl Family for Gemma {
         }
         let name_part = trimmed.strip_prefix("call:").unwrap_or(trimmed);
         match name_part.find('{') {
-            Some(brace) => Head::Whole(Named::new(name_part[..brace].trim(), None)),
+            Some(brace) => Head::Whole(Some(Named::new(name_part[..brace].trim(), None))),
             None => Head::Wait,
         }
     }

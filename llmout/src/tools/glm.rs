@@ -19,6 +19,7 @@ pub(crate) static GLM: ParamStyle = ParamStyle {
     },
     closes: &["</arg_value>"],
     call_closes: &["</tool_call>"],
+    raw_attr: None,
 };
 
 /// A GLM call's body (`t[body]`, the text inside `<tool_call>`, whose first `<arg_key>` is at

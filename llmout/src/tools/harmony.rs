@@ -1,7 +1,10 @@
-//! gpt-oss harmony: messages `<|channel|>NAME … <|message|>BODY` ended by `<|end|>`,
-//! `<|call|>`, `<|return|>`, the next `<|start|>`, or the end of the text. `final` (and
-//! `commentary` without recipient) is content, `analysis` is reasoning, a message addressed
-//! `to=functions.name` is a call.
+//! gpt-oss harmony: messages `<|start|>ROLE<|channel|>NAME … <|message|>BODY` ended by
+//! `<|end|>`, `<|call|>`, `<|return|>`, the next `<|start|>`, or the end of the text. `final`
+//! (and `commentary` without recipient) is content, `analysis` is reasoning, a message
+//! addressed `to=functions.name` is a call, the recipient written in the role
+//! (`<|start|>assistant to=functions.x<|channel|>commentary json<|message|>`, the standard
+//! form) or after the channel (`<|channel|>commentary to=functions.x`). A call whose JSON was
+//! cut off is content.
 
 use super::family::{Family, Found, Head, Named};
 use super::read::{arguments, lenient};
@@ -36,28 +39,33 @@ impl Family for Harmony {
                 .min()
                 .unwrap_or((rest.len(), rest.len()));
             let body = &rest[..body_len];
-            match harmony_header(header.rsplit("<|channel|>").next().unwrap_or("")) {
-                (true, _) => {}
-                (false, Some(name)) => {
-                    if let Some(v) = lenient(body, found, "a harmony call") {
-                        found.calls.push(ToolCall {
-                            id: None,
-                            name,
-                            arguments: arguments(Some(&v)),
-                        });
-                    }
-                }
-                _ => {
+            at = body_start + end;
+            let call = match harmony_header(header) {
+                (true, _) => continue,
+                (false, Some(name)) => lenient(body, found, "a harmony call").map(|v| ToolCall {
+                    id: None,
+                    name,
+                    arguments: arguments(Some(&v)),
+                }),
+                (false, None) => None,
+            };
+            match call {
+                Some(call) => found.calls.push(call),
+                None if !body.trim().is_empty() => {
                     if !content.is_empty() {
                         content.push('\n');
                     }
                     content.push_str(body.trim());
                 }
+                None => {}
             }
-            at = body_start + end;
         }
         let trimmed = content.trim();
         found.content = Some((!trimmed.is_empty()).then(|| trimmed.to_owned()));
+    }
+
+    fn openers(&self) -> &'static [&'static str] {
+        &["<|start|>", "<|channel|>"]
     }
 
     fn closers(&self) -> &'static [&'static str] {
@@ -82,10 +90,13 @@ impl Family for Harmony {
     }
 }
 
-/// A harmony message header after `<|channel|>` (`commentary to=functions.name …`): whether
-/// it is reasoning (`analysis`), and the tool it calls, if any.
+/// A harmony message header, what comes before `<|message|>`
+/// (`<|start|>assistant to=functions.name<|channel|>commentary json`): whether it is
+/// reasoning (`analysis`), and the tool it calls, if any.
 fn harmony_header(header: &str) -> (bool, Option<String>) {
-    let analysis = header.split_whitespace().next() == Some("analysis");
+    let header = header.rsplit("<|start|>").next().unwrap_or(header);
+    let channel = header.rsplit("<|channel|>").next().unwrap_or(header);
+    let analysis = channel.split_whitespace().next() == Some("analysis");
     let recipient = header
         .split_whitespace()
         .find_map(|w| w.strip_prefix("to="))

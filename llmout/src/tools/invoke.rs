@@ -26,6 +26,7 @@ pub(crate) static ANTHROPIC: ParamStyle = ParamStyle {
     name: ParamName::Quoted,
     closes: &["</parameter>", NS_PARAM_CLOSE],
     call_closes: &["</invoke>", NS_INVOKE_CLOSE],
+    raw_attr: None,
 };
 
 /// The openers of `<invoke>` calls and of their wrapper.

@@ -33,15 +33,17 @@ impl Family for Kimi {
                             name,
                             arguments: arguments(Some(&v)),
                         });
+                        found.taken.push(whole);
                     }
                 }
                 None => {
                     if let Some(v) = lenient(inner, found, "a call") {
-                        calls_from_json(&v, found);
+                        if calls_from_json(&v, found) {
+                            found.taken.push(whole);
+                        }
                     }
                 }
             }
-            found.taken.push(whole);
         }
     }
 

@@ -28,20 +28,21 @@ impl Family for Mistral {
                 // Older generations: a JSON array of calls.
                 let end = json_end(rest).unwrap_or(rest.len());
                 if let Some(v) = lenient(&rest[..end], found, "a [TOOL_CALLS] array") {
-                    calls_from_json(&v, found);
+                    if calls_from_json(&v, found) {
+                        found.taken.push(start..pos + end);
+                    }
                 }
-                found.taken.push(start..pos + end);
                 at = pos + end;
                 continue;
             }
             // Newer: name, optional [CALL_ID]id, optional [ARGS], then a JSON object.
             let Some(brace) = rest.find('{') else {
-                found.taken.push(start..t.len());
                 break;
             };
             let (name, id) = mistral_head(&rest[..brace]);
             let body = &rest[brace..];
             let end = json_end(body).unwrap_or(body.len());
+            let stop = pos + brace + end;
             if let Some(v) = lenient(&body[..end], found, "a [TOOL_CALLS] call") {
                 if !name.is_empty() {
                     found.calls.push(ToolCall {
@@ -49,10 +50,9 @@ impl Family for Mistral {
                         name,
                         arguments: arguments(Some(&v)),
                     });
+                    found.taken.push(start..stop);
                 }
             }
-            let stop = pos + brace + end;
-            found.taken.push(start..stop);
             at = stop;
         }
     }

@@ -164,6 +164,8 @@ pub fn parse(text: &str) -> ToolCallResponse {
     }
     let content = match found.content.take() {
         Some(c) => c,
+        // No call: every word of the reply is content, whatever was tried on it.
+        None if found.calls.is_empty() => outside(t, &[]),
         None => outside(t, &found.taken),
     };
     let needs_more_work = found

@@ -17,6 +17,7 @@ pub(crate) static QWEN: ParamStyle = ParamStyle {
     name: ParamName::UntilGt,
     closes: &["</parameter>"],
     call_closes: &["</function>", "</tool_call>"],
+    raw_attr: None,
 };
 
 pub(crate) struct QwenCoder;

@@ -193,7 +193,9 @@ pub(crate) fn json_end(s: &str) -> Option<usize> {
 }
 
 /// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or
-/// newlines, or one array.
+/// newlines, or one array. The text taken runs from the marker to the end of the last value
+/// that gave calls (to the closer when nothing but separators follows it): a value cut off
+/// after it, or text that is no call, stays content.
 pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, found: &mut Found) {
     let mut at = 0;
     while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
@@ -206,6 +208,7 @@ pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, foun
         };
         let body = &rest[..body_len];
         let mut pos = 0;
+        let mut last_call = None;
         while let Some(j) = body[pos..].find(['{', '[']) {
             let from = pos + j;
             let Some(len) = json_end(&body[from..]) else {
@@ -213,11 +216,23 @@ pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, foun
                 break;
             };
             if let Some(v) = lenient(&body[from..from + len], found, "a call") {
-                calls_from_json(&v, found);
+                if calls_from_json(&v, found) {
+                    last_call = Some(from + len);
+                }
             }
             pos = from + len;
         }
-        found.taken.push(start..end);
+        if let Some(last) = last_call {
+            let tail =
+                body[last..].trim_matches(|c: char| c.is_whitespace() || c == ';' || c == ',');
+            found.taken.push(
+                start..if tail.is_empty() {
+                    end
+                } else {
+                    body_start + last
+                },
+            );
+        }
         at = end.max(start + 1);
     }
 }

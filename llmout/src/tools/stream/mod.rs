@@ -55,16 +55,16 @@ mod python;
 mod reasoning;
 mod scan;
 
-pub(crate) use scan::window;
+pub(crate) use scan::{find_any, window};
 
 use body::{body_calls, body_current};
 use python::PyList;
 use reasoning::Reasoning;
-use scan::{find_any, hold_back_any};
+use scan::hold_back_any;
 
 use super::family::{detect, longest_marker, Family, Found, Head, Named};
 use super::params::{ParamHead, ParamStyle};
-use super::read::{arguments, calls_from_json, param_value};
+use super::read::{arguments, calls_from_json};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
 use crate::repair::{self, RepairOptions};
 use crate::stream::{FieldState, Partial, ValueScan};
@@ -201,8 +201,8 @@ enum Phase {
     Params(Box<Params>),
     /// Pythonic calls: `name(args)`, each up to its matching `)`.
     Python(PyList),
-    /// A named call read with the family's reader once its closer arrives.
-    Whole { call: Named, start: usize },
+    /// A call read with the family's reader once its closer arrives.
+    Whole { call: Option<Named>, start: usize },
     /// After a call: its closer, which may not come.
     Close,
     /// Text the live view does not follow, from `from` up to the call's closer or the next
@@ -231,8 +231,9 @@ struct Params {
     style: &'static ParamStyle,
     /// The parameters so far; the one being written is a string, marked as the leaf.
     partial: Partial,
-    /// The parameter being written: its name, and how much of its text is shown.
-    open: Option<(String, usize)>,
+    /// The parameter being written: its name, how much of its text is shown, and whether its
+    /// value is text only.
+    open: Option<(String, usize, bool)>,
 }
 
 #[derive(Clone, Default)]
@@ -326,7 +327,7 @@ impl Live {
                 Some(CallInProgress::named(&p.call).with_arguments(&p.partial, Some(String::new())))
             }
             Phase::Python(list) => list.call.as_ref().map(|p| CallInProgress::named(&p.call)),
-            Phase::Whole { call, .. } => Some(CallInProgress::named(call)),
+            Phase::Whole { call, .. } => call.as_ref().map(CallInProgress::named),
             Phase::Stalled {
                 call: Some(call), ..
             } => Some(CallInProgress::named(call)),
@@ -623,12 +624,12 @@ impl Live {
     /// Reads parameters.
     fn params(&mut self, p: &mut Params, v: &str) -> Read {
         match p.open.take() {
-            Some((name, shown)) => {
+            Some((name, shown, raw)) => {
                 // Inside a parameter's value, from `self.pos` (its start).
                 let closes = p.style.closes;
                 match find_any(v, shown, closes) {
                     Some((at, len)) => {
-                        let value = param_value(&v[self.pos..at]);
+                        let value = p.style.value(&v[self.pos..at], raw);
                         if let Some(m) = p.partial.members() {
                             m.insert(name, value);
                         }
@@ -644,7 +645,7 @@ impl Live {
                         {
                             s.push_str(&v[shown..keep]);
                         }
-                        p.open = Some((name, keep));
+                        p.open = Some((name, keep, raw));
                         Read::Wait
                     }
                 }
@@ -675,8 +676,8 @@ impl Live {
                 }
                 // A parameter's name, then its value.
                 let rest = window(v, at + len);
-                let (name, value_at) = match p.style.head(rest) {
-                    ParamHead::Named(n, after) => (n, after),
+                let (name, value_at, raw) = match p.style.head(rest) {
+                    ParamHead::Named(n, after, raw) => (n, after, raw),
                     ParamHead::Partial => return self.wait_at(at, rest.len()),
                 };
                 let value_start = at + len + value_at;
@@ -685,7 +686,7 @@ impl Live {
                 }
                 p.partial.set_leaf(Some(name.clone()));
                 self.pos = value_start;
-                p.open = Some((name, value_start));
+                p.open = Some((name, value_start, raw));
                 Read::More
             }
         }
