@@ -10,8 +10,9 @@ use std::ops::Range;
 
 use super::params::ParamStyle;
 use super::{
-    deepseek, function_calls, gemma, granite, harmony, hermes, internlm, invoke, jamba, kimi,
-    llama, mistral, phi4, python_start, qwen_coder, ui_tars, ToolCall,
+    deepseek, dsml, function_calls, gemma, granite, harmony, hermes, internlm, invoke, jamba, kimi,
+    llama, minicpm, minimax, mistral, phi4, python_start, qwen_coder, seed_oss, step3, ui_tars,
+    ToolCall,
 };
 use crate::Warning;
 
@@ -124,6 +125,11 @@ pub(crate) static FAMILIES: &[&dyn Family] = &[
     &gemma::Gemma,
     &python_start::PythonStart,
     &ui_tars::UiTars,
+    &dsml::DSML,
+    &minimax::MINIMAX_M2,
+    &step3::STEP3,
+    &minicpm::MINICPM,
+    &seed_oss::SEED_OSS,
 ];
 
 /// The earliest marker in `t` from `from`: its offset and its family.

@@ -67,6 +67,7 @@
 pub mod stream;
 
 mod deepseek;
+mod dsml;
 mod family;
 mod function_calls;
 mod gemma;
@@ -81,6 +82,8 @@ mod json;
 mod json_values;
 mod kimi;
 mod llama;
+mod minicpm;
+mod minimax;
 mod mistral;
 mod params;
 mod phi4;
@@ -88,8 +91,11 @@ mod python_start;
 mod pythonic;
 mod qwen_coder;
 mod read;
+mod seed_oss;
+mod step3;
 mod typed;
 mod ui_tars;
+mod xml_calls;
 
 pub use stream::{CallInProgress, Stream, MAX_HEAD};
 pub use typed::{definitions, parse_typed};
@@ -156,7 +162,8 @@ pub fn parse(text: &str) -> ToolCallResponse {
         .into_iter()
         .filter_map(|r| text.get(r))
         .collect();
-    let t = visible.as_str();
+    let visible = stream::hide_extra(&visible);
+    let t = visible.as_ref();
     let mut found = Found::default();
     match family::detect(t, 0) {
         Some((_, family)) => family.read(t, &mut found),

@@ -55,6 +55,7 @@ mod python;
 mod reasoning;
 mod scan;
 
+pub(crate) use reasoning::hide_extra;
 pub(crate) use scan::{find_any, window};
 
 use body::{body_calls, body_current};
