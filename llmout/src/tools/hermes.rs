@@ -1,8 +1,12 @@
-//! Hermes / Qwen `<tool_call>…</tool_call>` (closer optional): a JSON call; or GLM's
-//! `name<arg_key>…` (see [`glm`](super::glm)); or Qwen3-Coder's `<function=…>` (see
+//! Hermes / Qwen `<tool_call>…</tool_call>` (closer optional): a JSON call, or a JSON array
+//! of calls (xLAM, Granite 4); or pythonic calls; or GLM's `name<arg_key>…` and a name alone
+//! (see [`glm`](super::glm)); or Qwen3-Coder's `<function=…>` (see
 //! [`qwen_coder`](super::qwen_coder)).
 
+use std::ops::Range;
+
 use super::family::{Family, Found, Head, Named};
+use super::pythonic::{leading_calls, starts_pythonic};
 use super::read::{calls_from_json, elements, lenient};
 use super::stream::window;
 use super::{glm, qwen_coder};
@@ -15,22 +19,7 @@ impl Family for Hermes {
     }
 
     fn read(&self, t: &str, found: &mut Found) {
-        for (whole, body) in elements(t, 0..t.len(), "<tool_call>", "</tool_call>") {
-            let inner = t.get(body.clone()).unwrap_or_default();
-            let trimmed = inner.trim_start();
-            if trimmed.starts_with('{') {
-                if let Some(v) = lenient(inner, found, "a <tool_call> call") {
-                    if calls_from_json(&v, found) {
-                        found.taken.push(whole);
-                    }
-                }
-            } else if trimmed.starts_with("<function=") {
-                qwen_coder::functions(t, body, found);
-                found.taken.push(whole);
-            } else if let Some(k) = inner.find("<arg_key>") {
-                glm::read_call(t, whole, body, k, found);
-            }
-        }
+        read_within(t, 0..t.len(), found);
     }
 
     fn closers(&self) -> &'static [&'static str] {
@@ -44,6 +33,13 @@ impl Family for Hermes {
         let Some(&c) = trimmed.as_bytes().first() else {
             return Head::Wait;
         };
+        if c == b'[' {
+            match starts_pythonic(trimmed) {
+                None => return Head::Wait,
+                Some(true) => return Head::Python(head + lead),
+                Some(false) => {}
+            }
+        }
         if c == b'{' || c == b'[' {
             return Head::Body(head + lead);
         }
@@ -61,5 +57,39 @@ impl Family for Hermes {
             };
         }
         glm::head(trimmed, head + lead)
+    }
+}
+
+/// Every `<tool_call>` in `t[within]`.
+pub(crate) fn read_within(t: &str, within: Range<usize>, found: &mut Found) {
+    for (whole, body) in elements(t, within.clone(), "<tool_call>", "</tool_call>") {
+        let inner = t.get(body.clone()).unwrap_or_default();
+        let trimmed = inner.trim_start();
+        if trimmed.starts_with('[') && starts_pythonic(trimmed) == Some(true) {
+            let (calls, end) = leading_calls(t, body.clone());
+            if !calls.is_empty() {
+                found.calls.extend(calls);
+                let rest = t.get(end..body.end).unwrap_or_default();
+                found.taken.push(if rest.trim().is_empty() {
+                    whole
+                } else {
+                    whole.start..end
+                });
+            }
+        } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            if let Some(v) = lenient(inner, found, "a <tool_call> call") {
+                if calls_from_json(&v, found) {
+                    found.taken.push(whole);
+                }
+            }
+        } else if trimmed.starts_with("<function=") {
+            qwen_coder::functions(t, body, found);
+            found.taken.push(whole);
+        } else if let Some(k) = inner.find("<arg_key>") {
+            glm::read_call(t, (whole, body), k, within.end, found);
+        } else if whole.end > body.end {
+            // A name alone, its closer written: a call with no arguments.
+            glm::read_bare(t, whole, body, found);
+        }
     }
 }

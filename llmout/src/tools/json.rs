@@ -3,11 +3,14 @@
 //! object, or an array of calls, whole, fenced or in prose; or a reply that is nothing but
 //! pythonic calls. Anything else is content.
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 use super::family::Found;
 use super::pythonic::pythonic_reply;
 use super::read::{call_from_json, calls_from_json};
+use super::ToolCall;
 use crate::extract;
 use crate::repair::{self, RepairKind, RepairOptions};
 use crate::{Warning, WarningKind};
@@ -20,30 +23,78 @@ pub(crate) fn read(t: &str, found: &mut Found) {
 }
 
 /// No marker: a JSON envelope, call, OpenAI-shaped object or array of calls, whole, fenced or
-/// in prose. The first candidate span that is one wins.
+/// in prose. The first candidate span that is one wins; more calls may follow it, separated by
+/// `;`, commas or white space (Llama 3's JSON calls after prose).
 fn json_values(t: &str, found: &mut Found) {
+    match first(t, found) {
+        First::Envelope(range) => {
+            if found.content.is_none() {
+                found.taken.push(range);
+            }
+        }
+        First::Calls(range) => {
+            let mut end = range.end;
+            found.taken.push(range);
+            while let Some(next) = following_calls(t, end, found) {
+                found.taken.push(end..next);
+                end = next;
+            }
+        }
+        First::Nothing => {}
+    }
+}
+
+/// What the first candidate span that is calls came to.
+enum First {
+    Envelope(Range<usize>),
+    Calls(Range<usize>),
+    Nothing,
+}
+
+/// Reads the first candidate span of `t` that is an envelope or calls into `found`. Calls cut
+/// off are no calls (a warning says so); complete calls inside them or after them still are.
+fn first(t: &str, found: &mut Found) -> First {
+    let mut warned = false;
     for c in extract::candidates(t) {
         let Ok(p) = repair::parse(c.text, &RepairOptions::default()) else {
             continue;
         };
         if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
-            if looks_like_calls(&p.value) {
+            if looks_like_calls(&p.value) && !warned {
                 found.warnings.push(Warning::new(
                     WarningKind::ItemDropped,
                     "/tool_calls",
                     "tool calls were cut off; the text is kept as content",
                 ));
-                return;
+                warned = true;
             }
             continue;
         }
-        if envelope(&p.value, found) || calls_from_json(&p.value, found) {
-            if found.content.is_none() {
-                found.taken.push(c.range.clone());
-            }
-            return;
+        if envelope(&p.value, found) {
+            return First::Envelope(c.range);
+        }
+        if calls_from_json(&p.value, found) {
+            return First::Calls(c.range);
         }
     }
+    First::Nothing
+}
+
+/// The calls a JSON value following other calls holds: a call, or an array of nothing but
+/// calls.
+pub(crate) fn following_value_calls(v: &Value) -> Option<Vec<ToolCall>> {
+    match v {
+        Value::Array(items) if !items.is_empty() => items.iter().map(call_from_json).collect(),
+        Value::Array(_) => None,
+        v => call_from_json(v).map(|c| vec![c]),
+    }
+}
+
+/// How many bytes of `rest` are separators between calls (`;`, commas, white space).
+pub(crate) fn separators(rest: &str) -> usize {
+    rest.bytes()
+        .take_while(|c| c.is_ascii_whitespace() || matches!(c, b';' | b','))
+        .count()
 }
 
 fn looks_like_calls(v: &Value) -> bool {
@@ -81,4 +132,23 @@ fn envelope(v: &Value, found: &mut Found) -> bool {
         }
     }
     true
+}
+
+/// More JSON calls right after a value that ended at `end`, past `;`, commas and white space:
+/// the calls added to `found`, and the offset where they end. `None` when what follows is
+/// not a complete JSON call.
+fn following_calls(t: &str, end: usize, found: &mut Found) -> Option<usize> {
+    let rest = t.get(end..)?;
+    let skip = separators(rest);
+    let value = &rest[skip..];
+    if !value.starts_with(['{', '[']) {
+        return None;
+    }
+    let len = super::read::json_end(value)?;
+    let p = repair::parse(&value[..len], &RepairOptions::default()).ok()?;
+    if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+        return None;
+    }
+    found.calls.extend(following_value_calls(&p.value)?);
+    Some(end + skip + len)
 }

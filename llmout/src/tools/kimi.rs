@@ -1,6 +1,7 @@
 //! Kimi K2: `<|tool_calls_section_begin|>` around calls
 //! `<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{json}<|tool_call_end|>`
-//! (the id names the tool), or a JSON call between the call markers.
+//! (the id names the tool; also written `functions_name_0`), or a JSON call between the call
+//! markers.
 
 use super::family::{Family, Found, Head, Named};
 use super::read::{arguments, calls_from_json, elements, lenient};
@@ -76,8 +77,20 @@ impl Family for Kimi {
     }
 }
 
-/// The tool name in a Kimi call id, `functions.name:0`.
+/// The tool name in a Kimi call id: `functions.name:0`, or `functions_name_0` as the model
+/// also writes it (the index after the last `_` is dropped only in that form).
 fn kimi_name(id: &str) -> String {
+    if let Some(rest) = id.strip_prefix("functions_") {
+        let name = match rest.rsplit_once('_') {
+            Some((name, index))
+                if !name.is_empty() && index.bytes().all(|c| c.is_ascii_digit()) =>
+            {
+                name
+            }
+            _ => rest,
+        };
+        return name.to_owned();
+    }
     id.strip_prefix("functions.")
         .unwrap_or(id)
         .rsplit_once(':')

@@ -165,15 +165,17 @@ pub fn parse(text: &str) -> ToolCallResponse {
     let visible = stream::hide_extra(&visible);
     let t = visible.as_ref();
     let mut found = Found::default();
-    match family::detect(t, 0) {
-        Some((_, family)) => family.read(t, &mut found),
+    let family = family::detect(t, 0).map(|(_, f)| f);
+    match family {
+        Some(family) => family.read(t, &mut found),
         None => json::read(t, &mut found),
     }
+    let strip = family.map_or(&[][..], |f| f.strip());
     let content = match found.content.take() {
         Some(c) => c,
         // No call: every word of the reply is content, whatever was tried on it.
-        None if found.calls.is_empty() => outside(t, &[]),
-        None => outside(t, &found.taken),
+        None if found.calls.is_empty() => outside(t, &[], strip),
+        None => outside(t, &found.taken, strip),
     };
     let needs_more_work = found
         .needs_more_work
@@ -240,9 +242,9 @@ pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
     r
 }
 
-/// The text outside `taken`, trimmed; `None` when empty. Section markers left around are
-/// dropped too.
-pub(crate) fn outside(t: &str, taken: &[Range<usize>]) -> Option<String> {
+/// The text outside `taken`, trimmed; `None` when empty. The family's section markers
+/// (`strip`) left around are dropped too.
+pub(crate) fn outside(t: &str, taken: &[Range<usize>], strip: &[&str]) -> Option<String> {
     let mut ranges = taken.to_vec();
     ranges.sort_by_key(|r| r.start);
     let mut out = String::new();
@@ -254,7 +256,7 @@ pub(crate) fn outside(t: &str, taken: &[Range<usize>]) -> Option<String> {
         at = at.max(r.end);
     }
     out.push_str(t.get(at..).unwrap_or_default());
-    for marker in family::FAMILIES.iter().flat_map(|f| f.strip()) {
+    for marker in strip {
         if out.contains(marker) {
             out = out.replace(marker, "");
         }

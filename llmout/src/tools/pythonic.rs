@@ -2,19 +2,23 @@
 //! argument values written as Python literals (`True`, `None`, `'single quotes'`, lists,
 //! dicts).
 
+use std::ops::Range;
+
 use serde_json::{Map, Value};
 
 use super::family::Found;
+use super::stream::PyList;
 use super::ToolCall;
 use crate::repair::{self, RepairKind, RepairOptions};
 
-/// Pythonic calls `f(a=1, b='x'), g()` (optionally in `[...]`): `None` unless all of `text`
-/// is calls. Values are Python literals, read by the lenient JSON parser (which knows single
-/// quotes and `True`/`False`/`None`).
+/// Pythonic calls `f(a=1, b='x'), g()` (optionally in `[...]`, the `]` maybe missing), one
+/// after another on a line or on lines of their own: `None` unless all of `text` is calls.
+/// Values are Python literals, read by the lenient JSON parser (which knows single quotes and
+/// `True`/`False`/`None`, and JSON's `true`/`false`/`null`).
 pub(crate) fn pythonic(text: &str) -> Option<Vec<ToolCall>> {
     let mut s = text.trim();
-    if let Some(inner) = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
-        s = inner.trim();
+    if let Some(inner) = s.strip_prefix('[') {
+        s = inner.strip_suffix(']').unwrap_or(inner).trim();
     }
     let b = s.as_bytes();
     let mut calls = Vec::new();
@@ -115,5 +119,38 @@ pub(crate) fn pythonic_reply(t: &str, found: &mut Found) -> bool {
             true
         }
         None => false,
+    }
+}
+
+/// Whether `s` starts pythonic calls: an identifier then `(`, maybe after `[`. `None` while
+/// that cannot be told yet (the identifier is still being written).
+pub(crate) fn starts_pythonic(s: &str) -> Option<bool> {
+    let s = s.trim_start();
+    let s = s.strip_prefix('[').map_or(s, str::trim_start);
+    let ident = s
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+        .count();
+    match s.as_bytes().get(ident) {
+        None if ident < crate::tools::MAX_HEAD => None,
+        None => Some(false),
+        Some(b'(') => Some(ident > 0 && !s.as_bytes()[0].is_ascii_digit()),
+        Some(_) => Some(false),
+    }
+}
+
+/// The pythonic calls at the start of `t[range]` (maybe in `[…]`, the `]` maybe missing),
+/// read as the stream reads them: each call once its `)` is written, until what follows is not
+/// a call. Returns the calls and where the text they take ends (with the `]` closing them).
+pub(crate) fn leading_calls(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usize) {
+    let Some(within) = t.get(..range.end) else {
+        return (Vec::new(), range.start);
+    };
+    let (calls, end) = PyList::leading(within, range.start);
+    let rest = &within[end..];
+    let trimmed = rest.trim_start();
+    match trimmed.strip_prefix(']') {
+        Some(after) if !calls.is_empty() => (calls, range.end - after.len()),
+        _ => (calls, end),
     }
 }

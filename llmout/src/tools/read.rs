@@ -193,46 +193,65 @@ pub(crate) fn json_end(s: &str) -> Option<usize> {
 }
 
 /// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or
-/// newlines, or one array. The text taken runs from the marker to the end of the last value
-/// that gave calls (to the closer when nothing but separators follows it): a value cut off
-/// after it, or text that is no call, stays content.
+/// newlines, or one array.
 pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, found: &mut Found) {
+    for (whole, body) in marker_blocks(t, marker, close) {
+        json_block(t, whole, body, found);
+    }
+}
+
+/// The blocks after each `marker`, up to `close` (included) when given and found, else to the
+/// end of the text: each block whole and its body.
+pub(crate) fn marker_blocks(
+    t: &str,
+    marker: &str,
+    close: Option<&str>,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
     let mut at = 0;
     while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
         let start = at + i;
         let body_start = start + marker.len();
         let rest = t.get(body_start..).unwrap_or_default();
-        let (body_len, end) = match close.and_then(|c| rest.find(c).map(|j| (j, j + c.len()))) {
-            Some((j, e)) => (j, body_start + e),
-            None => (rest.len(), t.len()),
+        let (body_end, end) = match close.and_then(|c| rest.find(c).map(|j| (j, j + c.len()))) {
+            Some((j, e)) => (body_start + j, body_start + e),
+            None => (t.len(), t.len()),
         };
-        let body = &rest[..body_len];
-        let mut pos = 0;
-        let mut last_call = None;
-        while let Some(j) = body[pos..].find(['{', '[']) {
-            let from = pos + j;
-            let Some(len) = json_end(&body[from..]) else {
-                lenient(&body[from..], found, "a call");
-                break;
-            };
-            if let Some(v) = lenient(&body[from..from + len], found, "a call") {
-                if calls_from_json(&v, found) {
-                    last_call = Some(from + len);
-                }
-            }
-            pos = from + len;
-        }
-        if let Some(last) = last_call {
-            let tail =
-                body[last..].trim_matches(|c: char| c.is_whitespace() || c == ';' || c == ',');
-            found.taken.push(
-                start..if tail.is_empty() {
-                    end
-                } else {
-                    body_start + last
-                },
-            );
-        }
+        out.push((start..end, body_start..body_end));
         at = end.max(start + 1);
+    }
+    out
+}
+
+/// The JSON calls in `t[body]`, several separated by `;`, commas or newlines, or one array.
+/// The text taken runs from the block's start to the end of the last value that gave calls
+/// (to the block's end when nothing but separators follows it): a value cut off after it, or
+/// text that is no call, stays content.
+pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found: &mut Found) {
+    let text = t.get(body.clone()).unwrap_or_default();
+    let mut pos = 0;
+    let mut last_call = None;
+    while let Some(j) = text[pos..].find(['{', '[']) {
+        let from = pos + j;
+        let Some(len) = json_end(&text[from..]) else {
+            lenient(&text[from..], found, "a call");
+            break;
+        };
+        if let Some(v) = lenient(&text[from..from + len], found, "a call") {
+            if calls_from_json(&v, found) {
+                last_call = Some(from + len);
+            }
+        }
+        pos = from + len;
+    }
+    if let Some(last) = last_call {
+        let tail = text[last..].trim_matches(|c: char| c.is_whitespace() || c == ';' || c == ',');
+        found.taken.push(
+            whole.start..if tail.is_empty() {
+                whole.end
+            } else {
+                body.start + last
+            },
+        );
     }
 }

@@ -59,11 +59,12 @@ pub(crate) use reasoning::hide_extra;
 pub(crate) use scan::{find_any, window};
 
 use body::{body_calls, body_current};
-use python::PyList;
+pub(crate) use python::PyList;
 use reasoning::Reasoning;
 use scan::hold_back_any;
 
 use super::family::{detect, longest_marker, Family, Found, Head, Named};
+use super::json;
 use super::params::{ParamHead, ParamStyle};
 use super::read::{arguments, calls_from_json};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
@@ -273,6 +274,11 @@ enum Loose {
     },
     /// A reply that is a pythonic list.
     Python(PyList),
+    /// More JSON calls after the first value's calls, separated by `;`, commas or white space:
+    /// where the next one may start, and the one being read.
+    Follow { pos: usize, scan: Option<ValueScan> },
+    /// Nothing more is read live.
+    Done,
 }
 
 impl Live {
@@ -316,7 +322,10 @@ impl Live {
                 Some(Loose::Python(list)) => {
                     list.call.as_ref().map(|p| CallInProgress::named(&p.call))
                 }
-                None => None,
+                Some(Loose::Follow {
+                    scan: Some(scan), ..
+                }) => body_current(scan.partial(), 0),
+                _ => None,
             };
         }
         match &self.phase {
@@ -373,14 +382,70 @@ impl Live {
         }
         match &mut self.loose {
             Some(Loose::Json { scan, done }) => {
-                let already = scan.text().len();
-                scan.push(&v[already..]);
-                body_calls(scan.partial(), done, &mut self.calls);
+                // Fed up to each closing bracket, so that the first value that gives calls is
+                // seen complete exactly where it ends: calls may follow it there (Llama 3's
+                // JSON calls after prose).
+                let mut from = scan.text().len();
+                loop {
+                    let piece = v[from..]
+                        .bytes()
+                        .position(|c| c == b'}' || c == b']')
+                        .map_or(v.len(), |i| from + i + 1);
+                    scan.push(&v[from..piece]);
+                    from = piece;
+                    body_calls(scan.partial(), done, &mut self.calls);
+                    if scan.partial().is_complete() && !self.calls.is_empty() {
+                        self.loose = Some(Loose::Follow {
+                            pos: from,
+                            scan: None,
+                        });
+                        self.follow(v);
+                        return;
+                    }
+                    if from == v.len() {
+                        break;
+                    }
+                }
             }
             Some(Loose::Python(list)) => {
                 list.read(v, &mut self.calls);
             }
-            None => {}
+            Some(Loose::Follow { .. }) => self.follow(v),
+            Some(Loose::Done) | None => {}
+        }
+    }
+
+    /// Reads the JSON calls that follow the first value's, one value at a time.
+    fn follow(&mut self, v: &str) {
+        while let Some(Loose::Follow { pos, scan }) = &mut self.loose {
+            match scan {
+                Some(sc) => {
+                    sc.advance(v);
+                    match sc.end() {
+                        Some(end) => {
+                            let calls = sc.partial().value().and_then(json::following_value_calls);
+                            match calls {
+                                Some(calls) => {
+                                    self.calls.extend(calls);
+                                    *pos = end;
+                                    *scan = None;
+                                }
+                                None => self.loose = Some(Loose::Done),
+                            }
+                        }
+                        None if sc.stalled() => self.loose = Some(Loose::Done),
+                        None => return,
+                    }
+                }
+                None => {
+                    *pos += json::separators(&v[*pos..]);
+                    match v.as_bytes().get(*pos) {
+                        None => return,
+                        Some(b'{' | b'[') => *scan = Some(ValueScan::at(*pos)),
+                        Some(_) => self.loose = Some(Loose::Done),
+                    }
+                }
+            }
         }
     }
 

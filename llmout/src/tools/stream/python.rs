@@ -20,31 +20,52 @@ pub(super) struct Python {
 /// A list of pythonic calls (`f(a=1), g()`, maybe in `[…]`): the call being read, or where
 /// the next name is read from.
 #[derive(Debug, Clone)]
-pub(super) struct PyList {
+pub(crate) struct PyList {
     pub(super) call: Option<Python>,
     next: usize,
+    /// Where the last call read ended (after its `)`).
+    last_end: usize,
 }
 
 impl PyList {
-    pub(super) fn at(next: usize) -> Self {
-        PyList { call: None, next }
+    pub(crate) fn at(next: usize) -> Self {
+        PyList {
+            call: None,
+            next,
+            last_end: next,
+        }
+    }
+
+    /// The calls at the start of `v[from..]`, which is all written: each call once its `)`
+    /// is, until what follows is not a call. Returns them and where the last one ended.
+    pub(crate) fn leading(v: &str, from: usize) -> (Vec<ToolCall>, usize) {
+        let mut list = PyList::at(from);
+        let mut calls = Vec::new();
+        list.read(v, &mut calls);
+        (calls, list.last_end)
     }
 
     /// Reads calls into `calls`. `Some(end)` when the list ended at `end` (what follows is
     /// not another call); `None` when more text is needed.
-    pub(super) fn read(&mut self, v: &str, calls: &mut Vec<ToolCall>) -> Option<usize> {
+    pub(crate) fn read(&mut self, v: &str, calls: &mut Vec<ToolCall>) -> Option<usize> {
         loop {
             if let Some(p) = &mut self.call {
                 let call = python_step(p, v)?;
-                self.next = p.at;
+                let end = p.at;
                 self.call = None;
-                calls.extend(call);
+                let Some(call) = call else {
+                    // Not a call after all: the list ends before it.
+                    return Some(self.last_end);
+                };
+                self.next = end;
+                self.last_end = end;
+                calls.push(call);
                 continue;
             }
             // Separators read are not read again.
             self.next += v[self.next..]
                 .bytes()
-                .take_while(|c| matches!(c, b' ' | b'\t' | b',' | b'['))
+                .take_while(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b',' | b'['))
                 .count();
             let word = &v[self.next..];
             let ident = word
