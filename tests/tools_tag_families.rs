@@ -139,3 +139,218 @@ fn hunyuan_a13b() {
         Some("<answer>\n助手：Which city do you mean?\n</answer>")
     );
 }
+
+#[test]
+fn longcat() {
+    let reply = "I'll search and then open the top result.\n<longcat_tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"\\\"longcat\\\" flash release\", \"top_k\": 3}}\n</longcat_tool_call><longcat_tool_call>\n{\"name\": \"open_page\", \"arguments\": {\"url\": \"https://example.com/{id}\", \"headers\": {\"Accept\": \"text/html\"}}}\n</longcat_tool_call>";
+    let r = parse(reply);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("I'll search and then open the top result.")
+    );
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "web_search",
+                json!({"query": "\"longcat\" flash release", "top_k": 3})
+            ),
+            call(
+                None,
+                "open_page",
+                json!({"url": "https://example.com/{id}", "headers": {"Accept": "text/html"}})
+            ),
+        ]
+    );
+    streams_like_parse(reply);
+    let cut = "<longcat_tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"long";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}
+
+#[test]
+fn granite_20b_function_call_and_the_function_call_wrapper() {
+    // granite-20b-functioncalling: one marker per call, no closer, parallel calls.
+    let reply = "<function_call> {\"name\": \"get_stock_price\", \"arguments\": {\"ticker\": \"IBM\", \"range\": {\"from\": \"2024-01-01\"}}} <function_call> {\"name\": \"get_news\", \"arguments\": {\"topic\": \"IBM \\\"Q3\\\" earnings\"}}";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_stock_price",
+                json!({"ticker": "IBM", "range": {"from": "2024-01-01"}})
+            ),
+            call(None, "get_news", json!({"topic": "IBM \"Q3\" earnings"})),
+        ]
+    );
+    assert_eq!(r.content, None);
+    streams_like_parse(reply);
+    // The wrapper some models invent, with a JSON call or a tool's name alone.
+    let reply = "Moving the camera first.\n<function-call>move_camera</function-call>\n<function-call>{\"name\": \"fly_to\", \"arguments\": {\"place\": \"Tokyo\"}}</function-call>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Moving the camera first."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "move_camera", json!({})),
+            call(None, "fly_to", json!({"place": "Tokyo"})),
+        ]
+    );
+    streams_like_parse(reply);
+    let cut = "<function_call> {\"name\": \"get_news\", \"arguments\": {\"topic\": \"IB";
+    assert!(parse(cut).tool_calls.is_empty());
+}
+
+#[test]
+fn cohere_command() {
+    let reply = "<|START_THINKING|>I will search for both, then compare. Maybe <|START_ACTION|>[]<|END_ACTION|> is not needed.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"web_search\", \"parameters\": {\"query\": \"tallest \\\"penguin\\\" species\"}},\n    {\"tool_call_id\": \"1\", \"tool_name\": \"web_search\", \"parameters\": {\"query\": \"penguin heights\", \"filters\": {\"site\": [\"wikipedia.org\"]}}}\n]<|END_ACTION|>";
+    let r = parse(reply);
+    assert_eq!(r.content, None);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                Some("0"),
+                "web_search",
+                json!({"query": "tallest \"penguin\" species"})
+            ),
+            call(
+                Some("1"),
+                "web_search",
+                json!({"query": "penguin heights", "filters": {"site": ["wikipedia.org"]}})
+            ),
+        ]
+    );
+    streams_like_parse(reply);
+    // Command R's older form: `Action:` then a fenced JSON list.
+    let r = parse("Action: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emperor penguin height\"}}\n]\n```");
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "internet_search",
+            json!({"query": "emperor penguin height"})
+        )]
+    );
+    assert_eq!(r.content.as_deref(), Some("Action:"));
+    let cut = "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"web_search\", \"parameters\": {\"qu";
+    assert!(parse(cut).tool_calls.is_empty());
+}
+
+#[test]
+fn apertus() {
+    let reply = "Sure, both at once.<|tools_prefix|>[{\"get_weather\": {\"city\": \"Bern\", \"units\": \"metric\"}}, {\"get_events\": {\"city\": \"Bern\", \"tags\": [\"music\", \"\\\"open air\\\"\"]}}]<|tools_suffix|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Sure, both at once."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Bern", "units": "metric"})
+            ),
+            call(
+                None,
+                "get_events",
+                json!({"city": "Bern", "tags": ["music", "\"open air\""]})
+            ),
+        ]
+    );
+    streams_like_parse(reply);
+    let cut = "<|tools_prefix|>[{\"get_weather\": {\"city\": \"Be";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}
+
+#[test]
+fn gigachat3() {
+    let reply = "Checking the rate now.<|message_sep|>function call<|role_sep|>\n{\"name\": \"get_exchange_rate\", \"arguments\": {\"from\": \"RUB\", \"to\": \"EUR\", \"options\": {\"date\": \"today\"}}}";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Checking the rate now."));
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "get_exchange_rate",
+            json!({"from": "RUB", "to": "EUR", "options": {"date": "today"}})
+        )]
+    );
+    streams_like_parse(reply);
+    let reply =
+        "<|function_call|>{\"name\": \"search\", \"arguments\": {\"q\": \"\\\"GigaChat\\\" 3\"}}";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "search", json!({"q": "\"GigaChat\" 3"}))]
+    );
+    streams_like_parse(reply);
+    let cut = "function call<|role_sep|>\n{\"name\": \"search\", \"arguments\": {\"q\": \"Gig";
+    assert!(parse(cut).tool_calls.is_empty());
+}
+
+#[test]
+fn lfm2() {
+    let reply = "<|tool_call_start|>[get_weather(city=\"Paris\", metric=true, extra={\"fields\": [\"wind\"]}), get_time(tz=null)]<|tool_call_end|>Checking both now.";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Checking both now."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Paris", "metric": true, "extra": {"fields": ["wind"]}})
+            ),
+            call(None, "get_time", json!({"tz": null})),
+        ]
+    );
+    streams_like_parse(reply);
+    // The JSON form.
+    let reply = "<|tool_call_start|>[{\"name\": \"calculator\", \"arguments\": {\"expression\": \"5 * (7 + 1)\"}}]<|tool_call_end|>";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "calculator",
+            json!({"expression": "5 * (7 + 1)"})
+        )]
+    );
+    streams_like_parse(reply);
+    let cut = "<|tool_call_start|>[get_weather(city=\"Par";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}
+
+#[test]
+fn olmo3_pythonic_lines_in_function_calls() {
+    let reply = "<function_calls>\nget_weather(city=\"Boston\", detailed=true)\nsearch_web(query='boston \"marathon\" route', limit=5, opts={\"safe\": false})\n</function_calls>";
+    let r = parse(reply);
+    assert_eq!(r.content, None);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Boston", "detailed": true})
+            ),
+            call(
+                None,
+                "search_web",
+                json!({"query": "boston \"marathon\" route", "limit": 5, "opts": {"safe": false}})
+            ),
+        ]
+    );
+    streams_like_parse(reply);
+    let cut = "<function_calls>\nget_weather(city=\"Bos";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}

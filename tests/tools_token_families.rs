@@ -125,3 +125,58 @@ fn llama_python_tag_json_and_pythonic() {
     assert_eq!(r.content.as_deref(), Some("get_weather(city=\"San Fra"));
     streams_like_parse(cut);
 }
+
+#[test]
+fn function_gemma() {
+    let reply = "I'll check that.<start_function_call>call:get_weather{location:<escape>Paris, \"FR\"<escape>,days:3}<end_function_call><start_function_call>call:get_time{}<end_function_call>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("I'll check that."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"location": "Paris, \"FR\"", "days": 3})
+            ),
+            call(None, "get_time", json!({})),
+        ]
+    );
+    streams_like_parse(reply);
+    let cut = "<start_function_call>call:get_weather{location:<escape>Par";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}
+
+#[test]
+fn gemma_arguments_in_other_spellings() {
+    // `key='value'`, `key=value` and `key: "value"`, and a nested object.
+    let reply = "Looking that up.<|tool_call>call:find_flights{origin='LHR', destination=JFK, passengers=2, prefs: {\"seat\": \"aisle\", \"meals\": [\"veg\"]}}<tool_call|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Looking that up."));
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "find_flights",
+            json!({"origin": "LHR", "destination": "JFK", "passengers": 2, "prefs": {"seat": "aisle", "meals": ["veg"]}})
+        )]
+    );
+    streams_like_parse(reply);
+    // Gemma 4 ending a call with `<turn|>`; the quote token holding braces and quotes.
+    let reply = "<|tool_call>call:run_code{code:<|\"|>print(\"{}\".format(1)){<|\"|>,timeout:30}<turn|>Running it.";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "run_code",
+            json!({"code": "print(\"{}\".format(1)){", "timeout": 30})
+        )]
+    );
+    assert_eq!(r.content.as_deref(), Some("Running it."));
+    streams_like_parse(reply);
+    let cut = "<|tool_call>call:find_flights{origin='LH";
+    assert!(parse(cut).tool_calls.is_empty());
+}

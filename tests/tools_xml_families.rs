@@ -179,3 +179,30 @@ fn seed_oss() {
     assert!(r.tool_calls.is_empty());
     assert_eq!(r.content.as_deref(), Some(cut));
 }
+
+#[test]
+fn minimax_m3() {
+    let ns = "]<]minimax[>[";
+    let reply = format!(
+        "Checking the forecast.\n{ns}<tool_call>\n{ns}<invoke name=\"get_weather\">\n{ns}<city>Paris \"centre\"{ns}</city>\n{ns}<days>3{ns}</days>\n{ns}<fields>{ns}<item>temp{ns}</item>{ns}<item>wind{ns}</item>{ns}</fields>\n{ns}<opts>{ns}<units>metric{ns}</units>{ns}</opts>\n{ns}</invoke>\n{ns}<invoke name=\"get_time\">\n{ns}</invoke>\n{ns}</tool_call>"
+    );
+    let r = parse(&reply);
+    assert_eq!(r.content.as_deref(), Some("Checking the forecast."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Paris \"centre\"", "days": 3, "fields": ["temp", "wind"], "opts": {"units": "metric"}})
+            ),
+            call(None, "get_time", json!({})),
+        ]
+    );
+    streams_like_parse(&reply);
+    // Cut off inside an argument: no call.
+    let cut = format!("{ns}<tool_call>\n{ns}<invoke name=\"get_weather\">\n{ns}<city>Par");
+    let r = parse(&cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut.as_str()));
+}

@@ -10,9 +10,10 @@ use std::ops::Range;
 
 use super::params::ParamStyle;
 use super::{
-    deepseek, dsml, function_calls, gemma, granite, harmony, hermes, internlm, invoke, jamba, kimi,
-    llama, minicpm, minimax, mistral, phi4, python_start, qwen_coder, seed_oss, step3, ui_tars,
-    ToolCall,
+    apertus, cohere, deepseek, dsml, function_call, function_calls, function_gemma, gemma,
+    gigachat, granite, harmony, hermes, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
+    minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
+    ui_tars, ToolCall,
 };
 use crate::Warning;
 
@@ -130,6 +131,14 @@ pub(crate) static FAMILIES: &[&dyn Family] = &[
     &step3::STEP3,
     &minicpm::MINICPM,
     &seed_oss::SEED_OSS,
+    &longcat::LongCat,
+    &function_call::FunctionCall,
+    &cohere::COHERE,
+    &apertus::Apertus,
+    &gigachat::GIGACHAT,
+    &function_gemma::FunctionGemma,
+    &lfm2::Lfm2,
+    &minimax_m3::MinimaxM3,
 ];
 
 /// The earliest marker in `t` from `from`: its offset and its family.

@@ -1,10 +1,12 @@
-//! `<function_calls>…</function_calls>` (also `antml:`-prefixed): a JSON array of calls, or
-//! Anthropic `<invoke>` elements (see [`invoke`](super::invoke)).
+//! `<function_calls>…</function_calls>` (also `antml:`-prefixed): a JSON array of calls,
+//! Anthropic `<invoke>` elements (see [`invoke`](super::invoke)), or pythonic calls one per
+//! line (OLMo 3, whose values may be JSON's `true`/`false`/`null`).
 
 use super::family::{Family, Found, Head};
 use super::invoke::{
     invoke_head, invokes, CLOSERS, NS_FUNCTION_CALLS, NS_FUNCTION_CALLS_CLOSE, OPENERS,
 };
+use super::pythonic::{read_element, starts_pythonic};
 use super::read::{calls_from_json, elements, lenient};
 
 pub(crate) struct FunctionCalls;
@@ -24,6 +26,8 @@ impl Family for FunctionCalls {
                 if inner.contains("invoke name=") {
                     invokes(t, body, found);
                     found.taken.push(whole);
+                } else if starts_pythonic(inner) == Some(true) {
+                    read_element(t, whole, body.clone(), found);
                 } else if let Some(v) = lenient(inner, found, "a <function_calls> block") {
                     if calls_from_json(&v, found) {
                         found.taken.push(whole);

@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::family::{Family, Found, Head, Named};
-use super::pythonic::{leading_calls, starts_pythonic};
+use super::pythonic::{read_element, starts_pythonic};
 use super::read::{calls_from_json, elements, lenient};
 use super::stream::window;
 use super::{glm, qwen_coder};
@@ -66,16 +66,7 @@ pub(crate) fn read_within(t: &str, within: Range<usize>, found: &mut Found) {
         let inner = t.get(body.clone()).unwrap_or_default();
         let trimmed = inner.trim_start();
         if trimmed.starts_with('[') && starts_pythonic(trimmed) == Some(true) {
-            let (calls, end) = leading_calls(t, body.clone());
-            if !calls.is_empty() {
-                found.calls.extend(calls);
-                let rest = t.get(end..body.end).unwrap_or_default();
-                found.taken.push(if rest.trim().is_empty() {
-                    whole
-                } else {
-                    whole.start..end
-                });
-            }
+            read_element(t, whole, body.clone(), found);
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
             if let Some(v) = lenient(inner, found, "a <tool_call> call") {
                 if calls_from_json(&v, found) {

@@ -8,6 +8,7 @@ use serde_json::Map;
 
 use super::family::{Family, Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
+use super::pythonic::starts_pythonic;
 use super::read::{elements, param_value, quoted_attr};
 use super::stream::window;
 use super::ToolCall;
@@ -76,10 +77,11 @@ pub(crate) fn invoke_head(v: &str, start: usize, head: usize) -> Head {
     if v[start..head].ends_with("function_calls>") {
         let trimmed = text.trim_start();
         let lead = text.len() - trimmed.len();
-        return match trimmed.as_bytes().first() {
-            None => Head::Wait,
-            Some(b'{' | b'[') => Head::Body(head + lead),
-            Some(_) => Head::Seek(head),
+        return match (trimmed.as_bytes().first(), starts_pythonic(trimmed)) {
+            (None, _) | (_, None) => Head::Wait,
+            (_, Some(true)) => Head::Python(head + lead),
+            (Some(b'{' | b'['), _) => Head::Body(head + lead),
+            (Some(_), _) => Head::Seek(head),
         };
     }
     match quoted_attr(text) {

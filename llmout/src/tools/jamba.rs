@@ -5,7 +5,7 @@
 
 use super::family::{Family, Found, Head};
 use super::hermes::{self, Hermes};
-use super::read::{after_marker_json, elements};
+use super::read::{after_marker_json, elements, take_wrappers};
 use super::stream::window;
 
 const OPEN: &str = "<tool_calls>";
@@ -28,16 +28,11 @@ impl Family for Jamba {
             after_marker_json(t, OPEN, Some(CLOSE), found);
             return;
         }
-        for (whole, body) in blocks {
-            let first = found.taken.len();
-            hermes::read_within(t, body.clone(), found);
-            let last = found.taken[first..].iter().map(|r| r.end).max();
-            match last {
-                Some(_) if whole.end > body.end => found.taken.push(whole),
-                Some(end) => found.taken.push(whole.start..end),
-                None => {}
-            }
+        let first = found.taken.len();
+        for (_, body) in blocks {
+            hermes::read_within(t, body, found);
         }
+        take_wrappers(t, first, &[(OPEN, CLOSE)], found);
     }
 
     fn strip(&self) -> &'static [&'static str] {

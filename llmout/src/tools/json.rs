@@ -29,12 +29,12 @@ fn json_values(t: &str, found: &mut Found) {
     match first(t, found) {
         First::Envelope(range) => {
             if found.content.is_none() {
-                found.taken.push(range);
+                found.taken.push(with_fence(t, range));
             }
         }
         First::Calls(range) => {
             let mut end = range.end;
-            found.taken.push(range);
+            found.taken.push(with_fence(t, range));
             while let Some(next) = following_calls(t, end, found) {
                 found.taken.push(end..next);
                 end = next;
@@ -42,6 +42,24 @@ fn json_values(t: &str, found: &mut Found) {
         }
         First::Nothing => {}
     }
+}
+
+/// `range` and the markdown fence around it, if it is all a fence holds: the fence is no
+/// content.
+fn with_fence(t: &str, range: Range<usize>) -> Range<usize> {
+    let before = t.get(..range.start).unwrap_or_default().trim_end();
+    let after = t.get(range.end..).unwrap_or_default().trim_start();
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    let Some(at) = line.rfind("```").or_else(|| line.rfind("~~~")) else {
+        return range;
+    };
+    let info = &line[at + 3..];
+    if !info.bytes().all(|c| c.is_ascii_alphanumeric()) || !after.starts_with(&line[at..at + 3]) {
+        return range;
+    }
+    let start = before.len() - line.len() + at;
+    let end = t.len() - after.len() + 3;
+    start..end
 }
 
 /// What the first candidate span that is calls came to.

@@ -10,7 +10,7 @@ use super::stream::window;
 pub(crate) struct AfterMarker {
     /// What selects the family.
     pub markers: &'static [&'static str],
-    /// The marker the calls follow (its first entry), for reading and streaming.
+    /// The markers the calls follow, for reading and streaming.
     pub opener: &'static [&'static str],
     /// What ends the calls, when the family has a closer (its first entry).
     pub closer: &'static [&'static str],
@@ -26,7 +26,7 @@ impl Family for AfterMarker {
     }
 
     fn read(&self, t: &str, found: &mut Found) {
-        if let Some(open) = self.opener.first() {
+        for open in self.opener {
             after_marker_json(t, open, self.closer.first().copied(), found);
         }
     }

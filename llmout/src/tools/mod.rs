@@ -66,11 +66,16 @@
 
 pub mod stream;
 
+mod apertus;
+mod cohere;
 mod deepseek;
 mod dsml;
 mod family;
+mod function_call;
 mod function_calls;
+mod function_gemma;
 mod gemma;
+mod gigachat;
 mod glm;
 mod granite;
 mod harmony;
@@ -81,9 +86,13 @@ mod jamba;
 mod json;
 mod json_values;
 mod kimi;
+mod kv;
+mod lfm2;
 mod llama;
+mod longcat;
 mod minicpm;
 mod minimax;
+mod minimax_m3;
 mod mistral;
 mod params;
 mod phi4;

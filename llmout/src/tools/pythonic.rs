@@ -154,3 +154,26 @@ pub(crate) fn leading_calls(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usi
         _ => (calls, end),
     }
 }
+
+/// The pythonic calls heading the body of an element (`whole` the element, `body` inside it):
+/// the element is taken whole when nothing but the calls is in it, else up to the last call.
+/// False when it holds no call.
+pub(crate) fn read_element(
+    t: &str,
+    whole: Range<usize>,
+    body: Range<usize>,
+    found: &mut Found,
+) -> bool {
+    let (calls, end) = leading_calls(t, body.clone());
+    if calls.is_empty() {
+        return false;
+    }
+    found.calls.extend(calls);
+    let rest = t.get(end..body.end).unwrap_or_default();
+    found.taken.push(if rest.trim().is_empty() {
+        whole
+    } else {
+        whole.start..end
+    });
+    true
+}

@@ -102,11 +102,22 @@ pub(crate) fn arguments(v: Option<&Value>) -> Map<String, Value> {
     }
 }
 
-/// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` or OpenAI's
+/// The keys a JSON call may name its tool under, in order of preference.
+pub(crate) const NAME_KEYS: [&str; 3] = ["name", "tool", "tool_name"];
+
+/// The keys a JSON call may hold its arguments under, in order of preference.
+pub(crate) const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "args", "input"];
+
+/// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` (Cohere Command:
+/// `{"tool_call_id", "tool_name", "parameters"}`) or OpenAI's
 /// `{"id", "type": "function", "function": {"name", "arguments"}}`.
 pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
     let o = v.as_object()?;
-    let id = o.get("id").and_then(Value::as_str).map(str::to_owned);
+    let id = o
+        .get("id")
+        .or_else(|| o.get("tool_call_id"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     if let Some(Value::Object(f)) = o.get("function") {
         let name = f.get("name")?.as_str()?.to_owned();
         return Some(ToolCall {
@@ -115,14 +126,12 @@ pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
             arguments: arguments(f.get("arguments")),
         });
     }
-    let name = o
-        .get("name")
-        .or_else(|| o.get("tool"))?
+    let name = NAME_KEYS
+        .iter()
+        .find_map(|k| o.get(*k))?
         .as_str()?
         .to_owned();
-    let args = ["arguments", "parameters", "args", "input"]
-        .iter()
-        .find_map(|k| o.get(*k));
+    let args = ARGUMENT_KEYS.iter().find_map(|k| o.get(*k));
     Some(ToolCall {
         id,
         name,
@@ -253,5 +262,39 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
                 body.start + last
             },
         );
+    }
+}
+
+/// JSON calls between `open` and `close` (the closer optional, the element then running to the
+/// next opener): each element whose JSON gives calls is taken; one cut off is content.
+pub(crate) fn tagged_json(t: &str, open: &str, close: &str, found: &mut Found) {
+    for (whole, body) in elements(t, 0..t.len(), open, close) {
+        let inner = t.get(body).unwrap_or_default();
+        if let Some(v) = lenient(inner, found, "a call") {
+            if calls_from_json(&v, found) {
+                found.taken.push(whole);
+            }
+        }
+    }
+}
+
+/// Takes each `open … close` wrapper around calls read since `found.taken[first]`: whole when
+/// its closer came, else up to the end of its last call (what follows may be a call cut off,
+/// which stays content).
+pub(crate) fn take_wrappers(t: &str, first: usize, wrappers: &[(&str, &str)], found: &mut Found) {
+    let calls: Vec<Range<usize>> = found.taken[first..].to_vec();
+    for (open, close) in wrappers {
+        for (whole, body) in elements(t, 0..t.len(), open, close) {
+            let last = calls
+                .iter()
+                .filter(|c| c.start >= whole.start && c.end <= whole.end)
+                .map(|c| c.end)
+                .max();
+            match last {
+                Some(_) if whole.end > body.end => found.taken.push(whole),
+                Some(end) => found.taken.push(whole.start..end),
+                None => {}
+            }
+        }
     }
 }

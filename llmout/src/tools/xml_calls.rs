@@ -5,6 +5,7 @@
 
 use super::family::{Family, Found, Head, Named};
 use super::params::{name_at, read_calls, CallSyntax};
+use super::read::take_wrappers;
 use super::stream::window;
 
 /// A family whose calls are elements of one [`CallSyntax`], maybe inside wrappers.
@@ -33,23 +34,7 @@ impl Family for XmlCalls {
         if read_calls(t, 0..t.len(), &self.call, found) == 0 {
             return;
         }
-        // A wrapper holding a call is taken whole; one whose closer never came, up to the end
-        // of its last call (what follows may be a call cut off: it stays content).
-        let calls: Vec<_> = found.taken[first..].to_vec();
-        for (open, close) in self.wrappers {
-            for (whole, body) in super::read::elements(t, 0..t.len(), open, close) {
-                let last = calls
-                    .iter()
-                    .filter(|c| c.start >= whole.start && c.end <= whole.end)
-                    .map(|c| c.end)
-                    .max();
-                match last {
-                    Some(_) if whole.end > body.end => found.taken.push(whole),
-                    Some(end) => found.taken.push(whole.start..end),
-                    None => {}
-                }
-            }
-        }
+        take_wrappers(t, first, self.wrappers, found);
     }
 
     fn strip(&self) -> &'static [&'static str] {

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::CallInProgress;
 use crate::stream::Partial;
-use crate::tools::read::call_from_json;
+use crate::tools::read::{call_from_json, ARGUMENT_KEYS, NAME_KEYS};
 use crate::tools::ToolCall;
 
 /// The calls of a JSON body (a call, an array of calls, or an envelope) that are complete,
@@ -97,18 +97,19 @@ pub(super) fn body_current(p: &Partial, done: usize) -> Option<CallInProgress<'_
             Some(format!("{pointer}/function/arguments")),
         ),
         _ => {
-            let args = ["arguments", "parameters", "args", "input"]
+            let args = ARGUMENT_KEYS
                 .iter()
                 .find(|k| call.contains_key(**k))
                 .map(|k| format!("{pointer}/{k}"));
-            (
-                writing(call, "name", "").or_else(|| writing(call, "tool", "")),
-                args,
-            )
+            let name = NAME_KEYS
+                .iter()
+                .find(|k| call.contains_key(**k))
+                .and_then(|k| writing(call, k, ""));
+            (name, args)
         }
     };
     Some(CallInProgress {
-        id: writing(call, "id", ""),
+        id: writing(call, "id", "").or_else(|| writing(call, "tool_call_id", "")),
         name,
         partial: Some(p),
         base: args,
