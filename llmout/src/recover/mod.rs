@@ -26,6 +26,9 @@
 //!
 //! Under [`Policy::Strict`] every rule is an error instead ([`ErrorKind::Forbidden`]), and so is
 //! a missing field marked `x-no-invent` (the derive's `#[llmout(no_invent)]`) under any policy.
+//! Under [`Policy::NoInvent`] only filling in is: a required field missing (or `null`) is an
+//! error unless the schema gives a `default`. [`Options::keep_unknown_keys`] keeps the keys a
+//! schema does not list (unless it says `additionalProperties: false`).
 //!
 //! Recursion follows the value, so it is bounded by the parser's depth limit; the walk is
 //! linear in the size of the value times the number of union branches along each path.
@@ -73,6 +76,8 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
     let mut walker = Walker {
         schema,
         strict: options.get_policy() == Policy::Strict,
+        invent: options.get_policy() != Policy::NoInvent,
+        keep_unknown: options.get_keep_unknown_keys(),
         drop_items: options.get_drop_invalid_items(),
         max_depth: options.get_max_depth(),
         warnings: Vec::new(),
@@ -92,6 +97,10 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
+    /// A missing value may be filled in (false under `Policy::NoInvent`).
+    invent: bool,
+    /// Keys the schema does not list are kept unless it forbids them.
+    keep_unknown: bool,
     /// An array item that cannot be recovered may be dropped (with a warning).
     drop_items: bool,
     max_depth: usize,
@@ -570,6 +579,7 @@ impl Walker<'_> {
                 KeyMatch::Unknown => match o.additional {
                     Additional::Allow => extras.push((key, value)),
                     Additional::Unspecified if self.strict => extras.push((key, value)),
+                    Additional::Unspecified if self.keep_unknown => extras.push((key, value)),
                     Additional::Schema(s) => {
                         let r = self.at_key(base, &key, |w| w.value(value, s, depth + 1))?;
                         extras.push((key, r));
@@ -586,7 +596,9 @@ impl Walker<'_> {
                 },
             }
         }
-        if !any_known && !o.properties.is_empty() && o.additional != Additional::Allow {
+        let extras_allowed = o.additional == Additional::Allow
+            || (self.keep_unknown && o.additional == Additional::Unspecified);
+        if !any_known && !o.properties.is_empty() && !extras_allowed {
             return Err(Error::new(
                 ErrorKind::Mismatch,
                 self.path.clone(),
@@ -646,6 +658,9 @@ impl Walker<'_> {
                     )?;
                     return Ok(None);
                 }
+                if !self.may_fill(p) {
+                    return Err(self.not_given(p, "null"));
+                }
                 self.invent(p.schema, WarningKind::NullReplaced, 3, "null")
                     .map(Some)
             }
@@ -672,11 +687,34 @@ impl Walker<'_> {
                 if p.no_invent {
                     return Err(self.no_invent(p, "nothing"));
                 }
+                if !self.may_fill(p) {
+                    return Err(self.not_given(p, "nothing"));
+                }
                 self.invent(p.schema, WarningKind::MissingField, 5, "nothing")
                     .map(Some)
             }
             None => Ok(None),
         }
+    }
+
+    /// Whether a missing required field may be filled in: always, except under
+    /// `Policy::NoInvent`, where only the schema's own `default` may.
+    fn may_fill(&self, p: &Property) -> bool {
+        self.invent || self.schema.default_of(p.schema).is_some()
+    }
+
+    /// A required field the model did not give, under `Policy::NoInvent`.
+    fn not_given(&self, p: &Property, found: &str) -> Error {
+        Error::new(
+            ErrorKind::Forbidden,
+            self.path.clone(),
+            format!(
+                "{} for \"{}\" (required; never filled in)",
+                self.schema.describe(p.schema),
+                p.name
+            ),
+            found,
+        )
     }
 
     fn no_invent(&self, p: &Property, found: &str) -> Error {

@@ -160,9 +160,29 @@ pub struct ToolCallResponse {
     #[serde(skip)]
     pub warnings: Vec<Warning>,
     /// Arguments that could not be recovered against their tool's schema
-    /// ([`parse_with_tools`] only); the call keeps the arguments as given.
+    /// ([`parse_with_tools`] only), each at a path under `/tool_calls/N/arguments`; the call
+    /// keeps the arguments as given. See [`ToolCallResponse::call_error`].
     #[serde(skip)]
     pub errors: Vec<crate::Error>,
+}
+
+impl ToolCallResponse {
+    /// Why call `index`'s arguments could not be recovered against its tool's schema, if they
+    /// could not (a required argument missing, a value of the wrong type): the entry of
+    /// `errors` under `/tool_calls/{index}`.
+    ///
+    /// ```
+    /// let r = llmout::tools::parse("<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>");
+    /// assert!(r.call_error(0).is_none()); // no definitions, nothing to check against
+    /// ```
+    pub fn call_error(&self, index: usize) -> Option<&crate::Error> {
+        let base = format!("/tool_calls/{index}");
+        self.errors.iter().find(|e| {
+            e.path()
+                .strip_prefix(&base)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+    }
 }
 
 /// Reads every tool call in a reply; see the [module docs](self).
@@ -202,7 +222,14 @@ pub fn parse(text: &str) -> ToolCallResponse {
 /// [`WarningKind::UnknownTool`] warning (the call is kept, for the caller to answer), and the
 /// arguments of a known tool are recovered against its schema by the same engine as
 /// [`from_llm`](crate::LlmOutput::from_llm), each change a warning under
-/// `/tool_calls/N/arguments`. Arguments that cannot be recovered are an entry in `errors`.
+/// `/tool_calls/N/arguments`.
+///
+/// Nothing is invented for a tool to run on ([`Policy::NoInvent`](crate::Policy::NoInvent)):
+/// a required argument the model did not give is an error on that call (the call is kept,
+/// its arguments as given, and [`ToolCallResponse::call_error`] says what is missing), never
+/// an empty value; only the schema's own `default` may fill it. Keys the schema does not list
+/// are kept unless it says `additionalProperties: false` (then they are dropped, with a
+/// warning).
 ///
 /// ```
 /// use llmout::tools::{parse_with_tools, ToolDef};
@@ -214,10 +241,17 @@ pub fn parse(text: &str) -> ToolCallResponse {
 /// assert_eq!(r.tool_calls[0].arguments, serde_json::json!({"path": "a.rs", "line": 3}).as_object().unwrap().clone());
 /// let paths: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
 /// assert_eq!(paths, ["/tool_calls/0/arguments/path", "/tool_calls/0/arguments/line"]);
+///
+/// // No path given: the call is kept, with an error, and no path is made up.
+/// let r = parse_with_tools(r#"<tool_call>{"name": "read_file", "arguments": {"line": 3, "encoding": "utf-8"}}</tool_call>"#, &tools);
+/// assert_eq!(r.tool_calls[0].arguments, serde_json::json!({"line": 3, "encoding": "utf-8"}).as_object().unwrap().clone());
+/// assert_eq!(r.call_error(0).unwrap().path(), "/tool_calls/0/arguments/path");
 /// ```
 pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
     let mut r = parse(text);
-    let options = crate::Options::default();
+    let options = crate::Options::default()
+        .policy(crate::Policy::NoInvent)
+        .keep_unknown_keys(true);
     for (i, call) in r.tool_calls.iter_mut().enumerate() {
         let base = format!("/tool_calls/{i}");
         let Some(def) = tools.iter().find(|d| d.name == call.name) else {
