@@ -30,7 +30,7 @@ fn prints_the_envelope() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"content\":\"Reading.\",\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"p\":1}}],\"needs_more_work\":true}\n"
+        "{\"content\":\"Reading.\",\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"p\":1}}],\"needs_more_work\":true,\"warnings\":[]}\n"
     );
 }
 
@@ -41,7 +41,7 @@ fn plain_text_and_any_bytes() {
         (code, out.as_str()),
         (
             Some(0),
-            "{\"content\":\"just text\",\"tool_calls\":[],\"needs_more_work\":null}\n"
+            "{\"content\":\"just text\",\"tool_calls\":[],\"needs_more_work\":null,\"warnings\":[]}\n"
         )
     );
     let (code, _) = tools(&[0xff, 0xfe, b'<', b't', 0x00, 0x80]);
@@ -67,8 +67,61 @@ fn tool_definitions_recover_arguments() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"line\":7}}],\"needs_more_work\":true}\n"
+        "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"line\":7}}],\"needs_more_work\":true,\"warnings\":[{\"kind\":\"key_renamed\",\"path\":\"/tool_calls/0/arguments/line\",\"message\":\"renamed key \\\"Line\\\" to \\\"line\\\" (the same name in another case or spelling)\"},{\"kind\":\"coerced\",\"path\":\"/tool_calls/0/arguments/line\",\"message\":\"read \\\"7\\\" as the integer 7\"}]}\n"
     );
     let (code, _) = tools_with(&["--tools", "/nonexistent.json"], b"x");
     assert_eq!(code, Some(2));
+}
+
+#[test]
+fn a_call_missing_a_required_argument_carries_its_error_and_warnings_name_what_changed() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-tools-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("tools.json");
+    std::fs::write(
+        &defs,
+        r#"[{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}}]"#,
+    )
+    .unwrap();
+    let defs = defs.to_string_lossy().into_owned();
+    let (code, out) = tools_with(
+        &["--tools", &defs],
+        b"<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}</tool_call>\n<tool_call>{\"name\": \"book_flight\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Be",
+    );
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["tool_calls"],
+        serde_json::json!([
+            {
+                "id": null,
+                "name": "get_weather",
+                "arguments": {"city": "Oslo"},
+                "error": {
+                    "kind": "forbidden",
+                    "path": "/tool_calls/0/arguments/location",
+                    "message": "at /tool_calls/0/arguments/location: expected a string for \"location\" (required; never filled in), found nothing"
+                }
+            },
+            {"id": null, "name": "book_flight", "arguments": {}}
+        ])
+    );
+    let kinds: Vec<(&str, &str)> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["kind"].as_str().unwrap(), w["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("item_dropped", "/tool_calls/2"),
+            ("unknown_tool", "/tool_calls/1/name")
+        ]
+    );
+    assert_eq!(
+        v["content"],
+        "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Be"
+    );
 }

@@ -28,7 +28,9 @@ enum Command {
         #[arg(long)]
         schema: std::path::PathBuf,
     },
-    /// Read the tool calls in a reply (stdin); print {"content","tool_calls","needs_more_work"}.
+    /// Read the tool calls in a reply (stdin); print {"content","tool_calls","needs_more_work",
+    /// "warnings"}, each call {"id","name","arguments"} and "error" where its arguments could not
+    /// be recovered.
     Tools {
         /// A JSON array of tool definitions ({"name", "parameters"}): arguments are recovered
         /// against each tool's schema.
@@ -163,8 +165,11 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
     Ok(out.to_string())
 }
 
-/// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
-/// With `--tools`, arguments are recovered against the definitions' schemas.
+/// `tools`: the envelope of DESIGN.md section 7, with the warnings (unknown tools, arguments
+/// renamed, coerced or dropped, calls cut off) and, per call, the error when its arguments could
+/// not be recovered (a required argument missing: nothing is invented). A reply without calls is
+/// content, not an error. With `--tools`, arguments are recovered against the definitions'
+/// schemas.
 fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure> {
     let r = match defs {
         None => llmout::tools::parse(input),
@@ -179,5 +184,36 @@ fn tools(input: &str, defs: Option<&std::path::Path>) -> Result<String, Failure>
             llmout::tools::parse_with_tools(input, &defs)
         }
     };
-    Ok(serde_json::to_string(&r).unwrap_or_else(|_| "{}".to_owned()))
+    let calls: Vec<serde_json::Value> = r
+        .tool_calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let mut out = serde_json::json!({
+                "id": call.id,
+                "name": call.name,
+                "arguments": call.arguments,
+            });
+            if let Some(e) = r.call_error(i) {
+                out["error"] = serde_json::json!({
+                    "kind": e.kind().name(),
+                    "path": e.path(),
+                    "message": e.to_string(),
+                });
+            }
+            out
+        })
+        .collect();
+    let warnings: Vec<serde_json::Value> = r
+        .warnings
+        .iter()
+        .map(|w| serde_json::json!({"kind": w.kind.name(), "path": w.path, "message": w.message}))
+        .collect();
+    Ok(serde_json::json!({
+        "content": r.content,
+        "tool_calls": calls,
+        "needs_more_work": r.needs_more_work,
+        "warnings": warnings,
+    })
+    .to_string())
 }
