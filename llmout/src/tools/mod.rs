@@ -94,6 +94,7 @@ mod minicpm;
 mod minimax;
 mod minimax_m3;
 mod mistral;
+mod openai;
 mod params;
 mod phi4;
 mod python_start;
@@ -106,8 +107,9 @@ mod typed;
 mod ui_tars;
 mod xml_calls;
 
+pub use openai::{OpenAiFunction, OpenAiToolCall};
 pub use stream::{CallInProgress, Stream, MAX_HEAD};
-pub use typed::{definitions, parse_typed};
+pub use typed::{definitions, definitions_for, parse_typed, tools_for};
 
 use std::ops::Range;
 
