@@ -5,30 +5,47 @@
 //! outside the calls as `content`, the calls, and `needs_more_work`. Calls inside reasoning
 //! blocks (`<think>…</think>`) are not calls. A reply with no call is content, never an error.
 //!
-//! | family | markers | body |
+//! | family | markers | example reply |
 //! |---|---|---|
-//! | JSON (no marker) | a JSON envelope `{"content", "tool_calls"/"toolCalls", "needs_more_work"/"needsMoreWork"}`, a single `{"name", "arguments"}` object, OpenAI-shaped `{"tool_calls": [{"id", "function": {"name", "arguments": "<json>"}}]}`, or an array of calls; whole, fenced or in prose | JSON |
-//! | `<function_calls>` (also `antml:`-prefixed) | `<function_calls>…</function_calls>` | a JSON array of calls, or `<invoke>` elements |
-//! | Anthropic | `<invoke name="…"><parameter name="…">…</parameter></invoke>` (wrapper and `antml:` prefix optional) | one text value per parameter |
-//! | Hermes / Qwen | `<tool_call>…</tool_call>` (closer optional) | a JSON call; or GLM-4.5 `name<arg_key>k</arg_key><arg_value>v</arg_value>`; or Qwen3-Coder `<function=…>` |
-//! | Qwen3-Coder | `<function=name><parameter=p>value</parameter></function>` (closers optional) | one text value per parameter |
-//! | Mistral | `[TOOL_CALLS]` | a JSON array; or `name{json}`, `name[ARGS]{json}`, `name[CALL_ID]id[ARGS]{json}` |
-//! | Llama 3.1 | `<\|python_tag\|>` | JSON calls with `parameters`, separated by `;` |
-//! | DeepSeek V3 / V3.1 | `<｜tool▁call▁begin｜>…<｜tool▁call▁end｜>` | V3: `function<｜tool▁sep｜>name` and a fenced JSON; V3.1: `name<｜tool▁sep｜>{json}` |
-//! | Kimi K2 | `<\|tool_call_begin\|>…<\|tool_call_end\|>` (in a section) | `functions.name:0<\|tool_call_argument_begin\|>{json}`, or a JSON call |
-//! | Granite | `<\|tool_call\|>` | a JSON array of calls |
-//! | Jamba / MiniMax | `<tool_calls>…</tool_calls>` | a JSON array, or one JSON call per line |
-//! | Phi-4 | `functools[…]` | a JSON array of calls |
-//! | InternLM | `<\|action_start\|><\|plugin\|>…<\|action_end\|>` | a JSON call with `parameters` |
-//! | gpt-oss harmony | `<\|channel\|>` messages | `final` (and `commentary` without recipient) is content, `analysis` is reasoning, a message `to=functions.name` is a call (`<\|call\|>` optional at the end) |
-//! | Gemma | `<\|tool_call>call:name{…}<tool_call\|>` | arguments with `<\|"\|>` as the quote token |
-//! | pythonic (Llama 3.2/4) | the whole reply `[f(a=1), g()]`, or `<\|python_start\|>…<\|python_end\|>` | calls with Python-literal keyword arguments |
-//! | UI-TARS | `Thought: …` then `Action: click(start_box='(1,2)')` lines | pythonic calls; the thought is content |
+//! | JSON (no marker) | none: a JSON envelope `{"content", "tool_calls"/"toolCalls", "needs_more_work"/"needsMoreWork"}`, a `{"name", "arguments"}` call, OpenAI-shaped `{"tool_calls": [{"id", "function": {"name", "arguments": "<json>"}}]}`, or an array of calls; whole, fenced or in prose; more calls may follow the first after `;` (Llama 3) | `Checking. {"name": "ls", "parameters": {"dir": "/"}}; {"name": "pwd", "parameters": {}}` |
+//! | pythonic (Llama 3.2 / 4, no marker) | none: the whole reply is calls, `[` `]` optional | `[get_weather(city='Paris', days=[1, 2]), now()]` |
+//! | `<function_calls>` (also `antml:`-prefixed; OLMo 3) | `<function_calls>…</function_calls>` | `<function_calls>[{"name": "ls", "arguments": {}}]</function_calls>`; OLMo 3: `<function_calls>\nls(dir="/")\n</function_calls>` |
+//! | Anthropic | `<invoke name="…">` (wrapper and `antml:` prefix optional) | `<invoke name="search"><parameter name="q">rust</parameter></invoke>` |
+//! | Hermes / Qwen / xLAM / Granite 4 / GLM | `<tool_call>…</tool_call>` (closer optional) | `<tool_call>{"name": "ls", "arguments": {}}</tool_call>`; a JSON array of calls; pythonic calls; GLM `<tool_call>get_time<arg_key>tz</arg_key><arg_value>UTC</arg_value></tool_call>`, with no arguments `<tool_call>get_time</tool_call>` |
+//! | Qwen3-Coder | `<function=name>` (closers optional) | `<function=ls><parameter=dir>/tmp</parameter></function>` |
+//! | Mistral | `[TOOL_CALLS]` | `[TOOL_CALLS]get_time[CALL_ID]a1b2c3d4e[ARGS]{"tz": "UTC"}`; older: `[TOOL_CALLS][{"name": "ls", "arguments": {}}]` |
+//! | Llama 3.1-3.3 | `<\|python_tag\|>` | `<\|python_tag\|>{"name": "ls", "parameters": {}}; {"name": "pwd", "parameters": {}}`; 3.3: `<\|python_tag\|>[get_weather(city="SF")]<\|eom_id\|>` |
+//! | Llama 4 | `<\|python_start\|>…<\|python_end\|>` | `<\|python_start\|>[search(q="rust")]<\|python_end\|>` |
+//! | DeepSeek V3 / V3.1 | `<｜tool▁calls▁begin｜>`, `<｜tool▁call▁begin｜>` | V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ls<｜tool▁sep｜>{"dir": "/"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`; V3: `function<｜tool▁sep｜>ls` then a fenced JSON |
+//! | DeepSeek V3.2 / V4 (DSML) | `<｜DSML｜function_calls>`, `<｜DSML｜tool_calls>`, `<｜DSML｜invoke name=` | `<｜DSML｜tool_calls><｜DSML｜invoke name="ls"><｜DSML｜parameter name="dir" string="true">/</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>` (`string="false"`: JSON) |
+//! | Kimi K2 | `<\|tool_calls_section_begin\|>`, `<\|tool_call_begin\|>` | `<\|tool_call_begin\|>functions.ls:0<\|tool_call_argument_begin\|>{"dir": "/"}<\|tool_call_end\|>` (id also `functions_ls_0`) |
+//! | Granite | `<\|tool_call\|>` | `<\|tool_call\|>[{"name": "ls", "arguments": {}}]` |
+//! | Granite 20B FC, `<function-call>` | `<function_call>`, `<function-call>` (closers optional) | `<function_call> {"name": "ls", "arguments": {}} <function_call> {…}`; `<function-call>move_camera</function-call>` |
+//! | Jamba / MiniMax-Text / Hunyuan A13B / HY v3 | `<tool_calls>…</tool_calls>` | `<tool_calls>[{"name": "ls", "arguments": {}}]</tool_calls>` (Hunyuan inside `<answer>`); HY v3: `<tool_calls><tool_call>ls<tool_sep><arg_key>dir</arg_key><arg_value>/</arg_value></tool_call></tool_calls>` |
+//! | Phi-4 | `functools[` | `functools[{"name": "ls", "arguments": {}}]` |
+//! | InternLM | `<\|action_start\|><\|plugin\|>` | `<\|action_start\|><\|plugin\|>{"name": "ls", "parameters": {}}<\|action_end\|>` |
+//! | gpt-oss harmony | `<\|channel\|>` messages | `<\|start\|>assistant to=functions.ls<\|channel\|>commentary json<\|message\|>{"dir": "/"}<\|call\|>` (recipient also after the channel); `final` and `commentary` without recipient are content, `analysis` is reasoning |
+//! | Gemma | `<\|tool_call>` (closer `<tool_call\|>` or `<turn\|>`) | `<\|tool_call>call:ls{dir:<\|"\|>/tmp<\|"\|>,all:true}<tool_call\|>`; also `{dir='/tmp'}`, `{dir=/tmp}` |
+//! | FunctionGemma | `<start_function_call>` | `<start_function_call>call:ls{dir:<escape>/tmp<escape>}<end_function_call>` |
+//! | UI-TARS | `Action:` | `Thought: The box is at the top.\nAction: click(start_box='(10,20)')`; the thought is content |
+//! | MiniMax M2 | `<minimax:tool_call>` | `<minimax:tool_call><invoke name="ls"><parameter name="dir">/</parameter></invoke></minimax:tool_call>` |
+//! | MiniMax M3 | `]<]minimax[>[<tool_call>` | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="ls">]<]minimax[>[<dir>/]<]minimax[>[</dir>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>` |
+//! | Step-3 | `<｜tool_calls_begin｜>`, `<｜tool_call_begin｜>`, `<steptml:invoke name=` | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="ls"><steptml:parameter name="dir">/</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` |
+//! | MiniCPM | `<function name=` | `<function name="ls"><param name="dir">/</param></function>` (values may be `<![CDATA[…]]>`) |
+//! | Seed-OSS | `<seed:tool_call>` | `<seed:tool_call><function=ls><parameter=dir>/</parameter></function></seed:tool_call>`; reasoning in `<seed:think>` |
+//! | LongCat | `<longcat_tool_call>` | `<longcat_tool_call>{"name": "ls", "arguments": {}}</longcat_tool_call>` |
+//! | Cohere Command | `<\|START_ACTION\|>` | `<\|START_ACTION\|>[{"tool_call_id": "0", "tool_name": "ls", "parameters": {}}]<\|END_ACTION\|>`; reasoning in `<\|START_THINKING\|>` |
+//! | Apertus | `<\|tools_prefix\|>` | `<\|tools_prefix\|>[{"ls": {"dir": "/"}}]<\|tools_suffix\|>` |
+//! | GigaChat 3 | `function call<\|role_sep\|>`, `<\|function_call\|>` | `Listing.<\|message_sep\|>function call<\|role_sep\|>\n{"name": "ls", "arguments": {}}` |
+//! | LFM2 | `<\|tool_call_start\|>` | `<\|tool_call_start\|>[ls(dir="/")]<\|tool_call_end\|>` (or a JSON array) |
 //!
 //! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
-//! JSON when it parses as JSON, a string otherwise; a call whose JSON was cut off is not a
-//! call (the text stays content, with a warning); `needs_more_work` is the envelope's flag when
-//! it has one, else `true` when there are calls, else `None`.
+//! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, its
+//! closer never written at the end of the reply) is not a call, and no call is made of a
+//! fragment; text that is not a call is always content, whatever else fails (a reply with no
+//! call is all content); `needs_more_work` is the envelope's flag when it has one, else `true`
+//! when there are calls, else `None`. Reasoning (`<think>`, Seed-OSS `<seed:think>`, Cohere
+//! `<|START_THINKING|>`, harmony's `analysis`) is never calls and never content.
 //!
 //! ```
 //! let r = llmout::tools::parse(

@@ -280,16 +280,20 @@ pub(crate) fn tagged_json(t: &str, open: &str, close: &str, found: &mut Found) {
 
 /// Takes each `open … close` wrapper around calls read since `found.taken[first]`: whole when
 /// its closer came, else up to the end of its last call (what follows may be a call cut off,
-/// which stays content).
+/// which stays content). Calls and wrappers are both in text order: one pass over each.
 pub(crate) fn take_wrappers(t: &str, first: usize, wrappers: &[(&str, &str)], found: &mut Found) {
     let calls: Vec<Range<usize>> = found.taken[first..].to_vec();
     for (open, close) in wrappers {
+        let mut next = 0;
         for (whole, body) in elements(t, 0..t.len(), open, close) {
-            let last = calls
-                .iter()
-                .filter(|c| c.start >= whole.start && c.end <= whole.end)
-                .map(|c| c.end)
-                .max();
+            while calls.get(next).is_some_and(|c| c.start < whole.start) {
+                next += 1;
+            }
+            let mut last = None;
+            while let Some(c) = calls.get(next).filter(|c| c.end <= whole.end) {
+                last = Some(c.end);
+                next += 1;
+            }
             match last {
                 Some(_) if whole.end > body.end => found.taken.push(whole),
                 Some(end) => found.taken.push(whole.start..end),
