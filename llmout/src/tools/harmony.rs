@@ -17,14 +17,16 @@ const MSG: &str = "<|message|>";
 
 impl Family for Harmony {
     fn markers(&self) -> &'static [&'static str] {
-        &["<|channel|>"]
+        &["<|start|>", "<|channel|>"]
     }
 
     fn read(&self, t: &str, found: &mut Found) {
         const ENDS: [&str; 4] = ["<|end|>", "<|call|>", "<|return|>", "<|start|>"];
         let mut content = String::new();
         let mut at = 0;
+        let mut messages = 0;
         while let Some(i) = t.get(at..).and_then(|s| s.find(MSG)) {
+            messages += 1;
             let header = t.get(at..at + i).unwrap_or_default();
             let body_start = at + i + MSG.len();
             // End markers are looked for only before the next message: linear in the text.
@@ -60,8 +62,11 @@ impl Family for Harmony {
                 None => {}
             }
         }
-        let trimmed = content.trim();
-        found.content = Some((!trimmed.is_empty()).then(|| trimmed.to_owned()));
+        // With no message at all, the text is content as it stands.
+        if messages > 0 {
+            let trimmed = content.trim();
+            found.content = Some((!trimmed.is_empty()).then(|| trimmed.to_owned()));
+        }
     }
 
     fn openers(&self) -> &'static [&'static str] {
