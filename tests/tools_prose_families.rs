@@ -74,3 +74,26 @@ fn pythonic_lists_missing_their_closing_bracket() {
     assert!(r.tool_calls.is_empty());
     assert_eq!(r.content.as_deref(), Some(cut));
 }
+
+#[test]
+fn a_long_chain_of_json_calls_is_read_from_its_first_call() {
+    // Only the longest spans are JSON candidates; the chain still starts at its first call.
+    let calls: Vec<String> = (0..30)
+        .map(|i| {
+            let note = if i < 10 { String::new() } else { "x".repeat(i) };
+            format!(
+                "{{\"name\": \"lookup\", \"parameters\": {{\"id\": {i}, \"note\": \"{note}\"}}}}"
+            )
+        })
+        .collect();
+    let reply = format!("Looking them all up. {}", calls.join("; "));
+    let r = parse(&reply);
+    let ids: Vec<u64> = r
+        .tool_calls
+        .iter()
+        .map(|c| c.arguments["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, (0..30).collect::<Vec<u64>>());
+    assert_eq!(r.content.as_deref(), Some("Looking them all up."));
+    streams_like_parse(&reply);
+}

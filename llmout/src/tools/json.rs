@@ -33,6 +33,15 @@ fn json_values(t: &str, found: &mut Found) {
             }
         }
         First::Calls(range) => {
+            // Only the longest spans are candidates: the chain of calls it belongs to may
+            // start earlier, at the reply's first JSON value.
+            if let Some((calls, chain)) = chain_through(t, range.start) {
+                let first = found.calls.len() - following_value_count(t, &range);
+                found.calls.truncate(first);
+                found.calls.extend(calls);
+                found.taken.push(chain);
+                return;
+            }
             let mut end = range.end;
             found.taken.push(with_fence(t, range));
             while let Some(next) = following_calls(t, end, found) {
@@ -42,6 +51,37 @@ fn json_values(t: &str, found: &mut Found) {
         }
         First::Nothing => {}
     }
+}
+
+/// How many calls the value at `range` gave.
+fn following_value_count(t: &str, range: &Range<usize>) -> usize {
+    t.get(range.clone())
+        .and_then(|v| repair::parse(v, &RepairOptions::default()).ok())
+        .and_then(|p| following_value_calls(&p.value))
+        .map_or(0, |c| c.len())
+}
+
+/// The calls of the chain (JSON calls separated by `;`, commas or white space) that starts at
+/// the reply's first JSON value, when that chain runs through a value starting at `through`:
+/// the calls, and the range the chain takes. `None` when the first value is the one at
+/// `through`, or starts no such chain.
+fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>)> {
+    let start = t.find(['{', '['])?;
+    if start >= through {
+        return None;
+    }
+    let mut chain = Found::default();
+    let len = super::read::json_end(&t[start..])?;
+    let p = repair::parse(&t[start..start + len], &RepairOptions::default()).ok()?;
+    chain.calls.extend(following_value_calls(&p.value)?);
+    let mut end = start + len;
+    let mut passed = false;
+    while let Some(next) = following_calls(t, end, &mut chain) {
+        let value_start = end + separators(&t[end..]);
+        passed |= value_start == through;
+        end = next;
+    }
+    passed.then_some((chain.calls, start..end))
 }
 
 /// `range` and the markdown fence around it, if it is all a fence holds: the fence is no
