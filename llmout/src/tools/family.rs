@@ -141,23 +141,67 @@ pub(crate) static FAMILIES: &[&dyn Family] = &[
     &minimax_m3::MinimaxM3,
 ];
 
-/// The earliest marker in `t` from `from`: its offset and its family.
+/// Every family's markers, indexed by their first two bytes: the scan for the earliest marker
+/// looks at each byte once and tries only the markers that begin with that byte and the next
+/// (text full of `<` tries none).
+struct MarkerIndex {
+    /// The markers in registry order, each with its family.
+    markers: Vec<(&'static str, &'static dyn Family)>,
+    /// Whether some marker begins with these two bytes.
+    pair: Box<[[bool; 256]; 256]>,
+    /// The markers beginning with each first byte, in registry order.
+    by_first: Vec<Vec<usize>>,
+    longest: usize,
+}
+
+fn index() -> &'static MarkerIndex {
+    static INDEX: std::sync::OnceLock<MarkerIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let markers: Vec<(&'static str, &'static dyn Family)> = FAMILIES
+            .iter()
+            .flat_map(|f| f.markers().iter().map(move |m| (*m, *f)))
+            .collect();
+        let mut pair = Box::new([[false; 256]; 256]);
+        let mut by_first = vec![Vec::new(); 256];
+        for (i, (m, _)) in markers.iter().enumerate() {
+            // Every marker is at least two bytes long.
+            let b = m.as_bytes();
+            pair[usize::from(b[0])][usize::from(b[1])] = true;
+            by_first[usize::from(b[0])].push(i);
+        }
+        let longest = markers.iter().map(|(m, _)| m.len()).max().unwrap_or(2);
+        MarkerIndex {
+            markers,
+            pair,
+            by_first,
+            longest,
+        }
+    })
+}
+
+/// The earliest marker in `t` from `from`: its offset and its family (at one position, the
+/// first family in [`FAMILIES`]).
 pub(crate) fn detect(t: &str, from: usize) -> Option<(usize, &'static dyn Family)> {
-    let markers = FAMILIES
-        .iter()
-        .flat_map(|f| f.markers().iter().map(move |m| (*m, *f)));
-    scan_for(t, from, markers.clone().map(|(m, _)| m))
-        .and_then(|(at, i)| markers.clone().nth(i).map(|(_, f)| (at, f)))
+    let ix = index();
+    let b = t.as_bytes();
+    let start = from.min(b.len());
+    b[start..].windows(2).enumerate().find_map(|(i, w)| {
+        let (c0, c1) = (usize::from(w[0]), usize::from(w[1]));
+        if !ix.pair[c0][c1] {
+            return None;
+        }
+        let at = start + i;
+        ix.by_first[c0]
+            .iter()
+            .map(|&k| ix.markers[k])
+            .find(|(m, _)| b[at..].starts_with(m.as_bytes()))
+            .map(|(_, f)| (at, f))
+    })
 }
 
 /// The length of the longest marker of any family.
 pub(crate) fn longest_marker() -> usize {
-    FAMILIES
-        .iter()
-        .flat_map(|f| f.markers().iter())
-        .map(|m| m.len())
-        .max()
-        .unwrap_or(1)
+    index().longest
 }
 
 /// The earliest position from `from` where one of `markers` starts, and which one (the first

@@ -105,15 +105,14 @@ pub(crate) fn bare_name(text: &str) -> Option<&str> {
 /// then parameters from the first `<arg_key>`; or a name alone, then the closer.
 pub(crate) fn head(text: &str, at: usize) -> Head {
     let key = text.find("<arg_key>");
-    let close = text.find("</tool_call>");
+    // The closer counts only before the first key.
+    let close = text[..key.unwrap_or(text.len())].find("</tool_call>");
     match (key, close) {
-        (Some(k), c) if c.is_none_or(|c| k < c) => {
-            Head::Params(Named::new(tool_name(&text[..k]), None), &GLM, at + k)
-        }
         (_, Some(c)) => match bare_name(&text[..c]) {
             Some(name) => Head::Params(Named::new(name, None), &GLM, at + c),
             None => Head::Stall(at, None),
         },
-        _ => Head::Wait,
+        (Some(k), None) => Head::Params(Named::new(tool_name(&text[..k]), None), &GLM, at + k),
+        (None, None) => Head::Wait,
     }
 }
