@@ -1,6 +1,7 @@
-//! Tool-call parsing throughput (issue 8): replies of 1 000 calls in three families; and
-//! `tools::Stream` (issue 7) on replies of about 1 MB fed in 10-byte chunks, against one
-//! `parse` of the same text (linear: a small constant times it).
+//! Tool-call parsing throughput (issues 8 and 17): replies of 1 000 calls in twelve families;
+//! and `tools::Stream` (issue 7) on replies of about 1 MB fed in 10-byte chunks, against one
+//! `parse` of the same text (linear: a small constant times it), hostile input aimed at every
+//! family included.
 //!
 //! Run: `cargo bench --bench tools`. Results are in BENCHMARKS.md.
 
@@ -18,6 +19,37 @@ fn replies() -> Vec<(&'static str, String)> {
     let mistral: String = (0..n)
         .map(|i| format!("[TOOL_CALLS]get_time[ARGS]{{\"tz\": \"UTC+{i}\"}}"))
         .collect();
+    let dsml: String = (0..n)
+        .map(|i| format!("<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">City {i}</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n"))
+        .collect();
+    let minimax: String = (0..n)
+        .map(|i| format!("<invoke name=\"read_file\">\n<parameter name=\"path\">src/{i}.rs</parameter>\n</invoke>\n"))
+        .collect();
+    let seed: String = (0..n)
+        .map(|i| format!("<seed:tool_call>\n<function=grep>\n<parameter=pattern>\nfn f{i}\n</parameter>\n</function>\n</seed:tool_call>\n"))
+        .collect();
+    let hy: String = (0..n)
+        .map(|i| format!("<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>City {i}</arg_value>\n</tool_call>\n"))
+        .collect();
+    let kimi: String = (0..n)
+        .map(|i| format!("<|tool_call_begin|>functions.get_time:{i}<|tool_call_argument_begin|>{{\"tz\": \"UTC+{i}\"}}<|tool_call_end|>"))
+        .collect();
+    let harmony: String = (0..n)
+        .map(|i| format!("<|start|>assistant to=functions.lookup<|channel|>commentary json<|message|>{{\"id\": {i}}}<|call|>"))
+        .collect();
+    let gemma: String = (0..n)
+        .map(|i| {
+            format!("<|tool_call>call:search{{query:<|\"|>item {i}<|\"|>,limit:5}}<tool_call|>")
+        })
+        .collect();
+    let lfm2: String = (0..n)
+        .map(|i| format!("get_weather(city=\"City {i}\", days=3)"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let llama: String = (0..n)
+        .map(|i| format!("{{\"name\": \"lookup\", \"parameters\": {{\"id\": {i}}}}}"))
+        .collect::<Vec<_>>()
+        .join("; ");
     vec![
         ("hermes", format!("I'll read them all.\n{hermes}")),
         (
@@ -25,6 +57,30 @@ fn replies() -> Vec<(&'static str, String)> {
             format!("<function_calls>\n{invoke}</function_calls>"),
         ),
         ("mistral", mistral),
+        (
+            "deepseek_dsml",
+            format!("<｜DSML｜function_calls>\n{dsml}</｜DSML｜function_calls>"),
+        ),
+        (
+            "minimax_m2",
+            format!("<minimax:tool_call>\n{minimax}</minimax:tool_call>"),
+        ),
+        ("seed_oss", seed),
+        ("hy_v3", format!("<tool_calls>\n{hy}</tool_calls>")),
+        (
+            "kimi",
+            format!("<|tool_calls_section_begin|>{kimi}<|tool_calls_section_end|>"),
+        ),
+        ("harmony", harmony),
+        ("gemma", gemma),
+        (
+            "lfm2",
+            format!("<|tool_call_start|>[{lfm2}]<|tool_call_end|>"),
+        ),
+        (
+            "llama3_json_after_prose",
+            format!("Looking them up. {llama}"),
+        ),
     ]
 }
 
@@ -125,6 +181,46 @@ pub fn adversarial(n: usize) -> Vec<(&'static str, String)> {
                 "{{\"name\": \"f\", \"arguments\": {{\"a\": \"{}\"}}}}",
                 "x".repeat(n)
             ),
+        ),
+        (
+            "dsml_invoke_no_gt",
+            "<｜DSML｜invoke name=\"x\"".repeat(n / 24),
+        ),
+        (
+            "minimax_wrappers",
+            "<minimax:tool_call><invoke name=\"f\"></invoke></minimax:tool_call>".repeat(n / 62),
+        ),
+        (
+            "minimax_m3_open_elements",
+            format!(
+                "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">{}",
+                "]<]minimax[>[<a>".repeat(n / 16)
+            ),
+        ),
+        ("seed_think_openers", "<seed:think>".repeat(n / 12)),
+        ("function_call_openers", "<function_call>".repeat(n / 15)),
+        (
+            "gemma_open_brackets",
+            format!("<|tool_call>call:f{{a:{}", "[".repeat(n)),
+        ),
+        (
+            "hy_v3_open_calls",
+            format!("<tool_calls>{}", "<tool_call>f<tool_sep>".repeat(n / 21)),
+        ),
+        (
+            "json_calls_after_prose",
+            format!(
+                "Go. {}",
+                "{\"name\": \"a\", \"parameters\": {}}; ".repeat(n / 34)
+            ),
+        ),
+        (
+            "pythonic_no_bracket",
+            format!("[{}", "f(a=1), ".repeat(n / 8)),
+        ),
+        (
+            "harmony_role_headers",
+            "<|start|>assistant to=functions.f".repeat(n / 32),
         ),
     ]
 }

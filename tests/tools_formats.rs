@@ -378,12 +378,10 @@ fn typed_tool_enums() {
 
     let defs = llmout::tools::definitions::<Tool>();
     let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
-    assert_eq!(names, ["Stop", "ReadFile", "Echo"]);
-    // A variant whose fields are another type carries the definitions it refers to.
-    assert_eq!(
-        defs[2].parameters["$defs"]["Msg"]["required"],
-        json!(["text"])
-    );
+    assert_eq!(names, ["ReadFile", "Echo", "Stop"]);
+    // A variant holding another type has that type's schema as its parameters.
+    assert_eq!(defs[1].parameters["required"], json!(["text"]));
+    assert_eq!(defs[1].parameters.get("$defs"), None);
 
     let r = parse("<tool_call>{\"name\": \"read_file\", \"arguments\": {\"Path\": \"a.rs\", \"line\": \"7\"}}</tool_call>\n<tool_call>{\"name\": \"Echo\", \"arguments\": {\"text\": \"hi\"}}</tool_call>\n<tool_call>{\"name\": \"Stop\"}</tool_call>");
     let typed: Vec<Option<Tool>> = r

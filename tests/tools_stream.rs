@@ -136,6 +136,96 @@ const REPLIES: &[(&str, &str)] = &[
         "[{\"name\": \"a\", \"arguments\": {\"k\": [1, {\"x\": null}]}}, {\"name\": \"b\", \"arguments\": {}}]",
         "a",
     ),
+    // Llama 3 JSON calls after prose, separated by `;`.
+    (
+        "Both now. {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}; {\"name\": \"get_time\", \"parameters\": {}}",
+        "get_weather",
+    ),
+    // Llama 3.3 pythonic after the tag; LFM2; OLMo 3.
+    (
+        "<|python_tag|>[get_weather(city=\"San Francisco\"), get_time(tz='PST')]<|eom_id|>",
+        "get_weather",
+    ),
+    (
+        "<|tool_call_start|>[get_weather(city=\"Paris\", metric=true)]<|tool_call_end|>Checking.",
+        "get_weather",
+    ),
+    (
+        "<function_calls>\nget_weather(city=\"Boston\")\nget_time(tz=\"EST\")\n</function_calls>",
+        "get_weather",
+    ),
+    // DeepSeek V3.2 DSML, MiniMax M2 and M3, Step-3, MiniCPM, Seed-OSS.
+    (
+        "Checking.\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"true\">Hangzhou</｜DSML｜parameter>\n<｜DSML｜parameter name=\"days\" string=\"false\">3</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        "get_weather",
+    ),
+    (
+        "<minimax:tool_call>\n<invoke name=\"read_file\">\n<parameter name=\"path\">a.rs</parameter>\n</invoke>\n<invoke name=\"ls\">\n</invoke>\n</minimax:tool_call>",
+        "read_file",
+    ),
+    (
+        "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"get_weather\">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+        "get_weather",
+    ),
+    (
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"search\"><steptml:parameter name=\"q\">rust</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+        "search",
+    ),
+    (
+        "<function name=\"calc\"><param name=\"expr\">1 + 2</param></function>",
+        "calc",
+    ),
+    (
+        "<seed:think>Maybe <seed:tool_call><function=rm></function></seed:tool_call>.</seed:think><seed:tool_call>\n<function=read_file>\n<parameter=path>\na.yaml\n</parameter>\n</function>\n</seed:tool_call>",
+        "read_file",
+    ),
+    // HY v3, GLM without arguments after a call with them.
+    (
+        "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>\n</tool_calls>",
+        "get_weather",
+    ),
+    (
+        "<tool_call>list_events<arg_key>day</arg_key><arg_value>today</arg_value></tool_call><tool_call>get_time</tool_call>",
+        "list_events",
+    ),
+    // LongCat, Granite-20B-FC, Cohere, Apertus, GigaChat, Kimi's other ids.
+    (
+        "<longcat_tool_call>\n{\"name\": \"search\", \"arguments\": {\"q\": \"a\"}}\n</longcat_tool_call><longcat_tool_call>\n{\"name\": \"open\", \"arguments\": {}}\n</longcat_tool_call>",
+        "search",
+    ),
+    (
+        "<function_call> {\"name\": \"get_stock\", \"arguments\": {\"t\": \"IBM\"}} <function_call> {\"name\": \"get_news\", \"arguments\": {}}",
+        "get_stock",
+    ),
+    (
+        "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"web_search\", \"parameters\": {\"query\": \"rust\"}}]<|END_ACTION|>",
+        "web_search",
+    ),
+    (
+        "<|tools_prefix|>[{\"get_weather\": {\"city\": \"Bern\"}}, {\"get_time\": {}}]<|tools_suffix|>",
+        "get_weather",
+    ),
+    (
+        "Checking.<|message_sep|>function call<|role_sep|>\n{\"name\": \"get_rate\", \"arguments\": {\"to\": \"EUR\"}}",
+        "get_rate",
+    ),
+    (
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions_get_weather_0<|tool_call_argument_begin|>{\"city\": \"Paris\"}<|tool_call_end|><|tool_calls_section_end|>",
+        "get_weather",
+    ),
+    // FunctionGemma, Gemma's `key=value`, harmony's recipient in the role header.
+    (
+        "<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>",
+        "get_weather",
+    ),
+    (
+        "<|tool_call>call:find{origin='LHR', n=2}<tool_call|>",
+        "find",
+    ),
+    (
+        "<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Oslo\"}<|call|>",
+        "get_weather",
+    ),
 ];
 
 /// Feeds `reply` in chunks of the given sizes (cycled) and checks every property; returns the
@@ -332,6 +422,26 @@ fn hostile_inputs_in_small_chunks_finish_as_parse() {
         ),
         format!("<|channel|>commentary to=functions.f {}", "x".repeat(N)),
         format!("<｜tool▁call▁begin｜>{}", "y".repeat(N)),
+        "<｜DSML｜invoke name=\"x\"".repeat(N / 24),
+        "<minimax:tool_call><invoke name=\"f\"></invoke></minimax:tool_call>".repeat(N / 62),
+        "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>".repeat(N / 60),
+        "<seed:think>".repeat(N / 12),
+        "<seed:tool_call><function=f><parameter=p>".repeat(N / 41),
+        "<longcat_tool_call>".repeat(N / 19),
+        "<function_call>".repeat(N / 15),
+        "<start_function_call>call:f{a:<escape>".repeat(N / 38),
+        format!("<|tool_call>call:f{{a:{}", "[".repeat(N)),
+        "<|tools_prefix|>[{\"f\": {}}]".repeat(N / 27),
+        "<|START_ACTION|>[".repeat(N / 17),
+        "<|tool_call_start|>[f(".repeat(N / 22),
+        format!("<tool_calls>{}", "<tool_call>f<tool_sep>".repeat(N / 21)),
+        format!(
+            "Go. {}",
+            "{\"name\": \"a\", \"parameters\": {}}; ".repeat(N / 34)
+        ),
+        format!("[{}", "f(a=1), ".repeat(N / 8)),
+        "<|start|>assistant to=functions.f".repeat(N / 32),
+        "<|END_THINKING|>x".repeat(N / 17),
     ];
     for text in cases {
         let mut s = Stream::new();

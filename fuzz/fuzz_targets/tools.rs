@@ -1,6 +1,8 @@
 //! `tools::parse` on any bytes: never panics; content, when there is some, is trimmed and not
 //! empty; and the same text always gives the same response. `tools::Stream` on the same text
 //! in chunks (their size from the first byte): never panics, and `finish` is `parse`.
+//! `parse_with_tools` against two tools: never panics, keeps every call, and each error is
+//! on a call. Run with `-dict=tools.dict` to give the fuzzer every family's markers.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,4 +25,15 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     assert_eq!(s.finish(), r);
+
+    let tools: Vec<llmout::tools::ToolDef> = serde_json::from_value(serde_json::json!([
+        {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "integer"}, "p": {"type": "string"}}, "required": ["a"]}},
+        {"name": "g", "parameters": {"type": "object", "properties": {"q": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": false}}
+    ]))
+    .unwrap();
+    let typed = llmout::tools::parse_with_tools(&text, &tools);
+    assert_eq!(typed.tool_calls.len(), r.tool_calls.len());
+    for e in &typed.errors {
+        assert!(e.path().starts_with("/tool_calls/"), "{e}");
+    }
 });

@@ -16,11 +16,31 @@ pub enum ErrorKind {
     Mismatch,
     /// Recovery would have to guess between several equally good answers.
     Ambiguous,
-    /// Recovery was possible but forbidden by the policy (strict mode, or a field marked
-    /// `#[llmout(no_invent)]`).
+    /// Recovery was possible but forbidden by the policy (strict mode, a field marked
+    /// `#[llmout(no_invent)]`, or a value that would have been invented under
+    /// [`Policy::NoInvent`](crate::Policy::NoInvent)).
     Forbidden,
     /// The JSON schema given at run time is not one llmout can use.
     InvalidSchema,
+}
+
+impl ErrorKind {
+    /// A short, stable, snake_case name for the kind (used by the CLI and in logs).
+    ///
+    /// ```
+    /// assert_eq!(llmout::ErrorKind::Forbidden.name(), "forbidden");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::NoJson => "no_json",
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::DepthLimit => "depth_limit",
+            ErrorKind::Mismatch => "mismatch",
+            ErrorKind::Ambiguous => "ambiguous",
+            ErrorKind::Forbidden => "forbidden",
+            ErrorKind::InvalidSchema => "invalid_schema",
+        }
+    }
 }
 
 /// Why a reply could not be turned into the expected value: what was expected, what was found,

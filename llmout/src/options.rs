@@ -11,6 +11,26 @@ pub enum Policy {
     /// Extract, sanitize and repair syntax, but turn every schema-aligned recovery rule
     /// (missing fields, coercions, renamed keys, ...) into an error.
     Strict,
+    /// Apply every rule that only reinterprets what the model wrote (keys, coercions, enums,
+    /// shapes), but never fill in a value it did not write: a required field that is missing
+    /// (or `null` and not nullable) is an error unless the schema gives it a `default`. What
+    /// tool arguments are recovered with ([`tools::parse_with_tools`](crate::tools::parse_with_tools)).
+    ///
+    /// ```
+    /// use llmout::{Options, Policy};
+    /// let schema = serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///     "required": ["city", "days"]
+    /// });
+    /// let o = Options::default().policy(Policy::NoInvent);
+    /// let r = llmout::from_llm_with_schema("{\"City\": \"Oslo\", \"days\": \"3\"}", &schema, &o);
+    /// assert_eq!(r.value, Some(serde_json::json!({"city": "Oslo", "days": 3}))); // reinterpreted
+    /// let r = llmout::from_llm_with_schema("{\"city\": \"Oslo\"}", &schema, &o);
+    /// assert!(r.value.is_none()); // `days` would have been invented
+    /// assert!(llmout::from_llm_with_schema("{\"city\": \"Oslo\"}", &schema, &Options::default()).value.is_some());
+    /// ```
+    NoInvent,
 }
 
 /// Options for one call of the pipeline.
@@ -26,6 +46,7 @@ pub struct Options {
     policy: Policy,
     max_depth: usize,
     drop_invalid_items: bool,
+    keep_unknown_keys: bool,
 }
 
 /// The default nesting limit, the same as serde_json's.
@@ -37,6 +58,7 @@ impl Default for Options {
             policy: Policy::Lenient,
             max_depth: DEFAULT_MAX_DEPTH,
             drop_invalid_items: false,
+            keep_unknown_keys: false,
         }
     }
 }
@@ -78,6 +100,28 @@ impl Options {
     pub fn drop_invalid_items(mut self, drop: bool) -> Self {
         self.drop_invalid_items = drop;
         self
+    }
+
+    /// Keeps keys that an object's schema does not list, unless the schema says
+    /// `additionalProperties: false` (JSON Schema allows them otherwise). Off by default:
+    /// `from_llm` drops them with a warning, because serde would ignore them; tool arguments
+    /// keep them.
+    ///
+    /// ```
+    /// use llmout::Options;
+    /// let schema = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    /// let o = Options::default().keep_unknown_keys(true);
+    /// let r = llmout::from_llm_with_schema("{\"city\": \"Oslo\", \"days\": 3}", &schema, &o);
+    /// assert_eq!(r.value, Some(serde_json::json!({"city": "Oslo", "days": 3})));
+    /// ```
+    pub fn keep_unknown_keys(mut self, keep: bool) -> Self {
+        self.keep_unknown_keys = keep;
+        self
+    }
+
+    /// Whether keys the schema does not list are kept.
+    pub fn get_keep_unknown_keys(&self) -> bool {
+        self.keep_unknown_keys
     }
 
     /// Whether invalid array items may be dropped.

@@ -87,3 +87,56 @@ fn tool_definitions_recover_arguments() {
         )
     );
 }
+
+#[test]
+fn a_call_missing_a_required_argument_carries_its_error_and_warnings_name_what_changed() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-tools-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("tools.json");
+    std::fs::write(
+        &defs,
+        r#"[{"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]}}]"#,
+    )
+    .unwrap();
+    let defs = defs.to_string_lossy().into_owned();
+    let (code, out) = tools_with(
+        &["--tools", &defs],
+        b"<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}</tool_call>\n<tool_call>{\"name\": \"book_flight\", \"arguments\": {}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Be",
+    );
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["tool_calls"],
+        serde_json::json!([
+            {
+                "id": null,
+                "name": "get_weather",
+                "arguments": {"city": "Oslo"},
+                "error": {
+                    "kind": "forbidden",
+                    "path": "/tool_calls/0/arguments/location",
+                    "message": "at /tool_calls/0/arguments/location: expected a string for \"location\" (required; never filled in), found nothing"
+                }
+            },
+            {"id": null, "name": "book_flight", "arguments": {}}
+        ])
+    );
+    let kinds: Vec<(&str, &str)> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["kind"].as_str().unwrap(), w["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("item_dropped", "/tool_calls/2"),
+            ("unknown_tool", "/tool_calls/1/name")
+        ]
+    );
+    assert_eq!(
+        v["content"],
+        "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Be"
+    );
+}

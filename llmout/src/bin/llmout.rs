@@ -37,7 +37,9 @@ enum Command {
         /// The reply; stdin when absent or `-`.
         file: Option<std::path::PathBuf>,
     },
-    /// Read the tool calls in a reply; print {"content","tool_calls","needs_more_work"}.
+    /// Read the tool calls in a reply; print {"content","tool_calls","needs_more_work",
+    /// "warnings"}, each call {"id","name","arguments"} and "error" where its arguments could not
+    /// be recovered.
     Tools {
         /// A JSON array of tool definitions ({"name", "parameters"}): arguments are recovered
         /// against each tool's schema.
@@ -168,8 +170,57 @@ struct ParseOut {
 #[derive(Serialize)]
 struct ToolsOut {
     #[serde(flatten)]
-    response: llmout::tools::ToolCallResponse,
+    calls: CallsOut,
     warnings: Warnings,
+}
+
+/// The response's fields, each call with its `error` when its arguments could not be
+/// recovered.
+struct CallsOut(llmout::tools::ToolCallResponse);
+
+/// One call as the CLI prints it.
+#[derive(Serialize)]
+struct CallOut<'a> {
+    id: &'a Option<String>,
+    name: &'a str,
+    arguments: &'a serde_json::Map<String, Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorOut<'a>>,
+}
+
+/// An error as the CLI prints it: `{"kind", "path", "message"}`.
+#[derive(Serialize)]
+struct ErrorOut<'a> {
+    kind: &'a str,
+    path: &'a str,
+    message: String,
+}
+
+impl Serialize for CallsOut {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let r = &self.0;
+        let calls: Vec<CallOut<'_>> = r
+            .tool_calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| CallOut {
+                id: &call.id,
+                name: &call.name,
+                arguments: &call.arguments,
+                error: r.call_error(i).map(|e| ErrorOut {
+                    kind: e.kind().name(),
+                    path: e.path(),
+                    message: e.to_string(),
+                }),
+            })
+            .collect();
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("content", &r.content)?;
+        m.serialize_entry("tool_calls", &calls)?;
+        m.serialize_entry("needs_more_work", &r.needs_more_work)?;
+        m.end()
+    }
 }
 
 /// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors.
@@ -319,8 +370,11 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
     Ok(json_output(out))
 }
 
-/// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
-/// With `--tools`, arguments are recovered against the definitions' schemas.
+/// `tools`: the envelope of DESIGN.md section 7, with the warnings (unknown tools, arguments
+/// renamed, coerced or dropped, calls cut off) and, per call, the error when its arguments could
+/// not be recovered (a required argument missing: nothing is invented). A reply without calls is
+/// content, not an error. With `--tools`, arguments are recovered against the definitions'
+/// schemas.
 fn tools(input: Input, defs: Option<&std::path::Path>) -> Result<Output, Failure> {
     let mut r = match defs {
         None => llmout::tools::parse(&input.text),
@@ -347,7 +401,7 @@ fn tools(input: Input, defs: Option<&std::path::Path>) -> Result<Output, Failure
         found: std::mem::take(&mut r.warnings),
     };
     Ok(json_output(ToolsOut {
-        response: r,
+        calls: CallsOut(r),
         warnings,
     }))
 }

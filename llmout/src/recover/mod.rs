@@ -26,6 +26,9 @@
 //!
 //! Under [`Policy::Strict`] every rule is an error instead ([`ErrorKind::Forbidden`]), and so is
 //! a missing field marked `x-no-invent` (the derive's `#[llmout(no_invent)]`) under any policy.
+//! Under [`Policy::NoInvent`] only filling in is: a required field missing (or `null`) is an
+//! error unless the schema gives a `default`. [`Options::keep_unknown_keys`] keeps the keys a
+//! schema does not list (unless it says `additionalProperties: false`).
 //!
 //! A union weighs each branch without keeping its warnings or copying the value, then recovers
 //! the cheapest for real. Its choice for a value is memoised (by union node, value and depth)
@@ -89,6 +92,8 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
     let mut walker = Walker {
         schema,
         strict: options.get_policy() == Policy::Strict,
+        invent: options.get_policy() != Policy::NoInvent,
+        keep_unknown: options.get_keep_unknown_keys(),
         drop_items: options.get_drop_invalid_items(),
         max_depth,
         max_frames: max_depth + UNION_FRAMES,
@@ -128,6 +133,10 @@ type ChoiceKey = (NodeId, usize, usize, usize, bool);
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
+    /// A missing value may be filled in (false under `Policy::NoInvent`).
+    invent: bool,
+    /// Keys the schema does not list are kept unless it forbids them.
+    keep_unknown: bool,
     /// An array item that cannot be recovered may be dropped (with a warning).
     drop_items: bool,
     /// The reply's nesting allowed (the option, at most the parser's cap).
@@ -960,7 +969,7 @@ impl Walker<'_> {
                 }
                 KeyMatch::Unknown => match o.additional {
                     Additional::Allow => extras.push((key, Extra::Kept(self.keep(value)))),
-                    Additional::Unspecified if self.strict => {
+                    Additional::Unspecified if self.strict || self.keep_unknown => {
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
                     Additional::Schema(s) => extras.push((key, Extra::Recover(value, s))),
@@ -977,7 +986,8 @@ impl Walker<'_> {
             }
         }
         // (An object of extras only is one when the schema takes extras.)
-        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_));
+        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || (self.keep_unknown && o.additional == Additional::Unspecified);
         if !any_known && !o.properties.is_empty() && !takes_extras {
             return Err(Error::new(
                 ErrorKind::Mismatch,
@@ -1028,6 +1038,9 @@ impl Walker<'_> {
                     )?;
                     return Ok(None);
                 }
+                if !self.may_fill(p) {
+                    return Err(self.not_given(p, "null"));
+                }
                 self.invent(p.schema, WarningKind::NullReplaced, 3, "null")
                     .map(Some)
             }
@@ -1054,11 +1067,34 @@ impl Walker<'_> {
                 if p.no_invent {
                     return Err(self.no_invent(p, "nothing"));
                 }
+                if !self.may_fill(p) {
+                    return Err(self.not_given(p, "nothing"));
+                }
                 self.invent(p.schema, WarningKind::MissingField, 5, "nothing")
                     .map(Some)
             }
             None => Ok(None),
         }
+    }
+
+    /// Whether a missing required field may be filled in: always, except under
+    /// `Policy::NoInvent`, where only the schema's own `default` may.
+    fn may_fill(&self, p: &Property) -> bool {
+        self.invent || self.schema.default_of(p.schema).is_some()
+    }
+
+    /// A required field the model did not give, under `Policy::NoInvent`.
+    fn not_given(&self, p: &Property, found: &str) -> Error {
+        Error::new(
+            ErrorKind::Forbidden,
+            self.path.clone(),
+            format!(
+                "{} for \"{}\" (required; never filled in)",
+                self.schema.describe(p.schema),
+                p.name
+            ),
+            found,
+        )
     }
 
     fn no_invent(&self, p: &Property, found: &str) -> Error {

@@ -1,0 +1,71 @@
+//! Swiss AI Apertus: `<|tools_prefix|>[{"get_weather": {"city": "Bern"}}, …]<|tools_suffix|>`,
+//! each call an object whose one key is the tool's name and whose value its arguments.
+
+use serde_json::Value;
+
+use super::family::{Family, Found, Head, Named};
+use super::read::{arguments, elements, lenient};
+use super::stream::window;
+use super::ToolCall;
+
+const OPEN: &str = "<|tools_prefix|>";
+const CLOSE: &str = "<|tools_suffix|>";
+
+pub(crate) struct Apertus;
+
+impl Family for Apertus {
+    fn markers(&self) -> &'static [&'static str] {
+        &[OPEN]
+    }
+
+    fn read(&self, t: &str, found: &mut Found) {
+        for (whole, body) in elements(t, 0..t.len(), OPEN, CLOSE) {
+            let inner = t.get(body).unwrap_or_default();
+            let Some(v) = lenient(inner, found, "an Apertus call list") else {
+                continue;
+            };
+            let items = match v {
+                Value::Array(items) => items,
+                v => vec![v],
+            };
+            let calls: Option<Vec<ToolCall>> = items.iter().map(call).collect();
+            if let Some(calls) = calls.filter(|c| !c.is_empty()) {
+                found.calls.extend(calls);
+                found.taken.push(whole);
+            }
+        }
+    }
+
+    fn closers(&self) -> &'static [&'static str] {
+        &[CLOSE]
+    }
+
+    fn head(&self, v: &str, _start: usize, head: usize) -> Head {
+        // The first tool's name, once its key is written: `[{"name":`.
+        let text = window(v, head);
+        let rest = text.trim_start().strip_prefix('[').map(str::trim_start);
+        let rest = rest.and_then(|r| r.strip_prefix('{')).map(str::trim_start);
+        match rest.and_then(|r| r.strip_prefix('"')) {
+            Some(key) => match key.find('"') {
+                Some(end) => Head::Whole(Some(Named::new(&key[..end], None))),
+                None => Head::Wait,
+            },
+            None if text.trim_start().len() < 3 => Head::Wait,
+            None => Head::Whole(None),
+        }
+    }
+}
+
+/// `{"tool": {args}}` as a call.
+fn call(item: &Value) -> Option<ToolCall> {
+    let o = item.as_object().filter(|o| o.len() == 1)?;
+    let (name, args) = o.iter().next()?;
+    if !matches!(args, Value::Object(_) | Value::String(_) | Value::Null) {
+        return None;
+    }
+    Some(ToolCall {
+        id: None,
+        name: name.clone(),
+        arguments: arguments(Some(args)),
+    })
+}

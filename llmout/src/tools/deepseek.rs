@@ -1,0 +1,96 @@
+//! DeepSeek V3 and V3.1: `<｜tool▁calls▁begin｜>` around calls
+//! `<｜tool▁call▁begin｜>…<｜tool▁call▁end｜>`; V3 writes `function<｜tool▁sep｜>name` then a
+//! fenced JSON, V3.1 `name<｜tool▁sep｜>{json}`.
+
+use super::family::{Family, Found, Head, Named};
+use super::read::{arguments, elements, lenient};
+use super::stream::window;
+use super::ToolCall;
+
+pub(crate) struct DeepSeek;
+
+const CALLS_BEGIN: &str = "<｜tool▁calls▁begin｜>";
+const CALLS_END: &str = "<｜tool▁calls▁end｜>";
+const CALL_BEGIN: &str = "<｜tool▁call▁begin｜>";
+const CALL_END: &str = "<｜tool▁call▁end｜>";
+const SEP: &str = "<｜tool▁sep｜>";
+
+impl Family for DeepSeek {
+    fn markers(&self) -> &'static [&'static str] {
+        &[CALLS_BEGIN, CALL_BEGIN]
+    }
+
+    fn read(&self, t: &str, found: &mut Found) {
+        for (whole, body) in elements(t, 0..t.len(), CALL_BEGIN, CALL_END) {
+            let inner = t.get(body).unwrap_or_default();
+            let Some(s) = inner.find(SEP) else { continue };
+            let left = inner[..s].trim();
+            let right = &inner[s + SEP.len()..];
+            let (name, json_text) = if left == "function" {
+                // V3: the name up to the line end, then a fenced JSON.
+                let (name, rest) = right.split_once('\n').unwrap_or((right, ""));
+                let rest = rest
+                    .trim()
+                    .trim_start_matches("```json")
+                    .trim_start_matches("```");
+                (
+                    name.trim().to_owned(),
+                    rest.trim_end().trim_end_matches("```").to_owned(),
+                )
+            } else {
+                (left.to_owned(), right.to_owned())
+            };
+            if let Some(v) = lenient(&json_text, found, "a DeepSeek call") {
+                found.calls.push(ToolCall {
+                    id: None,
+                    name,
+                    arguments: arguments(Some(&v)),
+                });
+                found.taken.push(whole);
+            }
+        }
+        for marker in [CALLS_BEGIN, CALLS_END] {
+            let mut at = 0;
+            while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
+                found.taken.push(at + i..at + i + marker.len());
+                at += i + marker.len();
+            }
+        }
+    }
+
+    fn strip(&self) -> &'static [&'static str] {
+        &[CALLS_BEGIN, CALLS_END]
+    }
+
+    fn openers(&self) -> &'static [&'static str] {
+        &[CALL_BEGIN]
+    }
+
+    fn closers(&self) -> &'static [&'static str] {
+        &[CALL_END]
+    }
+
+    fn head(&self, v: &str, _start: usize, head: usize) -> Head {
+        let text = window(v, head);
+        let Some(s) = text.find(SEP) else {
+            return Head::Wait;
+        };
+        let left = text[..s].trim();
+        let right = &text[s + SEP.len()..];
+        let (name, brace) = if left == "function" {
+            let Some(nl) = right.find('\n') else {
+                return Head::Wait;
+            };
+            let Some(b) = right[nl..].find('{') else {
+                return Head::Wait;
+            };
+            (right[..nl].trim(), nl + b)
+        } else {
+            let Some(b) = right.find('{') else {
+                return Head::Wait;
+            };
+            (left, b)
+        };
+        Head::Args(Named::new(name, None), head + s + SEP.len() + brace)
+    }
+}

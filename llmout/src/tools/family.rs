@@ -1,0 +1,233 @@
+//! The trait every tool-call family implements, and the registry that [`parse`](super::parse),
+//! [`Stream`](super::Stream) and the marker scan share.
+//!
+//! A family is one module under `tools/`: its markers, how it reads a whole reply, and how a
+//! call of it is followed while it arrives (what comes after a call's opener: a name, then
+//! JSON arguments, parameters, a JSON body of calls, pythonic calls, or text read once its
+//! closer arrives). Adding a family is a new module and a line in [`FAMILIES`].
+
+use std::ops::Range;
+
+use super::params::ParamStyle;
+use super::{
+    apertus, cohere, deepseek, dsml, function_call, function_calls, function_gemma, gemma,
+    gigachat, granite, harmony, hermes, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
+    minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
+    ui_tars, ToolCall,
+};
+use crate::Warning;
+
+/// What a family's reader found: calls, the byte ranges of the text they took, warnings.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub calls: Vec<ToolCall>,
+    pub taken: Vec<Range<usize>>,
+    pub warnings: Vec<Warning>,
+    pub needs_more_work: Option<bool>,
+    /// Content given by an envelope, replacing the text outside the calls.
+    pub content: Option<Option<String>>,
+}
+
+/// A call whose name is known.
+#[derive(Debug, Clone)]
+pub(crate) struct Named {
+    pub id: Option<String>,
+    pub name: String,
+}
+
+impl Named {
+    pub fn new(name: impl Into<String>, id: Option<String>) -> Self {
+        Named {
+            id,
+            name: name.into(),
+        }
+    }
+}
+
+/// What comes after a call's opener, as a family's streaming reader sees it. Offsets are
+/// byte offsets in the visible text.
+pub(crate) enum Head {
+    /// More text is needed; once the head is longer than [`MAX_HEAD`](super::MAX_HEAD) the
+    /// call is read only when it ends.
+    Wait,
+    /// More text is needed, whatever the head's length (the family bounded it itself).
+    Hold,
+    /// JSON holding the calls themselves (a call, an array of calls, an envelope) starts here.
+    Body(usize),
+    /// A named call whose JSON arguments start here.
+    Args(Named, usize),
+    /// A named call whose parameters, written in `style`, start here.
+    Params(Named, &'static ParamStyle, usize),
+    /// Pythonic calls start here.
+    Python(usize),
+    /// A call (named, when its name is known already) whose arguments are shown once its
+    /// closer has arrived, when its text, from its opener, is read with the family's reader.
+    Whole(Option<Named>),
+    /// Not a call: go on after its closer, from here.
+    Skip(usize),
+    /// A wrapper: look for the calls inside it from here.
+    Seek(usize),
+    /// Text the live view does not follow, from here up to the call's closer or the next call
+    /// (read then as the call `.1`, when its name is known).
+    Stall(usize, Option<Named>),
+}
+
+/// One tool-call format: how it is detected, read whole, and followed while it arrives.
+pub(crate) trait Family: Sync {
+    /// The markers that select the family: the earliest marker of any family in the visible
+    /// text decides (at one position, the first family in [`FAMILIES`]).
+    fn markers(&self) -> &'static [&'static str];
+
+    /// Reads every call in the visible text `t` (the whole reply, reasoning left out).
+    fn read(&self, t: &str, found: &mut Found);
+
+    /// Section markers around the calls, dropped from the content.
+    fn strip(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The openers of the family's calls, for the streaming reader.
+    fn openers(&self) -> &'static [&'static str] {
+        self.markers()
+    }
+
+    /// The markers that may close a call (or its block of calls).
+    fn closers(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// What follows the opener that starts at `start` in `v` and ends at `head`.
+    fn head(&self, v: &str, start: usize, head: usize) -> Head;
+
+    /// Whether the next call may follow a call directly, with no opener of its own (JSON values
+    /// after one marker, separated by `;`, commas or newlines).
+    fn values_follow(&self) -> bool {
+        false
+    }
+}
+
+/// Every family with markers, in the order that breaks ties between markers at one position.
+/// A reply with none of their markers is read by [`json`](super::json) (JSON or pythonic
+/// calls, or plain content).
+pub(crate) static FAMILIES: &[&dyn Family] = &[
+    &function_calls::FunctionCalls,
+    &invoke::Invoke,
+    &hermes::Hermes,
+    &qwen_coder::QwenCoder,
+    &mistral::Mistral,
+    &llama::PythonTag,
+    &deepseek::DeepSeek,
+    &kimi::Kimi,
+    &granite::GRANITE,
+    &jamba::Jamba,
+    &phi4::PHI4,
+    &internlm::INTERNLM,
+    &harmony::Harmony,
+    &gemma::Gemma,
+    &python_start::PythonStart,
+    &ui_tars::UiTars,
+    &dsml::DSML,
+    &minimax::MINIMAX_M2,
+    &step3::STEP3,
+    &minicpm::MINICPM,
+    &seed_oss::SEED_OSS,
+    &longcat::LongCat,
+    &function_call::FunctionCall,
+    &cohere::COHERE,
+    &apertus::Apertus,
+    &gigachat::GIGACHAT,
+    &function_gemma::FunctionGemma,
+    &lfm2::Lfm2,
+    &minimax_m3::MinimaxM3,
+];
+
+/// Every family's markers, indexed by their first two bytes: the scan for the earliest marker
+/// looks at each byte once and tries only the markers that begin with that byte and the next
+/// (text full of `<` tries none).
+struct MarkerIndex {
+    /// The markers in registry order, each with its family.
+    markers: Vec<(&'static str, &'static dyn Family)>,
+    /// Whether some marker begins with these two bytes.
+    pair: Box<[[bool; 256]; 256]>,
+    /// The markers beginning with each first byte, in registry order.
+    by_first: Vec<Vec<usize>>,
+    longest: usize,
+}
+
+fn index() -> &'static MarkerIndex {
+    static INDEX: std::sync::OnceLock<MarkerIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let markers: Vec<(&'static str, &'static dyn Family)> = FAMILIES
+            .iter()
+            .flat_map(|f| f.markers().iter().map(move |m| (*m, *f)))
+            .collect();
+        let mut pair = Box::new([[false; 256]; 256]);
+        let mut by_first = vec![Vec::new(); 256];
+        for (i, (m, _)) in markers.iter().enumerate() {
+            // Every marker is at least two bytes long.
+            let b = m.as_bytes();
+            pair[usize::from(b[0])][usize::from(b[1])] = true;
+            by_first[usize::from(b[0])].push(i);
+        }
+        let longest = markers.iter().map(|(m, _)| m.len()).max().unwrap_or(2);
+        MarkerIndex {
+            markers,
+            pair,
+            by_first,
+            longest,
+        }
+    })
+}
+
+/// The earliest marker in `t` from `from`: its offset and its family (at one position, the
+/// first family in [`FAMILIES`]).
+pub(crate) fn detect(t: &str, from: usize) -> Option<(usize, &'static dyn Family)> {
+    let ix = index();
+    let b = t.as_bytes();
+    let start = from.min(b.len());
+    b[start..].windows(2).enumerate().find_map(|(i, w)| {
+        let (c0, c1) = (usize::from(w[0]), usize::from(w[1]));
+        if !ix.pair[c0][c1] {
+            return None;
+        }
+        let at = start + i;
+        ix.by_first[c0]
+            .iter()
+            .map(|&k| ix.markers[k])
+            .find(|(m, _)| b[at..].starts_with(m.as_bytes()))
+            .map(|(_, f)| (at, f))
+    })
+}
+
+/// The length of the longest marker of any family.
+pub(crate) fn longest_marker() -> usize {
+    index().longest
+}
+
+/// The earliest position from `from` where one of `markers` starts, and which one (the first
+/// in order at that position). One pass over the bytes that tries only the markers beginning
+/// with the byte at hand: no searcher is set up per marker.
+pub(crate) fn scan_for<'m>(
+    v: &str,
+    from: usize,
+    markers: impl Iterator<Item = &'m str> + Clone,
+) -> Option<(usize, usize)> {
+    let b = v.as_bytes();
+    let mut first = [false; 256];
+    for m in markers.clone() {
+        if let Some(&c) = m.as_bytes().first() {
+            first[usize::from(c)] = true;
+        }
+    }
+    let start = from.min(b.len());
+    b[start..].iter().enumerate().find_map(|(i, &c)| {
+        if !first[usize::from(c)] {
+            return None;
+        }
+        let at = start + i;
+        markers
+            .clone()
+            .position(|m| b[at..].starts_with(m.as_bytes()))
+            .map(|k| (at, k))
+    })
+}

@@ -1,0 +1,111 @@
+//! gpt-oss harmony: messages `<|start|>ROLE<|channel|>NAME … <|message|>BODY` ended by
+//! `<|end|>`, `<|call|>`, `<|return|>`, the next `<|start|>`, or the end of the text. `final`
+//! (and `commentary` without recipient) is content, `analysis` is reasoning, a message
+//! addressed `to=functions.name` is a call, the recipient written in the role
+//! (`<|start|>assistant to=functions.x<|channel|>commentary json<|message|>`, the standard
+//! form) or after the channel (`<|channel|>commentary to=functions.x`). A call whose JSON was
+//! cut off is content.
+
+use super::family::{Family, Found, Head, Named};
+use super::read::{arguments, lenient};
+use super::stream::window;
+use super::{ToolCall, MAX_HEAD};
+
+pub(crate) struct Harmony;
+
+const MSG: &str = "<|message|>";
+
+impl Family for Harmony {
+    fn markers(&self) -> &'static [&'static str] {
+        &["<|start|>", "<|channel|>"]
+    }
+
+    fn read(&self, t: &str, found: &mut Found) {
+        const ENDS: [&str; 4] = ["<|end|>", "<|call|>", "<|return|>", "<|start|>"];
+        let mut content = String::new();
+        let mut at = 0;
+        let mut messages = 0;
+        while let Some(i) = t.get(at..).and_then(|s| s.find(MSG)) {
+            messages += 1;
+            let header = t.get(at..at + i).unwrap_or_default();
+            let body_start = at + i + MSG.len();
+            // End markers are looked for only before the next message: linear in the text.
+            let all = t.get(body_start..).unwrap_or_default();
+            let rest = &all[..all.find(MSG).unwrap_or(all.len())];
+            let (body_len, end) = ENDS
+                .iter()
+                .filter_map(|e| {
+                    rest.find(e)
+                        .map(|j| (j, if *e == "<|start|>" { j } else { j + e.len() }))
+                })
+                .min()
+                .unwrap_or((rest.len(), rest.len()));
+            let body = &rest[..body_len];
+            at = body_start + end;
+            let call = match harmony_header(header) {
+                (true, _) => continue,
+                (false, Some(name)) => lenient(body, found, "a harmony call").map(|v| ToolCall {
+                    id: None,
+                    name,
+                    arguments: arguments(Some(&v)),
+                }),
+                (false, None) => None,
+            };
+            match call {
+                Some(call) => found.calls.push(call),
+                None if !body.trim().is_empty() => {
+                    if !content.is_empty() {
+                        content.push('\n');
+                    }
+                    content.push_str(body.trim());
+                }
+                None => {}
+            }
+        }
+        // With no message at all, the text is content as it stands.
+        if messages > 0 {
+            let trimmed = content.trim();
+            found.content = Some((!trimmed.is_empty()).then(|| trimmed.to_owned()));
+        }
+    }
+
+    fn openers(&self) -> &'static [&'static str] {
+        &["<|start|>", "<|channel|>"]
+    }
+
+    fn closers(&self) -> &'static [&'static str] {
+        &["<|call|>", "<|end|>", "<|return|>"]
+    }
+
+    fn head(&self, v: &str, _start: usize, head: usize) -> Head {
+        let Some(m) = window(v, head).find(MSG) else {
+            return Head::Wait;
+        };
+        let body = head + m + MSG.len();
+        match harmony_header(&v[head..head + m]) {
+            (true, _) | (_, None) => Head::Skip(body),
+            (false, Some(name)) => match window(v, body).find('{') {
+                Some(b) => Head::Args(Named::new(name, None), body + b),
+                None if v.len() - body > MAX_HEAD => {
+                    Head::Stall(body, Some(Named::new(name, None)))
+                }
+                None => Head::Hold,
+            },
+        }
+    }
+}
+
+/// A harmony message header, what comes before `<|message|>`
+/// (`<|start|>assistant to=functions.name<|channel|>commentary json`): whether it is
+/// reasoning (`analysis`), and the tool it calls, if any.
+fn harmony_header(header: &str) -> (bool, Option<String>) {
+    let header = header.rsplit("<|start|>").next().unwrap_or(header);
+    let channel = header.rsplit("<|channel|>").next().unwrap_or(header);
+    let analysis = channel.split_whitespace().next() == Some("analysis");
+    let recipient = header
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("to="))
+        .map(|r| r.split("<|").next().unwrap_or(r));
+    let name = recipient.map(|to| to.strip_prefix("functions.").unwrap_or(to).to_owned());
+    (analysis, name)
+}

@@ -1,0 +1,86 @@
+//! Hermes / Qwen `<tool_call>…</tool_call>` (closer optional): a JSON call, or a JSON array
+//! of calls (xLAM, Granite 4); or pythonic calls; or GLM's `name<arg_key>…` and a name alone
+//! (see [`glm`](super::glm)); or Qwen3-Coder's `<function=…>` (see
+//! [`qwen_coder`](super::qwen_coder)).
+
+use std::ops::Range;
+
+use super::family::{Family, Found, Head, Named};
+use super::pythonic::{read_element, starts_pythonic};
+use super::read::{calls_from_json, elements, lenient};
+use super::stream::window;
+use super::{glm, qwen_coder};
+
+pub(crate) struct Hermes;
+
+impl Family for Hermes {
+    fn markers(&self) -> &'static [&'static str] {
+        &["<tool_call>"]
+    }
+
+    fn read(&self, t: &str, found: &mut Found) {
+        read_within(t, 0..t.len(), found);
+    }
+
+    fn closers(&self) -> &'static [&'static str] {
+        &["</tool_call>"]
+    }
+
+    fn head(&self, v: &str, _start: usize, head: usize) -> Head {
+        let text = window(v, head);
+        let trimmed = text.trim_start();
+        let lead = text.len() - trimmed.len();
+        let Some(&c) = trimmed.as_bytes().first() else {
+            return Head::Wait;
+        };
+        if c == b'[' {
+            match starts_pythonic(trimmed) {
+                None => return Head::Wait,
+                Some(true) => return Head::Python(head + lead),
+                Some(false) => {}
+            }
+        }
+        if c == b'{' || c == b'[' {
+            return Head::Body(head + lead);
+        }
+        if "<function=".starts_with(trimmed) && trimmed.len() < 10 {
+            return Head::Wait;
+        }
+        if let Some(name_part) = trimmed.strip_prefix("<function=") {
+            return match name_part.find('>') {
+                Some(gt) => Head::Params(
+                    Named::new(name_part[..gt].trim(), None),
+                    &qwen_coder::QWEN,
+                    head + lead + 10 + gt + 1,
+                ),
+                None => Head::Wait,
+            };
+        }
+        glm::head(trimmed, head + lead)
+    }
+}
+
+/// Every `<tool_call>` in `t[within]`.
+pub(crate) fn read_within(t: &str, within: Range<usize>, found: &mut Found) {
+    for (whole, body) in elements(t, within.clone(), "<tool_call>", "</tool_call>") {
+        let inner = t.get(body.clone()).unwrap_or_default();
+        let trimmed = inner.trim_start();
+        if trimmed.starts_with('[') && starts_pythonic(trimmed) == Some(true) {
+            read_element(t, whole, body.clone(), found);
+        } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
+            if let Some(v) = lenient(inner, found, "a <tool_call> call") {
+                if calls_from_json(&v, found) {
+                    found.taken.push(whole);
+                }
+            }
+        } else if trimmed.starts_with("<function=") {
+            qwen_coder::functions(t, body, found);
+            found.taken.push(whole);
+        } else if let Some(k) = inner.find("<arg_key>") {
+            glm::read_call(t, (whole, body), k, within.end, found);
+        } else if whole.end > body.end {
+            // A name alone, its closer written: a call with no arguments.
+            glm::read_bare(t, whole, body, found);
+        }
+    }
+}

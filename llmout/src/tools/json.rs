@@ -1,0 +1,212 @@
+//! Replies with no family's marker: a JSON envelope (`{"content", "tool_calls"/"toolCalls",
+//! "needs_more_work"/"needsMoreWork"}`), a single `{"name", "arguments"}` call, an OpenAI-shaped
+//! object, or an array of calls, whole, fenced or in prose; or a reply that is nothing but
+//! pythonic calls. Anything else is content.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::family::Found;
+use super::pythonic::pythonic_reply;
+use super::read::{call_from_json, calls_from_json};
+use super::ToolCall;
+use crate::extract;
+use crate::repair::{self, RepairKind, RepairOptions};
+use crate::{Warning, WarningKind};
+
+/// Reads a reply with no marker.
+pub(crate) fn read(t: &str, found: &mut Found) {
+    if !pythonic_reply(t, found) {
+        json_values(t, found);
+    }
+}
+
+/// No marker: a JSON envelope, call, OpenAI-shaped object or array of calls, whole, fenced or
+/// in prose. The first candidate span that is one wins; more calls may follow it, separated by
+/// `;`, commas or white space (Llama 3's JSON calls after prose).
+fn json_values(t: &str, found: &mut Found) {
+    match first(t, found) {
+        First::Envelope(range) => {
+            if found.content.is_none() {
+                found.taken.push(with_fence(t, range));
+            }
+        }
+        First::Calls(range) => {
+            // Only the longest spans are candidates: the chain of calls it belongs to may
+            // start earlier, at the reply's first JSON value.
+            if let Some((calls, chain)) = chain_through(t, range.start) {
+                let first = found.calls.len() - following_value_count(t, &range);
+                found.calls.truncate(first);
+                found.calls.extend(calls);
+                found.taken.push(chain);
+                return;
+            }
+            let mut end = range.end;
+            found.taken.push(with_fence(t, range));
+            while let Some(next) = following_calls(t, end, found) {
+                found.taken.push(end..next);
+                end = next;
+            }
+        }
+        First::Nothing => {}
+    }
+}
+
+/// How many calls the value at `range` gave.
+fn following_value_count(t: &str, range: &Range<usize>) -> usize {
+    t.get(range.clone())
+        .and_then(|v| repair::parse(v, &RepairOptions::default()).ok())
+        .and_then(|p| following_value_calls(&p.value))
+        .map_or(0, |c| c.len())
+}
+
+/// The calls of the chain (JSON calls separated by `;`, commas or white space) that starts at
+/// the reply's first JSON value, when that chain runs through a value starting at `through`:
+/// the calls, and the range the chain takes. `None` when the first value is the one at
+/// `through`, or starts no such chain.
+fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>)> {
+    let start = t.find(['{', '['])?;
+    if start >= through {
+        return None;
+    }
+    let mut chain = Found::default();
+    let len = super::read::json_end(&t[start..])?;
+    let p = repair::parse(&t[start..start + len], &RepairOptions::default()).ok()?;
+    chain.calls.extend(following_value_calls(&p.value)?);
+    let mut end = start + len;
+    let mut passed = false;
+    while let Some(next) = following_calls(t, end, &mut chain) {
+        let value_start = end + separators(&t[end..]);
+        passed |= value_start == through;
+        end = next;
+    }
+    passed.then_some((chain.calls, start..end))
+}
+
+/// `range` and the markdown fence around it, if it is all a fence holds: the fence is no
+/// content.
+fn with_fence(t: &str, range: Range<usize>) -> Range<usize> {
+    let before = t.get(..range.start).unwrap_or_default().trim_end();
+    let after = t.get(range.end..).unwrap_or_default().trim_start();
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    let Some(at) = line.rfind("```").or_else(|| line.rfind("~~~")) else {
+        return range;
+    };
+    let info = &line[at + 3..];
+    if !info.bytes().all(|c| c.is_ascii_alphanumeric()) || !after.starts_with(&line[at..at + 3]) {
+        return range;
+    }
+    let start = before.len() - line.len() + at;
+    let end = t.len() - after.len() + 3;
+    start..end
+}
+
+/// What the first candidate span that is calls came to.
+enum First {
+    Envelope(Range<usize>),
+    Calls(Range<usize>),
+    Nothing,
+}
+
+/// Reads the first candidate span of `t` that is an envelope or calls into `found`. Calls cut
+/// off are no calls (a warning says so); complete calls inside them or after them still are.
+fn first(t: &str, found: &mut Found) -> First {
+    let mut warned = false;
+    for c in extract::candidates(t) {
+        let Ok(p) = repair::parse(c.text, &RepairOptions::default()) else {
+            continue;
+        };
+        if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+            if looks_like_calls(&p.value) && !warned {
+                found.warnings.push(Warning::new(
+                    WarningKind::ItemDropped,
+                    "/tool_calls",
+                    "tool calls were cut off; the text is kept as content",
+                ));
+                warned = true;
+            }
+            continue;
+        }
+        if envelope(&p.value, found) {
+            return First::Envelope(c.range);
+        }
+        if calls_from_json(&p.value, found) {
+            return First::Calls(c.range);
+        }
+    }
+    First::Nothing
+}
+
+/// The calls a JSON value following other calls holds: a call, or an array of nothing but
+/// calls.
+pub(crate) fn following_value_calls(v: &Value) -> Option<Vec<ToolCall>> {
+    match v {
+        Value::Array(items) if !items.is_empty() => items.iter().map(call_from_json).collect(),
+        Value::Array(_) => None,
+        v => call_from_json(v).map(|c| vec![c]),
+    }
+}
+
+/// How many bytes of `rest` are separators between calls (`;`, commas, white space).
+pub(crate) fn separators(rest: &str) -> usize {
+    rest.bytes()
+        .take_while(|c| c.is_ascii_whitespace() || matches!(c, b';' | b','))
+        .count()
+}
+
+fn looks_like_calls(v: &Value) -> bool {
+    let o = match v {
+        Value::Object(o) => o,
+        Value::Array(a) => return a.first().is_some_and(looks_like_calls),
+        _ => return false,
+    };
+    ["tool_calls", "toolCalls", "name", "function"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+}
+
+/// The seed's envelope (either spelling), or OpenAI's message shape.
+fn envelope(v: &Value, found: &mut Found) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    let calls = o.get("tool_calls").or_else(|| o.get("toolCalls"));
+    let flag = o.get("needs_more_work").or_else(|| o.get("needsMoreWork"));
+    let content = o.get("content");
+    if calls.is_none() && !(content.is_some() && flag.is_some()) {
+        return false;
+    }
+    if let Some(Value::Array(items)) = calls {
+        for item in items {
+            if let Some(c) = call_from_json(item) {
+                found.calls.push(c);
+            }
+        }
+    }
+    found.needs_more_work = flag.and_then(Value::as_bool);
+    // The envelope's own content, when it has some; else the text around it.
+    if let Some(Value::String(s)) = content {
+        if !s.trim().is_empty() {
+            found.content = Some(Some(s.trim().to_owned()));
+        }
+    }
+    true
+}
+
+/// More JSON calls right after a value that ended at `end`, past `;`, commas and white space:
+/// the calls added to `found`, and the offset where they end. `None` when what follows is
+/// not a complete JSON call.
+fn following_calls(t: &str, end: usize, found: &mut Found) -> Option<usize> {
+    let rest = t.get(end..)?;
+    let skip = separators(rest);
+    let value = &rest[skip..];
+    if !value.starts_with(['{', '[']) {
+        return None;
+    }
+    let len = super::read::json_end(value)?;
+    let p = repair::parse(&value[..len], &RepairOptions::default()).ok()?;
+    if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+        return None;
+    }
+    found.calls.extend(following_value_calls(&p.value)?);
+    Some(end + skip + len)
+}

@@ -1,0 +1,184 @@
+//! Calls whose arguments are written one parameter at a time, as text between markers
+//! (`<parameter name="p">v</parameter>`, `<parameter=p>v</parameter>`,
+//! `<arg_key>p</arg_key><arg_value>v</arg_value>`, …). A [`ParamStyle`] says how a family
+//! writes them; [`read_params`] reads a whole call's parameters exactly as the streaming
+//! reader completes them one at a time, and [`read_calls`] reads every call of a
+//! [`CallSyntax`] (`<invoke name="f">…</invoke>` and its kin).
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::family::Found;
+use super::read::{elements, param_value};
+use super::stream::{find_any, window};
+use super::ToolCall;
+use crate::{Warning, WarningKind};
+
+/// How a parameter's (or a call's) name is written after its opener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ParamName {
+    /// `"p">` or `'p'>` (attributes after the name are allowed).
+    Quoted,
+    /// `p>`.
+    UntilGt,
+    /// `p` then `key_close`, then `value_open` and the value.
+    Key {
+        key_close: &'static str,
+        value_open: &'static str,
+    },
+}
+
+/// How a family writes its parameters.
+#[derive(Debug)]
+pub(crate) struct ParamStyle {
+    /// What opens a parameter.
+    pub opens: &'static [&'static str],
+    /// How its name is written.
+    pub name: ParamName,
+    /// What closes a parameter's value.
+    pub closes: &'static [&'static str],
+    /// What closes the call.
+    pub call_closes: &'static [&'static str],
+    /// An attribute saying the value is text, never JSON (DeepSeek's `string="true"`).
+    pub raw_attr: Option<&'static str>,
+}
+
+/// What a parameter's head (the text after its opener) came to.
+pub(crate) enum ParamHead {
+    /// Not all written yet.
+    Partial,
+    /// The name, the offset of the value in the head, and whether the value is text only.
+    Named(String, usize, bool),
+}
+
+impl ParamStyle {
+    /// Reads a parameter's name from `rest`, the text after its opener.
+    pub fn head(&self, rest: &str) -> ParamHead {
+        match name_at(self.name, rest) {
+            Some((name, after, attrs)) => {
+                let raw = self.raw_attr.is_some_and(|a| attrs.contains(a));
+                ParamHead::Named(name, after, raw)
+            }
+            None => ParamHead::Partial,
+        }
+    }
+
+    /// A parameter's value from its text (a `<![CDATA[…]]>` section is text).
+    pub fn value(&self, text: &str, raw: bool) -> Value {
+        let trimmed = text.trim();
+        if let Some(cdata) = trimmed
+            .strip_prefix("<![CDATA[")
+            .and_then(|c| c.strip_suffix("]]>"))
+        {
+            return Value::String(cdata.to_owned());
+        }
+        if raw {
+            let t = text.strip_prefix('\n').unwrap_or(text);
+            let t = t.strip_suffix('\n').unwrap_or(t);
+            Value::String(t.to_owned())
+        } else {
+            param_value(text)
+        }
+    }
+}
+
+/// A name written the `form` way at the start of `rest`: the name, the offset after it (and
+/// after its `>`), and the attributes written between them.
+pub(crate) fn name_at(form: ParamName, rest: &str) -> Option<(String, usize, &str)> {
+    match form {
+        ParamName::Quoted => {
+            let q = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let end = rest[1..].find(q)? + 1;
+            let gt = rest[end..].find('>')? + end;
+            Some((rest[1..end].to_owned(), gt + 1, &rest[end + 1..gt]))
+        }
+        ParamName::UntilGt => {
+            let gt = rest.find('>')?;
+            Some((rest[..gt].trim().to_owned(), gt + 1, ""))
+        }
+        ParamName::Key {
+            key_close,
+            value_open,
+        } => {
+            let k = rest.find(key_close)?;
+            let val = rest[k..].find(value_open)?;
+            Some((rest[..k].trim().to_owned(), k + val + value_open.len(), ""))
+        }
+    }
+}
+
+/// The parameters in `t[range]`, read as the streaming reader reads them: each parameter's
+/// value runs to its closer (or to the end of the range when it has none).
+pub(crate) fn read_params(t: &str, range: Range<usize>, style: &ParamStyle) -> Map<String, Value> {
+    let mut args = Map::new();
+    let Some(within) = t.get(..range.end) else {
+        return args;
+    };
+    let mut pos = range.start;
+    while let Some((at, len)) = find_any(within, pos, style.opens) {
+        let ParamHead::Named(name, after, raw) = style.head(window(within, at + len)) else {
+            break;
+        };
+        let value_start = at + len + after;
+        match find_any(within, value_start, style.closes) {
+            Some((close, close_len)) => {
+                args.insert(name, style.value(&within[value_start..close], raw));
+                pos = close + close_len;
+            }
+            None => {
+                args.insert(name, style.value(&within[value_start..], raw));
+                break;
+            }
+        }
+    }
+    args
+}
+
+/// A call written as an element: `open` and its name, parameters in `style`, `close`.
+pub(crate) struct CallSyntax {
+    /// What opens a call, up to its name (`<invoke name=`).
+    pub open: &'static str,
+    /// What closes it.
+    pub close: &'static str,
+    /// How its name is written after `open`.
+    pub name: ParamName,
+    /// How its parameters are written.
+    pub style: &'static ParamStyle,
+}
+
+/// Every call of `syntax` in `t[within]`. A call whose closer never came and that runs to the
+/// end of `within` was cut off (its last parameter may be half written): it is no call, and
+/// its text stays content, with a warning. Returns how many calls were read.
+pub(crate) fn read_calls(
+    t: &str,
+    within: Range<usize>,
+    syntax: &CallSyntax,
+    found: &mut Found,
+) -> usize {
+    let before = found.calls.len();
+    for (whole, body) in elements(t, within.clone(), syntax.open, syntax.close) {
+        if whole.end == body.end && body.end == within.end {
+            found.warnings.push(Warning::new(
+                WarningKind::ItemDropped,
+                format!("/tool_calls/{}", found.calls.len()),
+                "a call was cut off; its text is kept as content",
+            ));
+            continue;
+        }
+        let Some((name, after, _)) = name_at(syntax.name, window(t, body.start)) else {
+            continue;
+        };
+        if name.is_empty() {
+            continue;
+        }
+        let arguments = read_params(t, body.start + after..body.end, syntax.style);
+        found.calls.push(ToolCall {
+            id: None,
+            name,
+            arguments,
+        });
+        found.taken.push(whole);
+    }
+    found.calls.len() - before
+}

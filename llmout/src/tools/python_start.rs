@@ -1,0 +1,34 @@
+//! Llama 4: pythonic calls inside `<|python_start|>…<|python_end|>`.
+
+use super::family::{Family, Found, Head};
+use super::pythonic::pythonic;
+use super::read::elements;
+use super::stream::window;
+
+pub(crate) struct PythonStart;
+
+impl Family for PythonStart {
+    fn markers(&self) -> &'static [&'static str] {
+        &["<|python_start|>"]
+    }
+
+    fn read(&self, t: &str, found: &mut Found) {
+        for (whole, body) in elements(t, 0..t.len(), "<|python_start|>", "<|python_end|>") {
+            if let Some(calls) = pythonic(t.get(body).unwrap_or_default()) {
+                found.calls.extend(calls);
+                found.taken.push(whole);
+            }
+        }
+    }
+
+    fn closers(&self) -> &'static [&'static str] {
+        &["<|python_end|>"]
+    }
+
+    fn head(&self, v: &str, _start: usize, head: usize) -> Head {
+        if window(v, head).trim_start().is_empty() {
+            return Head::Wait;
+        }
+        Head::Python(head)
+    }
+}

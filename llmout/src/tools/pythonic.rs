@@ -1,0 +1,179 @@
+//! Pythonic calls: `[get_weather(city='Paris'), now()]` (Llama 3.2 and 4, UI-TARS actions),
+//! argument values written as Python literals (`True`, `None`, `'single quotes'`, lists,
+//! dicts).
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::family::Found;
+use super::stream::PyList;
+use super::ToolCall;
+use crate::repair::{self, RepairKind, RepairOptions};
+
+/// Pythonic calls `f(a=1, b='x'), g()` (optionally in `[...]`, the `]` maybe missing), one
+/// after another on a line or on lines of their own: `None` unless all of `text` is calls.
+/// Values are Python literals, read by the lenient JSON parser (which knows single quotes and
+/// `True`/`False`/`None`, and JSON's `true`/`false`/`null`).
+pub(crate) fn pythonic(text: &str) -> Option<Vec<ToolCall>> {
+    let mut s = text.trim();
+    if let Some(inner) = s.strip_prefix('[') {
+        s = inner.strip_suffix(']').unwrap_or(inner).trim();
+    }
+    let b = s.as_bytes();
+    let mut calls = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        // name: identifier (dots allowed), then `(`.
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+            i += 1;
+        }
+        let name = s.get(start..i)?.to_owned();
+        if name.is_empty() || b.get(i) != Some(&b'(') || name.as_bytes()[0].is_ascii_digit() {
+            return None;
+        }
+        i += 1;
+        let mut arguments = Map::new();
+        loop {
+            while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+                i += 1;
+            }
+            match b.get(i)? {
+                b')' => {
+                    i += 1;
+                    break;
+                }
+                b',' => {
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let key_start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let key = s.get(key_start..i)?.to_owned();
+            while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+                i += 1;
+            }
+            if key.is_empty() || b.get(i) != Some(&b'=') {
+                return None;
+            }
+            i += 1;
+            // The value runs to the `,` or `)` at depth 0, outside quotes.
+            let value_start = i;
+            let (mut depth, mut quote, mut esc) = (0usize, None::<u8>, false);
+            while i < b.len() {
+                let c = b[i];
+                match quote {
+                    Some(q) => {
+                        if esc {
+                            esc = false;
+                        } else if c == b'\\' {
+                            esc = true;
+                        } else if c == q {
+                            quote = None;
+                        }
+                    }
+                    None => match c {
+                        b'"' | b'\'' => quote = Some(c),
+                        b'[' | b'{' | b'(' => depth += 1,
+                        b']' | b'}' => depth = depth.saturating_sub(1),
+                        b')' if depth > 0 => depth -= 1,
+                        b',' | b')' if depth == 0 => break,
+                        _ => {}
+                    },
+                }
+                i += 1;
+            }
+            let value_text = s.get(value_start..i)?.trim();
+            let value = match repair::parse(value_text, &RepairOptions::default()) {
+                Ok(p) if !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => p.value,
+                _ => Value::String(value_text.to_owned()),
+            };
+            arguments.insert(key, value);
+        }
+        calls.push(ToolCall {
+            id: None,
+            name,
+            arguments,
+        });
+        while b
+            .get(i)
+            .is_some_and(|c| c.is_ascii_whitespace() || *c == b',')
+        {
+            i += 1;
+        }
+    }
+    (!calls.is_empty()).then_some(calls)
+}
+
+/// A reply that is nothing but pythonic calls.
+pub(crate) fn pythonic_reply(t: &str, found: &mut Found) -> bool {
+    match pythonic(t) {
+        Some(calls) => {
+            found.calls.extend(calls);
+            found.taken.push(0..t.len());
+            true
+        }
+        None => false,
+    }
+}
+
+/// Whether `s` starts pythonic calls: an identifier then `(`, maybe after `[`. `None` while
+/// that cannot be told yet (the identifier is still being written).
+pub(crate) fn starts_pythonic(s: &str) -> Option<bool> {
+    let s = s.trim_start();
+    let s = s.strip_prefix('[').map_or(s, str::trim_start);
+    let ident = s
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+        .count();
+    match s.as_bytes().get(ident) {
+        None if ident < crate::tools::MAX_HEAD => None,
+        None => Some(false),
+        Some(b'(') => Some(ident > 0 && !s.as_bytes()[0].is_ascii_digit()),
+        Some(_) => Some(false),
+    }
+}
+
+/// The pythonic calls at the start of `t[range]` (maybe in `[…]`, the `]` maybe missing),
+/// read as the stream reads them: each call once its `)` is written, until what follows is not
+/// a call. Returns the calls and where the text they take ends (with the `]` closing them).
+pub(crate) fn leading_calls(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usize) {
+    let Some(within) = t.get(..range.end) else {
+        return (Vec::new(), range.start);
+    };
+    let (calls, end) = PyList::leading(within, range.start);
+    let rest = &within[end..];
+    let trimmed = rest.trim_start();
+    match trimmed.strip_prefix(']') {
+        Some(after) if !calls.is_empty() => (calls, range.end - after.len()),
+        _ => (calls, end),
+    }
+}
+
+/// The pythonic calls heading the body of an element (`whole` the element, `body` inside it):
+/// the element is taken whole when nothing but the calls is in it, else up to the last call.
+/// False when it holds no call.
+pub(crate) fn read_element(
+    t: &str,
+    whole: Range<usize>,
+    body: Range<usize>,
+    found: &mut Found,
+) -> bool {
+    let (calls, end) = leading_calls(t, body.clone());
+    if calls.is_empty() {
+        return false;
+    }
+    found.calls.extend(calls);
+    let rest = t.get(end..body.end).unwrap_or_default();
+    found.taken.push(if rest.trim().is_empty() {
+        whole
+    } else {
+        whole.start..end
+    });
+    true
+}

@@ -1,0 +1,74 @@
+//! Qwen3-Coder: `<function=name><parameter=p>value</parameter></function>`, alone or inside
+//! `<tool_call>` (closers optional). One text value per parameter.
+
+use std::ops::Range;
+
+use serde_json::Map;
+
+use super::family::{Family, Found, Head, Named};
+use super::params::{ParamName, ParamStyle};
+use super::read::{elements, param_value};
+use super::stream::window;
+use super::ToolCall;
+
+/// `<parameter=p>v</parameter>`, ended by `</function>` (or `</tool_call>`, or nothing).
+pub(crate) static QWEN: ParamStyle = ParamStyle {
+    opens: &["<parameter="],
+    name: ParamName::UntilGt,
+    closes: &["</parameter>"],
+    call_closes: &["</function>", "</tool_call>"],
+    raw_attr: None,
+};
+
+pub(crate) struct QwenCoder;
+
+impl Family for QwenCoder {
+    fn markers(&self) -> &'static [&'static str] {
+        &["<function="]
+    }
+
+    fn read(&self, t: &str, found: &mut Found) {
+        functions(t, 0..t.len(), found);
+    }
+
+    fn closers(&self) -> &'static [&'static str] {
+        &["</function>"]
+    }
+
+    fn head(&self, v: &str, _start: usize, head: usize) -> Head {
+        let text = window(v, head);
+        match text.find('>') {
+            Some(gt) => Head::Params(Named::new(text[..gt].trim(), None), &QWEN, head + gt + 1),
+            None => Head::Wait,
+        }
+    }
+}
+
+/// Every `<function=…>` call in `t[within]`.
+pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
+    for (whole, body) in elements(t, within, "<function=", "</function>") {
+        let head = t.get(body.clone()).unwrap_or_default();
+        let Some(gt) = head.find('>') else { continue };
+        let name = head[..gt].trim().to_owned();
+        let mut args = Map::new();
+        for (_, pbody) in elements(
+            t,
+            body.start + gt + 1..body.end,
+            "<parameter=",
+            "</parameter>",
+        ) {
+            let ptext = t.get(pbody).unwrap_or_default();
+            let Some(pgt) = ptext.find('>') else { continue };
+            args.insert(
+                ptext[..pgt].trim().to_owned(),
+                param_value(&ptext[pgt + 1..]),
+            );
+        }
+        found.calls.push(ToolCall {
+            id: None,
+            name,
+            arguments: args,
+        });
+        found.taken.push(whole);
+    }
+}

@@ -1,0 +1,304 @@
+//! What the families' readers share: finding elements between an opener and a closer, reading
+//! JSON leniently (a cut-off call is no call), turning JSON into calls, and a parameter's text
+//! into a value.
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::family::Found;
+use super::ToolCall;
+use crate::repair::{self, RepairKind, RepairOptions};
+use crate::{Warning, WarningKind};
+
+/// The byte ranges of `open … close` elements in `t[within]` (the whole element, and its
+/// body); a missing closer runs to the next opener or the end.
+pub(crate) fn elements(
+    t: &str,
+    within: Range<usize>,
+    open: &str,
+    close: &str,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut at = within.start;
+    while let Some(i) = t.get(at..within.end).and_then(|s| s.find(open)) {
+        let start = at + i;
+        let body_start = start + open.len();
+        let rest = t.get(body_start..within.end).unwrap_or_default();
+        let next_open = rest.find(open).map_or(rest.len(), |j| j);
+        // The closer is looked for only before the next opener: every byte is read a bounded
+        // number of times, however many elements lack their closer.
+        let (body_end, end) = match rest.get(..next_open).and_then(|r| r.find(close)) {
+            Some(j) => (body_start + j, body_start + j + close.len()),
+            None => (body_start + next_open, body_start + next_open),
+        };
+        out.push((start..end, body_start..body_end));
+        if end <= at {
+            break;
+        }
+        at = end;
+    }
+    out
+}
+
+/// A parameter's text as a value: JSON when it is JSON, else the string.
+pub(crate) fn param_value(text: &str) -> Value {
+    let t = text.strip_prefix('\n').unwrap_or(text);
+    let t = t.strip_suffix('\n').unwrap_or(t);
+    if let Ok(v) = serde_json::from_str::<Value>(t.trim()) {
+        return v;
+    }
+    // A Python literal (`True`, `None`, `['a', 'b']`, `{'k': 1}`): what the lenient parser
+    // reads with nothing but quote-style and literal fixes.
+    let python = |k: RepairKind| matches!(k, RepairKind::QuoteStyle | RepairKind::Literal);
+    match repair::parse(t.trim(), &RepairOptions::default()) {
+        Ok(p)
+            if p.repairs.iter().all(|r| python(r.kind)) && !matches!(p.value, Value::String(_)) =>
+        {
+            p.value
+        }
+        _ => Value::String(t.to_owned()),
+    }
+}
+
+/// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
+pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
+    match repair::parse(text.trim(), &RepairOptions::default()) {
+        Ok(p) if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => {
+            found.warnings.push(Warning::new(
+                WarningKind::ItemDropped,
+                format!("/tool_calls/{}", found.calls.len()),
+                format!("{what} was cut off; its text is kept as content"),
+            ));
+            None
+        }
+        Ok(p) => {
+            let base = format!("/tool_calls/{}", found.calls.len());
+            for r in &p.repairs {
+                found.warnings.push(Warning::new(
+                    WarningKind::Repaired(r.kind),
+                    format!("{base}{}", r.path),
+                    r.kind.description(),
+                ));
+            }
+            Some(p.value)
+        }
+        Err(_) => None,
+    }
+}
+
+/// Arguments as an object: decoded once when given as a JSON string.
+pub(crate) fn arguments(v: Option<&Value>) -> Map<String, Value> {
+    match v {
+        Some(Value::Object(m)) => m.clone(),
+        Some(Value::String(s)) => match repair::parse(s, &RepairOptions::default()) {
+            Ok(p) => match p.value {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            },
+            Err(_) => Map::new(),
+        },
+        _ => Map::new(),
+    }
+}
+
+/// The keys a JSON call may name its tool under, in order of preference.
+pub(crate) const NAME_KEYS: [&str; 3] = ["name", "tool", "tool_name"];
+
+/// The keys a JSON call may hold its arguments under, in order of preference.
+pub(crate) const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "args", "input"];
+
+/// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` (Cohere Command:
+/// `{"tool_call_id", "tool_name", "parameters"}`) or OpenAI's
+/// `{"id", "type": "function", "function": {"name", "arguments"}}`.
+pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
+    let o = v.as_object()?;
+    let id = o
+        .get("id")
+        .or_else(|| o.get("tool_call_id"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    if let Some(Value::Object(f)) = o.get("function") {
+        let name = f.get("name")?.as_str()?.to_owned();
+        return Some(ToolCall {
+            id,
+            name,
+            arguments: arguments(f.get("arguments")),
+        });
+    }
+    let name = NAME_KEYS
+        .iter()
+        .find_map(|k| o.get(*k))?
+        .as_str()?
+        .to_owned();
+    let args = ARGUMENT_KEYS.iter().find_map(|k| o.get(*k));
+    Some(ToolCall {
+        id,
+        name,
+        arguments: arguments(args),
+    })
+}
+
+/// Calls from a JSON value that is a call or an array of calls.
+pub(crate) fn calls_from_json(v: &Value, found: &mut Found) -> bool {
+    match v {
+        Value::Array(items) => {
+            let calls: Option<Vec<ToolCall>> = items.iter().map(call_from_json).collect();
+            match calls {
+                Some(calls) if !calls.is_empty() => {
+                    found.calls.extend(calls);
+                    true
+                }
+                _ => false,
+            }
+        }
+        v => match call_from_json(v) {
+            Some(c) => {
+                found.calls.push(c);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// `"value">rest` (or `'value'>`): the value and the offset after `>`.
+pub(crate) fn quoted_attr(s: &str) -> Option<(String, usize)> {
+    let q = s.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let end = s[1..].find(q)? + 1;
+    let name = s[1..end].to_owned();
+    let gt = s[end..].find('>')? + end;
+    Some((name, gt + 1))
+}
+
+/// The end of the JSON value starting at `s[0]` (`{` or `[`), string-aware; `None` when it
+/// does not close.
+pub(crate) fn json_end(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or
+/// newlines, or one array.
+pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, found: &mut Found) {
+    for (whole, body) in marker_blocks(t, marker, close) {
+        json_block(t, whole, body, found);
+    }
+}
+
+/// The blocks after each `marker`, up to `close` (included) when given and found, else to the
+/// end of the text: each block whole and its body.
+pub(crate) fn marker_blocks(
+    t: &str,
+    marker: &str,
+    close: Option<&str>,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
+        let start = at + i;
+        let body_start = start + marker.len();
+        let rest = t.get(body_start..).unwrap_or_default();
+        let (body_end, end) = match close.and_then(|c| rest.find(c).map(|j| (j, j + c.len()))) {
+            Some((j, e)) => (body_start + j, body_start + e),
+            None => (t.len(), t.len()),
+        };
+        out.push((start..end, body_start..body_end));
+        at = end.max(start + 1);
+    }
+    out
+}
+
+/// The JSON calls in `t[body]`, several separated by `;`, commas or newlines, or one array.
+/// The text taken runs from the block's start to the end of the last value that gave calls
+/// (to the block's end when nothing but separators follows it): a value cut off after it, or
+/// text that is no call, stays content.
+pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found: &mut Found) {
+    let text = t.get(body.clone()).unwrap_or_default();
+    let mut pos = 0;
+    let mut last_call = None;
+    while let Some(j) = text[pos..].find(['{', '[']) {
+        let from = pos + j;
+        let Some(len) = json_end(&text[from..]) else {
+            lenient(&text[from..], found, "a call");
+            break;
+        };
+        if let Some(v) = lenient(&text[from..from + len], found, "a call") {
+            if calls_from_json(&v, found) {
+                last_call = Some(from + len);
+            }
+        }
+        pos = from + len;
+    }
+    if let Some(last) = last_call {
+        let tail = text[last..].trim_matches(|c: char| c.is_whitespace() || c == ';' || c == ',');
+        found.taken.push(
+            whole.start..if tail.is_empty() {
+                whole.end
+            } else {
+                body.start + last
+            },
+        );
+    }
+}
+
+/// JSON calls between `open` and `close` (the closer optional, the element then running to the
+/// next opener): each element whose JSON gives calls is taken; one cut off is content.
+pub(crate) fn tagged_json(t: &str, open: &str, close: &str, found: &mut Found) {
+    for (whole, body) in elements(t, 0..t.len(), open, close) {
+        let inner = t.get(body).unwrap_or_default();
+        if let Some(v) = lenient(inner, found, "a call") {
+            if calls_from_json(&v, found) {
+                found.taken.push(whole);
+            }
+        }
+    }
+}
+
+/// Takes each `open … close` wrapper around calls read since `found.taken[first]`: whole when
+/// its closer came, else up to the end of its last call (what follows may be a call cut off,
+/// which stays content). Calls and wrappers are both in text order: one pass over each.
+pub(crate) fn take_wrappers(t: &str, first: usize, wrappers: &[(&str, &str)], found: &mut Found) {
+    let calls: Vec<Range<usize>> = found.taken[first..].to_vec();
+    for (open, close) in wrappers {
+        let mut next = 0;
+        for (whole, body) in elements(t, 0..t.len(), open, close) {
+            while calls.get(next).is_some_and(|c| c.start < whole.start) {
+                next += 1;
+            }
+            let mut last = None;
+            while let Some(c) = calls.get(next).filter(|c| c.end <= whole.end) {
+                last = Some(c.end);
+                next += 1;
+            }
+            match last {
+                Some(_) if whole.end > body.end => found.taken.push(whole),
+                Some(end) => found.taken.push(whole.start..end),
+                None => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Pythonic calls (`f(a=1), g()`, maybe in `[…]`) followed as they arrive: each call's name as
+//! soon as its `(` is written, the call itself once its `)` is.
+
+use crate::tools::family::Named;
+use crate::tools::pythonic::pythonic;
+use crate::tools::{ToolCall, MAX_HEAD};
+
+/// A pythonic call being read, from its name to the `)` matching the `(` after it.
+#[derive(Debug, Clone)]
+pub(super) struct Python {
+    pub(super) call: Named,
+    start: usize,
+    /// Scan position, and the nesting and quoting there.
+    at: usize,
+    depth: usize,
+    quote: Option<u8>,
+    escaped: bool,
+}
+
+/// A list of pythonic calls (`f(a=1), g()`, maybe in `[…]`): the call being read, or where
+/// the next name is read from.
+#[derive(Debug, Clone)]
+pub(crate) struct PyList {
+    pub(super) call: Option<Python>,
+    next: usize,
+    /// Where the last call read ended (after its `)`).
+    last_end: usize,
+}
+
+impl PyList {
+    pub(crate) fn at(next: usize) -> Self {
+        PyList {
+            call: None,
+            next,
+            last_end: next,
+        }
+    }
+
+    /// The calls at the start of `v[from..]`, which is all written: each call once its `)`
+    /// is, until what follows is not a call. Returns them and where the last one ended.
+    pub(crate) fn leading(v: &str, from: usize) -> (Vec<ToolCall>, usize) {
+        let mut list = PyList::at(from);
+        let mut calls = Vec::new();
+        list.read(v, &mut calls);
+        (calls, list.last_end)
+    }
+
+    /// Reads calls into `calls`. `Some(end)` when the list ended at `end` (what follows is
+    /// not another call); `None` when more text is needed.
+    pub(crate) fn read(&mut self, v: &str, calls: &mut Vec<ToolCall>) -> Option<usize> {
+        loop {
+            if let Some(p) = &mut self.call {
+                let call = python_step(p, v)?;
+                let end = p.at;
+                self.call = None;
+                let Some(call) = call else {
+                    // Not a call after all: the list ends before it.
+                    return Some(self.last_end);
+                };
+                self.next = end;
+                self.last_end = end;
+                calls.push(call);
+                continue;
+            }
+            // Separators read are not read again.
+            self.next += v[self.next..]
+                .bytes()
+                .take_while(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b',' | b'['))
+                .count();
+            let word = &v[self.next..];
+            let ident = word
+                .bytes()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+                .count();
+            match word.as_bytes().get(ident) {
+                None if ident < MAX_HEAD => return None,
+                Some(b'(') if ident > 0 && !word.as_bytes()[0].is_ascii_digit() => {
+                    let start = self.next;
+                    self.call = Some(Python {
+                        call: Named {
+                            id: None,
+                            name: word[..ident].to_owned(),
+                        },
+                        start,
+                        at: start + ident + 1,
+                        depth: 0,
+                        quote: None,
+                        escaped: false,
+                    });
+                }
+                _ => return Some(self.next),
+            }
+        }
+    }
+}
+
+/// Reads a pythonic call from `p.at` to its `)`: `None` while it is open, then the call
+/// (`Some(None)` if its text is not a call after all).
+fn python_step(p: &mut Python, v: &str) -> Option<Option<ToolCall>> {
+    let b = v.as_bytes();
+    while p.at < b.len() {
+        let c = b[p.at];
+        p.at += 1;
+        match p.quote {
+            Some(q) => {
+                if p.escaped {
+                    p.escaped = false;
+                } else if c == b'\\' {
+                    p.escaped = true;
+                } else if c == q {
+                    p.quote = None;
+                }
+            }
+            None => match c {
+                b'"' | b'\'' => p.quote = Some(c),
+                b'[' | b'{' | b'(' => p.depth += 1,
+                b']' | b'}' => p.depth = p.depth.saturating_sub(1),
+                b')' if p.depth > 0 => p.depth -= 1,
+                b')' => {
+                    // The call's text, read as `parse` reads it; `Some(None)` when it is not
+                    // a call after all.
+                    return Some(pythonic(&v[p.start..p.at]).and_then(|c| c.into_iter().next()));
+                }
+                _ => {}
+            },
+        }
+    }
+    None
+}

@@ -1,0 +1,157 @@
+//! Tool arguments against their tool's schema (`parse_with_tools`): nothing is invented for a
+//! tool to run on, and keys the schema does not list are kept unless it forbids them.
+
+mod common;
+
+use common::call;
+use llmout::tools::{parse_with_tools, ToolDef};
+use llmout::{ErrorKind, WarningKind};
+use serde_json::json;
+
+fn tools() -> Vec<ToolDef> {
+    serde_json::from_value(json!([
+        {
+            "name": "get_weather",
+            "description": "Current weather for a place.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "location": {"type": "string"},
+                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"},
+                    "days": {"type": "integer"}
+                },
+                "required": ["location", "unit"]
+            }
+        },
+        {
+            "name": "send_email",
+            "input_schema": {
+                "type": "object",
+                "properties": {
+                    "to": {"type": "string"},
+                    "body": {"type": "string"},
+                    "meta": {
+                        "type": "object",
+                        "properties": {"priority": {"type": "integer"}},
+                        "required": ["priority"]
+                    }
+                },
+                "required": ["to", "body", "meta"],
+                "additionalProperties": false
+            }
+        }
+    ]))
+    .unwrap()
+}
+
+#[test]
+fn a_missing_required_argument_is_an_error_on_that_call_never_an_empty_value() {
+    let r = parse_with_tools(
+        "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"days\": \"2\"}}</tool_call>\n<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"Location\": \"Oslo\"}}</tool_call>",
+        &tools(),
+    );
+    // The first call is kept as the model wrote it, with its error; nothing filled in.
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "get_weather", json!({"days": "2"})),
+            call(
+                None,
+                "get_weather",
+                json!({"location": "Oslo", "unit": "celsius"})
+            ),
+        ]
+    );
+    let e = r.call_error(0).unwrap();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+    assert_eq!(e.path(), "/tool_calls/0/arguments/location");
+    assert_eq!(
+        e.to_string(),
+        "at /tool_calls/0/arguments/location: expected a string for \"location\" (required; never filled in), found nothing"
+    );
+    // The second: renamed, and the missing `unit` given the schema's own default.
+    assert!(r.call_error(1).is_none());
+    let what: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        what,
+        [
+            (WarningKind::KeyRenamed, "/tool_calls/1/arguments/location"),
+            (WarningKind::MissingField, "/tool_calls/1/arguments/unit"),
+        ]
+    );
+}
+
+#[test]
+fn null_for_a_required_argument_and_a_missing_nested_one_are_errors() {
+    let r = parse_with_tools(
+        "[{\"name\": \"send_email\", \"arguments\": {\"to\": null, \"body\": \"Hi\", \"meta\": {\"priority\": 1}}}, {\"name\": \"send_email\", \"arguments\": {\"to\": \"a@b.c\", \"body\": \"Hi\", \"meta\": {}}}]",
+        &tools(),
+    );
+    assert_eq!(r.tool_calls.len(), 2);
+    assert_eq!(
+        r.call_error(0).unwrap().path(),
+        "/tool_calls/0/arguments/to"
+    );
+    assert_eq!(r.call_error(0).unwrap().found(), "null");
+    assert_eq!(
+        r.call_error(1).unwrap().path(),
+        "/tool_calls/1/arguments/meta/priority"
+    );
+    assert_eq!(
+        r.tool_calls[1].arguments,
+        *json!({"to": "a@b.c", "body": "Hi", "meta": {}})
+            .as_object()
+            .unwrap()
+    );
+}
+
+#[test]
+fn keys_the_schema_does_not_list_are_kept_unless_it_forbids_them() {
+    let r = parse_with_tools(
+        "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Oslo\", \"unit\": \"celsius\", \"lang\": \"nb\"}}</tool_call><tool_call>{\"name\": \"send_email\", \"arguments\": {\"to\": \"a@b.c\", \"body\": \"Hi\", \"cc\": \"d@e.f\", \"meta\": {\"priority\": 1}}}</tool_call>",
+        &tools(),
+    );
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"location": "Oslo", "unit": "celsius", "lang": "nb"})
+            ),
+            call(
+                None,
+                "send_email",
+                json!({"to": "a@b.c", "body": "Hi", "meta": {"priority": 1}})
+            ),
+        ]
+    );
+    assert!(r.errors.is_empty());
+    let what: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        what,
+        [(WarningKind::UnknownKeyDropped, "/tool_calls/1/arguments/cc")]
+    );
+}
+
+#[test]
+fn an_unknown_tool_is_kept_with_a_warning_and_its_arguments_untouched() {
+    let r = parse_with_tools(
+        "<tool_call>{\"name\": \"get_wether\", \"arguments\": {\"location\": \"Oslo\"}}</tool_call>",
+        &tools(),
+    );
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "get_wether", json!({"location": "Oslo"}))]
+    );
+    assert_eq!(r.warnings[0].kind, WarningKind::UnknownTool);
+    assert!(r.errors.is_empty());
+}

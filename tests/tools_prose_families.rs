@@ -1,0 +1,99 @@
+//! Calls written in the prose, with no marker: Llama 3 JSON calls separated by `;` after
+//! text, and pythonic lists (Llama 3.2 / 4) whose closing `]` is missing. Each reply is also
+//! streamed in many chunkings.
+
+mod common;
+
+use common::{call, streams_like_parse};
+use llmout::tools::parse;
+use serde_json::json;
+
+#[test]
+fn llama3_json_calls_separated_by_semicolons_after_prose() {
+    let reply = "I'll check the weather in both cities. {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\", \"units\": {\"temp\": \"c\"}}}; {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Lyon\"}}";
+    let r = parse(reply);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("I'll check the weather in both cities.")
+    );
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Paris", "units": {"temp": "c"}})
+            ),
+            call(None, "get_weather", json!({"city": "Lyon"})),
+        ]
+    );
+    streams_like_parse(reply);
+    // Three calls; the last one cut off is not a call, and its text stays.
+    let reply = "{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"q\": \"say \\\"hi\\\"\"}}; {\"name\": \"c\", \"parameters\": {\"q\": \"ha";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "a", json!({})),
+            call(None, "b", json!({"q": "say \"hi\""})),
+        ]
+    );
+    assert_eq!(
+        r.content.as_deref(),
+        Some("; {\"name\": \"c\", \"parameters\": {\"q\": \"ha")
+    );
+    streams_like_parse(reply);
+    // JSON that is no call after the first call ends the list: it is content.
+    let reply = "{\"name\": \"a\", \"parameters\": {}}; {\"note\": \"not a call\"}";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "a", json!({}))]);
+    assert_eq!(r.content.as_deref(), Some("; {\"note\": \"not a call\"}"));
+    streams_like_parse(reply);
+}
+
+#[test]
+fn pythonic_lists_missing_their_closing_bracket() {
+    let reply = "[get_weather(city='Paris', days=[1, 2]), get_time(tz=\"Europe/Paris\")";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Paris", "days": [1, 2]})
+            ),
+            call(None, "get_time", json!({"tz": "Europe/Paris"})),
+        ]
+    );
+    assert_eq!(r.content, None);
+    streams_like_parse(reply);
+    // Cut off inside the second call: no call at all (the reply is not all calls).
+    let cut = "[get_weather(city='Paris'), get_time(tz=\"Eur";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}
+
+#[test]
+fn a_long_chain_of_json_calls_is_read_from_its_first_call() {
+    // Only the longest spans are JSON candidates; the chain still starts at its first call.
+    let calls: Vec<String> = (0..30)
+        .map(|i| {
+            let note = if i < 10 { String::new() } else { "x".repeat(i) };
+            format!(
+                "{{\"name\": \"lookup\", \"parameters\": {{\"id\": {i}, \"note\": \"{note}\"}}}}"
+            )
+        })
+        .collect();
+    let reply = format!("Looking them all up. {}", calls.join("; "));
+    let r = parse(&reply);
+    let ids: Vec<u64> = r
+        .tool_calls
+        .iter()
+        .map(|c| c.arguments["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, (0..30).collect::<Vec<u64>>());
+    assert_eq!(r.content.as_deref(), Some("Looking them all up."));
+    streams_like_parse(&reply);
+}

@@ -1,0 +1,182 @@
+//! Families marked by special tokens: Kimi K2 (both id spellings), gpt-oss harmony (the
+//! recipient in the role header, and after the channel), Llama 3.x `<|python_tag|>` (JSON and
+//! pythonic). Several replies each, each also streamed in many chunkings.
+
+mod common;
+
+use common::{call, streams_like_parse};
+use llmout::tools::parse;
+use serde_json::json;
+
+#[test]
+fn kimi_ids_in_both_spellings() {
+    let reply = "Let me look both up.<|tool_calls_section_begin|><|tool_call_begin|>functions_get_weather_0<|tool_call_argument_begin|>{\"city\": \"Hangzhou\"}<|tool_call_end|><|tool_call_begin|>functions.get_air_quality:1<|tool_call_argument_begin|>{\"city\": \"Hangzhou\", \"pollutants\": [\"pm2.5\", \"o3\"]}<|tool_call_end|><|tool_calls_section_end|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Let me look both up."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                Some("functions_get_weather_0"),
+                "get_weather",
+                json!({"city": "Hangzhou"})
+            ),
+            call(
+                Some("functions.get_air_quality:1"),
+                "get_air_quality",
+                json!({"city": "Hangzhou", "pollutants": ["pm2.5", "o3"]})
+            ),
+        ]
+    );
+    streams_like_parse(reply);
+    // A tool whose own name ends in a number keeps it: only the index is dropped.
+    let r = parse("<|tool_calls_section_begin|><|tool_call_begin|>functions_step_2_3<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>");
+    assert_eq!(r.tool_calls[0].name, "step_2");
+}
+
+#[test]
+fn harmony_recipient_in_the_role_header() {
+    let reply = "<|start|>assistant<|channel|>analysis<|message|>The user wants Oslo's weather; call the tool.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"location\": \"Oslo\", \"opts\": {\"units\": \"metric\"}}<|call|>";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "get_weather",
+            json!({"location": "Oslo", "opts": {"units": "metric"}})
+        )]
+    );
+    assert_eq!(r.content, None);
+    streams_like_parse(reply);
+    // Two calls in the two header forms, a preamble, then a final answer.
+    let reply = "<|start|>assistant<|channel|>commentary<|message|>Checking \"both\" sources.<|end|><|start|>assistant to=functions.search<|channel|>commentary json<|message|>{\"q\": \"rust 2024 edition\"}<|call|><|start|>assistant<|channel|>commentary to=functions.fetch <|constrain|>json<|message|>{\"url\": \"https://blog.rust-lang.org\"}<|call|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Checking \"both\" sources."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "search", json!({"q": "rust 2024 edition"})),
+            call(None, "fetch", json!({"url": "https://blog.rust-lang.org"})),
+        ]
+    );
+    streams_like_parse(reply);
+    // Cut off inside the arguments: content, not a call.
+    let cut = "<|start|>assistant to=functions.search<|channel|>commentary json<|message|>{\"q\": \"rust 20";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some("{\"q\": \"rust 20"));
+    assert_eq!(r.warnings.len(), 1);
+    // A call written in the analysis channel is reasoning.
+    let r = parse("<|start|>assistant<|channel|>analysis<|message|>Maybe to=functions.rm {\"path\": \"/\"}? No.<|end|><|start|>assistant<|channel|>final<|message|>Nothing to delete.<|return|>");
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some("Nothing to delete."));
+}
+
+#[test]
+fn llama_python_tag_json_and_pythonic() {
+    // Llama 3.3 writes its calls pythonic after the tag.
+    let reply = "<|python_tag|>[get_weather(city=\"San Francisco\", unit=\"fahrenheit\"), get_time(tz='America/Los_Angeles', opts={'24h': True})]<|eom_id|>";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "San Francisco", "unit": "fahrenheit"})
+            ),
+            call(
+                None,
+                "get_time",
+                json!({"tz": "America/Los_Angeles", "opts": {"24h": true}})
+            ),
+        ]
+    );
+    assert_eq!(r.content, None);
+    streams_like_parse(reply);
+    // One call without the list, then prose that is content.
+    let reply = "<|python_tag|>brave_search(query=\"llama 3.3 \\\"tool use\\\"\")\nI'll summarise what I find.";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "brave_search",
+            json!({"query": "llama 3.3 \"tool use\""})
+        )]
+    );
+    assert_eq!(r.content.as_deref(), Some("I'll summarise what I find."));
+    streams_like_parse(reply);
+    // JSON calls separated by `;`, as Llama 3.1 writes them.
+    let reply = "<|python_tag|>{\"name\": \"lookup\", \"parameters\": {\"id\": 42}}; {\"name\": \"lookup\", \"parameters\": {\"id\": 43}}";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "lookup", json!({"id": 42})),
+            call(None, "lookup", json!({"id": 43})),
+        ]
+    );
+    streams_like_parse(reply);
+    // Cut off inside a pythonic call: no call, the text kept.
+    let cut = "<|python_tag|>get_weather(city=\"San Fra";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some("get_weather(city=\"San Fra"));
+    streams_like_parse(cut);
+}
+
+#[test]
+fn function_gemma() {
+    let reply = "I'll check that.<start_function_call>call:get_weather{location:<escape>Paris, \"FR\"<escape>,days:3}<end_function_call><start_function_call>call:get_time{}<end_function_call>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("I'll check that."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"location": "Paris, \"FR\"", "days": 3})
+            ),
+            call(None, "get_time", json!({})),
+        ]
+    );
+    streams_like_parse(reply);
+    let cut = "<start_function_call>call:get_weather{location:<escape>Par";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+}
+
+#[test]
+fn gemma_arguments_in_other_spellings() {
+    // `key='value'`, `key=value` and `key: "value"`, and a nested object.
+    let reply = "Looking that up.<|tool_call>call:find_flights{origin='LHR', destination=JFK, passengers=2, prefs: {\"seat\": \"aisle\", \"meals\": [\"veg\"]}}<tool_call|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Looking that up."));
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "find_flights",
+            json!({"origin": "LHR", "destination": "JFK", "passengers": 2, "prefs": {"seat": "aisle", "meals": ["veg"]}})
+        )]
+    );
+    streams_like_parse(reply);
+    // Gemma 4 ending a call with `<turn|>`; the quote token holding braces and quotes.
+    let reply = "<|tool_call>call:run_code{code:<|\"|>print(\"{}\".format(1)){<|\"|>,timeout:30}<turn|>Running it.";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "run_code",
+            json!({"code": "print(\"{}\".format(1)){", "timeout": 30})
+        )]
+    );
+    assert_eq!(r.content.as_deref(), Some("Running it."));
+    streams_like_parse(reply);
+    let cut = "<|tool_call>call:find_flights{origin='LH";
+    assert!(parse(cut).tool_calls.is_empty());
+}
