@@ -1,14 +1,31 @@
-"""Peak memory of `llmout repair` on a 100 MB messy document (issue 8: within 3x the input).
+"""Peak memory of every `llmout` command on large inputs (issue 20: within 3x the input at
+100 MB).
 
-The document is the messy records of benches/common/mod.rs (every common mistake: unquoted
-keys, single quotes, unescaped inner quotes, Python literals, `.5`, invalid escapes, trailing
-commas, `#` comments), 507 296 of them: 100 000 192 bytes. The CLI reads it from stdin and
-writes the repaired JSON to a file; the peak resident set size of the process is read with
-wait4 once it has exited.
+Inputs, each written record by record to a temporary file (this process stays small, and the
+child forked from it starts small: Linux counts a child's peak from before its exec too):
 
-Usage (from the repository root): python3 benches/memory.py
+* `messy`: the messy records of benches/common/mod.rs (unquoted keys, single quotes,
+  unescaped inner quotes, Python literals, `.5`, invalid escapes, trailing commas, `#`
+  comments), 507 296 of them: 100 000 192 bytes. Read by `repair`, and by `parse --schema`
+  with the records' schema (an array of objects, every field typed).
+* `hermes`: Hermes `<tool_call>{json}</tool_call>` calls with a sentence of text before each,
+  about 100 MB, read by `tools`.
+* `pythonic`: `[f(a=1, b='x'), …]` pythonic calls, about 10 MB (the issue measured 86x there),
+  read by `tools`.
+* `schema`: a schema of 20 000 object definitions, each referring to the next two
+  (about 4 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
+  `schema --prompt`.
+
+The CLI reads the reply from stdin and writes its output to a file; the peak resident set size
+of the process is read with wait4 once it has exited.
+
+Usage (from the repository root): python3 benches/memory.py [NAME ...]
+  (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
+  (names: repair, parse, tools, tools-pythonic, schema-gemini-json, schema-openai, schema-prompt;
+  default: all). Exits 1 when a command is over 3x its input.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -18,9 +35,7 @@ import time
 RECORDS = 507_296
 
 
-def write_document(f) -> None:
-    """Writes the document record by record: this process stays small, and the child forked
-    from it starts small (Linux counts a child's peak from before its exec too)."""
+def write_messy(f) -> None:
     f.write(b"// generated records\n[\n")
     for i in range(RECORDS):
         f.write(
@@ -31,35 +46,145 @@ def write_document(f) -> None:
     f.write(b"]")
 
 
+RECORD_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "name": {"type": "string"},
+            "desc": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "active": {"type": "boolean"},
+            "score": {"type": "number"},
+            "note": {"type": ["string", "null"]},
+            "path": {"type": "string"},
+            "nested": {
+                "type": "object",
+                "properties": {"x": {"type": "array", "items": {"type": "integer"}}},
+            },
+        },
+        "required": ["id", "name", "desc", "tags", "active", "score", "path", "nested"],
+    },
+}
+
+
+def write_hermes(f, size: int = 100_000_000) -> None:
+    i, written = 0, 0
+    while written < size:
+        chunk = (
+            f"Reading the file for step {i}.\n<tool_call>\n"
+            f'{{"name": "read_file", "arguments": {{"path": "src/module_{i}.rs", "line": {i}, '
+            f'"context": "the function that parses item {i}"}}}}\n</tool_call>\n'
+        ).encode()
+        f.write(chunk)
+        written += len(chunk)
+        i += 1
+
+
+def write_pythonic(f, size: int = 10_000_000) -> None:
+    f.write(b"[")
+    i, written = 0, 1
+    while written < size:
+        chunk = f"get_weather(city='City {i}', days={i % 7}, metric=True), ".encode()
+        f.write(chunk)
+        written += len(chunk)
+        i += 1
+    f.write(b"get_time(tz='UTC')]")
+
+
+def write_schema(f, n: int = 20_000) -> None:
+    defs = {}
+    for i in range(n):
+        nxt = [f"#/$defs/D{min(i + 1, n - 1)}", f"#/$defs/D{min(i + 2, n - 1)}"]
+        defs[f"D{i}"] = {
+            "type": "object",
+            "description": f"Definition {i}.",
+            "properties": {
+                "name": {"type": "string"},
+                "count": {"type": "integer", "minimum": 0},
+                "left": {"anyOf": [{"$ref": nxt[0]}, {"type": "null"}]},
+                "right": {"anyOf": [{"$ref": nxt[1]}, {"type": "null"}]},
+            },
+            "required": ["name"],
+        }
+    defs[f"D{n - 1}"] = {"type": "object", "properties": {"end": {"type": "boolean"}}}
+    f.write(json.dumps({"$ref": "#/$defs/D0", "$defs": defs}).encode())
+
+
+def measure(binary: str, args: list, stdin_path: str, input_size: int, out_path: str):
+    with open(stdin_path, "rb") as stdin, open(out_path, "wb") as stdout:
+        start = time.monotonic()
+        child = subprocess.Popen([binary] + args, stdin=stdin, stdout=stdout)
+        # wait4 gives this one process's usage (not cargo's from the build).
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.monotonic() - start
+    code = os.waitstatus_to_exitcode(status)
+    peak = usage.ru_maxrss * 1024  # KiB on Linux
+    return code, elapsed, peak, os.path.getsize(out_path)
+
+
 def main() -> None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    subprocess.run(
-        ["cargo", "build", "--release", "-q", "-p", "llmout", "--features", "cli"],
-        cwd=root,
-        check=True,
-    )
-    binary = os.path.join(root, "target", "release", "llmout")
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "messy100.json")
-        out = os.path.join(tmp, "out.json")
-        with open(src, "wb") as f:
-            write_document(f)
-        with open(src, "rb") as stdin, open(out, "wb") as stdout:
-            start = time.monotonic()
-            child = subprocess.Popen([binary, "repair"], stdin=stdin, stdout=stdout)
-            # wait4 gives this one process's usage (not cargo's from the build above).
-            _, status, usage = os.wait4(child.pid, 0)
-            elapsed = time.monotonic() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"llmout repair failed: {status}")
-        size = os.path.getsize(src)
-        peak = usage.ru_maxrss * 1024  # KiB on Linux
-        print(
-            f"input {size} bytes, output {os.path.getsize(out)} bytes, {elapsed:.2f} s, "
-            f"peak RSS {peak / 1e6:.1f} MB = {peak / size:.2f}x the input"
+    binary = os.environ.get("LLMOUT_BIN")
+    if not binary:
+        subprocess.run(
+            ["cargo", "build", "--release", "-q", "-p", "llmout", "--features", "cli"],
+            cwd=root,
+            check=True,
         )
-        if peak > 3 * size:
-            sys.exit("peak memory is over 3x the input")
+        binary = os.path.join(root, "target", "release", "llmout")
+    wanted = set(sys.argv[1:])
+    over = []
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+
+        def doc(name, writer):
+            if name not in files:
+                path = os.path.join(tmp, name)
+                with open(path, "wb") as f:
+                    writer(f)
+                files[name] = path
+            return files[name]
+
+        schema_path = os.path.join(tmp, "records.schema.json")
+        with open(schema_path, "w") as f:
+            json.dump(RECORD_SCHEMA, f)
+        empty = os.path.join(tmp, "empty")
+        open(empty, "wb").close()
+        runs = [
+            ("repair", lambda: doc("messy", write_messy), ["repair"], None),
+            ("parse", lambda: doc("messy", write_messy), ["parse", "--schema", schema_path], None),
+            ("tools", lambda: doc("hermes", write_hermes), ["tools"], None),
+            ("tools-pythonic", lambda: doc("pythonic", write_pythonic), ["tools"], None),
+            ("schema-gemini-json", lambda: doc("schema", write_schema), None, "gemini-json"),
+            ("schema-openai", lambda: doc("schema", write_schema), None, "openai-strict"),
+            ("schema-prompt", lambda: doc("schema", write_schema), None, "--prompt"),
+        ]
+        for name, make, args, schema_mode in runs:
+            if wanted and name not in wanted:
+                continue
+            src = make()
+            size = os.path.getsize(src)
+            stdin = src
+            if schema_mode is not None:
+                stdin = empty
+                if schema_mode == "--prompt":
+                    args = ["schema", "--prompt", src]
+                else:
+                    args = ["schema", "--dialect", schema_mode, src]
+            out = os.path.join(tmp, "out")
+            code, elapsed, peak, out_size = measure(binary, args, stdin, size, out)
+            ratio = peak / size
+            print(
+                f"{name:20} input {size:>11} bytes, exit {code}, output {out_size:>11} bytes, "
+                f"{elapsed:6.2f} s, peak RSS {peak / 1e6:8.1f} MB = {ratio:5.2f}x the input",
+                flush=True,
+            )
+            if ratio > 3:
+                over.append(name)
+    if over:
+        sys.exit(f"over 3x the input: {', '.join(over)}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use clap::{Parser, Subcommand};
@@ -61,17 +62,18 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Repair => read_stdin().and_then(|input| {
-            let line = repair(&input.text)?;
+            let json = repair(&input.text)?;
             // stdout holds only the value: the note about the input goes to stderr.
             if let Some(w) = &input.invalid_utf8 {
                 let message = w["message"].as_str().unwrap_or_default();
                 let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
             }
-            Ok(line)
+            drop(input);
+            Ok(Box::new(move |w: &mut dyn Write| w.write_all(json.as_bytes())) as Output)
         }),
-        Command::Parse { schema } => read_stdin().and_then(|input| parse(&input, &schema)),
+        Command::Parse { schema } => read_stdin().and_then(|input| parse(input, &schema)),
         Command::Tools { tools: defs } => {
-            read_stdin().and_then(|input| tools(&input, defs.as_deref()))
+            read_stdin().and_then(|input| tools(input, defs.as_deref()))
         }
         Command::Schema {
             dialect,
@@ -80,9 +82,12 @@ fn main() -> ExitCode {
         } => schema(dialect.as_deref(), prompt, &file),
     };
     match outcome {
-        Ok(line) => {
-            let mut out = std::io::stdout().lock();
-            match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Ok(write) => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let written = write(&mut out)
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush());
+            match written {
                 // A reader that stops early (`llmout repair | head -c1`) is not a failure of
                 // llmout's: exit quietly, as if it had read everything.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -98,6 +103,63 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// What a command prints, on one line: written straight to stdout (buffered), so the output is
+/// never held whole as one string beside the value it is made from.
+type Output = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
+/// Writes `value` as compact JSON.
+fn json_output<T: Serialize + 'static>(value: T) -> Output {
+    Box::new(move |w: &mut dyn Write| serde_json::to_writer(w, &value).map_err(Into::into))
+}
+
+/// One warning as DESIGN.md section 7 prints it.
+#[derive(Serialize)]
+struct WarningOut<'a> {
+    kind: &'a str,
+    path: &'a str,
+    message: &'a str,
+}
+
+/// The `warnings` array: the note about the input first (invalid UTF-8), then the
+/// pipeline's, each `{"kind", "path", "message"}`, written one by one.
+struct Warnings {
+    input: Option<Value>,
+    found: Vec<llmout::Warning>,
+}
+
+impl Serialize for Warnings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq =
+            s.serialize_seq(Some(self.found.len() + usize::from(self.input.is_some())))?;
+        if let Some(input) = &self.input {
+            seq.serialize_element(input)?;
+        }
+        for w in &self.found {
+            seq.serialize_element(&WarningOut {
+                kind: w.kind.name(),
+                path: &w.path,
+                message: &w.message,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct ParseOut {
+    value: Value,
+    warnings: Warnings,
+    recovered: bool,
+}
+
+#[derive(Serialize)]
+struct ToolsOut {
+    #[serde(flatten)]
+    response: llmout::tools::ToolCallResponse,
+    warnings: Warnings,
 }
 
 /// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors.
@@ -169,21 +231,6 @@ fn read_stdin() -> Result<Input, Failure> {
     }
 }
 
-/// Warnings as DESIGN.md section 7 prints them: `{"kind", "path", "message"}`, the note
-/// about the input first.
-fn warning_objects(input: &Input, warnings: &[llmout::Warning]) -> Vec<Value> {
-    input
-        .invalid_utf8
-        .iter()
-        .cloned()
-        .chain(
-            warnings
-                .iter()
-                .map(|w| json!({"kind": w.kind.name(), "path": w.path, "message": w.message})),
-        )
-        .collect()
-}
-
 fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
@@ -207,7 +254,7 @@ fn read_schema_file(path: &std::path::Path) -> Result<serde_json::Value, Failure
     Ok(schema)
 }
 
-fn parse(input: &Input, schema_path: &std::path::Path) -> Result<String, Failure> {
+fn parse(input: Input, schema_path: &std::path::Path) -> Result<Output, Failure> {
     let schema = read_schema_file(schema_path)?;
     let result = llmout::from_llm_with_schema(&input.text, &schema, &llmout::Options::default());
     if let Some(err) = &result.error {
@@ -215,23 +262,35 @@ fn parse(input: &Input, schema_path: &std::path::Path) -> Result<String, Failure
             return Err(Failure::usage(format!("{}: {err}", schema_path.display())));
         }
     }
-    let warnings = warning_objects(input, &result.warnings);
+    drop(input.text);
     // The replaced bytes are a change too: `recovered` is true iff there are warnings.
     let recovered = result.recovered || input.invalid_utf8.is_some();
-    let value = result
-        .into_result()
-        .map_err(|e| Failure::input(e.to_string()))?;
-    Ok(json!({"value": value, "warnings": warnings, "recovered": recovered}).to_string())
+    let (value, found) = match (result.value, result.error) {
+        (Some(value), None) => (value, result.warnings),
+        (_, Some(e)) => return Err(Failure::input(e.to_string())),
+        (None, None) => return Err(Failure::input("no value")),
+    };
+    Ok(json_output(ParseOut {
+        value,
+        warnings: Warnings {
+            input: input.invalid_utf8,
+            found,
+        },
+        recovered,
+    }))
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering. A file that is not a
 /// schema is a usage error (exit 2); a schema the dialect cannot express is an input error
 /// (exit 1). Both name where.
-fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<String, Failure> {
+fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<Output, Failure> {
     let schema = read_schema_file(path)?;
     if prompt {
-        return llmout::schema::prompt::render(&schema)
-            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())));
+        let text = llmout::schema::prompt::render(&schema)
+            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        return Ok(Box::new(move |w: &mut dyn Write| {
+            w.write_all(text.as_bytes())
+        }));
     }
     let dialect: llmout::schema::dialect::Dialect = dialect
         .unwrap_or_default()
@@ -239,13 +298,13 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
         .map_err(Failure::usage)?;
     let out = llmout::schema::dialect::to_dialect(&schema, dialect)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    Ok(out.to_string())
+    Ok(json_output(out))
 }
 
 /// `tools`: the envelope of DESIGN.md section 7. A reply without calls is content, not an error.
 /// With `--tools`, arguments are recovered against the definitions' schemas.
-fn tools(input: &Input, defs: Option<&std::path::Path>) -> Result<String, Failure> {
-    let r = match defs {
+fn tools(input: Input, defs: Option<&std::path::Path>) -> Result<Output, Failure> {
+    let mut r = match defs {
         None => llmout::tools::parse(&input.text),
         Some(path) => {
             let defs: Vec<llmout::tools::ToolDef> = serde_json::from_value(read_json_file(path)?)
@@ -264,12 +323,13 @@ fn tools(input: &Input, defs: Option<&std::path::Path>) -> Result<String, Failur
             llmout::tools::parse_with_tools(&input.text, &defs)
         }
     };
-    let mut out = serde_json::to_value(&r).unwrap_or_else(|_| json!({}));
-    if let Value::Object(map) = &mut out {
-        map.insert(
-            "warnings".to_owned(),
-            Value::Array(warning_objects(input, &r.warnings)),
-        );
-    }
-    Ok(out.to_string())
+    drop(input.text);
+    let warnings = Warnings {
+        input: input.invalid_utf8,
+        found: std::mem::take(&mut r.warnings),
+    };
+    Ok(json_output(ToolsOut {
+        response: r,
+        warnings,
+    }))
 }
