@@ -370,10 +370,10 @@ impl Walker<'_> {
         wrapped: bool,
     ) -> Result<Value, Error> {
         let kind = &self.schema.node(rid).kind;
-        let weigh = |w: &mut Self| -> Result<Value, Error> {
+        let weigh = |w: &mut Self| -> Result<usize, Error> {
             match kind {
-                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped),
-                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth),
+                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped).map(|_| 0),
+                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth).map(|_| 0),
                 _ => Err(w.mismatch(id, v)),
             }
         };
@@ -1256,22 +1256,22 @@ impl Walker<'_> {
                 }
             }
             let (i, cost) = best.ok_or_else(|| first_error.unwrap_or_else(|| w.mismatch(id, v)))?;
-            // The outcome is (branch, cost); `memoised` reads the cost from the walker.
+            // `memoised` reads the cost from the walker.
             w.cost += cost;
-            Ok(Value::from(i))
+            Ok(i)
         })
     }
 
     /// `weigh(self)` on `v` without keeping anything (cost and outcome only), once per
-    /// (schema node, value, reply depth, wrapped) in the current scope: the value's outcome as
-    /// (the number `weigh` returned, the cost it added).
+    /// (schema node, value, reply depth, wrapped) in the current scope: the outcome as (what
+    /// `weigh` returned, a branch's index for a union, and the cost it added).
     fn memoised(
         &mut self,
         v: &Value,
         rid: NodeId,
         depth: usize,
         wrapped: bool,
-        weigh: impl FnOnce(&mut Self) -> Result<Value, Error>,
+        weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
     ) -> Result<(usize, u32), Error> {
         let key = (rid, v as *const Value as usize, depth, wrapped);
         let base = self.path.len();
@@ -1306,7 +1306,7 @@ impl Walker<'_> {
         let cost = self.cost - saved_cost;
         self.cost = saved_cost;
         self.warnings.truncate(saved_len);
-        let outcome = r.map(|n| (n.as_u64().unwrap_or_default() as usize, cost));
+        let outcome = r.map(|n| (n, cost));
         let frames_below = self.peak_frames - self.frames;
         self.peak_frames = self.peak_frames.max(saved_peak);
         let met_limit = self.limit_met != limit_met;
