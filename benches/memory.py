@@ -20,6 +20,7 @@ The CLI reads the reply from stdin and writes its output to a file; the peak res
 of the process is read with wait4 once it has exited.
 
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
+  (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, tools, tools-pythonic, schema-gemini-json, schema-openai, schema-prompt;
   default: all). Exits 1 when a command is over 3x its input.
 """
@@ -125,12 +126,14 @@ def measure(binary: str, args: list, stdin_path: str, input_size: int, out_path:
 
 def main() -> None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    subprocess.run(
-        ["cargo", "build", "--release", "-q", "-p", "llmout", "--features", "cli"],
-        cwd=root,
-        check=True,
-    )
-    binary = os.path.join(root, "target", "release", "llmout")
+    binary = os.environ.get("LLMOUT_BIN")
+    if not binary:
+        subprocess.run(
+            ["cargo", "build", "--release", "-q", "-p", "llmout", "--features", "cli"],
+            cwd=root,
+            check=True,
+        )
+        binary = os.path.join(root, "target", "release", "llmout")
     wanted = set(sys.argv[1:])
     over = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -19,6 +19,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let reply = String::from_utf8_lossy(u.take_rest());
+    if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {
+        // Writes the generated schema and the reply, to replay them through the CLI.
+        let dir = std::path::Path::new(&dir);
+        let _ = std::fs::write(dir.join("schema.json"), schema.to_string());
+        let _ = std::fs::write(dir.join("reply.txt"), reply.as_bytes());
+    }
     let options = Options::default();
     let r = llmout::from_llm_with_schema(&reply, &schema, &options);
     match validate(&schema) {

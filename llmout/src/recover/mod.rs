@@ -104,6 +104,9 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         enums: EnumIndex::new(),
         dry: 0,
         frames: 0,
+        in_document: 0,
+        peak_frames: 0,
+        limit_met: 0,
         wrapped: false,
         scopes: Vec::new(),
     };
@@ -120,15 +123,25 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
 /// frames, which fits a 2 MiB stack unoptimised.
 const UNION_FRAMES: usize = 64;
 
-/// A union's choice for one value: which branch (and its cost), or why none fits. The error's
-/// path is kept relative to the union's, so it can be reused where the same value sits under
-/// another spelling of a key.
-type Choice = Result<(usize, u32), (Error, usize)>;
+/// A union's choice for one value: which branch (and its cost), or why none fits (the error's
+/// path kept relative to the union's, so it can be reused where the same value sits under
+/// another spelling of a key); and how many frames deeper than the union its weighing went.
+/// The recursion depth at which a choice is made is not part of its key (the same value
+/// reached through more or fewer unions would be weighed again for each depth): a choice is
+/// reused at the depth it was made at, and at any other where its frames fit under the limit
+/// when it did not meet the limit.
+#[derive(Clone)]
+struct Choice {
+    outcome: Result<(usize, u32), (Error, usize)>,
+    frames: usize,
+    frames_below: usize,
+    met_limit: bool,
+}
 
 /// What a union's choice depends on: the union node, the value (by address: it is borrowed for
-/// as long as the entry lives), the reply depth, the recursion depth, and whether the value was
-/// just wrapped in an array.
-type ChoiceKey = (NodeId, usize, usize, usize, bool);
+/// as long as the entry lives), the reply depth, and whether the value was just wrapped in an
+/// array.
+type ChoiceKey = (NodeId, usize, usize, bool);
 
 struct Walker<'s> {
     schema: &'s Schema,
@@ -156,6 +169,12 @@ struct Walker<'s> {
     dry: u32,
     /// `value` calls on the stack: the reply's depth plus the union layers along the way.
     frames: usize,
+    /// Above 0 while recovering a document decoded from a string (see `decode_string`).
+    in_document: u32,
+    /// The most `frames` reached since `choose` last reset it.
+    peak_frames: usize,
+    /// How often the frame limit was met (a choice made meeting it is not reused).
+    limit_met: usize,
     /// The value passed to the next `value` call was just wrapped in a one-element array: it is
     /// not wrapped again (a recursive schema would wrap it forever).
     wrapped: bool,
@@ -272,10 +291,14 @@ impl Walker<'_> {
     fn value(&mut self, v: Cow<'_, Value>, id: NodeId, depth: usize) -> Result<Value, Error> {
         let wrapped = std::mem::take(&mut self.wrapped);
         if depth > self.max_depth || self.frames >= self.max_frames {
+            self.limit_met += 1;
             return Err(self.too_deep(depth));
         }
         self.frames += 1;
+        self.peak_frames = self.peak_frames.max(self.frames);
+        let in_document = self.in_document;
         let r = self.fit(v, id, depth, wrapped);
+        self.in_document = in_document;
         self.frames -= 1;
         r
     }
@@ -331,10 +354,43 @@ impl Walker<'_> {
             Kind::Number => self.number(v, id),
             Kind::String => self.string(v, id),
             Kind::Enum(e) => self.enum_value(v, id, rid, e),
+            Kind::Array(_) | Kind::Object(_)
+                if self.dry > 0 && matches!(v, Cow::Borrowed(_)) && holds_document(&v) =>
+            {
+                self.weigh_document(&v, id, rid, depth, wrapped)
+            }
             Kind::Array(a) => self.array(v, id, a, depth, wrapped),
             Kind::Object(o) => self.object(v, id, o, depth),
             Kind::Union(branches) => self.union(v, id, rid, branches, depth, wrapped),
         }
+    }
+
+    /// A string holding a JSON document, weighed against an array or object schema while a
+    /// union chooses: decoded and recovered once per (schema node, string) in a scope, like a
+    /// union's choice. (Each decoding makes a new value, which the choices inside it cannot
+    /// share with the next; decoding it again for every branch above multiplied the work.)
+    #[inline(never)]
+    fn weigh_document(
+        &mut self,
+        v: &Value,
+        id: NodeId,
+        rid: NodeId,
+        depth: usize,
+        wrapped: bool,
+    ) -> Result<Value, Error> {
+        let kind = &self.schema.node(rid).kind;
+        let weigh = |w: &mut Self| -> Result<usize, Error> {
+            match kind {
+                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped).map(|_| 0),
+                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth).map(|_| 0),
+                _ => Err(w.mismatch(id, v)),
+            }
+        };
+        self.memoised(v, rid, depth, wrapped, weigh)
+            .map(|(_, cost)| {
+                self.cost += cost;
+                Value::Null
+            })
     }
 
     #[inline(never)]
@@ -465,6 +521,10 @@ impl Walker<'_> {
 
     /// A JSON document inside a string, where an object or array is expected: decoded when
     /// it is what is expected (`wanted`); a string holding something else stays a string.
+    /// Not inside a document that was itself decoded from a string: each decoding makes a new
+    /// value, which the memoised choices above cannot share, so documents decoded within
+    /// documents multiplied the work with each level (and JSON encoded twice inside JSON
+    /// is not what models write).
     fn decode_string<'v>(
         &mut self,
         v: Cow<'v, Value>,
@@ -472,7 +532,7 @@ impl Walker<'_> {
     ) -> Result<Cow<'v, Value>, Error> {
         let Value::String(s) = &*v else { return Ok(v) };
         let t = s.trim();
-        if !(t.starts_with('{') || t.starts_with('[')) {
+        if !(t.starts_with('{') || t.starts_with('[')) || self.in_document > 0 {
             return Ok(v);
         }
         match crate::repair::parse(t, &crate::repair::RepairOptions::default()) {
@@ -666,7 +726,10 @@ impl Walker<'_> {
         id: NodeId,
         wrapped: bool,
     ) -> Result<(Items<'v>, bool), Error> {
+        let was_string = v.is_string();
         let v = self.decode_string(v, Value::is_array)?;
+        // (`value` restores the count when this array is done.)
+        self.in_document += u32::from(was_string && !v.is_string());
         let wrapper = match &*v {
             Value::Object(map) if map.len() == 1 && map.values().all(Value::is_array) => {
                 map.keys().next().cloned()
@@ -774,7 +837,10 @@ impl Walker<'_> {
         id: NodeId,
         o: &Object,
     ) -> Result<Cow<'v, Map<String, Value>>, Error> {
+        let was_string = v.is_string();
         let mut v = self.decode_string(v, Value::is_object)?;
+        // (`value` restores the count when this object is done.)
+        self.in_document += u32::from(was_string && !v.is_string());
         if v.as_array()
             .is_some_and(|items| items.len() == 1 && items[0].is_object())
         {
@@ -1275,10 +1341,69 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<(usize, u32), Error> {
-        let key = (rid, v as *const Value as usize, depth, self.frames, wrapped);
+        self.memoised(v, rid, depth, wrapped, |w| {
+            let saved_len = w.warnings.len();
+            let saved_cost = w.cost;
+            let mut best: Option<(usize, u32)> = None;
+            let mut first_error: Option<Error> = None;
+            for (i, b) in branches.iter().enumerate() {
+                w.wrapped = wrapped;
+                let r = w.value(Cow::Borrowed(v), *b, depth);
+                let cost = w.cost - saved_cost;
+                w.cost = saved_cost;
+                w.warnings.truncate(saved_len);
+                match r {
+                    Ok(_) => {
+                        if best.is_none_or(|(_, c)| cost < c) {
+                            best = Some((i, cost));
+                            if cost == 0 {
+                                break;
+                            }
+                        }
+                    }
+                    // Keep the error that got deepest into the value: it says most.
+                    Err(e) => {
+                        if first_error
+                            .as_ref()
+                            .is_none_or(|f| e.path().len() > f.path().len())
+                        {
+                            first_error = Some(e);
+                        }
+                    }
+                }
+            }
+            let (i, cost) = best.ok_or_else(|| first_error.unwrap_or_else(|| w.mismatch(id, v)))?;
+            // `memoised` reads the cost from the walker.
+            w.cost += cost;
+            Ok(i)
+        })
+    }
+
+    /// `weigh(self)` on `v` without keeping anything (cost and outcome only), once per
+    /// (schema node, value, reply depth, wrapped) in the current scope: the outcome as (what
+    /// `weigh` returned, a branch's index for a union, and the cost it added).
+    fn memoised(
+        &mut self,
+        v: &Value,
+        rid: NodeId,
+        depth: usize,
+        wrapped: bool,
+        weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
+    ) -> Result<(usize, u32), Error> {
+        let key = (rid, v as *const Value as usize, depth, wrapped);
         let base = self.path.len();
-        if let Some(choice) = self.scopes.last().and_then(|s| s.get(&key)) {
-            return choice.clone().map_err(|(e, at)| {
+        let fits = |c: &Choice| {
+            c.frames == self.frames
+                || (!c.met_limit && self.frames + c.frames_below < self.max_frames)
+        };
+        if let Some(choice) = self
+            .scopes
+            .last()
+            .and_then(|s| s.get(&key))
+            .filter(|c| fits(c))
+        {
+            self.peak_frames = self.peak_frames.max(self.frames + choice.frames_below);
+            return choice.outcome.clone().map_err(|(e, at)| {
                 let suffix = e.path().get(at..).unwrap_or_default().to_owned();
                 Error::new(
                     e.kind(),
@@ -1290,41 +1415,30 @@ impl Walker<'_> {
         }
         let saved_len = self.warnings.len();
         let saved_cost = self.cost;
-        let mut best: Option<(usize, u32)> = None;
-        let mut first_error: Option<Error> = None;
+        let saved_peak = std::mem::replace(&mut self.peak_frames, self.frames);
+        let limit_met = self.limit_met;
         self.dry += 1;
-        for (i, b) in branches.iter().enumerate() {
-            self.wrapped = wrapped;
-            let r = self.value(Cow::Borrowed(v), *b, depth);
-            let cost = self.cost - saved_cost;
-            self.cost = saved_cost;
-            self.warnings.truncate(saved_len);
-            match r {
-                Ok(_) => {
-                    if best.is_none_or(|(_, c)| cost < c) {
-                        best = Some((i, cost));
-                        if cost == 0 {
-                            break;
-                        }
-                    }
-                }
-                // Keep the error that got deepest into the value: it says most.
-                Err(e) => {
-                    if first_error
-                        .as_ref()
-                        .is_none_or(|f| e.path().len() > f.path().len())
-                    {
-                        first_error = Some(e);
-                    }
-                }
-            }
-        }
+        let r = weigh(self);
         self.dry -= 1;
-        let choice = best.ok_or_else(|| first_error.unwrap_or_else(|| self.mismatch(id, v)));
+        let cost = self.cost - saved_cost;
+        self.cost = saved_cost;
+        self.warnings.truncate(saved_len);
+        let outcome = r.map(|n| (n, cost));
+        let frames_below = self.peak_frames - self.frames;
+        self.peak_frames = self.peak_frames.max(saved_peak);
+        let met_limit = self.limit_met != limit_met;
         if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(key, choice.clone().map_err(|e| (e, base)));
+            scope.insert(
+                key,
+                Choice {
+                    outcome: outcome.clone().map_err(|e| (e, base)),
+                    frames: self.frames,
+                    frames_below,
+                    met_limit,
+                },
+            );
         }
-        choice
+        outcome
     }
 
     /// The branch whose constant property (a serde tag) the value has exactly, if one does.
@@ -1351,6 +1465,13 @@ impl Walker<'_> {
             why,
         )
     }
+}
+
+/// A string that starts like a JSON document (`{` or `[`), which an object or array schema
+/// decodes.
+fn holds_document(v: &Value) -> bool {
+    v.as_str()
+        .is_some_and(|s| s.trim_start().starts_with(['{', '[']))
 }
 
 /// Appends `/key` to a JSON pointer, escaped.
