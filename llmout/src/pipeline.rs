@@ -593,7 +593,15 @@ fn evaluate(
         },
         Some(schema) => match recover::recover(value, schema, options) {
             Ok(r) => {
-                let mut all = warnings;
+                // Syntax warnings name where a fix was made in the parsed value; recovery may
+                // have moved that part (renamed a key, wrapped a value), so follow it there.
+                let mut all: Vec<Warning> = warnings
+                    .into_iter()
+                    .map(|mut w| {
+                        w.path = r.remap(&w.path);
+                        w
+                    })
+                    .collect();
                 all.extend(r.warnings);
                 Outcome::Parsed {
                     out: (r.value, all),

@@ -83,6 +83,38 @@ pub struct Recovered {
     pub warnings: Vec<Warning>,
     /// The sum of the changes' costs (0 when nothing changed).
     pub cost: u32,
+    /// Where the recovery moved parts of the value (a key renamed, a value wrapped in an
+    /// array or taken out of a wrapper), in the order it did: `(from, to)` JSON pointers, so
+    /// that what was said about the value before (the parser's fixes) points at the final
+    /// value (see [`Recovered::remap`]).
+    pub(crate) moves: Vec<(String, String)>,
+}
+
+impl Recovered {
+    /// Where a part of the value that was at `path` before recovery is now.
+    ///
+    /// ```
+    /// use llmout::{recover::recover, schema::Schema, Options};
+    /// use serde_json::json;
+    /// let schema = Schema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {"items": {"type": "array", "items": {"type": "object"}}},
+    ///     "required": ["items"]
+    /// })).unwrap();
+    /// let r = recover(json!({"Items": {"note": "x"}}), &schema, &Options::default()).unwrap();
+    /// assert_eq!(r.remap("/Items/note"), "/items/0/note");
+    /// ```
+    pub fn remap(&self, path: &str) -> String {
+        let mut path = path.to_owned();
+        for (from, to) in &self.moves {
+            if let Some(rest) = path.strip_prefix(from.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    path = format!("{to}{rest}");
+                }
+            }
+        }
+        path
+    }
 }
 
 /// Recovers `value` against `schema`'s root.
@@ -109,12 +141,14 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         limit_met: 0,
         wrapped: false,
         scopes: Vec::new(),
+        moves: Vec::new(),
     };
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
     Ok(Recovered {
         value,
         warnings: walker.warnings,
         cost: walker.cost,
+        moves: walker.moves,
     })
 }
 
@@ -158,6 +192,8 @@ struct Walker<'s> {
     max_frames: usize,
     warnings: Vec<Warning>,
     cost: u32,
+    /// Where parts of the value moved (see [`Recovered::moves`]).
+    moves: Vec<(String, String)>,
     /// JSON pointer of the value being recovered.
     path: String,
     /// Objects' folded property names, by schema node.
@@ -266,6 +302,28 @@ impl Walker<'_> {
                 .push(Warning::new(kind, self.path.clone(), message));
         }
         Ok(())
+    }
+
+    /// The part of the value under the key or index `from` (of the value at the current path)
+    /// is now at `to` under it, or (`None`) is the value itself: recorded for
+    /// [`Recovered::remap`] (not while a union only weighs its branches).
+    fn moved(&mut self, from: &str, to: Option<&str>) {
+        if self.dry == 0 {
+            let from_path = crate::pointer_push(&self.path, from);
+            let to_path = to.map_or_else(
+                || self.path.clone(),
+                |to| crate::pointer_push(&self.path, to),
+            );
+            self.moves.push((from_path, to_path));
+        }
+    }
+
+    /// The value at the current path is now under the key or index `into` of it.
+    fn moved_into(&mut self, into: &str) {
+        if self.dry == 0 {
+            let to = crate::pointer_push(&self.path, into);
+            self.moves.push((self.path.clone(), to));
+        }
     }
 
     /// A value taken as it is: moved when owned, copied when borrowed, and not copied at all
@@ -449,12 +507,14 @@ impl Walker<'_> {
         let (Some(one), None) = (members.next(), members.next()) else {
             return Ok(v);
         };
+        let at = items.iter().position(|i| i == one).unwrap_or_default();
         let one = one.clone();
         self.change(
             WarningKind::Reshaped,
             2,
             format!("took {one}, the only item of the array that is one of the values"),
         )?;
+        self.moved(&at.to_string(), None);
         Ok(Cow::Owned(one))
     }
 
@@ -474,6 +534,7 @@ impl Walker<'_> {
                 2,
                 format!("took the value out of the wrapper {{\"{key}\": ...}}"),
             )?;
+            self.moved(&key, None);
             return Ok(only_member(v));
         }
         if !single(&v) {
@@ -484,6 +545,7 @@ impl Walker<'_> {
             2,
             "took the only element of a one-element array".to_owned(),
         )?;
+        self.moved("0", None);
         Ok(only_item(v))
     }
 
@@ -514,6 +576,7 @@ impl Walker<'_> {
                 only.name
             ),
         )?;
+        self.moved_into(&only.name);
         let mut map = Map::new();
         map.insert(only.name.clone(), v.clone());
         Ok(Some(Value::Object(map)))
@@ -742,6 +805,7 @@ impl Walker<'_> {
                 2,
                 format!("took the array out of the wrapper object {{\"{key}\": [...]}}"),
             )?;
+            self.moved(&key, None);
             return Ok((Items::of(array_in(v)), false));
         }
         if v.is_array() {
@@ -755,6 +819,7 @@ impl Walker<'_> {
             2,
             format!("wrapped {} in a one-element array", describe_value(&v)),
         )?;
+        self.moved_into("0");
         let items = match v {
             Cow::Owned(v) => Items::Owned(vec![v].into_iter()),
             Cow::Borrowed(v) => Items::Borrowed(std::slice::from_ref(v).iter()),
@@ -849,6 +914,7 @@ impl Walker<'_> {
                 2,
                 "took the only object out of a one-element array".to_owned(),
             )?;
+            self.moved("0", None);
             v = only_item(v);
         }
         let oid = self.schema.resolve(id);
@@ -866,6 +932,7 @@ impl Walker<'_> {
                         2,
                         format!("took the object out of the wrapper {{\"{key}\": {{...}}}}"),
                     )?;
+                    self.moved(&key, None);
                     v = only_member(v);
                 }
             }
@@ -1018,6 +1085,7 @@ impl Walker<'_> {
                                 format!("renamed key \"{key}\" to \"{name}\" ({how})"),
                             )
                         })?;
+                        self.moved(&key, Some(&name));
                         slots[i] = Some(value);
                     }
                 }
