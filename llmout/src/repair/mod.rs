@@ -16,8 +16,8 @@
 //! | unquoted value | `{"a": hello world}` | `{"a": "hello world"}` | [`UnquotedValue`](RepairKind::UnquotedValue) |
 //! | Python / JS literal | `True`, `None`, `undefined` | `true`, `null`, `null` | [`Literal`](RepairKind::Literal) |
 //! | non-finite number | `NaN`, `-Infinity`, `1e999` | `null` | [`NonFinite`](RepairKind::NonFinite) |
-//! | number format | `+1`, `.5`, `5.`, `007` | `1`, `0.5`, `5`, `7` | [`NumberFormat`](RepairKind::NumberFormat) |
-//! | number glued to text | `12abc`, `2024-01-05` | `"12abc"`, `"2024-01-05"` | [`UnquotedValue`](RepairKind::UnquotedValue) |
+//! | number format | `+1`, `.5`, `5.`, `1_000`, `{"a": 1,250.5}` | `1`, `0.5`, `5`, `1000`, `{"a": 1250.5}` | [`NumberFormat`](RepairKind::NumberFormat) |
+//! | number glued to text, or with leading zeros | `12abc`, `2024-01-05`, `007` | `"12abc"`, `"2024-01-05"`, `"007"` | [`UnquotedValue`](RepairKind::UnquotedValue) |
 //! | invalid escape | `"\'"`, `"C:\xyz"`, lone `\uD800` | `"'"`, `"C:\\xyz"`, `"\uFFFD"` | [`InvalidEscape`](RepairKind::InvalidEscape) |
 //! | raw control character | a newline inside a string | kept | [`ControlCharacter`](RepairKind::ControlCharacter) |
 //! | unescaped inner quote | `"She said "no" twice"` | one string | [`UnescapedQuote`](RepairKind::UnescapedQuote) |

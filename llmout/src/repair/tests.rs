@@ -352,6 +352,21 @@ fn numbers() {
         )
     );
     assert_eq!(value("[1_a]"), json!(["1_a"]));
+    // Thousands separators in a member's value, where a `,` and digits cannot start a key.
+    assert_eq!(
+        fix("{\"price\": -1,250,000.75,\n \"n\": 3,141}"),
+        (
+            json!({"price": -1250000.75, "n": 3141}),
+            vec![rp(NumberFormat, "/price"), rp(NumberFormat, "/n")]
+        )
+    );
+    // In an array they are separate numbers; groups that are not three digits, or a `:`
+    // after them (a numeric key), are no separators.
+    assert_eq!(fix("[1,250]"), (json!([1, 250]), vec![]));
+    assert_eq!(value("{\"a\": 1,25}"), json!({"a": 1}));
+    assert_eq!(value("{\"a\": 1,2500}"), json!({"a": 1}));
+    assert_eq!(value("{\"a\": 1,250: 2}"), json!({"a": 1, "250": 2}));
+    assert_eq!(value("{\"a\": 0,250}"), json!({"a": 0}));
     assert_eq!(fix("[2e+]"), (json!([2]), vec![rp(NumberFormat, "/0")]));
     assert_eq!(value("{\"k\": 1e }"), json!({"k": 1}));
     assert_eq!(
