@@ -294,6 +294,25 @@ fn unquoted_keys_and_values() {
 }
 
 #[test]
+fn regular_expressions_and_paths() {
+    // A JavaScript regex literal is one value, slashes and flags included.
+    assert_eq!(
+        fix(r#"{"re": /[a-z]+\/x/gi, "n": 1}"#),
+        (
+            json!({"re": "/[a-z]+\\/x/gi", "n": 1}),
+            vec![rp(UnquotedValue, "/re")]
+        )
+    );
+    assert_eq!(value("[/a b/, /c/]"), json!(["/a b/", "/c/"]));
+    // A path goes on after its second slash: it is not a regex followed by more values.
+    assert_eq!(
+        value("{route: /post/[id]\n, n: 1}"),
+        json!({"route": "/post/[id]", "n": 1})
+    );
+    assert_eq!(value("{\"path\": /usr/bin}"), json!({"path": "/usr/bin"}));
+}
+
+#[test]
 fn literals() {
     assert_eq!(
         fix("{'a': True, 'b': False, 'c': None, 'd': undefined}"),

@@ -1019,7 +1019,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Where a regular expression literal at the cursor ends (after its flags), if one is
-    /// there: its closing `/` is on the same line.
+    /// there: its closing `/` is on the same line, and the value ends after the flags. A path
+    /// such as `/post/[id]` goes on after its second slash: it is an unquoted value.
     fn regex_end(&self) -> Option<usize> {
         let b = self.b;
         let mut i = self.pos + 1;
@@ -1033,7 +1034,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         while i < b.len() && b[i].is_ascii_alphabetic() {
             i += 1;
         }
-        Some(i)
+        let mut j = i;
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        match b.get(j) {
+            None | Some(b',' | b'}' | b']' | b')' | b'\n' | b'\r') => Some(i),
+            Some(_) if self.comment_at(j) => Some(i),
+            Some(_) => None,
+        }
     }
 
     /// `true`, `false` (`Some`) or `null` (`None`), to the sink.
