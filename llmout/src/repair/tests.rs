@@ -881,6 +881,14 @@ fn look_alikes_of_containers() {
         value("{\"note\": (see below)}"),
         json!({"note": "(see below)"})
     );
+    // `()` with more text after it is the start of that text (an arrow function's type).
+    assert_eq!(
+        fix("{\"onClick\": () => void, \"n\": ()}"),
+        (
+            json!({"onClick": "() => void", "n": []}),
+            vec![rp(UnquotedValue, "/onClick"), rp(Tuple, "/n")]
+        )
+    );
     assert_eq!(
         fix("{'red', 'blue'}"),
         (

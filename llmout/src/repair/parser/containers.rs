@@ -419,11 +419,22 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Whether a tuple opens at the cursor (a `(`): what follows it starts a JSON value or
-    /// closes it, as in `(1, 2)` or `()`, not words, as in `(see below)`.
+    /// closes it, as in `(1, 2)` or `()`, not words, as in `(see below)`. An empty `()` with
+    /// more text after it (`() => void`) starts an unquoted value instead.
     pub(super) fn tuple_starts(&self) -> bool {
         let i = self.skip_blank(self.pos + 1);
         match self.b.get(i) {
-            Some(b')' | b'(') => true,
+            Some(b')') => {
+                let mut j = i + 1;
+                while self.b.get(j).is_some_and(|&c| c == b' ' || c == b'\t') {
+                    j += 1;
+                }
+                matches!(
+                    self.b.get(j),
+                    None | Some(b',' | b'}' | b']' | b')' | b'\n' | b'\r')
+                ) || self.comment_at(j)
+            }
+            Some(b'(') => true,
             Some(_) => self.value_starts_at(i),
             None => false,
         }

@@ -969,7 +969,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.pos = start;
             return Err(self.error("no JSON value"));
         }
-        if let Some(open) = self.call_open(i) {
+        if let Some(open) = self.call_open(i).filter(|_| i > start) {
             return self.wrapped(start, open, ctx);
         }
         self.unquoted(start, ctx).map(|()| true)
