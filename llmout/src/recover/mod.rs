@@ -11,13 +11,16 @@
 //! | missing required field: default, `null` if nullable, else the empty value | `""`, `0`, `false`, `[]`, `{}` | `MissingField` | 5 |
 //! | `null` for a non-nullable field: the same | `"title": null` | `NullReplaced` | 3 |
 //! | number <-> string, bool from words, integral float to integer | `"12,500"`, `"yes"`, `4.0` | `Coerced` | 1 |
-//! | structure as text | `{"a":1}` for a string field | `Coerced` | 3 |
+//! | structure as text (the reply's own text, when [`from_llm`](crate::from_llm) has it) | `{a: 1}` for a string field | `Coerced` | 3 |
 //! | a JSON document inside a string | `"[1, 2]"` for an array | `Coerced` | 1 |
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
-//! | a wrapper around the expected value | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
+//! | a wrapper around the expected value (not when its key is a field of the items) | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
+//!
+//! Warnings name where the change ends up in the final value: after a dropped item, the
+//! items that follow are one place earlier, and their paths say so.
 //!
 //! Unions (`anyOf`/`oneOf`, serde enums) are recovered against every branch; the cheapest wins
 //! (the first on a tie). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
@@ -88,6 +91,10 @@ pub struct Recovered {
     /// that what was said about the value before (the parser's fixes) points at the final
     /// value (see [`Recovered::remap`]).
     pub(crate) moves: Vec<(String, String)>,
+    /// Where an object or array was written as JSON text because the schema asks for a
+    /// string: the pointer (in the final value) and the index of the warning that says so,
+    /// so that the caller, which has the reply, can put the text as written there instead.
+    pub(crate) as_text: Vec<(String, usize)>,
 }
 
 impl Recovered {
@@ -110,6 +117,20 @@ impl Recovered {
             if let Some(rest) = path.strip_prefix(from.as_str()) {
                 if rest.is_empty() || rest.starts_with('/') {
                     path = format!("{to}{rest}");
+                }
+            }
+        }
+        path
+    }
+
+    /// Where the part of the value now at `path` was before recovery: [`remap`](Self::remap)
+    /// undone.
+    pub(crate) fn unmap(&self, path: &str) -> String {
+        let mut path = path.to_owned();
+        for (from, to) in self.moves.iter().rev() {
+            if let Some(rest) = path.strip_prefix(to.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    path = format!("{from}{rest}");
                 }
             }
         }
@@ -142,6 +163,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         wrapped: false,
         scopes: Vec::new(),
         moves: Vec::new(),
+        as_text: Vec::new(),
     };
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
     Ok(Recovered {
@@ -149,6 +171,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         warnings: walker.warnings,
         cost: walker.cost,
         moves: walker.moves,
+        as_text: walker.as_text,
     })
 }
 
@@ -177,6 +200,15 @@ struct Choice {
 /// array.
 type ChoiceKey = (NodeId, usize, usize, bool);
 
+/// A point in the walk's record of changes (see `Walker::mark`).
+#[derive(Clone, Copy)]
+struct Mark {
+    warnings: usize,
+    moves: usize,
+    as_text: usize,
+    cost: u32,
+}
+
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
@@ -194,6 +226,8 @@ struct Walker<'s> {
     cost: u32,
     /// Where parts of the value moved (see [`Recovered::moves`]).
     moves: Vec<(String, String)>,
+    /// Containers written as JSON text (see [`Recovered::as_text`]).
+    as_text: Vec<(String, usize)>,
     /// JSON pointer of the value being recovered.
     path: String,
     /// Objects' folded property names, by schema node.
@@ -302,6 +336,24 @@ impl Walker<'_> {
                 .push(Warning::new(kind, self.path.clone(), message));
         }
         Ok(())
+    }
+
+    /// What [`undo`](Self::undo) goes back to: the changes and moves recorded so far.
+    fn mark(&self) -> Mark {
+        Mark {
+            warnings: self.warnings.len(),
+            moves: self.moves.len(),
+            as_text: self.as_text.len(),
+            cost: self.cost,
+        }
+    }
+
+    /// Forgets the changes and moves recorded since `mark` (a part that was given up).
+    fn undo(&mut self, mark: Mark) {
+        self.warnings.truncate(mark.warnings);
+        self.moves.truncate(mark.moves);
+        self.as_text.truncate(mark.as_text);
+        self.cost = mark.cost;
     }
 
     /// The part of the value under the key or index `from` (of the value at the current path)
@@ -724,6 +776,8 @@ impl Walker<'_> {
                 if self.dry > 0 {
                     return Ok(Value::Null);
                 }
+                self.as_text
+                    .push((self.path.clone(), self.warnings.len() - 1));
                 Ok(Value::String(v.to_string()))
             }
             Value::Null => Err(self.mismatch(id, &v)),
@@ -738,7 +792,7 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<Value, Error> {
-        let (items, wrapping) = self.array_items(v, id, wrapped)?;
+        let (items, wrapping) = self.array_items(v, id, a.items, wrapped)?;
         let tuple_len = if a.items.is_none() && !a.prefix.is_empty() {
             Some(a.prefix.len())
         } else {
@@ -759,12 +813,17 @@ impl Walker<'_> {
                     continue;
                 }
             };
-            push_index(&mut self.path, i);
-            let saved = (self.warnings.len(), self.cost);
+            // Paths name the item where it ends up: after a dropped item, one place earlier.
+            let at = out.len();
+            if at != i {
+                self.moved(&i.to_string(), Some(&at.to_string()));
+            }
+            let saved = self.mark();
+            push_index(&mut self.path, at);
             self.wrapped = wrapping;
             let r = match self.value(item, schema, depth + 1) {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
-                    self.drop_item(saved, e)
+                    self.drop_item(saved, i, e)
                 }
                 r => r.map(Some),
             };
@@ -787,6 +846,7 @@ impl Walker<'_> {
         &mut self,
         v: Cow<'v, Value>,
         id: NodeId,
+        item: Option<NodeId>,
         wrapped: bool,
     ) -> Result<(Items<'v>, bool), Error> {
         let was_string = v.is_string();
@@ -799,6 +859,18 @@ impl Walker<'_> {
             }
             _ => None,
         };
+        // `{"tags": [...]}` is no wrapper when the items are objects with a `tags` field: it
+        // is one item.
+        let schema = self.schema;
+        let wrapper = wrapper.filter(|key| {
+            let Some(item) = item.map(|i| schema.resolve(i)) else {
+                return true;
+            };
+            match &schema.node(item).kind {
+                Kind::Object(o) => matches!(self.keys.lookup(item, o, key), KeyMatch::Unknown),
+                _ => true,
+            }
+        });
         if let Some(key) = wrapper {
             self.change(
                 WarningKind::Reshaped,
@@ -841,13 +913,12 @@ impl Walker<'_> {
 
     /// An item that cannot be recovered, dropped (`drop_invalid_items`): its changes undone.
     #[inline(never)]
-    fn drop_item(&mut self, saved: (usize, u32), e: Error) -> Result<Option<Value>, Error> {
-        self.warnings.truncate(saved.0);
-        self.cost = saved.1;
+    fn drop_item(&mut self, saved: Mark, i: usize, e: Error) -> Result<Option<Value>, Error> {
+        self.undo(saved);
         self.change(
             WarningKind::ItemDropped,
             4,
-            format!("dropped the item: {e}"),
+            format!("dropped item {i} of the reply's array: {e}"),
         )
         .map(|()| None)
     }
@@ -1179,14 +1250,13 @@ impl Walker<'_> {
                     .map(Some)
             }
             Some(v) => {
-                let saved = (self.warnings.len(), self.cost);
+                let saved = self.mark();
                 match self.value(v, p.schema, depth + 1) {
                     Ok(v) => Ok(Some(v)),
                     // Last resort, field by field: an optional field that cannot be recovered
                     // is dropped (never silently), so the required ones can still be kept.
                     Err(e) if !p.required && !self.strict && e.kind() != ErrorKind::DepthLimit => {
-                        self.warnings.truncate(saved.0);
-                        self.cost = saved.1;
+                        self.undo(saved);
                         self.change(
                             WarningKind::RequiredOnly,
                             4,

@@ -439,6 +439,17 @@ pub fn to_string_counted(input: &str, options: &RepairOptions) -> Result<Counted
     })
 }
 
+/// Where each object and array of `input` was read from, by the JSON pointer [`parse`] gives
+/// it, in the order they were closed (a key given twice has two). Containers of a
+/// double-encoded document, or of all but the last of several top-level values, are left out:
+/// their ranges or pointers would not hold.
+pub(crate) fn container_spans(
+    input: &str,
+    options: &RepairOptions,
+) -> Result<Vec<(String, std::ops::Range<usize>)>, RepairError> {
+    parser::run::<KeySink, log::Spans>(input, options).map(|(_, spans, _)| spans.into_spans())
+}
+
 /// The fixes [`to_string`] would make, counted, with nothing written: memory proportional to
 /// the open objects' keys, whatever the input's size.
 pub(crate) fn count(input: &str, options: &RepairOptions) -> Result<Counter, RepairError> {

@@ -31,6 +31,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// unclosed before the next one).
     pub(super) fn object(&mut self, ctx: Ctx) -> Result<()> {
         self.enter()?;
+        let start = self.pos;
         self.pos += 1;
         self.open_objects += 1;
         self.sink.begin_object();
@@ -54,7 +55,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.sink.end_object();
         }
         self.depth -= 1;
+        self.span(start);
         Ok(())
+    }
+
+    /// Records where the container that began at `start` and ends at the cursor is, for a
+    /// log that keeps it.
+    #[inline(always)]
+    fn span(&mut self, start: usize) {
+        if L::SPANS {
+            let node = self.path.node(&mut self.log, self.src);
+            self.log.span(node, start, self.pos);
+        }
     }
 
     /// The members of the open object, up to its closer (consumed). `implicit`: the object
@@ -386,6 +398,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     pub(super) fn array(&mut self) -> Result<()> {
         self.enter()?;
+        let start = self.pos;
         self.pos += 1;
         self.open_arrays += 1;
         self.sink.begin_array();
@@ -394,6 +407,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.open_arrays -= 1;
         self.depth -= 1;
         self.sink.end_array();
+        self.span(start);
         Ok(())
     }
 
