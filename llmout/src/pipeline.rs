@@ -650,7 +650,7 @@ fn as_written(
             continue;
         }
         match repair::parse(written, &repair_options) {
-            Ok(parsed) if parsed.value.to_string() == *json => {}
+            Ok(parsed) if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
             _ => continue,
         }
         let what = if written.starts_with('[') {
