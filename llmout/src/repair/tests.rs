@@ -841,6 +841,11 @@ fn code_blocks_as_values() {
         value("{\"q\": \"\"\"\n  \"quoted\"\n\"\"\"}"),
         json!({"q": "\"quoted\""})
     );
+    // Lines of only spaces are left empty, as a dedent leaves them.
+    assert_eq!(
+        value("{\"c\": ```\nf()\n  \ng()\n```}"),
+        json!({"c": "f()\n\ng()"})
+    );
     // Backslashes in a code block are code.
     assert_eq!(
         value("{\"c\": ```\nprint(\"a\\n\")\n```}"),
