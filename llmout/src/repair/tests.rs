@@ -294,25 +294,6 @@ fn unquoted_keys_and_values() {
 }
 
 #[test]
-fn regular_expressions_and_paths() {
-    // A JavaScript regex literal is one value, slashes and flags included.
-    assert_eq!(
-        fix(r#"{"re": /[a-z]+\/x/gi, "n": 1}"#),
-        (
-            json!({"re": "/[a-z]+\\/x/gi", "n": 1}),
-            vec![rp(UnquotedValue, "/re")]
-        )
-    );
-    assert_eq!(value("[/a b/, /c/]"), json!(["/a b/", "/c/"]));
-    // A path goes on after its second slash: it is not a regex followed by more values.
-    assert_eq!(
-        value("{route: /post/[id]\n, n: 1}"),
-        json!({"route": "/post/[id]", "n": 1})
-    );
-    assert_eq!(value("{\"path\": /usr/bin}"), json!({"path": "/usr/bin"}));
-}
-
-#[test]
 fn literals() {
     assert_eq!(
         fix("{'a': True, 'b': False, 'c': None, 'd': undefined}"),
@@ -998,10 +979,18 @@ fn regular_expressions_line_continuations_and_comments_after_numbers() {
             ]
         )
     );
-    // A slash with no closing one on its line is text.
+    assert_eq!(value("[/a b/, /c/]"), json!(["/a b/", "/c/"]));
+    // A slash with no closing one on its line is text; so is a path, which goes on after its
+    // second slash (it is not a regex followed by more values).
     assert_eq!(value("{\"route\": /\n}"), json!({"route": "/"}));
-    // A backslash before a line break continues the line.
+    assert_eq!(
+        value("{route: /post/[id]\n, n: 1}"),
+        json!({"route": "/post/[id]", "n": 1})
+    );
+    assert_eq!(value("{\"path\": /usr/bin}"), json!({"path": "/usr/bin"}));
+    // A backslash before a line break continues the line, the break being the text.
     assert_eq!(value("[\"one \\\ntwo\"]"), json!(["one \ntwo"]));
+    assert_eq!(value("[\"one \\\r\ntwo\"]"), json!(["one \r\ntwo"]));
 }
 
 #[test]

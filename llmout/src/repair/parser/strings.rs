@@ -1103,6 +1103,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 self.bad_escape(bad, start);
                 Some('\n')
             }
+            b'\r' if self.b.get(start + 2) == Some(&b'\n') && start + 2 < end => {
+                self.bad_escape(bad, start);
+                self.scratch.push('\r');
+                self.pos += 1;
+                Some('\n')
+            }
             _ => None,
         };
         match simple {
