@@ -73,6 +73,46 @@ fn scalars_wrapped_and_unwrapped() {
 }
 
 #[test]
+fn an_object_given_without_the_only_field_around_it() {
+    let call = json!({"type": "object", "properties": {
+        "name": {"type": "string"}, "radius": {"type": "number"}
+    }, "required": ["name"]});
+    let choice = json!({
+        "type": "object",
+        "properties": {"selected": {"anyOf": [call, {"type": "null"}]}},
+        "required": ["selected"]
+    });
+    let r = from_llm_with_schema("{name: area, radius: 5}", &choice, &Options::default());
+    assert_eq!(
+        r.value,
+        Some(json!({"selected": {"name": "area", "radius": 5}}))
+    );
+    let reshaped: Vec<(&str, &str)> = r
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Reshaped)
+        .map(|w| (w.path.as_str(), w.message.as_ref()))
+        .collect();
+    assert_eq!(
+        reshaped,
+        [(
+            "",
+            "made an object with keys \"name\", \"radius\" the value of the only field `selected`"
+        )]
+    );
+    // Not without a key of the inner object (an echoed schema, an example of something
+    // else), and not when a key is the outer object's own.
+    assert_eq!(
+        parse("{\"colour\": \"red\"}", choice.clone()),
+        Err(ErrorKind::Mismatch)
+    );
+    assert_eq!(
+        value("{\"selected\": null, \"name\": \"x\"}", choice),
+        json!({"selected": null})
+    );
+}
+
+#[test]
 fn booleans_in_prose() {
     let b = json!({"type": "boolean"});
     assert_eq!(

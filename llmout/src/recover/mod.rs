@@ -15,6 +15,7 @@
 //! | a JSON document inside a string | `"[1, 2]"` for an array | `Coerced` | 1 |
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
+//! | the value of an object's only field, given alone | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
 //! | a wrapper around the expected value (not when its key is a field of the items) | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
@@ -601,19 +602,34 @@ impl Walker<'_> {
         Ok(only_item(v))
     }
 
-    /// A number or boolean where an object with one property of its type is expected:
-    /// `{"property": scalar}` (`1214` for `{"count": 1214}`).
-    fn wrap_scalar(&mut self, v: &Value, o: &Object) -> Result<Option<Value>, Error> {
-        if !(v.is_number() || v.is_boolean()) {
-            return Ok(None);
-        }
+    /// The value of an object's only property, given without the object: a number or boolean
+    /// of the property's type (`1214` for `{"count": 1214}`), or an object with none of the
+    /// outer object's keys and some of the property's (`{"name": "f"}` for
+    /// `{"selected": {"name": "f"}}`, the property an object or a union of objects). Made
+    /// `{"property": value}`.
+    fn wrap_in_only_field(
+        &mut self,
+        v: &Value,
+        id: NodeId,
+        o: &Object,
+    ) -> Result<Option<Value>, Error> {
         let [only] = o.properties.as_slice() else {
             return Ok(None);
         };
-        let fits = match &self.schema.node(self.schema.resolve(only.schema)).kind {
-            Kind::Integer { .. } => v.as_f64().is_some_and(|f| f.fract() == 0.0),
-            Kind::Number => v.is_number(),
-            Kind::Boolean => v.is_boolean(),
+        let schema = self.schema;
+        let inner = schema.resolve(only.schema);
+        let fits = match (&schema.node(inner).kind, v) {
+            (Kind::Integer { .. }, Value::Number(n)) => {
+                n.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            (Kind::Number, Value::Number(_)) => true,
+            (Kind::Boolean, Value::Bool(_)) => true,
+            (Kind::Object(_) | Kind::Union(_), Value::Object(map)) if !map.is_empty() => {
+                let outer = schema.resolve(id);
+                map.keys()
+                    .all(|k| matches!(self.keys.lookup(outer, o, k), KeyMatch::Unknown))
+                    && self.has_keys_of(inner, map)
+            }
             _ => false,
         };
         if !fits {
@@ -632,6 +648,24 @@ impl Walker<'_> {
         let mut map = Map::new();
         map.insert(only.name.clone(), v.clone());
         Ok(Some(Value::Object(map)))
+    }
+
+    /// Whether some key of `map` is a property of the object schema `node`, or of one of its
+    /// branches when it is a union of objects.
+    fn has_keys_of(&mut self, node: NodeId, map: &Map<String, Value>) -> bool {
+        let schema = self.schema;
+        let objects: Vec<NodeId> = match &schema.node(node).kind {
+            Kind::Object(_) => vec![node],
+            Kind::Union(branches) => branches.iter().map(|&b| schema.resolve(b)).collect(),
+            _ => return false,
+        };
+        objects.into_iter().any(|id| {
+            let Kind::Object(o) = &schema.node(id).kind else {
+                return false;
+            };
+            map.keys()
+                .any(|k| !matches!(self.keys.lookup(id, o, k), KeyMatch::Unknown))
+        })
     }
 
     /// A JSON document inside a string, where an object or array is expected: decoded when
@@ -941,7 +975,7 @@ impl Walker<'_> {
         o: &Object,
         depth: usize,
     ) -> Result<Value, Error> {
-        if let Some(wrapped) = self.wrap_scalar(&v, o)? {
+        if let Some(wrapped) = self.wrap_in_only_field(&v, id, o)? {
             return self.object(Cow::Owned(wrapped), id, o, depth);
         }
         let map = self.object_map(v, id, o)?;
