@@ -87,6 +87,7 @@ impl Quote {
     }
 
     /// The length of a quote closing this one at `at`, if one does.
+    #[inline]
     pub(super) fn closes_at(self, b: &[u8], at: usize) -> Option<usize> {
         let c = *b.get(at)?;
         let curly = |second: [u8; 2]| b.get(at + 1..at + 3) == Some(&second[..]);
@@ -221,6 +222,20 @@ impl Brackets {
             b']' => self.square = self.square.saturating_sub(1),
             b'}' => self.curly = self.curly.saturating_sub(1),
             _ => {}
+        }
+    }
+
+    /// Notes the brackets of `body`, a stretch of a string's body with no closing quote in
+    /// it, as the slow path does: an escaped byte is no bracket.
+    fn count(&mut self, body: &[u8], q: Quote) {
+        let mut k = 0;
+        while k < body.len() {
+            if body[k] == b'\\' && !q.is_block() {
+                k += 2;
+                continue;
+            }
+            self.note(body[k]);
+            k += 1;
         }
     }
 
@@ -410,6 +425,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let double = q == Quote::Double;
         let mut i = start;
         let mut plain = double;
+        // After a quote that is text (`"She said "hi" to"`), the next ones are weighed with
+        // the brackets the text holds so far, counted once as the scan goes (`counted` is how
+        // far), and as not the first quote.
+        let mut first = true;
+        let mut brackets = Brackets::default();
+        let mut counted = start;
         loop {
             if double {
                 i = skip_plain_words(b, i);
@@ -427,12 +448,27 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             } else if let Some(len) = q.closes_at(b, i) {
                 let verdict = if self.look_spent() {
                     Verdict::End
-                } else {
+                } else if first {
                     self.verdict(q, start, i, len, ctx, None, true)
+                } else {
+                    brackets.count(&b[counted..i], q);
+                    self.verdict(q, start, i, len, ctx, Some(&brackets), false)
                 };
                 let resume = match verdict {
                     Verdict::End => i + len,
                     Verdict::EndDoubled => i + 2 * len,
+                    // Text inside the string: go on to the next quote. What the string ends
+                    // on otherwise is the slow path's to decide, from the start.
+                    Verdict::Inside if !q.is_block() => {
+                        if first {
+                            brackets.count(&b[start..i], q);
+                            first = false;
+                        }
+                        plain = false;
+                        i += len;
+                        counted = i;
+                        continue;
+                    }
                     _ => break,
                 };
                 return End {
@@ -918,9 +954,20 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut run = start;
         let (mut control, mut inner, mut bad) = (false, false, false);
         let mut safe = true;
+        let table = if q == Quote::Double || q == Quote::TripleDouble {
+            &STOPS_DOUBLE
+        } else {
+            &STOPS_OTHER
+        };
         let mut i = start;
         while i < end {
-            let c = b[i];
+            // Bytes that are no escape, control character or quote are copied as they stand.
+            while i < end && !table[usize::from(b[i])] {
+                i += 1;
+            }
+            let Some(&c) = b.get(i).filter(|_| i < end) else {
+                break;
+            };
             if c == b'\\' && !q.is_block() {
                 if !copied {
                     copied = true;
