@@ -7,7 +7,7 @@
 //! | rule | example | warning | cost |
 //! |---|---|---|---|
 //! | key by alias, case or separators | `Summary`, `user_id` for `userId` | `KeyRenamed` | 1 |
-//! | unknown key dropped (kept when extras are allowed) | `{"extra": 1}` | `UnknownKeyDropped` | 1 |
+//! | unknown key dropped (kept where the schema allows it, see below) | `{"extra": 1}` | `UnknownKeyDropped` | 1 |
 //! | missing required field: default, `null` if nullable, else the empty value | `""`, `0`, `false`, `[]`, `{}` | `MissingField` | 5 |
 //! | `null` for a non-nullable field: the same | `"title": null` | `NullReplaced` | 3 |
 //! | number <-> string, bool from words, integral float to integer | `"12,500"`, `"yes"`, `4.0` | `Coerced` | 1 |
@@ -26,9 +26,15 @@
 //!
 //! Under [`Policy::Strict`] every rule is an error instead ([`ErrorKind::Forbidden`]), and so is
 //! a missing field marked `x-no-invent` (the derive's `#[llmout(no_invent)]`) under any policy.
-//! Under [`Policy::NoInvent`] only filling in is: a required field missing (or `null`) is an
-//! error unless the schema gives a `default`. [`Options::keep_unknown_keys`] keeps the keys a
-//! schema does not list (unless it says `additionalProperties: false`).
+//! Under [`Policy::NoInvent`] only filling in is: a required field missing (or `null`), and a
+//! `null` array item or map value, is an error unless the schema gives a `default`.
+//!
+//! A key the schema does not list is kept when the schema takes it (`additionalProperties`
+//! `true` or a schema), and dropped when it says `additionalProperties: false`. Where it says
+//! nothing, [`Options::keep_unknown_keys`] decides: set by the runtime-schema entry points
+//! ([`from_llm_with_schema`](crate::from_llm_with_schema), tool arguments), which keep such
+//! keys as JSON Schema allows; unset for derived types, whose serde would ignore them, so
+//! they are dropped with a warning.
 //!
 //! A union weighs each branch without keeping its warnings or copying the value, then recovers
 //! the cheapest for real. Its choice for a value is memoised (by union node, value and depth)
@@ -93,7 +99,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         schema,
         strict: options.get_policy() == Policy::Strict,
         invent: options.get_policy() != Policy::NoInvent,
-        keep_unknown: options.get_keep_unknown_keys(),
+        keep_unknown: options.get_keep_unknown_keys().unwrap_or(false),
         drop_items: options.get_drop_invalid_items(),
         max_depth,
         max_frames: max_depth + UNION_FRAMES,
@@ -342,6 +348,8 @@ impl Walker<'_> {
         if v.is_null() {
             return if self.schema.is_nullable(id) {
                 Ok(Value::Null)
+            } else if !self.invent && self.schema.default_of(id).is_none() {
+                Err(self.null_not_replaced(id))
             } else {
                 self.invent(id, WarningKind::NullReplaced, 3, "null")
             };
@@ -959,9 +967,15 @@ impl Walker<'_> {
         let mut exact: Vec<bool> = vec![false; o.properties.len()];
         let mut extras: Vec<(String, Extra<'v>)> = Vec::new();
         let mut any_known = false;
+        // An object of extras only is one when the schema takes extras, unless its required
+        // fields would all be filled in: a value made of defaults is never a recovery.
+        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || (self.keep_unknown && o.additional == Additional::Unspecified);
+        let extras_only_ok =
+            takes_extras && !(self.invent && o.properties.iter().any(|p| p.required));
         // Described only if no key turns out to be known (the error below).
         let found_keys = if o.properties.is_empty()
-            || matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || extras_only_ok
             || map
                 .keys()
                 .any(|k| o.properties.iter().any(|p| &p.name == k))
@@ -1051,10 +1065,7 @@ impl Walker<'_> {
                 },
             }
         }
-        // (An object of extras only is one when the schema takes extras.)
-        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_))
-            || (self.keep_unknown && o.additional == Additional::Unspecified);
-        if !any_known && !o.properties.is_empty() && !takes_extras {
+        if !any_known && !o.properties.is_empty() && !extras_only_ok {
             return Err(Error::new(
                 ErrorKind::Mismatch,
                 self.path.clone(),
@@ -1160,6 +1171,19 @@ impl Walker<'_> {
                 p.name
             ),
             found,
+        )
+    }
+
+    /// A `null` where a value that is not nullable is expected (an array item, a map's value,
+    /// the root), under `Policy::NoInvent`: the path names it.
+    #[cold]
+    #[inline(never)]
+    fn null_not_replaced(&self, id: NodeId) -> Error {
+        Error::new(
+            ErrorKind::Forbidden,
+            self.path.clone(),
+            format!("{} (never filled in)", self.schema.describe(id)),
+            "null",
         )
     }
 
