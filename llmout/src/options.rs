@@ -57,6 +57,44 @@ pub enum Policy {
     NoInvent,
 }
 
+impl Policy {
+    /// Every policy, from the most lenient.
+    pub const ALL: [Policy; 3] = [Policy::Lenient, Policy::NoInvent, Policy::Strict];
+
+    /// The CLI name (`llmout parse --policy NAME`).
+    ///
+    /// ```
+    /// use llmout::Policy;
+    /// assert_eq!(Policy::NoInvent.name(), "no-invent");
+    /// assert_eq!("strict".parse::<Policy>(), Ok(Policy::Strict));
+    /// assert!("loose".parse::<Policy>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Lenient => "lenient",
+            Policy::NoInvent => "no-invent",
+            Policy::Strict => "strict",
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown policy {s:?}: expected lenient, no-invent or strict"))
+    }
+}
+
 /// Options for one call of the pipeline.
 ///
 /// ```
