@@ -51,7 +51,7 @@
 //! consuming a level of the value are rejected when compiled.
 //!
 //! ```
-//! use llmout::{recover::recover, schema::Schema, Options};
+//! use llmout::{advanced::recover::recover, schema::Schema, Options};
 //! use serde_json::json;
 //! let schema = Schema::compile(&json!({
 //!     "type": "object",
