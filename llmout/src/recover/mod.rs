@@ -16,6 +16,7 @@
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
 //! | a wrapper around the expected value | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
+//! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
 //!
@@ -849,6 +850,11 @@ impl Walker<'_> {
         let mut v = self.decode_string(v, Value::is_object)?;
         // (`value` restores the count when this object is done.)
         self.in_document += u32::from(was_string && !v.is_string());
+        if o.properties.is_empty() && matches!(o.additional, Additional::Schema(_)) {
+            if let Some(map) = self.pairs_to_map(&v)? {
+                return Ok(Cow::Owned(map));
+            }
+        }
         if v.as_array()
             .is_some_and(|items| items.len() == 1 && items[0].is_object())
         {
@@ -883,6 +889,48 @@ impl Walker<'_> {
             Cow::Borrowed(Value::Object(map)) => Ok(Cow::Borrowed(map)),
             v => Err(self.mismatch(id, &v)),
         }
+    }
+
+    /// An array of `{"key": …, "value": …}` objects where a map is expected: the map. It is
+    /// how the `openai-strict` and `gemini` dialects write a map, which they cannot express
+    /// (see `schema::dialect`), so a reply that follows such a schema deserializes into the
+    /// `HashMap` it stands for. Keys that are numbers or booleans are read as their text; a key
+    /// given twice is ambiguous. `None` when `v` is not such an array.
+    #[inline(never)]
+    fn pairs_to_map(&mut self, v: &Value) -> Result<Option<Map<String, Value>>, Error> {
+        let Some(items) = v.as_array() else {
+            return Ok(None);
+        };
+        let pair = |item: &Value| -> Option<(String, Value)> {
+            let m = item.as_object().filter(|m| m.len() == 2)?;
+            let key = coerce::scalar_text(m.get("key")?)
+                .or_else(|| m.get("key")?.as_str().map(str::to_owned))?;
+            Some((key, m.get("value")?.clone()))
+        };
+        let mut map = Map::with_capacity(items.len());
+        for item in items {
+            let Some((key, value)) = pair(item) else {
+                return Ok(None);
+            };
+            if map.contains_key(&key) {
+                return Err(Error::new(
+                    ErrorKind::Ambiguous,
+                    self.path.clone(),
+                    "a map, written as {\"key\", \"value\"} objects with different keys",
+                    format!("the key {} given twice", excerpt(&key, 40)),
+                ));
+            }
+            map.insert(key, value);
+        }
+        self.change(
+            WarningKind::Reshaped,
+            1,
+            format!(
+                "read an array of {} {{\"key\", \"value\"}} objects as a map",
+                items.len()
+            ),
+        )?;
+        Ok(Some(map))
     }
 
     /// `object`'s common case on an owned map: the values recovered in place, without
