@@ -30,6 +30,7 @@
 //! | how far recovery may go | [`Options`], [`Policy`] (lenient, no-invent, strict) |
 //! | a schema known only at run time | [`from_llm_with_schema`], [`schema::Schema`] (compiled once, [`from_llm_with_compiled`]) |
 //! | the schema for a provider or a prompt | [`LlmOutput::schema_for`] with a [`Dialect`], [`LlmOutput::prompt_schema`] |
+//! | asking again when a reply does not do | [`retry()`], [`retry_async`], [`ValidationResult::feedback`] |
 //! | tool calls in any model's format | [`tools::parse`], [`tools::parse_with_tools`], [`ToolCall`], [`ToolDef`], [`ToolCallResponse`] |
 //! | a reply still arriving | [`Stream`] (a value), [`ToolStream`] (tool calls), [`Partial`], [`FieldState`] |
 //! | JSON repair alone | [`repair_json`], [`repair_text`], [`repair`] |
@@ -83,12 +84,14 @@
 pub mod advanced;
 mod cache;
 mod error;
+mod feedback;
 mod ignored;
 mod impls;
 mod options;
 mod pipeline;
 pub mod repair;
 mod result;
+pub mod retry;
 pub mod schema;
 pub mod stream;
 pub mod tools;
@@ -107,6 +110,7 @@ pub use pipeline::{
 };
 pub use repair::RepairKind;
 pub use result::ValidationResult;
+pub use retry::{retry, retry_async};
 pub use schema::dialect::Dialect;
 pub use stream::{FieldState, Partial, Stream};
 pub use tools::{CallInProgress, Stream as ToolStream, ToolCall, ToolCallResponse, ToolDef};
