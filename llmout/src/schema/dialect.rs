@@ -469,6 +469,9 @@ struct Walk<'a> {
     stack: Vec<String>,
     /// Nodes walked inside references inlined for OpenAI, bounded by [`MAX_INLINED_NODES`].
     inlined_nodes: usize,
+    /// The next node walked is the root (OpenAI's must stay an object: no map there becomes
+    /// an array).
+    at_root: bool,
 }
 
 /// The most schema nodes that inlining `$ref`s with siblings may walk for OpenAI: inlining
@@ -485,6 +488,7 @@ impl<'a> Walk<'a> {
             dialect,
             stack: vec!["#".to_owned()],
             inlined_nodes: 0,
+            at_root: true,
         }
     }
 
@@ -492,6 +496,7 @@ impl<'a> Walk<'a> {
         if depth > MAX_DEPTH {
             return Err(invalid(path, "a schema nested at most 64 deep", s));
         }
+        let at_root = std::mem::take(&mut self.at_root);
         if self.dialect == Dialect::OpenAiStrict && self.stack.len() > 1 {
             self.inlined_nodes += 1;
             if self.inlined_nodes > MAX_INLINED_NODES {
@@ -546,7 +551,13 @@ impl<'a> Walk<'a> {
                 return self.inline(r, obj, path, depth);
             }
         }
-        if matches!(self.dialect, Dialect::OpenAiStrict | Dialect::Gemini) {
+        // (OpenAI's root must be an object: a map there stays the error it is.)
+        let pairs = match self.dialect {
+            Dialect::OpenAiStrict => !at_root,
+            Dialect::Gemini => true,
+            _ => false,
+        };
+        if pairs {
             if let Some(pairs) = self.map_as_pairs(obj, path, depth)? {
                 return Ok(pairs);
             }
@@ -617,6 +628,12 @@ impl<'a> Walk<'a> {
         let Some(values @ Value::Object(_)) = obj.get("additionalProperties") else {
             return Ok(None);
         };
+        // Definitions beside the map would be lost with its keywords (and Gemini inlines them).
+        if self.dialect == Dialect::OpenAiStrict
+            && (obj.contains_key("$defs") || obj.contains_key("definitions"))
+        {
+            return Ok(None);
+        }
         let named = obj
             .get("properties")
             .and_then(Value::as_object)
@@ -1141,6 +1158,22 @@ mod tests {
                     "additionalProperties": false
                 }
             })
+        );
+        // At the root, where OpenAI wants an object, a map stays an error.
+        let root = json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/D"}, "$defs": {"D": {"type": "integer"}}});
+        let e = to_dialect(&root, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!((e.kind(), e.path()), (ErrorKind::InvalidSchema, ""));
+        let via_ref = json!({"$ref": "#/$defs/M", "$defs": {"M": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+        assert_eq!(
+            to_dialect(&via_ref, Dialect::OpenAiStrict)
+                .unwrap_err()
+                .path(),
+            "/$defs/M"
+        );
+        // Gemini takes an array at the root, with the references inlined.
+        assert_eq!(
+            to_dialect(&root, Dialect::Gemini).unwrap()["items"]["properties"]["value"],
+            json!({"type": "integer"})
         );
         // A map of any values cannot be written for OpenAI either way.
         let any_map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}});
