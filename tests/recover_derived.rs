@@ -280,3 +280,21 @@ fn strict_policy_refuses_every_recovery() {
     let r = Verdict::from_llm_with("```json\n\"NeedsReview\"\n```", &strict);
     assert_eq!(r.value, Some(Verdict::NeedsReview));
 }
+
+#[test]
+fn syntax_warnings_follow_their_value_to_where_recovery_put_it() {
+    // The trailing comma sits in "Lines" (renamed to "lines") inside an object that recovery
+    // wraps in a one-element array: the warning names the place in the final value.
+    let reply = r#"{"orderId": 1, "customer": {"fullName": "Ada", "vip": true},
+        "Lines": {"sku": "a", "qty": 1, "price": 2.0, 'x': [1,],}, "totals": {}}"#;
+    let r = Order::from_llm(reply);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let repaired: Vec<String> = r
+        .warnings
+        .iter()
+        .filter(|w| matches!(w.kind, WarningKind::Repaired(_)))
+        .map(|w| w.path.clone())
+        .collect();
+    // The single-quoted key is named by its object; the comma in [1,] by the array.
+    assert_eq!(repaired, ["/lines/0", "/lines/0/x", "/lines/0"]);
+}

@@ -73,6 +73,47 @@ fn scalars_wrapped_and_unwrapped() {
 }
 
 #[test]
+fn an_object_given_without_the_only_field_around_it() {
+    let call = json!({"type": "object", "properties": {
+        "name": {"type": "string"}, "radius": {"type": "number"}
+    }, "required": ["name"]});
+    let choice = json!({
+        "type": "object",
+        "properties": {"selected": {"anyOf": [call, {"type": "null"}]}},
+        "required": ["selected"]
+    });
+    let r = from_llm_with_schema("{name: area, radius: 5}", &choice, &Options::default());
+    assert_eq!(
+        r.value,
+        Some(json!({"selected": {"name": "area", "radius": 5}}))
+    );
+    let reshaped: Vec<(&str, &str)> = r
+        .warnings
+        .iter()
+        .filter(|w| w.kind == WarningKind::Reshaped)
+        .map(|w| (w.path.as_str(), w.message.as_ref()))
+        .collect();
+    assert_eq!(
+        reshaped,
+        [(
+            "",
+            "made an object with keys \"name\", \"radius\" the value of the only field `selected`"
+        )]
+    );
+    // Not without a key of the inner object (an echoed schema, an example of something
+    // else), and not when a key is the outer object's own.
+    assert_eq!(
+        parse("{\"colour\": \"red\"}", choice.clone()),
+        Err(ErrorKind::Mismatch)
+    );
+    // (A runtime schema keeps the keys it does not list: `name` stays beside `selected`.)
+    assert_eq!(
+        value("{\"selected\": null, \"name\": \"x\"}", choice),
+        json!({"selected": null, "name": "x"})
+    );
+}
+
+#[test]
 fn booleans_in_prose() {
     let b = json!({"type": "boolean"});
     assert_eq!(
@@ -171,4 +212,104 @@ fn keys_and_values_in_other_scripts_and_spellings() {
     let e = json!({"enum": ["Approved", "Rejected"]});
     assert!(parse("The change is not approved.", e.clone()).is_err());
     assert_eq!(value("Rejected, not approved.", e), json!("Rejected"));
+}
+
+#[test]
+fn an_object_where_a_string_is_wanted_is_its_text_as_written() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "props": {"type": "string"}},
+        "required": ["name", "props"]
+    });
+    // Not JSON the parser wrote for it (`{"title":"string","onClick":"() => void"}`), and
+    // not the parser's fixes inside it either: only the recovery's warning remains.
+    let reply = "{name: Card, props: {title: string, onClick: () => void}}";
+    let r = from_llm_with_schema(reply, &schema, &Options::default());
+    assert_eq!(
+        r.value,
+        Some(json!({"name": "Card", "props": "{title: string, onClick: () => void}"}))
+    );
+    let said: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                WarningKind::Repaired(llmout::repair::RepairKind::UnquotedKey),
+                ""
+            ),
+            (
+                WarningKind::Repaired(llmout::repair::RepairKind::UnquotedValue),
+                "/name"
+            ),
+            (
+                WarningKind::Repaired(llmout::repair::RepairKind::UnquotedKey),
+                ""
+            ),
+            (WarningKind::Coerced, "/props"),
+        ]
+    );
+    assert_eq!(
+        r.warnings[3].message,
+        "the schema asks for a string: kept an object as the reply writes it"
+    );
+    // Valid JSON keeps its spacing; an array too; under a renamed key and in a wrapped array.
+    let list = json!({
+        "type": "object",
+        "properties": {"rows": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"cells": {"type": "string"}},
+            "required": ["cells"]
+        }}},
+        "required": ["rows"]
+    });
+    assert_eq!(
+        value("{\"Rows\": {\"cells\": [1,  'two']}}", list.clone()),
+        json!({"rows": [{"cells": "[1,  'two']"}]})
+    );
+    assert_eq!(
+        value("{\"rows\": [{\"cells\": {\"a\": 1}}]}", list),
+        json!({"rows": [{"cells": "{\"a\": 1}"}]})
+    );
+}
+
+#[test]
+fn after_a_dropped_item_paths_name_where_items_end_up() {
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}, "note": {"type": "string"}},
+            "required": ["n", "note"]
+        }
+    });
+    let options = Options::default().drop_invalid_items(true);
+    let reply = "[{n: 'x', note: a}, {n: '2', note: {k: v}}]";
+    let r = from_llm_with_schema(reply, &schema, &options);
+    assert_eq!(r.value, Some(json!([{"n": 2, "note": "{k: v}"}])));
+    let said: Vec<(WarningKind, &str)> = r
+        .warnings
+        .iter()
+        .filter(|w| !matches!(w.kind, WarningKind::Repaired(_)))
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (WarningKind::ItemDropped, "/0"),
+            (WarningKind::Coerced, "/0/n"),
+            (WarningKind::Coerced, "/0/note"),
+        ]
+    );
+    let dropped = r
+        .warnings
+        .iter()
+        .find(|w| w.kind == WarningKind::ItemDropped);
+    assert_eq!(
+        dropped.map(|w| w.message.as_ref()),
+        Some("dropped item 0 of the reply's array: at /0/n: expected an integer, found \"x\"")
+    );
 }

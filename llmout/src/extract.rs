@@ -5,19 +5,20 @@
 //!
 //! - the whole text (trimmed), outside reasoning blocks;
 //! - the body of every markdown fence (```` ``` ````, ```` ```json ````, `~~~`), whose closer
-//!   must stand at the start of a line (a fence left open runs to the end: truncation);
+//!   must stand at the start of a line (a fence left open runs to the end: truncation), and
+//!   of fences opened and closed on one line of prose;
 //! - the body of `<answer>`, `<json>`, `<output>`, `<result>` and `<response>` tags;
 //! - every outermost bracket-balanced `{…}` / `[…]` span, found by one scan that skips
-//!   brackets inside strings, plus the span from the first unclosed bracket to the end
-//!   (a reply cut off at max tokens).
+//!   brackets inside strings (and inside a value in triple backticks: code), plus the span
+//!   from the first unclosed bracket to the end (a reply cut off at max tokens).
 //!
 //! Reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`) are removed first; a
 //! `</think>` with no opener means everything before it was reasoning (some chat templates put
 //! the opener in the prompt), and an opener with no closer means everything after it is.
 //!
 //! Everything here is one linear pass (or a constant number of them) over the text, and the
-//! number of balanced spans kept is bounded by [`MAX_SPANS`], so the later stages parse at most
-//! a constant multiple of the input.
+//! number of balanced spans and of one-line fences kept is bounded by [`MAX_SPANS`] each, so
+//! the later stages parse at most a constant multiple of the input.
 //!
 //! ```
 //! use llmout::advanced::extract::{candidates, Origin};
@@ -243,6 +244,7 @@ fn push_trimmed<'a>(
 /// optional info string; the closer is a line of at least as many of the same character.
 fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
     let mut open: Option<(u8, usize, usize)> = None; // (char, count, body start)
+    let mut inline_left = MAX_SPANS;
     let mut line_start = 0;
     while line_start < seg.len() {
         let line_end = seg[line_start..]
@@ -252,8 +254,8 @@ fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>
         // Any indentation: replies nest fences in lists and quotes, and indent them freely.
         let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
         let rest = &line[indent..];
-        if open.is_none() && !rest.starts_with("```") {
-            inline_fences(line, base + line_start, text, out);
+        if open.is_none() && !rest.starts_with("```") && inline_left > 0 {
+            inline_fences(line, base + line_start, text, out, &mut inline_left);
         }
         {
             if let Some(fc) = rest.bytes().next().filter(|b| *b == b'`' || *b == b'~') {
@@ -286,8 +288,15 @@ fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>
 }
 
 /// Fences opened and closed on one line of prose (`see ```json {"a": 1} ``` and`): each pair
-/// of backtick runs, the first with its info word, holds a candidate.
-fn inline_fences<'a>(line: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
+/// of backtick runs, the first with its info word, holds a candidate; at most `left` more
+/// (a reply has a few, and a run of backticks must not make a candidate per pair).
+fn inline_fences<'a>(
+    line: &str,
+    base: usize,
+    text: &'a str,
+    out: &mut Vec<Candidate<'a>>,
+    left: &mut usize,
+) {
     let b = line.as_bytes();
     let mut runs = Vec::new();
     let mut i = 0;
@@ -303,6 +312,10 @@ fn inline_fences<'a>(line: &str, base: usize, text: &'a str, out: &mut Vec<Candi
         }
     }
     for pair in runs.chunks_exact(2) {
+        if *left == 0 {
+            return;
+        }
+        *left -= 1;
         let [(open, n), (close, _)] = [pair[0], pair[1]];
         let mut body = open + n;
         while body < close && b[body].is_ascii_alphanumeric() {
@@ -340,7 +353,8 @@ fn answer_tags<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidat
 /// outermost unclosed bracket to the end. Keeps the [`MAX_SPANS`] longest.
 ///
 /// Strings are only tracked inside brackets: quotes in prose (`it's`, `"quoted"`) must not
-/// hide the JSON that follows. A closer that does not match the innermost opener closes the
+/// hide the JSON that follows. A value in triple backticks (code a model put in a field) is
+/// a string up to the same run of backticks: its braces are code, not the JSON's. A closer that does not match the innermost opener closes the
 /// nearest matching one (`{"a": [1, 2}`), or is ignored if there is none; both are O(1)
 /// amortized, so the scan stays linear.
 fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
@@ -350,9 +364,26 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
     let mut open_brackets = 0usize;
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut in_string = false;
+    // Backtick runs of these lengths (bit n-3) have no closing run left: not looked for again,
+    // so the scan stays linear.
+    let mut unclosed_runs = 0u32;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        if b == b'`' && !in_string && !stack.is_empty() {
+            let n = bytes[i..].iter().take_while(|&&c| c == b'`').count();
+            if (3..=32).contains(&n) && unclosed_runs & (1 << (n - 3)) == 0 {
+                match backtick_close(&bytes[i + n..], n) {
+                    Some(end) => {
+                        i += n + end;
+                        continue;
+                    }
+                    None => unclosed_runs |= 1 << (n - 3),
+                }
+            }
+            i += n;
+            continue;
+        }
         if in_string {
             match b {
                 b'\\' => i += 1,
@@ -410,6 +441,23 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
     if let Some(&(_, start)) = stack.first() {
         push_trimmed(out, text, base + start..base + seg.len(), Origin::Truncated);
     }
+}
+
+/// Where the run of exactly `n` backticks that closes a block ends in `rest`, if there is one.
+fn backtick_close(rest: &[u8], n: usize) -> Option<usize> {
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let run = rest[i..].iter().take_while(|&&c| c == b'`').count();
+        if run == n {
+            return Some(i + run);
+        }
+        i += run;
+    }
+    None
 }
 
 /// `Key: value` lines, as models write when they ignore a request for JSON:
@@ -540,6 +588,22 @@ mod tests {
     }
 
     #[test]
+    fn braces_in_a_code_block_value_do_not_break_spans() {
+        let t = "Here:\n{\"code\": ```\nif (a) { b(); }}\n```, \"lang\": \"js\"}\nDone.";
+        assert_eq!(
+            list(t)[1],
+            (
+                Origin::Balanced,
+                "{\"code\": ```\nif (a) { b(); }}\n```, \"lang\": \"js\"}"
+            )
+        );
+        // A run of backticks with no closing run is no string: braces after it still count,
+        // and each length is looked for once (see `adversarial_inputs_are_linear_and_total`).
+        let t = "x {\"a\": ```` 1} and ```";
+        assert_eq!(list(t)[1], (Origin::Balanced, "{\"a\": ```` 1}"));
+    }
+
+    #[test]
     fn quotes_in_prose_do_not_hide_json() {
         let t = "It's \"quoted\" prose: {\"a\": \"b\"}";
         assert_eq!(list(t)[1], (Origin::Balanced, "{\"a\": \"b\"}"));
@@ -632,6 +696,8 @@ mod tests {
             "}".repeat(n),
             "[}".repeat(n / 2),
             "```\n".repeat(n / 4),
+            "{```".repeat(n / 4),
+            format!("[{}", "````x```y``".repeat(n / 11)),
             "<think>".repeat(n / 7),
             "</think>".repeat(n / 8),
         ] {

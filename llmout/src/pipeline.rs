@@ -593,8 +593,20 @@ fn evaluate(
             syntax,
         },
         Some(schema) => match recover::recover(value, schema, options) {
-            Ok(r) => {
-                let mut all = warnings;
+            Ok(mut r) => {
+                let mut warnings = warnings;
+                if !r.as_text.is_empty() {
+                    as_written(text, options, &mut r, &mut warnings);
+                }
+                // Syntax warnings name where a fix was made in the parsed value; recovery may
+                // have moved that part (renamed a key, wrapped a value), so follow it there.
+                let mut all: Vec<Warning> = warnings
+                    .into_iter()
+                    .map(|mut w| {
+                        w.path = r.remap(&w.path);
+                        w
+                    })
+                    .collect();
                 all.extend(r.warnings);
                 Outcome::Parsed {
                     out: (r.value, all),
@@ -604,6 +616,58 @@ fn evaluate(
             }
             Err(e) => Outcome::Recovery(e),
         },
+    }
+}
+
+/// Where the schema asks for a string and the reply has an object or array, the string is
+/// that container's text as the reply writes it (`{title: string, onClick: () => void}`),
+/// not JSON the parser wrote for it: nothing is added or taken away. The parser's fixes
+/// inside it are then no part of the value, and their warnings go. Text that does not read
+/// back as exactly the container's value (a pointer the recovery moved in a way this cannot
+/// follow) leaves the JSON text in place.
+fn as_written(
+    text: &str,
+    options: &Options,
+    r: &mut recover::Recovered,
+    syntax: &mut Vec<Warning>,
+) {
+    let repair_options = repair_options(options);
+    let Ok(spans) = repair::container_spans(text, &repair_options) else {
+        return;
+    };
+    for (path, warning) in std::mem::take(&mut r.as_text) {
+        let from = r.unmap(&path);
+        // The last container read there: a key given twice keeps its last value.
+        let Some((_, range)) = spans.iter().rev().find(|(p, _)| *p == from) else {
+            continue;
+        };
+        let Some(written) = text.get(range.clone()).map(str::trim) else {
+            continue;
+        };
+        let Some(Value::String(json)) = r.value.pointer(&path) else {
+            continue;
+        };
+        if written == json {
+            continue;
+        }
+        match repair::parse(written, &repair_options) {
+            Ok(parsed) if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
+            _ => continue,
+        }
+        let what = if written.starts_with('[') {
+            "an array"
+        } else {
+            "an object"
+        };
+        if let Some(slot) = r.value.pointer_mut(&path) {
+            *slot = Value::String(written.to_owned());
+        }
+        if let Some(w) = r.warnings.get_mut(warning) {
+            w.message =
+                format!("the schema asks for a string: kept {what} as the reply writes it").into();
+        }
+        let inside = format!("{from}/");
+        syntax.retain(|w| w.path != from && !w.path.starts_with(&inside));
     }
 }
 

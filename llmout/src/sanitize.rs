@@ -114,6 +114,19 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
                 // Before a character outside ASCII a backslash escapes nothing: dropped, as
                 // the lenient parser reads it.
                 Some(n) if !n.is_ascii() => fixes.push(at),
+                // Before a line break it continues the line: the break is the text, as the
+                // lenient parser reads it.
+                Some('\n') => {
+                    chars.next();
+                    out.push_str("\\n");
+                    fixes.push(at);
+                }
+                Some('\r') if input.as_bytes().get(at + 2) == Some(&b'\n') => {
+                    chars.next();
+                    chars.next();
+                    out.push_str("\\r\\n");
+                    fixes.push(at);
+                }
                 _ => {
                     out.push_str("\\\\");
                     fixes.push(at);
@@ -353,6 +366,11 @@ mod tests {
         assert_eq!(v["path"], "C:\\Users\new");
         assert_eq!(v["hex"], "\\x41");
         assert_eq!(s.fixes.len(), 4);
+        // A backslash before a line break continues the line: the break is the text, as
+        // the lenient parser has it.
+        let s = sanitize("[\"one \\\ntwo\", \"three \\\r\nfour\"]");
+        assert_eq!(s.text, r#"["one \ntwo", "three \r\nfour"]"#);
+        assert_eq!(s.fixes, [6, 21]);
     }
 
     #[test]

@@ -11,14 +11,18 @@
 //! | missing required field: default, `null` if nullable, else the empty value | `""`, `0`, `false`, `[]`, `{}` | `MissingField` | 5 |
 //! | `null` for a non-nullable field: the same | `"title": null` | `NullReplaced` | 3 |
 //! | number <-> string, bool from words, integral float to integer | `"12,500"`, `"yes"`, `4.0` | `Coerced` | 1 |
-//! | structure as text | `{"a":1}` for a string field | `Coerced` | 3 |
+//! | structure as text (the reply's own text, when [`from_llm`](crate::LlmOutput::from_llm) has it) | `{a: 1}` for a string field | `Coerced` | 3 |
 //! | a JSON document inside a string | `"[1, 2]"` for an array | `Coerced` | 1 |
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
-//! | a wrapper around the expected value | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
+//! | the value of an object's only field, given alone | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
+//! | a wrapper around the expected value (not when its key is a field of the items) | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
 //! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
+//!
+//! Warnings name where the change ends up in the final value: after a dropped item, the
+//! items that follow are one place earlier, and their paths say so.
 //!
 //! Unions (`anyOf`/`oneOf`, serde enums) are recovered against every branch; the cheapest wins
 //! (the first on a tie). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
@@ -90,6 +94,56 @@ pub struct Recovered {
     pub warnings: Vec<Warning>,
     /// The sum of the changes' costs (0 when nothing changed).
     pub cost: u32,
+    /// Where the recovery moved parts of the value (a key renamed, a value wrapped in an
+    /// array or taken out of a wrapper), in the order it did: `(from, to)` JSON pointers, so
+    /// that what was said about the value before (the parser's fixes) points at the final
+    /// value (see [`Recovered::remap`]).
+    pub(crate) moves: Vec<(String, String)>,
+    /// Where an object or array was written as JSON text because the schema asks for a
+    /// string: the pointer (in the final value) and the index of the warning that says so,
+    /// so that the caller, which has the reply, can put the text as written there instead.
+    pub(crate) as_text: Vec<(String, usize)>,
+}
+
+impl Recovered {
+    /// Where a part of the value that was at `path` before recovery is now.
+    ///
+    /// ```
+    /// use llmout::{advanced::recover::recover, schema::Schema, Options};
+    /// use serde_json::json;
+    /// let schema = Schema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {"items": {"type": "array", "items": {"type": "object"}}},
+    ///     "required": ["items"]
+    /// })).unwrap();
+    /// let r = recover(json!({"Items": {"note": "x"}}), &schema, &Options::default()).unwrap();
+    /// assert_eq!(r.remap("/Items/note"), "/items/0/note");
+    /// ```
+    pub fn remap(&self, path: &str) -> String {
+        let mut path = path.to_owned();
+        for (from, to) in &self.moves {
+            if let Some(rest) = path.strip_prefix(from.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    path = format!("{to}{rest}");
+                }
+            }
+        }
+        path
+    }
+
+    /// Where the part of the value now at `path` was before recovery: [`remap`](Self::remap)
+    /// undone.
+    pub(crate) fn unmap(&self, path: &str) -> String {
+        let mut path = path.to_owned();
+        for (from, to) in self.moves.iter().rev() {
+            if let Some(rest) = path.strip_prefix(to.as_str()) {
+                if rest.is_empty() || rest.starts_with('/') {
+                    path = format!("{from}{rest}");
+                }
+            }
+        }
+        path
+    }
 }
 
 /// Recovers `value` against `schema`'s root.
@@ -116,12 +170,16 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         limit_met: 0,
         wrapped: false,
         scopes: Vec::new(),
+        moves: Vec::new(),
+        as_text: Vec::new(),
     };
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
     Ok(Recovered {
         value,
         warnings: walker.warnings,
         cost: walker.cost,
+        moves: walker.moves,
+        as_text: walker.as_text,
     })
 }
 
@@ -150,6 +208,15 @@ struct Choice {
 /// array.
 type ChoiceKey = (NodeId, usize, usize, bool);
 
+/// A point in the walk's record of changes (see `Walker::mark`).
+#[derive(Clone, Copy)]
+struct Mark {
+    warnings: usize,
+    moves: usize,
+    as_text: usize,
+    cost: u32,
+}
+
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
@@ -165,6 +232,10 @@ struct Walker<'s> {
     max_frames: usize,
     warnings: Vec<Warning>,
     cost: u32,
+    /// Where parts of the value moved (see [`Recovered::moves`]).
+    moves: Vec<(String, String)>,
+    /// Containers written as JSON text (see [`Recovered::as_text`]).
+    as_text: Vec<(String, usize)>,
     /// JSON pointer of the value being recovered.
     path: String,
     /// Objects' folded property names, by schema node.
@@ -273,6 +344,46 @@ impl Walker<'_> {
                 .push(Warning::new(kind, self.path.clone(), message));
         }
         Ok(())
+    }
+
+    /// What [`undo`](Self::undo) goes back to: the changes and moves recorded so far.
+    fn mark(&self) -> Mark {
+        Mark {
+            warnings: self.warnings.len(),
+            moves: self.moves.len(),
+            as_text: self.as_text.len(),
+            cost: self.cost,
+        }
+    }
+
+    /// Forgets the changes and moves recorded since `mark` (a part that was given up).
+    fn undo(&mut self, mark: Mark) {
+        self.warnings.truncate(mark.warnings);
+        self.moves.truncate(mark.moves);
+        self.as_text.truncate(mark.as_text);
+        self.cost = mark.cost;
+    }
+
+    /// The part of the value under the key or index `from` (of the value at the current path)
+    /// is now at `to` under it, or (`None`) is the value itself: recorded for
+    /// [`Recovered::remap`] (not while a union only weighs its branches).
+    fn moved(&mut self, from: &str, to: Option<&str>) {
+        if self.dry == 0 {
+            let from_path = crate::pointer_push(&self.path, from);
+            let to_path = to.map_or_else(
+                || self.path.clone(),
+                |to| crate::pointer_push(&self.path, to),
+            );
+            self.moves.push((from_path, to_path));
+        }
+    }
+
+    /// The value at the current path is now under the key or index `into` of it.
+    fn moved_into(&mut self, into: &str) {
+        if self.dry == 0 {
+            let to = crate::pointer_push(&self.path, into);
+            self.moves.push((self.path.clone(), to));
+        }
     }
 
     /// A value taken as it is: moved when owned, copied when borrowed, and not copied at all
@@ -458,12 +569,14 @@ impl Walker<'_> {
         let (Some(one), None) = (members.next(), members.next()) else {
             return Ok(v);
         };
+        let at = items.iter().position(|i| i == one).unwrap_or_default();
         let one = one.clone();
         self.change(
             WarningKind::Reshaped,
             2,
             format!("took {one}, the only item of the array that is one of the values"),
         )?;
+        self.moved(&at.to_string(), None);
         Ok(Cow::Owned(one))
     }
 
@@ -483,6 +596,7 @@ impl Walker<'_> {
                 2,
                 format!("took the value out of the wrapper {{\"{key}\": ...}}"),
             )?;
+            self.moved(&key, None);
             return Ok(only_member(v));
         }
         if !single(&v) {
@@ -493,22 +607,38 @@ impl Walker<'_> {
             2,
             "took the only element of a one-element array".to_owned(),
         )?;
+        self.moved("0", None);
         Ok(only_item(v))
     }
 
-    /// A number or boolean where an object with one property of its type is expected:
-    /// `{"property": scalar}` (`1214` for `{"count": 1214}`).
-    fn wrap_scalar(&mut self, v: &Value, o: &Object) -> Result<Option<Value>, Error> {
-        if !(v.is_number() || v.is_boolean()) {
-            return Ok(None);
-        }
+    /// The value of an object's only property, given without the object: a number or boolean
+    /// of the property's type (`1214` for `{"count": 1214}`), or an object with none of the
+    /// outer object's keys and some of the property's (`{"name": "f"}` for
+    /// `{"selected": {"name": "f"}}`, the property an object or a union of objects). Made
+    /// `{"property": value}`.
+    fn wrap_in_only_field(
+        &mut self,
+        v: &Value,
+        id: NodeId,
+        o: &Object,
+    ) -> Result<Option<Value>, Error> {
         let [only] = o.properties.as_slice() else {
             return Ok(None);
         };
-        let fits = match &self.schema.node(self.schema.resolve(only.schema)).kind {
-            Kind::Integer { .. } => v.as_f64().is_some_and(|f| f.fract() == 0.0),
-            Kind::Number => v.is_number(),
-            Kind::Boolean => v.is_boolean(),
+        let schema = self.schema;
+        let inner = schema.resolve(only.schema);
+        let fits = match (&schema.node(inner).kind, v) {
+            (Kind::Integer { .. }, Value::Number(n)) => {
+                n.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            (Kind::Number, Value::Number(_)) => true,
+            (Kind::Boolean, Value::Bool(_)) => true,
+            (Kind::Object(_) | Kind::Union(_), Value::Object(map)) if !map.is_empty() => {
+                let outer = schema.resolve(id);
+                map.keys()
+                    .all(|k| matches!(self.keys.lookup(outer, o, k), KeyMatch::Unknown))
+                    && self.has_keys_of(inner, map)
+            }
             _ => false,
         };
         if !fits {
@@ -523,9 +653,28 @@ impl Walker<'_> {
                 only.name
             ),
         )?;
+        self.moved_into(&only.name);
         let mut map = Map::new();
         map.insert(only.name.clone(), v.clone());
         Ok(Some(Value::Object(map)))
+    }
+
+    /// Whether some key of `map` is a property of the object schema `node`, or of one of its
+    /// branches when it is a union of objects.
+    fn has_keys_of(&mut self, node: NodeId, map: &Map<String, Value>) -> bool {
+        let schema = self.schema;
+        let objects: Vec<NodeId> = match &schema.node(node).kind {
+            Kind::Object(_) => vec![node],
+            Kind::Union(branches) => branches.iter().map(|&b| schema.resolve(b)).collect(),
+            _ => return false,
+        };
+        objects.into_iter().any(|id| {
+            let Kind::Object(o) = &schema.node(id).kind else {
+                return false;
+            };
+            map.keys()
+                .any(|k| !matches!(self.keys.lookup(id, o, k), KeyMatch::Unknown))
+        })
     }
 
     /// A JSON document inside a string, where an object or array is expected: decoded when
@@ -670,6 +819,8 @@ impl Walker<'_> {
                 if self.dry > 0 {
                     return Ok(Value::Null);
                 }
+                self.as_text
+                    .push((self.path.clone(), self.warnings.len() - 1));
                 Ok(Value::String(v.to_string()))
             }
             Value::Null => Err(self.mismatch(id, &v)),
@@ -684,7 +835,7 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<Value, Error> {
-        let (items, wrapping) = self.array_items(v, id, wrapped)?;
+        let (items, wrapping) = self.array_items(v, id, a.items, wrapped)?;
         let tuple_len = if a.items.is_none() && !a.prefix.is_empty() {
             Some(a.prefix.len())
         } else {
@@ -705,12 +856,17 @@ impl Walker<'_> {
                     continue;
                 }
             };
-            push_index(&mut self.path, i);
-            let saved = (self.warnings.len(), self.cost);
+            // Paths name the item where it ends up: after a dropped item, one place earlier.
+            let at = out.len();
+            if at != i {
+                self.moved(&i.to_string(), Some(&at.to_string()));
+            }
+            let saved = self.mark();
+            push_index(&mut self.path, at);
             self.wrapped = wrapping;
             let r = match self.value(item, schema, depth + 1) {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
-                    self.drop_item(saved, e)
+                    self.drop_item(saved, i, e)
                 }
                 r => r.map(Some),
             };
@@ -733,6 +889,7 @@ impl Walker<'_> {
         &mut self,
         v: Cow<'v, Value>,
         id: NodeId,
+        item: Option<NodeId>,
         wrapped: bool,
     ) -> Result<(Items<'v>, bool), Error> {
         let was_string = v.is_string();
@@ -745,12 +902,25 @@ impl Walker<'_> {
             }
             _ => None,
         };
+        // `{"tags": [...]}` is no wrapper when the items are objects with a `tags` field: it
+        // is one item.
+        let schema = self.schema;
+        let wrapper = wrapper.filter(|key| {
+            let Some(item) = item.map(|i| schema.resolve(i)) else {
+                return true;
+            };
+            match &schema.node(item).kind {
+                Kind::Object(o) => matches!(self.keys.lookup(item, o, key), KeyMatch::Unknown),
+                _ => true,
+            }
+        });
         if let Some(key) = wrapper {
             self.change(
                 WarningKind::Reshaped,
                 2,
                 format!("took the array out of the wrapper object {{\"{key}\": [...]}}"),
             )?;
+            self.moved(&key, None);
             return Ok((Items::of(array_in(v)), false));
         }
         if v.is_array() {
@@ -764,6 +934,7 @@ impl Walker<'_> {
             2,
             format!("wrapped {} in a one-element array", describe_value(&v)),
         )?;
+        self.moved_into("0");
         let items = match v {
             Cow::Owned(v) => Items::Owned(vec![v].into_iter()),
             Cow::Borrowed(v) => Items::Borrowed(std::slice::from_ref(v).iter()),
@@ -785,13 +956,12 @@ impl Walker<'_> {
 
     /// An item that cannot be recovered, dropped (`drop_invalid_items`): its changes undone.
     #[inline(never)]
-    fn drop_item(&mut self, saved: (usize, u32), e: Error) -> Result<Option<Value>, Error> {
-        self.warnings.truncate(saved.0);
-        self.cost = saved.1;
+    fn drop_item(&mut self, saved: Mark, i: usize, e: Error) -> Result<Option<Value>, Error> {
+        self.undo(saved);
         self.change(
             WarningKind::ItemDropped,
             4,
-            format!("dropped the item: {e}"),
+            format!("dropped item {i} of the reply's array: {e}"),
         )
         .map(|()| None)
     }
@@ -814,7 +984,7 @@ impl Walker<'_> {
         o: &Object,
         depth: usize,
     ) -> Result<Value, Error> {
-        if let Some(wrapped) = self.wrap_scalar(&v, o)? {
+        if let Some(wrapped) = self.wrap_in_only_field(&v, id, o)? {
             return self.object(Cow::Owned(wrapped), id, o, depth);
         }
         let map = self.object_map(v, id, o)?;
@@ -863,6 +1033,7 @@ impl Walker<'_> {
                 2,
                 "took the only object out of a one-element array".to_owned(),
             )?;
+            self.moved("0", None);
             v = only_item(v);
         }
         let oid = self.schema.resolve(id);
@@ -880,6 +1051,7 @@ impl Walker<'_> {
                         2,
                         format!("took the object out of the wrapper {{\"{key}\": {{...}}}}"),
                     )?;
+                    self.moved(&key, None);
                     v = only_member(v);
                 }
             }
@@ -1080,6 +1252,7 @@ impl Walker<'_> {
                                 format!("renamed key \"{key}\" to \"{name}\" ({how})"),
                             )
                         })?;
+                        self.moved(&key, Some(&name));
                         slots[i] = Some(value);
                     }
                 }
@@ -1170,14 +1343,13 @@ impl Walker<'_> {
                     .map(Some)
             }
             Some(v) => {
-                let saved = (self.warnings.len(), self.cost);
+                let saved = self.mark();
                 match self.value(v, p.schema, depth + 1) {
                     Ok(v) => Ok(Some(v)),
                     // Last resort, field by field: an optional field that cannot be recovered
                     // is dropped (never silently), so the required ones can still be kept.
                     Err(e) if !p.required && !self.strict && e.kind() != ErrorKind::DepthLimit => {
-                        self.warnings.truncate(saved.0);
-                        self.cost = saved.1;
+                        self.undo(saved);
                         self.change(
                             WarningKind::RequiredOnly,
                             4,

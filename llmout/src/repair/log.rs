@@ -72,6 +72,56 @@ pub(super) trait Log: Sized {
     fn prefix_first(&mut self, n: usize);
     /// Appends another log's fixes (a double-encoded document's).
     fn append(&mut self, other: Self);
+    /// Whether the log keeps where each container is ([`span`](Log::span) is called).
+    const SPANS: bool = false;
+    /// The container at the path of `node` was read from `start..end` of the input.
+    fn span(&mut self, _node: usize, _start: usize, _end: usize) {}
+}
+
+/// Where each container was read from, with its JSON pointer (see [`super::container_spans`]).
+/// Fixes are kept only to name the nodes.
+#[derive(Default)]
+pub(super) struct Spans {
+    repairs: Repairs,
+    found: Vec<(usize, usize, usize)>,
+}
+
+impl Spans {
+    /// Each container's pointer and byte range, in the order the containers were closed.
+    pub(super) fn into_spans(self) -> Vec<(String, std::ops::Range<usize>)> {
+        let repairs = self.repairs;
+        self.found
+            .into_iter()
+            .map(|(node, start, end)| (repairs.pointer(node).to_owned(), start..end))
+            .collect()
+    }
+}
+
+impl Log for Spans {
+    const SPANS: bool = true;
+    fn new() -> Self {
+        Spans::default()
+    }
+    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
+        self.repairs.node(parent, seg, src)
+    }
+    fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
+        self.repairs.push(kind, offset, node);
+    }
+    fn prefix_first(&mut self, n: usize) {
+        // The containers read so far belong to the first of several top-level values; their
+        // pointers no longer hold. Forget them rather than name them wrongly.
+        self.found.clear();
+        self.repairs.prefix_first(n);
+    }
+    fn append(&mut self, other: Self) {
+        // A double-encoded document's containers are ranges of the decoded string, not of
+        // the input: they are not kept.
+        self.repairs.append(other.repairs);
+    }
+    fn span(&mut self, node: usize, start: usize, end: usize) {
+        self.found.push((node, start, end));
+    }
 }
 
 /// Counts fixes and keeps nothing else: for callers that need the repaired JSON and how many
@@ -167,7 +217,16 @@ impl Repairs {
     /// The `i`-th fix.
     pub fn get(&self, i: usize) -> Option<Repair<'_>> {
         let e = self.entries.get(i)?;
-        let path = match e.node {
+        Some(Repair {
+            kind: e.kind,
+            offset: e.offset,
+            path: self.pointer(e.node),
+        })
+    }
+
+    /// The JSON pointer of `node`.
+    fn pointer(&self, node: usize) -> &str {
+        match node {
             ROOT => "",
             node => self
                 .spans
@@ -175,12 +234,7 @@ impl Repairs {
                 .and_then(|&(start, end)| self.paths.get(start..end))
                 .and_then(|bytes| std::str::from_utf8(bytes).ok())
                 .unwrap_or_default(),
-        };
-        Some(Repair {
-            kind: e.kind,
-            offset: e.offset,
-            path,
-        })
+        }
     }
 
     /// The fixes in input order.

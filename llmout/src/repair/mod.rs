@@ -16,8 +16,8 @@
 //! | unquoted value | `{"a": hello world}` | `{"a": "hello world"}` | [`UnquotedValue`](RepairKind::UnquotedValue) |
 //! | Python / JS literal | `True`, `None`, `undefined` | `true`, `null`, `null` | [`Literal`](RepairKind::Literal) |
 //! | non-finite number | `NaN`, `-Infinity`, `1e999` | `null` | [`NonFinite`](RepairKind::NonFinite) |
-//! | number format | `+1`, `.5`, `5.`, `007` | `1`, `0.5`, `5`, `7` | [`NumberFormat`](RepairKind::NumberFormat) |
-//! | number glued to text | `12abc`, `2024-01-05` | `"12abc"`, `"2024-01-05"` | [`UnquotedValue`](RepairKind::UnquotedValue) |
+//! | number format | `+1`, `.5`, `5.`, `1_000`, `{"a": 1,250.5}` | `1`, `0.5`, `5`, `1000`, `{"a": 1250.5}` | [`NumberFormat`](RepairKind::NumberFormat) |
+//! | number glued to text, or with leading zeros | `12abc`, `2024-01-05`, `007` | `"12abc"`, `"2024-01-05"`, `"007"` | [`UnquotedValue`](RepairKind::UnquotedValue) |
 //! | invalid escape | `"\'"`, `"C:\xyz"`, lone `\uD800` | `"'"`, `"C:\\xyz"`, `"\uFFFD"` | [`InvalidEscape`](RepairKind::InvalidEscape) |
 //! | raw control character | a newline inside a string | kept | [`ControlCharacter`](RepairKind::ControlCharacter) |
 //! | unescaped inner quote | `"She said "no" twice"` | one string | [`UnescapedQuote`](RepairKind::UnescapedQuote) |
@@ -437,6 +437,17 @@ pub fn to_string_counted(input: &str, options: &RepairOptions) -> Result<Counted
         fixes: counter.fixes,
         duplicate_keys: counter.duplicate_keys,
     })
+}
+
+/// Where each object and array of `input` was read from, by the JSON pointer [`parse`] gives
+/// it, in the order they were closed (a key given twice has two). Containers of a
+/// double-encoded document, or of all but the last of several top-level values, are left out:
+/// their ranges or pointers would not hold.
+pub(crate) fn container_spans(
+    input: &str,
+    options: &RepairOptions,
+) -> Result<Vec<(String, std::ops::Range<usize>)>, RepairError> {
+    parser::run::<KeySink, log::Spans>(input, options).map(|(_, spans, _)| spans.into_spans())
 }
 
 /// The fixes [`to_string`] would make, counted, with nothing written: memory proportional to

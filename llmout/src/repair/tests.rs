@@ -352,6 +352,21 @@ fn numbers() {
         )
     );
     assert_eq!(value("[1_a]"), json!(["1_a"]));
+    // Thousands separators in a member's value, where a `,` and digits cannot start a key.
+    assert_eq!(
+        fix("{\"price\": -1,250,000.75,\n \"n\": 3,141}"),
+        (
+            json!({"price": -1250000.75, "n": 3141}),
+            vec![rp(NumberFormat, "/price"), rp(NumberFormat, "/n")]
+        )
+    );
+    // In an array they are separate numbers; groups that are not three digits, or a `:`
+    // after them (a numeric key), are no separators.
+    assert_eq!(fix("[1,250]"), (json!([1, 250]), vec![]));
+    assert_eq!(value("{\"a\": 1,25}"), json!({"a": 1}));
+    assert_eq!(value("{\"a\": 1,2500}"), json!({"a": 1}));
+    assert_eq!(value("{\"a\": 1,250: 2}"), json!({"a": 1, "250": 2}));
+    assert_eq!(value("{\"a\": 0,250}"), json!({"a": 0}));
     assert_eq!(fix("[2e+]"), (json!([2]), vec![rp(NumberFormat, "/0")]));
     assert_eq!(value("{\"k\": 1e }"), json!({"k": 1}));
     assert_eq!(
@@ -807,6 +822,11 @@ fn code_blocks_as_values() {
         value("{\"q\": \"\"\"\n  \"quoted\"\n\"\"\"}"),
         json!({"q": "\"quoted\""})
     );
+    // Lines of only spaces are left empty, as a dedent leaves them.
+    assert_eq!(
+        value("{\"c\": ```\nf()\n  \ng()\n```}"),
+        json!({"c": "f()\n\ng()"})
+    );
     // Backslashes in a code block are code.
     assert_eq!(
         value("{\"c\": ```\nprint(\"a\\n\")\n```}"),
@@ -846,6 +866,14 @@ fn look_alikes_of_containers() {
     assert_eq!(
         value("{\"note\": (see below)}"),
         json!({"note": "(see below)"})
+    );
+    // `()` with more text after it is the start of that text (an arrow function's type).
+    assert_eq!(
+        fix("{\"onClick\": () => void, \"n\": ()}"),
+        (
+            json!({"onClick": "() => void", "n": []}),
+            vec![rp(UnquotedValue, "/onClick"), rp(Tuple, "/n")]
+        )
     );
     assert_eq!(
         fix("{'red', 'blue'}"),
@@ -951,10 +979,18 @@ fn regular_expressions_line_continuations_and_comments_after_numbers() {
             ]
         )
     );
-    // A slash with no closing one on its line is text.
+    assert_eq!(value("[/a b/, /c/]"), json!(["/a b/", "/c/"]));
+    // A slash with no closing one on its line is text; so is a path, which goes on after its
+    // second slash (it is not a regex followed by more values).
     assert_eq!(value("{\"route\": /\n}"), json!({"route": "/"}));
-    // A backslash before a line break continues the line.
+    assert_eq!(
+        value("{route: /post/[id]\n, n: 1}"),
+        json!({"route": "/post/[id]", "n": 1})
+    );
+    assert_eq!(value("{\"path\": /usr/bin}"), json!({"path": "/usr/bin"}));
+    // A backslash before a line break continues the line, the break being the text.
     assert_eq!(value("[\"one \\\ntwo\"]"), json!(["one \ntwo"]));
+    assert_eq!(value("[\"one \\\r\ntwo\"]"), json!(["one \r\ntwo"]));
 }
 
 #[test]

@@ -31,6 +31,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// unclosed before the next one).
     pub(super) fn object(&mut self, ctx: Ctx) -> Result<()> {
         self.enter()?;
+        let start = self.pos;
         self.pos += 1;
         self.open_objects += 1;
         self.sink.begin_object();
@@ -54,7 +55,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.sink.end_object();
         }
         self.depth -= 1;
+        self.span(start);
         Ok(())
+    }
+
+    /// Records where the container that began at `start` and ends at the cursor is, for a
+    /// log that keeps it.
+    #[inline(always)]
+    fn span(&mut self, start: usize) {
+        if L::SPANS {
+            let node = self.path.node(&mut self.log, self.src);
+            self.log.span(node, start, self.pos);
+        }
     }
 
     /// The members of the open object, up to its closer (consumed). `implicit`: the object
@@ -386,6 +398,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     pub(super) fn array(&mut self) -> Result<()> {
         self.enter()?;
+        let start = self.pos;
         self.pos += 1;
         self.open_arrays += 1;
         self.sink.begin_array();
@@ -394,6 +407,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.open_arrays -= 1;
         self.depth -= 1;
         self.sink.end_array();
+        self.span(start);
         Ok(())
     }
 
@@ -419,11 +433,22 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Whether a tuple opens at the cursor (a `(`): what follows it starts a JSON value or
-    /// closes it, as in `(1, 2)` or `()`, not words, as in `(see below)`.
+    /// closes it, as in `(1, 2)` or `()`, not words, as in `(see below)`. An empty `()` with
+    /// more text after it (`() => void`) starts an unquoted value instead.
     pub(super) fn tuple_starts(&self) -> bool {
         let i = self.skip_blank(self.pos + 1);
         match self.b.get(i) {
-            Some(b')' | b'(') => true,
+            Some(b')') => {
+                let mut j = i + 1;
+                while self.b.get(j).is_some_and(|&c| c == b' ' || c == b'\t') {
+                    j += 1;
+                }
+                matches!(
+                    self.b.get(j),
+                    None | Some(b',' | b'}' | b']' | b')' | b'\n' | b'\r')
+                ) || self.comment_at(j)
+            }
+            Some(b'(') => true,
             Some(_) => self.value_starts_at(i),
             None => false,
         }

@@ -663,6 +663,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if self.peek() == Some(b'_') && b.get(self.pos + 1).is_some_and(u8::is_ascii_digit) {
             return self.separated_number(start, ctx);
         }
+        if ctx == Ctx::Member && self.peek() == Some(b',') && !fix {
+            if let Some(end) = self.thousands_end(int_start) {
+                let text: String = self.src[start..end].chars().filter(|&c| c != ',').collect();
+                self.pos = end;
+                self.emit_separated(start, &text);
+                return Ok(true);
+            }
+        }
         let int_end = self.pos;
         let int_digits = int_end - int_start;
         if int_digits > 1 && b[int_start] == b'0' {
@@ -768,24 +776,75 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return self.word(start, ctx);
         }
         self.pos = i;
+        self.emit_separated(start, &text);
+        Ok(true)
+    }
+
+    /// Where a member's value written with thousands separators (`1,250,000.5`) ends, when
+    /// `int_start` begins one: one to three digits, then groups of exactly three digits each
+    /// after a `,`, an optional fraction, and then the member's end. In an object nothing
+    /// else can follow a value's `,` with a digit and no key, so the reading is not a guess;
+    /// in an array `[1,250]` is two numbers and stays so.
+    fn thousands_end(&self, int_start: usize) -> Option<usize> {
+        let b = self.b;
+        let mut i = int_start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if !(1..=3).contains(&(i - int_start)) || b[int_start] == b'0' {
+            return None;
+        }
+        let mut groups = 0;
+        while b.get(i) == Some(&b',')
+            && b.get(i + 1..i + 4)
+                .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+            && !b.get(i + 4).is_some_and(u8::is_ascii_digit)
+        {
+            i += 4;
+            groups += 1;
+        }
+        if groups == 0 {
+            return None;
+        }
+        if b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        let mut j = i;
+        while b.get(j).is_some_and(|&c| c == b' ' || c == b'\t') {
+            j += 1;
+        }
+        match b.get(j) {
+            None | Some(b',' | b'}' | b'#' | b'\n' | b'\r') => Some(i),
+            Some(_) if self.comment_at(j) => Some(i),
+            Some(_) => None,
+        }
+    }
+
+    /// Hands a number whose separators are removed (`text`) to the sink, with a warning at
+    /// `start`.
+    fn emit_separated(&mut self, start: usize, text: &str) {
         self.repair(RepairKind::NumberFormat, start);
+        let digits = text.trim_start_matches('-');
+        let seen_dot = digits.contains('.');
         let integer = if seen_dot {
             None
         } else {
             small_integer(digits.as_bytes())
         };
         match (seen_dot, integer) {
-            (false, Some(n)) if !text.starts_with('-') => self.sink.int(Int::Unsigned(n), &text),
+            (false, Some(n)) if !text.starts_with('-') => self.sink.int(Int::Unsigned(n), text),
             (false, Some(n)) if n <= 1 << 63 && n != 0 => self
                 .sink
-                .int(Int::Negative((n as i64).wrapping_neg()), &text),
+                .int(Int::Negative((n as i64).wrapping_neg()), text),
             _ => {
-                if !self.sink.float(&text) {
+                if !self.sink.float(text) {
                     self.repair(RepairKind::NonFinite, start);
                 }
             }
         }
-        Ok(true)
     }
 
     /// Hands the number whose parts have been scanned (it ends at the cursor) to the sink:
@@ -910,7 +969,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.pos = start;
             return Err(self.error("no JSON value"));
         }
-        if let Some(open) = self.call_open(i) {
+        if let Some(open) = self.call_open(i).filter(|_| i > start) {
             return self.wrapped(start, open, ctx);
         }
         self.unquoted(start, ctx).map(|()| true)
@@ -960,7 +1019,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Where a regular expression literal at the cursor ends (after its flags), if one is
-    /// there: its closing `/` is on the same line.
+    /// there: its closing `/` is on the same line, and the value ends after the flags. A path
+    /// such as `/post/[id]` goes on after its second slash: it is an unquoted value.
     fn regex_end(&self) -> Option<usize> {
         let b = self.b;
         let mut i = self.pos + 1;
@@ -974,7 +1034,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         while i < b.len() && b[i].is_ascii_alphabetic() {
             i += 1;
         }
-        Some(i)
+        let mut j = i;
+        while j < b.len() && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        match b.get(j) {
+            None | Some(b',' | b'}' | b']' | b')' | b'\n' | b'\r') => Some(i),
+            Some(_) if self.comment_at(j) => Some(i),
+            Some(_) => None,
+        }
     }
 
     /// `true`, `false` (`Some`) or `null` (`None`), to the sink.

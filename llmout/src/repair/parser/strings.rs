@@ -1025,7 +1025,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// The body of a block (triple quotes, a fenced code block) as a reader means it: a fence's
     /// info string (`typescript`) and the line breaks next to the quotes dropped, the common
-    /// indentation removed.
+    /// indentation removed, and lines of only spaces left empty (as Python's
+    /// `textwrap.dedent` leaves them).
     fn dedent(&mut self, q: Quote, text: Text) -> Text {
         let raw = match text {
             Text::Input { start, end, .. } => self.src[start..end].to_owned(),
@@ -1056,8 +1057,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             if n > 0 {
                 self.scratch.push('\n');
             }
-            self.scratch
-                .push_str(line.get(indent..).unwrap_or(line.trim_start()));
+            if !line.trim_start_matches([' ', '\t']).is_empty() {
+                self.scratch
+                    .push_str(line.get(indent..).unwrap_or(line.trim_start()));
+            }
         }
         Text::Scratch
     }
@@ -1098,6 +1101,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             // A backslash before a line break continues the line, as in a shell script.
             b'\n' => {
                 self.bad_escape(bad, start);
+                Some('\n')
+            }
+            b'\r' if self.b.get(start + 2) == Some(&b'\n') && start + 2 < end => {
+                self.bad_escape(bad, start);
+                self.scratch.push('\r');
+                self.pos += 1;
                 Some('\n')
             }
             _ => None,
