@@ -45,14 +45,14 @@ fn recover_valid(c: &mut Criterion) {
     let mut g = c.benchmark_group("recover_valid");
     for items in [10, 1_000] {
         let value = serde_json::to_value(report(items)).unwrap();
-        let r = llmout::recover::recover(value.clone(), schema, &options).unwrap();
+        let r = llmout::advanced::recover::recover(value.clone(), schema, &options).unwrap();
         assert!(r.warnings.is_empty());
         let size = serde_json::to_string(&value).unwrap().len();
         g.throughput(Throughput::Bytes(size as u64));
         g.bench_with_input(BenchmarkId::new("recover", size), &value, |b, v| {
             b.iter_batched(
                 || v.clone(),
-                |v| llmout::recover::recover(v, schema, &options),
+                |v| llmout::advanced::recover::recover(v, schema, &options),
                 criterion::BatchSize::LargeInput,
             )
         });
@@ -182,7 +182,7 @@ fn recursive_unions(c: &mut Criterion) {
             |b, v| {
                 b.iter_batched(
                     || v.clone(),
-                    |v| llmout::recover::recover(v, schema, &options),
+                    |v| llmout::advanced::recover::recover(v, schema, &options),
                     criterion::BatchSize::SmallInput,
                 )
             },

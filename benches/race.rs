@@ -54,21 +54,21 @@ fn main() {
     }
 }
 
-/// `recover::recover` of a valid `Report` value against `serde_json::from_value::<Report>`
+/// `advanced::recover::recover` of a valid `Report` value against `serde_json::from_value::<Report>`
 /// of it, on copies made before the clock starts.
 fn recover_valid(items: usize, rounds: usize) {
     let schema = Report::compiled_schema();
     let options = llmout::Options::default();
     let value = serde_json::to_value(report(items)).unwrap();
     let size = value.to_string().len();
-    let checked = llmout::recover::recover(value.clone(), schema, &options).unwrap();
+    let checked = llmout::advanced::recover::recover(value.clone(), schema, &options).unwrap();
     assert!(checked.value == value && checked.warnings.is_empty());
     let (ours, theirs, batch) = batched_pair(
         rounds,
         size,
         || value.clone(),
         |v| {
-            drop(black_box(llmout::recover::recover(
+            drop(black_box(llmout::advanced::recover::recover(
                 black_box(v),
                 schema,
                 &options,
@@ -79,7 +79,7 @@ fn recover_valid(items: usize, rounds: usize) {
     let ratio = |at: usize| ours[at].as_secs_f64() / theirs[at].as_secs_f64();
     println!(
         "recovery of a valid value, {size} bytes as JSON, {rounds} interleaved rounds of \
-         {batch} calls: `recover::recover` {:.2} µs, `serde_json::from_value` {:.2} µs \
+         {batch} calls: `advanced::recover::recover` {:.2} µs, `serde_json::from_value` {:.2} µs \
          (fastest rounds): {:.2}x (fastest), {:.2}x (median).\n",
         ours[0].as_secs_f64() * 1e6,
         theirs[0].as_secs_f64() * 1e6,

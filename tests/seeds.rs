@@ -468,12 +468,22 @@ fn key_value_lines_when_the_model_ignores_the_json_request() {
 #[test]
 fn feedback_for_a_retry() {
     let r = GeneratedMessage::from_llm(r#"{"title": null, "mesage": "x"}"#);
+    // To the model, in its terms: what is wrong with each field, not what llmout did.
     assert_eq!(
         r.feedback().unwrap(),
-        "Your reply did not match the expected JSON:\n\
-         - /mesage: dropped unknown key \"mesage\"\n\
-         - /title: null filled with the empty value \"\"\n\
-         - /message: missing field filled with the empty value \"\"\n\
+        "Your reply could not be used:\n\
+         - The field `mesage` is not a field of the answer.\n\
+         - The field `title` is null.\n\
+         - The field `message` is missing.\n\
+         Reply again with only the corrected JSON."
+    );
+    // With the schema, what each field must be.
+    assert_eq!(
+        llmout::retry::feedback(&r, GeneratedMessage::compiled_schema()).unwrap(),
+        "Your reply could not be used:\n\
+         - The field `mesage` is not a field of the answer.\n\
+         - The field `title` is null; it must be a string.\n\
+         - The field `message` is missing; it must be a string.\n\
          Reply again with only the corrected JSON."
     );
 }

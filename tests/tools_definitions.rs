@@ -250,12 +250,28 @@ fn gemini_function_declarations() {
 fn what_a_provider_cannot_take_is_an_error_naming_where() {
     let defs: Vec<ToolDef> = serde_json::from_value(json!([
         {"name": "ok", "parameters": {"type": "object", "properties": {}}},
-        {"name": "tag", "parameters": {"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}}}
+        {"name": "tag", "parameters": {"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": true}}}}
     ]))
     .unwrap();
     let e = tools_for(&defs, Dialect::OpenAiStrict).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidSchema);
     assert_eq!(e.path(), "/1/function/parameters/properties/labels");
+    // A map of strings is written as {"key", "value"} pairs, and a call that follows that
+    // schema has its map back.
+    let defs: Vec<ToolDef> = serde_json::from_value(json!([
+        {"name": "tag", "parameters": {"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["labels"]}}
+    ]))
+    .unwrap();
+    let openai = tools_for(&defs, Dialect::OpenAiStrict).unwrap();
+    assert_eq!(
+        openai[0]["function"]["parameters"]["properties"]["labels"]["items"]["required"],
+        json!(["key", "value"])
+    );
+    let r = llmout::tools::parse_with_tools(
+        "<tool_call>{\"name\": \"tag\", \"arguments\": {\"labels\": [{\"key\": \"env\", \"value\": \"prod\"}]}}</tool_call>",
+        &defs,
+    );
+    assert_eq!(r.tool_calls[0].arguments["labels"], json!({"env": "prod"}));
     let defs: Vec<ToolDef> =
         serde_json::from_value(json!([{"name": "get weather", "parameters": {"type": "object"}}]))
             .unwrap();

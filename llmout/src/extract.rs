@@ -21,7 +21,7 @@
 //! the later stages parse at most a constant multiple of the input.
 //!
 //! ```
-//! use llmout::extract::{candidates, Origin};
+//! use llmout::advanced::extract::{candidates, Origin};
 //! let found = candidates("Here you go:\n```json\n{\"a\": 1}\n```\nAnything else?");
 //! let fence = found.iter().find(|c| c.origin == Origin::Fence).unwrap();
 //! assert_eq!(fence.text, "{\"a\": 1}");
@@ -88,7 +88,7 @@ const ANSWER_TAGS: [&str; 5] = ["answer", "json", "output", "result", "response"
 /// duplicates (same trimmed range) merged into the best origin.
 ///
 /// ```
-/// use llmout::extract::{candidates, Origin};
+/// use llmout::advanced::extract::{candidates, Origin};
 /// let c = candidates("<think>maybe {\"a\": 0}</think>\nAnswer: {\"a\": 1}");
 /// assert_eq!(c.len(), 2);
 /// assert_eq!((c[0].origin, c[0].text), (Origin::Whole, "Answer: {\"a\": 1}"));
@@ -118,7 +118,7 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 ///
 /// ```
 /// let t = "<think>hmm</think> {\"x\": 1}";
-/// let segs = llmout::extract::visible_segments(t);
+/// let segs = llmout::advanced::extract::visible_segments(t);
 /// assert_eq!(&t[segs[0].clone()], " {\"x\": 1}");
 /// ```
 pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
@@ -465,7 +465,7 @@ fn backtick_close(rest: &[u8], n: usize) -> Option<usize> {
 /// are kept as text (recovery converts them). `None` if no line has that shape.
 ///
 /// ```
-/// let pairs = llmout::extract::key_value_lines("Here you go.\n**Title:** Fix login\n- Score: 8\n");
+/// let pairs = llmout::advanced::extract::key_value_lines("Here you go.\n**Title:** Fix login\n- Score: 8\n");
 /// assert_eq!(pairs.unwrap(), vec![("Title", "Fix login"), ("Score", "8")]);
 /// ```
 pub fn key_value_lines(text: &str) -> Option<Vec<(&str, &str)>> {

@@ -22,33 +22,76 @@
 //! assert!(result.recovered); // the fence was dropped, a newline escaped, a comma removed
 //! ```
 //!
+//! # What is where
+//!
+//! | for | use |
+//! |---|---|
+//! | a reply into a Rust type | `#[derive(LlmOutput)]`, [`LlmOutput::from_llm`], [`ValidationResult`], [`Warning`], [`Error`] |
+//! | how far recovery may go | [`Options`], [`Policy`] (lenient, no-invent, strict) |
+//! | a schema known only at run time | [`from_llm_with_schema`], [`schema::Schema`] (compiled once, [`from_llm_with_compiled`]) |
+//! | the schema for a provider or a prompt | [`LlmOutput::schema_for`] with a [`Dialect`], [`LlmOutput::prompt_schema`] |
+//! | asking again when a reply does not do | [`retry()`], [`retry_async`], [`ValidationResult::feedback`] |
+//! | tool calls in any model's format | [`tools::parse`], [`tools::parse_with_tools`], [`ToolCall`], [`ToolDef`], [`ToolCallResponse`] |
+//! | a reply still arriving | [`Stream`] (a value), [`ToolStream`] (tool calls), [`Partial`], [`FieldState`] |
+//! | JSON repair alone | [`repair_json`], [`repair_text`], [`repair`] |
+//! | one stage of the pipeline alone | [`advanced`] |
+//!
 //! # The pipeline
 //!
 //! [`LlmOutput::from_llm`] runs these stages, one module each, every one a pure function from
 //! its input to its output plus the [`Warning`]s it adds:
 //!
 //! 1. **Fast path**: valid JSON for the type goes straight through `serde_json`; no warnings.
-//! 2. [`extract`]: candidate spans of the text, best first (whole text, fences, tags,
-//!    bracket-balanced spans), with reasoning blocks (`<think>…</think>`) removed.
-//! 3. [`sanitize`], then parse: strict `serde_json` first, then the lenient parser of [`repair`].
-//! 4. [`recover`]: align each parsed candidate with the [`schema`], counting a cost per change.
+//! 2. [`advanced::extract`]: candidate spans of the text, best first (whole text, fences,
+//!    tags, bracket-balanced spans), with reasoning blocks (`<think>…</think>`) removed.
+//! 3. [`advanced::sanitize`], then parse: strict `serde_json` first, then the lenient parser
+//!    of [`repair`].
+//! 4. [`advanced::recover`]: align each parsed candidate with the [`schema`], counting a cost
+//!    per change.
 //! 5. Choose the cheapest candidate, deserialize it; last resort, its required fields only.
 //!
 //! [`from_llm_with_schema`] runs the same pipeline on a JSON schema given at run time.
+//!
+//! # `serde_json` features
+//!
+//! llmout turns on two features of `serde_json`, and Cargo unifies features across a build,
+//! so they hold for every use of `serde_json` in the program:
+//!
+//! - `preserve_order`: a `serde_json::Map` keeps keys in the order they were written, not
+//!   sorted. A repaired or recovered value keeps the model's key order (`llmout repair` prints
+//!   `{"b":1,"a":2}` as it came), and "the first on a tie" in recovery means the first the
+//!   model wrote. The cost is an `IndexMap` instead of a `BTreeMap` behind `Map`.
+//! - `float_roundtrip`: `serde_json` reads a number into the closest `f64`, as Rust's own
+//!   parser (which llmout's lenient parser uses) does. Without it, `serde_json` is off by one
+//!   unit in the last place on some inputs (`91109319140219417e17`), so the same number
+//!   would be read differently by the fast path and by repair, depending on whether something
+//!   else in the reply was broken. Measured on this crate's machine, it costs nothing visible
+//!   on short decimals and about a quarter of `serde_json`'s speed on a document made only of
+//!   17-digit floats.
+//!
+//! ```
+//! use llmout::LlmOutput;
+//! #[derive(Debug, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+//! struct Reading { x: f64 }
+//! let exact: f64 = "91109319140219417e17".parse().unwrap();
+//! // Valid JSON (serde_json) and JSON that needed repair (llmout's parser) agree, exactly.
+//! assert_eq!(Reading::from_llm(r#"{"x": 91109319140219417e17}"#).value.unwrap().x, exact);
+//! assert_eq!(Reading::from_llm(r#"{'x': 91109319140219417e17,}"#).value.unwrap().x, exact);
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod advanced;
 mod cache;
 mod error;
-pub mod extract;
+mod feedback;
 mod ignored;
 mod impls;
 mod options;
 mod pipeline;
-pub mod recover;
 pub mod repair;
 mod result;
-pub mod sanitize;
+pub mod retry;
 pub mod schema;
 pub mod stream;
 pub mod tools;
@@ -58,14 +101,19 @@ mod warning;
 #[path = "private.rs"]
 pub mod __private;
 
+pub(crate) use advanced::{extract, recover, sanitize};
 pub use error::{excerpt, Error, ErrorKind};
 pub use options::{Options, Policy, DEFAULT_MAX_DEPTH};
 pub use pipeline::{
     from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_json, repair_text,
     Repaired, RepairedJson,
 };
+pub use repair::RepairKind;
 pub use result::ValidationResult;
-pub use stream::Stream;
+pub use retry::{retry, retry_async};
+pub use schema::dialect::Dialect;
+pub use stream::{FieldState, Partial, Stream};
+pub use tools::{CallInProgress, Stream as ToolStream, ToolCall, ToolCallResponse, ToolDef};
 pub use warning::{pointer_push, Warning, WarningKind};
 
 /// Derives [`LlmOutput`] for a struct or enum that also derives `serde::Deserialize` and

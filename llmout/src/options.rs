@@ -1,6 +1,21 @@
 //! [`Options`]: how far `from_llm` may go to recover a value.
 
-/// How much recovery is allowed.
+use std::borrow::Cow;
+
+/// How much recovery is allowed. The three policies side by side:
+///
+/// | | [`Lenient`](Policy::Lenient) (default) | [`NoInvent`](Policy::NoInvent) | [`Strict`](Policy::Strict) |
+/// |---|---|---|---|
+/// | extraction, sanitization, syntax repair | yes | yes | yes |
+/// | keys by alias, case, separators | renamed | renamed | error |
+/// | coercions (`"3"` -> 3, `"yes"` -> true) | done | done | error |
+/// | enum values in other words | matched | matched | error |
+/// | shapes (wrappers, one-element arrays, plain text for a string) | reshaped | reshaped | error |
+/// | a required field missing, or `null` where it may not be | filled (default, `null`, empty value) | error naming the field (a schema `default` is taken) | error |
+/// | a `null` array item or map value that may not be `null` | filled with the empty value | error naming it | error |
+///
+/// Every change made is a [`Warning`](crate::Warning); a field marked `no_invent` is never
+/// filled in under any policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Policy {
@@ -13,8 +28,17 @@ pub enum Policy {
     Strict,
     /// Apply every rule that only reinterprets what the model wrote (keys, coercions, enums,
     /// shapes), but never fill in a value it did not write: a required field that is missing
-    /// (or `null` and not nullable) is an error unless the schema gives it a `default`. What
-    /// tool arguments are recovered with ([`tools::parse_with_tools`](crate::tools::parse_with_tools)).
+    /// or `null` (and not nullable), and a `null` array item or map value, is an error
+    /// ([`ErrorKind::Forbidden`](crate::ErrorKind::Forbidden)) naming the field by its path.
+    /// What tool arguments are recovered with
+    /// ([`tools::parse_with_tools`](crate::tools::parse_with_tools)).
+    ///
+    /// Two things are not inventing. A schema `default` is taken: the schema's author said what
+    /// a missing value means (serde's `#[serde(default)]` does the same). And a reply of plain
+    /// text read as the value, where the type is a string or has one required string field
+    /// (seed 003's "markdown wrapper"), is the model's own text reinterpreted, like a value
+    /// taken out of a wrapper: nothing is filled in, and the type's other fields stay as the
+    /// reply left them (absent, so optional or an error).
     ///
     /// ```
     /// use llmout::{Options, Policy};
@@ -33,6 +57,44 @@ pub enum Policy {
     NoInvent,
 }
 
+impl Policy {
+    /// Every policy, from the most lenient.
+    pub const ALL: [Policy; 3] = [Policy::Lenient, Policy::NoInvent, Policy::Strict];
+
+    /// The CLI name (`llmout parse --policy NAME`).
+    ///
+    /// ```
+    /// use llmout::Policy;
+    /// assert_eq!(Policy::NoInvent.name(), "no-invent");
+    /// assert_eq!("strict".parse::<Policy>(), Ok(Policy::Strict));
+    /// assert!("loose".parse::<Policy>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Lenient => "lenient",
+            Policy::NoInvent => "no-invent",
+            Policy::Strict => "strict",
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown policy {s:?}: expected lenient, no-invent or strict"))
+    }
+}
+
 /// Options for one call of the pipeline.
 ///
 /// ```
@@ -46,7 +108,8 @@ pub struct Options {
     policy: Policy,
     max_depth: usize,
     drop_invalid_items: bool,
-    keep_unknown_keys: bool,
+    /// `None`: decided by the entry point (kept for runtime schemas, dropped for derived types).
+    keep_unknown_keys: Option<bool>,
 }
 
 /// The default nesting limit, the same as serde_json's.
@@ -58,7 +121,7 @@ impl Default for Options {
             policy: Policy::Lenient,
             max_depth: DEFAULT_MAX_DEPTH,
             drop_invalid_items: false,
-            keep_unknown_keys: false,
+            keep_unknown_keys: None,
         }
     }
 }
@@ -102,26 +165,46 @@ impl Options {
         self
     }
 
-    /// Keeps keys that an object's schema does not list, unless the schema says
-    /// `additionalProperties: false` (JSON Schema allows them otherwise). Off by default:
-    /// `from_llm` drops them with a warning, because serde would ignore them; tool arguments
-    /// keep them.
+    /// Whether keys that an object's schema does not list are kept (where the schema does not
+    /// say `additionalProperties: false`, which JSON Schema needs to forbid them) or dropped
+    /// with an `UnknownKeyDropped` warning.
+    ///
+    /// Unset, each entry point decides: a schema given at run time
+    /// ([`from_llm_with_schema`](crate::from_llm_with_schema), `llmout parse --schema`) and
+    /// tool arguments keep them, since the schema allows them and the value is JSON that carries
+    /// them; [`from_llm`](crate::LlmOutput::from_llm) drops them, since serde would ignore them
+    /// without a word (unless the type takes them, with `#[serde(flatten)]` into a map).
     ///
     /// ```
     /// use llmout::Options;
-    /// let schema = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}});
-    /// let o = Options::default().keep_unknown_keys(true);
-    /// let r = llmout::from_llm_with_schema("{\"city\": \"Oslo\", \"days\": 3}", &schema, &o);
-    /// assert_eq!(r.value, Some(serde_json::json!({"city": "Oslo", "days": 3})));
+    /// use serde_json::json;
+    /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    /// let reply = "{\"city\": \"Oslo\", \"days\": 3}";
+    /// let r = llmout::from_llm_with_schema(reply, &schema, &Options::default());
+    /// assert_eq!(r.value, Some(json!({"city": "Oslo", "days": 3})));
+    /// let o = Options::default().keep_unknown_keys(false);
+    /// let r = llmout::from_llm_with_schema(reply, &schema, &o);
+    /// assert_eq!(r.value, Some(json!({"city": "Oslo"})));
+    /// assert_eq!(r.warnings[0].to_string(), "/days: dropped unknown key \"days\"");
     /// ```
     pub fn keep_unknown_keys(mut self, keep: bool) -> Self {
-        self.keep_unknown_keys = keep;
+        self.keep_unknown_keys = Some(keep);
         self
     }
 
-    /// Whether keys the schema does not list are kept.
-    pub fn get_keep_unknown_keys(&self) -> bool {
+    /// Whether keys the schema does not list are kept: `None` when not set, so that each entry
+    /// point decides (see [`keep_unknown_keys`](Options::keep_unknown_keys)).
+    pub fn get_keep_unknown_keys(&self) -> Option<bool> {
         self.keep_unknown_keys
+    }
+
+    /// These options for a schema given at run time: keys it does not list are kept unless
+    /// [`keep_unknown_keys`](Options::keep_unknown_keys) says otherwise.
+    pub(crate) fn for_runtime_schema(&self) -> Cow<'_, Options> {
+        match self.keep_unknown_keys {
+            Some(_) => Cow::Borrowed(self),
+            None => Cow::Owned(self.clone().keep_unknown_keys(true)),
+        }
     }
 
     /// Whether invalid array items may be dropped.

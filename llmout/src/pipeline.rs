@@ -234,6 +234,7 @@ pub fn from_llm_with_compiled(
     schema: &Schema,
     options: &Options,
 ) -> ValidationResult<Value> {
+    let options = &*options.for_runtime_schema();
     if let Ok(value) = serde_json::from_str::<Value>(raw) {
         if let Ok(r) = recover::recover(value, schema, options) {
             if r.warnings.is_empty() {
@@ -265,7 +266,7 @@ pub fn recover_with_schema(
         Ok(c) => c,
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
-    match recover::recover(value, &compiled, options) {
+    match recover::recover(value, &compiled, &options.for_runtime_schema()) {
         Ok(r) => ValidationResult::ok(r.value, r.warnings),
         Err(e) => ValidationResult::err(e, Vec::new()),
     }

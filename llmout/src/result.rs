@@ -73,10 +73,15 @@ impl<T> ValidationResult<T> {
         }
     }
 
-    /// A short message for the model in a retry, listing what was wrong with its reply (the
-    /// error, and every schema-level change: missing fields, values that did not fit, renamed
-    /// or dropped keys), each with its path. `None` when the reply needed no recovery beyond
-    /// syntax (extraction, escapes, commas), which a retry would not improve.
+    /// The message for the model when its reply could not be used, to send with the next
+    /// request (see [`retry()`](crate::retry())): one line per problem, in the model's terms
+    /// ("The field `value` must be an integer, not \"high\"."), the error first, then the
+    /// changes that lost or made up data (a missing field filled in, a key dropped). `None`
+    /// when there is nothing to say: the reply needed only syntax repair or reinterpreting
+    /// (a key in another case, a number written as text), which a retry would not improve.
+    ///
+    /// Without a schema at hand it says what a missing field must be only when the error
+    /// does; [`retry::feedback`](crate::retry::feedback) takes the schema and always does.
     ///
     /// ```
     /// use llmout::LlmOutput;
@@ -85,40 +90,14 @@ impl<T> ValidationResult<T> {
     /// let r = Score::from_llm(r#"{"value": "high"}"#);
     /// assert_eq!(
     ///     r.feedback().unwrap(),
-    ///     "Your reply did not match the expected JSON:\n\
-    ///      - /value: expected an integer, found \"high\"\n\
+    ///     "Your reply could not be used:\n\
+    ///      - The field `value` must be an integer, not \"high\".\n\
     ///      Reply again with only the corrected JSON."
     /// );
-    /// assert_eq!(Score::from_llm(r#"{"value": 3, "reason": "ok"}"#).feedback(), None);
+    /// assert_eq!(Score::from_llm(r#"{"Value": "3", "reason": "ok"}"#).feedback(), None);
     /// ```
     pub fn feedback(&self) -> Option<String> {
-        use crate::WarningKind as K;
-        let mut lines: Vec<String> = Vec::new();
-        if let Some(e) = &self.error {
-            let path = if e.path().is_empty() {
-                "(root)"
-            } else {
-                e.path()
-            };
-            lines.push(format!(
-                "- {path}: expected {}, found {}",
-                e.expected(),
-                e.found()
-            ));
-        }
-        for w in &self.warnings {
-            if matches!(w.kind, K::Extracted | K::Sanitized | K::Repaired(_)) {
-                continue;
-            }
-            lines.push(format!("- {w}"));
-        }
-        if lines.is_empty() {
-            return None;
-        }
-        Some(format!(
-            "Your reply did not match the expected JSON:\n{}\nReply again with only the corrected JSON.",
-            lines.join("\n")
-        ))
+        crate::feedback::message(self.error.as_ref(), &self.warnings, None)
     }
 
     /// Transforms the value, keeping warnings and error.

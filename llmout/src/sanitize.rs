@@ -11,7 +11,7 @@
 //! When nothing needs to change, the input is returned borrowed: no allocation.
 //!
 //! ```
-//! use llmout::sanitize::sanitize;
+//! use llmout::advanced::sanitize::sanitize;
 //! let s = sanitize("{\"message\": \"Line 1\nLine 2\"}");
 //! assert_eq!(s.text, r#"{"message": "Line 1\nLine 2"}"#);
 //! assert_eq!(s.fixes, vec![19]);
@@ -28,7 +28,7 @@ use crate::pointer_push;
 /// start that way: a backslash and a quote, first or right after the opening bracket.
 ///
 /// ```
-/// use llmout::sanitize::escaped_document;
+/// use llmout::advanced::sanitize::escaped_document;
 /// assert_eq!(escaped_document(r#"{\"a\": \"say \\"hi\\"\"}"#).unwrap(), r#"{"a": "say \"hi\""}"#);
 /// assert_eq!(escaped_document(r#"{"a": "\"quoted\""}"#), None);
 /// ```
@@ -215,7 +215,7 @@ fn first_fix(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 /// the end get the pointer in force at the end.
 ///
 /// ```
-/// use llmout::sanitize::pointers_at;
+/// use llmout::advanced::sanitize::pointers_at;
 /// let json = r#"{"a": [1, {"b": "x"}], "c": "y"}"#;
 /// let at_x = json.find("x").unwrap();
 /// let at_y = json.find("y").unwrap();

@@ -300,3 +300,124 @@ fn the_reply_may_come_from_a_file_or_dash_for_stdin() {
         stderr(&o)
     );
 }
+
+#[test]
+fn pretty_indents_repair_parse_and_tools() {
+    // repair: the same text serde_json's pretty printer writes, numbers as written.
+    let reply = b"```json\n{a: [1, 2.50, {}], 'b': \"x\\\"y\", c: {d: [], e: None,}}\n```";
+    let o = llmout(&["repair", "--pretty"], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\n  \"a\": [\n    1,\n    2.50,\n    {}\n  ],\n  \"b\": \"x\\\"y\",\n  \"c\": {\n    \"d\": [],\n    \"e\": null\n  }\n}\n"
+    );
+    let compact = stdout(&llmout(&["repair"], reply));
+    let value: serde_json::Value = serde_json::from_str(&compact).unwrap();
+    assert_eq!(
+        stdout(&o).replace("2.50", "2.5"),
+        serde_json::to_string_pretty(&value).unwrap() + "\n"
+    );
+    // A scalar and an empty container are one line either way.
+    assert_eq!(stdout(&llmout(&["repair", "--pretty"], b"[]")), "[]\n");
+    assert_eq!(
+        stdout(&llmout(&["repair", "--pretty"], b"'a:b'")),
+        "\"a:b\"\n"
+    );
+
+    let schema = schema_file(
+        "pretty.json",
+        &serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+    );
+    let o = llmout(
+        &["parse", "--pretty", "--schema", schema.to_str().unwrap()],
+        b"{\"n\": 1}",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\n  \"value\": {\n    \"n\": 1\n  },\n  \"warnings\": [],\n  \"recovered\": false\n}\n"
+    );
+    // --pretty may come before the command too.
+    let o = llmout(
+        &["--pretty", "tools"],
+        b"<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\n  \"content\": null,\n  \"tool_calls\": [\n    {\n      \"id\": null,\n      \"name\": \"f\",\n      \"arguments\": {}\n    }\n  ],\n  \"needs_more_work\": true,\n  \"warnings\": []\n}\n"
+    );
+}
+
+#[test]
+fn parse_keeps_keys_the_schema_does_not_list() {
+    let schema = schema_file(
+        "open.json",
+        &serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+    );
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap()],
+        b"{\"city\": \"Oslo\", \"days\": 3}",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"city\":\"Oslo\",\"days\":3},\"warnings\":[],\"recovered\":false}\n"
+    );
+    let closed = schema_file(
+        "closed.json",
+        &serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false}),
+    );
+    let o = llmout(
+        &["parse", "--schema", closed.to_str().unwrap()],
+        b"{\"city\": \"Oslo\", \"days\": 3}",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"city\":\"Oslo\"},\"warnings\":[{\"kind\":\"unknown_key_dropped\",\"path\":\"/days\",\"message\":\"dropped unknown key \\\"days\\\"\"}],\"recovered\":true}\n"
+    );
+}
+
+#[test]
+fn parse_takes_a_policy() {
+    let schema = schema_file(
+        "policy.json",
+        &serde_json::json!({
+            "type": "object",
+            "properties": {"title": {"type": "string"}, "count": {"type": "integer"}},
+            "required": ["title", "count"]
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let missing = b"{\"Title\": \"Fix\"}";
+    let o = llmout(&["parse", "--schema", path], missing);
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"title\":\"Fix\",\"count\":0},\"warnings\":[{\"kind\":\"key_renamed\",\"path\":\"/title\",\"message\":\"renamed key \\\"Title\\\" to \\\"title\\\" (the same name in another case or spelling)\"},{\"kind\":\"missing_field\",\"path\":\"/count\",\"message\":\"missing field filled with the empty value 0\"}],\"recovered\":true}\n"
+    );
+    let o = llmout(
+        &["parse", "--policy", "no-invent", "--schema", path],
+        missing,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: at /count: expected an integer for \"count\" (required; never filled in), found nothing\n"
+    );
+    let o = llmout(
+        &["parse", "--policy", "no-invent", "--schema", path],
+        b"{\"Title\": \"Fix\", \"count\": \"2\"}",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let o = llmout(
+        &["parse", "--policy", "strict", "--schema", path],
+        b"{\"Title\": \"Fix\", \"count\": 2}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o)
+        .starts_with("llmout: at /title: expected a value that needs no recovery (strict policy)"));
+    let o = llmout(&["parse", "--policy", "loose", "--schema", path], b"{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown policy \"loose\": expected lenient, no-invent or strict"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -33,10 +33,31 @@ fn openai_strict_rewrites_the_schema() {
 }
 
 #[test]
+fn a_map_is_written_as_key_value_pairs_for_openai() {
+    let f = file(
+        "pairs.json",
+        &serde_json::json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["m"]}),
+    );
+    let o = run(&["--pretty", "schema", "--dialect", "openai-strict", &f]);
+    assert_eq!(o.status.code(), Some(0));
+    let out: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        out["properties"]["m"]["items"],
+        serde_json::json!({
+            "type": "object",
+            "properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
+            "required": ["key", "value"],
+            "additionalProperties": false
+        })
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("{\n  \"type\": \"object\","));
+}
+
+#[test]
 fn what_a_dialect_cannot_express_exits_1_with_the_path() {
     let f = file(
         "map.json",
-        &serde_json::json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}}),
+        &serde_json::json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}),
     );
     let o = run(&["schema", "--dialect", "openai-strict", &f]);
     assert_eq!(o.status.code(), Some(1));

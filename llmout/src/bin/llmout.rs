@@ -18,6 +18,9 @@ use clap::{Parser, Subcommand};
     about = "Turn raw LLM replies into valid JSON, typed values and tool calls"
 )]
 struct Cli {
+    /// Print JSON indented (two spaces a level) instead of on one line.
+    #[arg(long, global = true)]
+    pretty: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -34,6 +37,10 @@ enum Command {
         /// The JSON schema file.
         #[arg(long)]
         schema: std::path::PathBuf,
+        /// lenient (fill in what is missing, with a warning), no-invent (reinterpret what the
+        /// model wrote, but a missing value is an error) or strict (any recovery is an error).
+        #[arg(long, default_value = "lenient")]
+        policy: llmout::Policy,
         /// The reply; stdin when absent or `-`.
         file: Option<std::path::PathBuf>,
     },
@@ -70,6 +77,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let pretty = cli.pretty;
     let outcome = match cli.command {
         Command::Repair { file } => read_input(file.as_deref()).and_then(|input| {
             let json = repair(&input.text)?;
@@ -79,19 +87,27 @@ fn main() -> ExitCode {
                 let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
             }
             drop(input);
-            Ok(Box::new(move |w: &mut dyn Write| w.write_all(json.as_bytes())) as Output)
+            Ok(Box::new(move |w: &mut dyn Write| {
+                if pretty {
+                    write_pretty(&json, w)
+                } else {
+                    w.write_all(json.as_bytes())
+                }
+            }) as Output)
         }),
-        Command::Parse { schema, file } => {
-            read_input(file.as_deref()).and_then(|input| parse(input, &schema))
-        }
+        Command::Parse {
+            schema,
+            policy,
+            file,
+        } => read_input(file.as_deref()).and_then(|input| parse(input, &schema, policy, pretty)),
         Command::Tools { tools: defs, file } => {
-            read_input(file.as_deref()).and_then(|input| tools(input, defs.as_deref()))
+            read_input(file.as_deref()).and_then(|input| tools(input, defs.as_deref(), pretty))
         }
         Command::Schema {
             dialect,
             prompt,
             file,
-        } => schema(dialect.as_deref(), prompt, &file),
+        } => schema(dialect.as_deref(), prompt, &file, pretty),
     };
     match outcome {
         Ok(write) => {
@@ -121,9 +137,79 @@ fn main() -> ExitCode {
 /// never held whole as one string beside the value it is made from.
 type Output = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
 
-/// Writes `value` as compact JSON.
-fn json_output<T: Serialize + 'static>(value: T) -> Output {
-    Box::new(move |w: &mut dyn Write| serde_json::to_writer(w, &value).map_err(Into::into))
+/// Writes `value` as compact JSON, or indented with `pretty`.
+fn json_output<T: Serialize + 'static>(value: T, pretty: bool) -> Output {
+    Box::new(move |w: &mut dyn Write| {
+        if pretty {
+            serde_json::to_writer_pretty(w, &value).map_err(Into::into)
+        } else {
+            serde_json::to_writer(w, &value).map_err(Into::into)
+        }
+    })
+}
+
+/// Writes compact JSON text indented as `serde_json::to_writer_pretty` would, without reading
+/// it into a tree: one pass over the text, so numbers stay as written and memory as it is.
+fn write_pretty(json: &str, w: &mut dyn Write) -> std::io::Result<()> {
+    fn newline(out: &mut impl Write, depth: usize) -> std::io::Result<()> {
+        out.write_all(b"\n")?;
+        (0..depth).try_for_each(|_| out.write_all(b"  "))
+    }
+    let bytes = json.as_bytes();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, w);
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        match b {
+            // A string, copied as it is up to its closing quote (an escaped byte is copied
+            // with its backslash).
+            b'"' => {
+                out.write_all(b"\"")?;
+                while let Some(p) = bytes[i..].iter().position(|&c| c == b'"' || c == b'\\') {
+                    let at = i + p;
+                    let end = if bytes[at] == b'\\' { at + 2 } else { at + 1 };
+                    let end = end.min(bytes.len());
+                    out.write_all(&bytes[i..end])?;
+                    i = end;
+                    if bytes[at] == b'"' {
+                        break;
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                out.write_all(&[b])?;
+                if bytes.get(i) == Some(&close) {
+                    out.write_all(&[close])?;
+                    i += 1;
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth)?;
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth)?;
+                out.write_all(&[b])?;
+            }
+            b',' => {
+                out.write_all(b",")?;
+                newline(&mut out, depth)?;
+            }
+            b':' => out.write_all(b": ")?,
+            _ => {
+                // A number or a literal: up to the next structural byte.
+                let end = bytes[i..]
+                    .iter()
+                    .position(|c| b",:{}[]\"".contains(c))
+                    .map_or(bytes.len(), |p| i + p);
+                out.write_all(&bytes[i - 1..end])?;
+                i = end;
+            }
+        }
+    }
+    out.flush()
 }
 
 /// One warning as DESIGN.md section 7 prints it.
@@ -323,9 +409,15 @@ fn read_schema_file(path: &std::path::Path) -> Result<serde_json::Value, Failure
     Ok(schema)
 }
 
-fn parse(input: Input, schema_path: &std::path::Path) -> Result<Output, Failure> {
+fn parse(
+    input: Input,
+    schema_path: &std::path::Path,
+    policy: llmout::Policy,
+    pretty: bool,
+) -> Result<Output, Failure> {
     let schema = read_schema_file(schema_path)?;
-    let result = llmout::from_llm_with_schema(&input.text, &schema, &llmout::Options::default());
+    let options = llmout::Options::default().policy(policy);
+    let result = llmout::from_llm_with_schema(&input.text, &schema, &options);
     if let Some(err) = &result.error {
         if err.kind() == llmout::ErrorKind::InvalidSchema {
             return Err(Failure::usage(format!("{}: {err}", schema_path.display())));
@@ -339,20 +431,28 @@ fn parse(input: Input, schema_path: &std::path::Path) -> Result<Output, Failure>
         (_, Some(e)) => return Err(Failure::input(e.to_string())),
         (None, None) => return Err(Failure::input("no value")),
     };
-    Ok(json_output(ParseOut {
-        value,
-        warnings: Warnings {
-            input: input.invalid_utf8,
-            found,
+    Ok(json_output(
+        ParseOut {
+            value,
+            warnings: Warnings {
+                input: input.invalid_utf8,
+                found,
+            },
+            recovered,
         },
-        recovered,
-    }))
+        pretty,
+    ))
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering. A file that is not a
 /// schema is a usage error (exit 2); a schema the dialect cannot express is an input error
 /// (exit 1). Both name where.
-fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result<Output, Failure> {
+fn schema(
+    dialect: Option<&str>,
+    prompt: bool,
+    path: &std::path::Path,
+    pretty: bool,
+) -> Result<Output, Failure> {
     let schema = read_schema_file(path)?;
     if prompt {
         let text = llmout::schema::prompt::render(&schema)
@@ -367,7 +467,7 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
         .map_err(Failure::usage)?;
     let out = llmout::schema::dialect::to_dialect(&schema, dialect)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    Ok(json_output(out))
+    Ok(json_output(out, pretty))
 }
 
 /// `tools`: the envelope of DESIGN.md section 7, with the warnings (unknown tools, arguments
@@ -375,7 +475,7 @@ fn schema(dialect: Option<&str>, prompt: bool, path: &std::path::Path) -> Result
 /// not be recovered (a required argument missing: nothing is invented). A reply without calls is
 /// content, not an error. With `--tools`, arguments are recovered against the definitions'
 /// schemas.
-fn tools(input: Input, defs: Option<&std::path::Path>) -> Result<Output, Failure> {
+fn tools(input: Input, defs: Option<&std::path::Path>, pretty: bool) -> Result<Output, Failure> {
     let mut r = match defs {
         None => llmout::tools::parse(&input.text),
         Some(path) => {
@@ -400,8 +500,46 @@ fn tools(input: Input, defs: Option<&std::path::Path>) -> Result<Output, Failure
         input: input.invalid_utf8,
         found: std::mem::take(&mut r.warnings),
     };
-    Ok(json_output(ToolsOut {
-        calls: CallsOut(r),
-        warnings,
-    }))
+    Ok(json_output(
+        ToolsOut {
+            calls: CallsOut(r),
+            warnings,
+        },
+        pretty,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            ".{0,8}".prop_map(Value::from),
+            "[\"\\\\:,{}\\[\\] ]{0,6}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((".{0,4}", inner), 0..5)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn write_pretty_writes_what_serde_json_pretty_writes(v in value()) {
+            let mut out = Vec::new();
+            super::write_pretty(&v.to_string(), &mut out).unwrap();
+            prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string_pretty(&v).unwrap());
+        }
+    }
 }

@@ -7,16 +7,17 @@
 //! | rule | example | warning | cost |
 //! |---|---|---|---|
 //! | key by alias, case or separators | `Summary`, `user_id` for `userId` | `KeyRenamed` | 1 |
-//! | unknown key dropped (kept when extras are allowed) | `{"extra": 1}` | `UnknownKeyDropped` | 1 |
+//! | unknown key dropped (kept where the schema allows it, see below) | `{"extra": 1}` | `UnknownKeyDropped` | 1 |
 //! | missing required field: default, `null` if nullable, else the empty value | `""`, `0`, `false`, `[]`, `{}` | `MissingField` | 5 |
 //! | `null` for a non-nullable field: the same | `"title": null` | `NullReplaced` | 3 |
 //! | number <-> string, bool from words, integral float to integer | `"12,500"`, `"yes"`, `4.0` | `Coerced` | 1 |
-//! | structure as text (the reply's own text, when [`from_llm`](crate::from_llm) has it) | `{a: 1}` for a string field | `Coerced` | 3 |
+//! | structure as text (the reply's own text, when [`from_llm`](crate::LlmOutput::from_llm) has it) | `{a: 1}` for a string field | `Coerced` | 3 |
 //! | a JSON document inside a string | `"[1, 2]"` for an array | `Coerced` | 1 |
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
 //! | the value of an object's only field, given alone | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
 //! | a wrapper around the expected value (not when its key is a field of the items) | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
+//! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
 //!
@@ -30,9 +31,15 @@
 //!
 //! Under [`Policy::Strict`] every rule is an error instead ([`ErrorKind::Forbidden`]), and so is
 //! a missing field marked `x-no-invent` (the derive's `#[llmout(no_invent)]`) under any policy.
-//! Under [`Policy::NoInvent`] only filling in is: a required field missing (or `null`) is an
-//! error unless the schema gives a `default`. [`Options::keep_unknown_keys`] keeps the keys a
-//! schema does not list (unless it says `additionalProperties: false`).
+//! Under [`Policy::NoInvent`] only filling in is: a required field missing (or `null`), and a
+//! `null` array item or map value, is an error unless the schema gives a `default`.
+//!
+//! A key the schema does not list is kept when the schema takes it (`additionalProperties`
+//! `true` or a schema), and dropped when it says `additionalProperties: false`. Where it says
+//! nothing, [`Options::keep_unknown_keys`] decides: set by the runtime-schema entry points
+//! ([`from_llm_with_schema`](crate::from_llm_with_schema), tool arguments), which keep such
+//! keys as JSON Schema allows; unset for derived types, whose serde would ignore them, so
+//! they are dropped with a warning.
 //!
 //! A union weighs each branch without keeping its warnings or copying the value, then recovers
 //! the cheapest for real. Its choice for a value is memoised (by union node, value and depth)
@@ -49,7 +56,7 @@
 //! consuming a level of the value are rejected when compiled.
 //!
 //! ```
-//! use llmout::{recover::recover, schema::Schema, Options};
+//! use llmout::{advanced::recover::recover, schema::Schema, Options};
 //! use serde_json::json;
 //! let schema = Schema::compile(&json!({
 //!     "type": "object",
@@ -102,7 +109,7 @@ impl Recovered {
     /// Where a part of the value that was at `path` before recovery is now.
     ///
     /// ```
-    /// use llmout::{recover::recover, schema::Schema, Options};
+    /// use llmout::{advanced::recover::recover, schema::Schema, Options};
     /// use serde_json::json;
     /// let schema = Schema::compile(&json!({
     ///     "type": "object",
@@ -147,7 +154,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         schema,
         strict: options.get_policy() == Policy::Strict,
         invent: options.get_policy() != Policy::NoInvent,
-        keep_unknown: options.get_keep_unknown_keys(),
+        keep_unknown: options.get_keep_unknown_keys().unwrap_or(false),
         drop_items: options.get_drop_invalid_items(),
         max_depth,
         max_frames: max_depth + UNION_FRAMES,
@@ -453,6 +460,8 @@ impl Walker<'_> {
         if v.is_null() {
             return if self.schema.is_nullable(id) {
                 Ok(Value::Null)
+            } else if !self.invent && self.schema.default_of(id).is_none() {
+                Err(self.null_not_replaced(id))
             } else {
                 self.invent(id, WarningKind::NullReplaced, 3, "null")
             };
@@ -1011,6 +1020,11 @@ impl Walker<'_> {
         let mut v = self.decode_string(v, Value::is_object)?;
         // (`value` restores the count when this object is done.)
         self.in_document += u32::from(was_string && !v.is_string());
+        if o.properties.is_empty() && matches!(o.additional, Additional::Schema(_)) {
+            if let Some(map) = self.pairs_to_map(&v)? {
+                return Ok(Cow::Owned(map));
+            }
+        }
         if v.as_array()
             .is_some_and(|items| items.len() == 1 && items[0].is_object())
         {
@@ -1047,6 +1061,48 @@ impl Walker<'_> {
             Cow::Borrowed(Value::Object(map)) => Ok(Cow::Borrowed(map)),
             v => Err(self.mismatch(id, &v)),
         }
+    }
+
+    /// An array of `{"key": …, "value": …}` objects where a map is expected: the map. It is
+    /// how the `openai-strict` and `gemini` dialects write a map, which they cannot express
+    /// (see `schema::dialect`), so a reply that follows such a schema deserializes into the
+    /// `HashMap` it stands for. Keys that are numbers or booleans are read as their text; a key
+    /// given twice is ambiguous. `None` when `v` is not such an array.
+    #[inline(never)]
+    fn pairs_to_map(&mut self, v: &Value) -> Result<Option<Map<String, Value>>, Error> {
+        let Some(items) = v.as_array() else {
+            return Ok(None);
+        };
+        let pair = |item: &Value| -> Option<(String, Value)> {
+            let m = item.as_object().filter(|m| m.len() == 2)?;
+            let key = coerce::scalar_text(m.get("key")?)
+                .or_else(|| m.get("key")?.as_str().map(str::to_owned))?;
+            Some((key, m.get("value")?.clone()))
+        };
+        let mut map = Map::with_capacity(items.len());
+        for item in items {
+            let Some((key, value)) = pair(item) else {
+                return Ok(None);
+            };
+            if map.contains_key(&key) {
+                return Err(Error::new(
+                    ErrorKind::Ambiguous,
+                    self.path.clone(),
+                    "a map, written as {\"key\", \"value\"} objects with different keys",
+                    format!("the key {} given twice", excerpt(&key, 40)),
+                ));
+            }
+            map.insert(key, value);
+        }
+        self.change(
+            WarningKind::Reshaped,
+            1,
+            format!(
+                "read an array of {} {{\"key\", \"value\"}} objects as a map",
+                items.len()
+            ),
+        )?;
+        Ok(Some(map))
     }
 
     /// `object`'s common case on an owned map: the values recovered in place, without
@@ -1131,9 +1187,15 @@ impl Walker<'_> {
         let mut exact: Vec<bool> = vec![false; o.properties.len()];
         let mut extras: Vec<(String, Extra<'v>)> = Vec::new();
         let mut any_known = false;
+        // An object of extras only is one when the schema takes extras, unless its required
+        // fields would all be filled in: a value made of defaults is never a recovery.
+        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || (self.keep_unknown && o.additional == Additional::Unspecified);
+        let extras_only_ok =
+            takes_extras && !(self.invent && o.properties.iter().any(|p| p.required));
         // Described only if no key turns out to be known (the error below).
         let found_keys = if o.properties.is_empty()
-            || matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || extras_only_ok
             || map
                 .keys()
                 .any(|k| o.properties.iter().any(|p| &p.name == k))
@@ -1224,10 +1286,7 @@ impl Walker<'_> {
                 },
             }
         }
-        // (An object of extras only is one when the schema takes extras.)
-        let takes_extras = matches!(o.additional, Additional::Allow | Additional::Schema(_))
-            || (self.keep_unknown && o.additional == Additional::Unspecified);
-        if !any_known && !o.properties.is_empty() && !takes_extras {
+        if !any_known && !o.properties.is_empty() && !extras_only_ok {
             return Err(Error::new(
                 ErrorKind::Mismatch,
                 self.path.clone(),
@@ -1332,6 +1391,19 @@ impl Walker<'_> {
                 p.name
             ),
             found,
+        )
+    }
+
+    /// A `null` where a value that is not nullable is expected (an array item, a map's value,
+    /// the root), under `Policy::NoInvent`: the path names it.
+    #[cold]
+    #[inline(never)]
+    fn null_not_replaced(&self, id: NodeId) -> Error {
+        Error::new(
+            ErrorKind::Forbidden,
+            self.path.clone(),
+            format!("{} (never filled in)", self.schema.describe(id)),
+            "null",
         )
     }
 

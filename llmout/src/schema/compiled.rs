@@ -8,7 +8,7 @@
 //! on an enum) and `x-no-invent` (properties recovery must never fill in).
 //!
 //! ```
-//! use llmout::schema::{Kind, Schema};
+//! use llmout::{advanced::schema::Kind, schema::Schema};
 //! let s = Schema::compile(&serde_json::json!({
 //!     "type": "object",
 //!     "properties": {"tags": {"type": "array", "items": {"type": "string"}}},

@@ -18,11 +18,25 @@
 //! | `format` only `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid` | other formats and `default` move into `description` |
 //! | no `minLength`/`maxLength`, `minProperties`/`maxProperties`, `patternProperties`, `propertyNames`, `uniqueItems`, `prefixItems`, `examples` | removed (recovery still checks what it checks) |
 //! | "any value" (`{}`, `true`) cannot be expressed | error |
-//! | limits: 5 000 properties in all, 10 levels of object nesting, 1 000 enum values, 120 000 characters of names, enum values and consts | checked; error naming the limit |
+//! | limits: 5 000 properties in all, 10 levels of object nesting, 1 000 enum values, 120 000 characters of names, enum values and consts, 15 000 characters in one string enum of more than 250 values | checked; error naming the limit |
+//! | no keyword beside `$ref` (the SDK inlines such a reference) | a `$ref` with siblings is inlined, its own keywords kept over the definition's; a recursive one becomes `{"anyOf": [{"$ref": …}], …}` |
+//! | a map cannot be expressed (`additionalProperties` must be `false`) | written as an array of `{"key", "value"}` objects, which recovery reads back into the map; a map of any value is an error |
+//!
+//! The rules are OpenAI's, from the Structured Outputs guide, section "Supported schemas"
+//! (<https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>): supported
+//! types and `anyOf` not at the root, "All fields must be required", "additionalProperties:
+//! false must always be set in objects", the supported `format`s and keywords, the limits on
+//! nesting, size, total string length and enums; and from the OpenAI Python SDK's
+//! `to_strict_json_schema` (`openai/lib/_pydantic.py`), which inlines a `$ref` that has
+//! siblings. Each is checked on derived and runtime schemas by `tests/dialects.rs`.
 //!
 //! # `anthropic`: a tool's `input_schema`
 //!
-//! Full JSON Schema; the root must be an object (error otherwise).
+//! Full JSON Schema; the root must be an object (error otherwise). Anthropic's "Define tools"
+//! page (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools>) gives
+//! `input_schema` as a JSON Schema object for the tool's parameters, `"type": "object"` at its
+//! root. (Its `strict: true` mode takes a narrower subset, listed under "JSON Schema
+//! limitations" in the structured-outputs guide; this dialect is for tools without it.)
 //!
 //! # `gemini`: `responseSchema` (an OpenAPI 3.0 subset)
 //!
@@ -30,12 +44,19 @@
 //! |---|---|
 //! | no `$ref`/`$defs` | references are inlined; a recursive type is an error at the reference |
 //! | no type arrays, no `null` type | `["T", "null"]` and `anyOf` with a null branch become `nullable: true` |
-//! | no `additionalProperties` | removed: a map becomes an object with any keys |
+//! | no `additionalProperties` | a map is written as an array of `{"key", "value"}` objects (as for OpenAI), which recovery reads back into the map; elsewhere removed |
 //! | `enum` of strings only; no `const` | a string `const` becomes a one-value `enum`; other values are an error |
 //! | no `oneOf`/`allOf` | `oneOf` becomes `anyOf`, a one-element `allOf` is merged, else an error |
 //! | keywords: `type`, `format`, `title`, `description`, `nullable`, `enum`, `items`, `properties`, `required`, `anyOf`, `minItems`, `maxItems`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `default`, `propertyOrdering` | anything else is removed |
 //! | properties are generated in alphabetical order unless `propertyOrdering` says otherwise | `propertyOrdering` is set to the schema's order |
 //! | the schema counts against the input tokens, and large ones are refused ("too many states") | a schema over 1 000 000 bytes with its references inlined is an error, found before inlining |
+//!
+//! The keywords and their types are those of the `Schema` object of the Gemini API reference
+//! (<https://ai.google.dev/api/caching#Schema>, "a select subset of an OpenAPI 3.0 schema
+//! object": `type` is one type name, `enum` holds strings, `nullable` says `null`, no `$ref`),
+//! and `propertyOrdering` is from the structured-output guide
+//! (<https://ai.google.dev/gemini-api/docs/structured-output>); `tests/dialects.rs` checks
+//! each on derived types.
 //!
 //! Inlining copies a definition at every use, so a schema whose definitions each use the next
 //! twice doubles per level (20 levels of 1 KB make 100 MB). Google publishes no size limit for
@@ -48,6 +69,9 @@
 //! such growth.
 //!
 //! # `gemini-json`: `responseJsonSchema`
+//!
+//! The keywords Gemini's structured-output guide lists as supported for `responseJsonSchema`
+//! (<https://ai.google.dev/gemini-api/docs/structured-output>):
 //!
 //! JSON Schema, with only `$id`, `$defs`, `$ref`, `$anchor`, `type`, `format`, `title`,
 //! `description`, `enum`, `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`,
@@ -441,9 +465,20 @@ const GEMINI_JSON_KEPT: [&str; 21] = [
 struct Walk<'a> {
     root: &'a Value,
     dialect: Dialect,
-    /// `$ref`s being inlined (Gemini), to find recursion.
+    /// `$ref`s being inlined (Gemini; OpenAI where a `$ref` has siblings), to find recursion.
     stack: Vec<String>,
+    /// Nodes walked inside references inlined for OpenAI, bounded by [`MAX_INLINED_NODES`].
+    inlined_nodes: usize,
+    /// The next node walked is the root (OpenAI's must stay an object: no map there becomes
+    /// an array).
+    at_root: bool,
 }
+
+/// The most schema nodes that inlining `$ref`s with siblings may walk for OpenAI: inlining
+/// copies a definition at every use, so definitions that each use the next twice double per
+/// level. Far more than a schema within OpenAI's 5 000 properties inlines to, and a bound on
+/// the walk's time.
+const MAX_INLINED_NODES: usize = 100_000;
 
 impl<'a> Walk<'a> {
     fn new(root: &'a Value, dialect: Dialect) -> Self {
@@ -452,12 +487,30 @@ impl<'a> Walk<'a> {
             root,
             dialect,
             stack: vec!["#".to_owned()],
+            inlined_nodes: 0,
+            at_root: true,
         }
     }
 
     fn node(&mut self, s: &Value, path: &str, depth: usize) -> Result<Value, Error> {
         if depth > MAX_DEPTH {
             return Err(invalid(path, "a schema nested at most 64 deep", s));
+        }
+        let at_root = std::mem::take(&mut self.at_root);
+        if self.dialect == Dialect::OpenAiStrict && self.stack.len() > 1 {
+            self.inlined_nodes += 1;
+            if self.inlined_nodes > MAX_INLINED_NODES {
+                return Err(Error::new(
+                    ErrorKind::InvalidSchema,
+                    path,
+                    format!(
+                        "a schema of at most {MAX_INLINED_NODES} nodes once its references \
+                         with sibling keywords are inlined (OpenAI strict mode takes no \
+                         keyword beside $ref)"
+                    ),
+                    "more",
+                ));
+            }
         }
         // "Any value" (`true`, `{}`) has no form in the typed dialects.
         let any = s == &Value::Bool(true) || s.as_object().is_some_and(Map::is_empty);
@@ -496,6 +549,17 @@ impl<'a> Walk<'a> {
         if self.dialect == Dialect::Gemini {
             if let Some(Value::String(r)) = obj.get("$ref") {
                 return self.inline(r, obj, path, depth);
+            }
+        }
+        // (OpenAI's root must be an object: a map there stays the error it is.)
+        let pairs = match self.dialect {
+            Dialect::OpenAiStrict => !at_root,
+            Dialect::Gemini => true,
+            _ => false,
+        };
+        if pairs {
+            if let Some(pairs) = self.map_as_pairs(obj, path, depth)? {
+                return Ok(pairs);
             }
         }
         for (k, v) in obj {
@@ -538,10 +602,167 @@ impl<'a> Walk<'a> {
             out.insert(k.clone(), v);
         }
         match self.dialect {
-            Dialect::OpenAiStrict => openai(out, obj, path, s),
+            Dialect::OpenAiStrict => {
+                let out = openai(out, obj, path, s)?;
+                self.refs_without_siblings(out, depth)
+            }
             Dialect::Anthropic => Ok(Value::Object(out)),
             Dialect::Gemini => gemini(out, path, s),
             Dialect::GeminiJson => Ok(gemini_json(out)),
+        }
+    }
+
+    /// A map (`additionalProperties` with a schema, no properties) as an array of
+    /// `{"key", "value"}` objects, for the dialects that cannot say what a map's values are:
+    /// OpenAI strict mode wants `additionalProperties: false` on every object, and Gemini's
+    /// `responseSchema` has no `additionalProperties`. Recovery reads such an array back into
+    /// the map (`recover`'s pairs rule), so a reply that follows this schema deserializes into
+    /// the `HashMap`. `propertyNames`, if any, is the key's schema; `minProperties` and
+    /// `maxProperties` become `minItems` and `maxItems`. `None` when `obj` is not a map.
+    fn map_as_pairs(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Result<Option<Value>, Error> {
+        let Some(values @ Value::Object(_)) = obj.get("additionalProperties") else {
+            return Ok(None);
+        };
+        // Definitions beside the map would be lost with its keywords (and Gemini inlines them).
+        if self.dialect == Dialect::OpenAiStrict
+            && (obj.contains_key("$defs") || obj.contains_key("definitions"))
+        {
+            return Ok(None);
+        }
+        let named = obj
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+        let array_type = match obj.get("type") {
+            None => Value::from("array"),
+            Some(Value::String(t)) if t == "object" => Value::from("array"),
+            Some(Value::Array(types)) if types.iter().any(|t| t == "object") => Value::Array(
+                types
+                    .iter()
+                    .map(|t| {
+                        if t == "object" {
+                            json!("array")
+                        } else {
+                            t.clone()
+                        }
+                    })
+                    .collect(),
+            ),
+            Some(_) => return Ok(None),
+        };
+        if named {
+            return Ok(None);
+        }
+        let mut value = self.node(values, &push(path, "additionalProperties"), depth + 1)?;
+        let mut key = match obj.get("propertyNames") {
+            Some(names @ Value::Object(_)) => {
+                self.node(names, &push(path, "propertyNames"), depth + 1)?
+            }
+            _ => json!({"type": "string"}),
+        };
+        if self.dialect == Dialect::OpenAiStrict {
+            value = self.ref_without_siblings(value, depth)?;
+            key = self.ref_without_siblings(key, depth)?;
+        }
+        let mut pair = json!({
+            "type": "object",
+            "properties": {"key": key, "value": value},
+            "required": ["key", "value"]
+        });
+        match self.dialect {
+            Dialect::OpenAiStrict => pair["additionalProperties"] = Value::Bool(false),
+            _ => pair["propertyOrdering"] = json!(["key", "value"]),
+        }
+        let mut array = Map::new();
+        array.insert("type".into(), array_type);
+        for (k, v) in obj {
+            let k = match k.as_str() {
+                "description" | "title" => k.as_str(),
+                "minProperties" => "minItems",
+                "maxProperties" => "maxItems",
+                _ => continue,
+            };
+            array.insert(k.into(), v.clone());
+        }
+        describe(
+            &mut array,
+            "a map: one {\"key\", \"value\"} object per entry".to_owned(),
+        );
+        array.insert("items".into(), pair);
+        let s = Value::Object(obj.clone());
+        match self.dialect {
+            Dialect::OpenAiStrict => openai(array.clone(), &array, path, &s).map(Some),
+            _ => gemini(array, path, &s).map(Some),
+        }
+    }
+
+    /// [`ref_without_siblings`](Self::ref_without_siblings) on every schema directly under
+    /// `out`, once `openai` has made optional properties nullable (which moves a `$ref`'s
+    /// siblings out of it: `{"anyOf": [{"$ref": …}, {"type": "null"}], "description": …}`, so
+    /// only what is left needs inlining).
+    fn refs_without_siblings(&mut self, out: Value, depth: usize) -> Result<Value, Error> {
+        let Value::Object(mut m) = out else {
+            return Ok(out);
+        };
+        for (k, v) in m.iter_mut() {
+            match (k.as_str(), v) {
+                ("properties" | "$defs" | "definitions", Value::Object(children)) => {
+                    for child in children.values_mut() {
+                        *child = self.ref_without_siblings(std::mem::take(child), depth + 1)?;
+                    }
+                }
+                ("anyOf" | "prefixItems", Value::Array(children)) => {
+                    for child in children.iter_mut() {
+                        *child = self.ref_without_siblings(std::mem::take(child), depth + 1)?;
+                    }
+                }
+                ("items" | "additionalProperties", child @ Value::Object(_)) => {
+                    *child = self.ref_without_siblings(std::mem::take(child), depth + 1)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(Value::Object(m))
+    }
+
+    /// A `$ref` with sibling keywords (`{"$ref": …, "description": …}`, which schemars writes
+    /// for a documented field of a named type): OpenAI strict mode does not take keywords
+    /// beside `$ref`, and its own SDK inlines such a reference (`openai-python`,
+    /// `lib/_pydantic.py`: "we can't use `$ref`s if there are also other properties
+    /// defined"), the node's keywords taking priority over the definition's. So does this. A
+    /// reference back into a definition being inlined (recursion) cannot be inlined: it
+    /// becomes a one-branch `anyOf` holding the bare `$ref`, which keeps the siblings.
+    fn ref_without_siblings(&mut self, out: Value, depth: usize) -> Result<Value, Error> {
+        let Value::Object(mut m) = out else {
+            return Ok(out);
+        };
+        let Some(Value::String(r)) = m.get("$ref").cloned() else {
+            return Ok(Value::Object(m));
+        };
+        if m.len() == 1 {
+            return Ok(Value::Object(m));
+        }
+        m.remove("$ref");
+        let target = super::valid::resolve(self.root, &r);
+        let Some(target) = target.filter(|_| !self.stack.contains(&r)) else {
+            m.insert("anyOf".into(), json!([{"$ref": r}]));
+            return Ok(Value::Object(m));
+        };
+        let pointer = super::valid::percent_decode(r.strip_prefix('#').unwrap_or_default());
+        self.stack.push(r);
+        let inlined = self.node(target, &pointer, depth + 1);
+        self.stack.pop();
+        match inlined? {
+            Value::Object(mut t) => {
+                t.extend(m);
+                Ok(Value::Object(t))
+            }
+            other => Ok(other),
         }
     }
 
@@ -695,7 +916,9 @@ fn nullable(s: &mut Value) {
     }
 }
 
-/// OpenAI's documented limits, checked on the dialect schema.
+/// OpenAI's documented limits, checked on the dialect schema (Structured Outputs guide,
+/// "Supported schemas": "Objects have limitations on nesting depth and size", "Limitations on
+/// total string size", "Limitations on enum size").
 fn openai_limits(schema: &Value) -> Result<(), Error> {
     #[derive(Default)]
     struct Count {
@@ -703,6 +926,8 @@ fn openai_limits(schema: &Value) -> Result<(), Error> {
         enum_values: usize,
         chars: usize,
         depth: usize,
+        /// The most characters of one string enum of more than 250 values.
+        long_enum_chars: usize,
     }
     fn walk(v: &Value, object_depth: usize, c: &mut Count) {
         let Value::Object(m) = v else { return };
@@ -725,11 +950,15 @@ fn openai_limits(schema: &Value) -> Result<(), Error> {
                 "enum" => {
                     if let Value::Array(e) = x {
                         c.enum_values += e.len();
-                        c.chars += e
+                        let chars = e
                             .iter()
                             .filter_map(Value::as_str)
                             .map(|s| s.chars().count())
                             .sum::<usize>();
+                        c.chars += chars;
+                        if e.len() > 250 && e.iter().all(|v| v.is_string() || v.is_null()) {
+                            c.long_enum_chars = c.long_enum_chars.max(chars);
+                        }
                     }
                 }
                 "const" => c.chars += x.as_str().map_or(0, |s| s.chars().count()),
@@ -770,6 +999,12 @@ fn openai_limits(schema: &Value) -> Result<(), Error> {
             c.chars,
             120_000,
             "at most 120000 characters of names, enum values and consts (OpenAI)",
+            "characters",
+        ),
+        (
+            c.long_enum_chars,
+            15_000,
+            "at most 15000 characters in one string enum of more than 250 values (OpenAI)",
             "characters",
         ),
     ];
@@ -908,9 +1143,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn openai_refuses_maps_any_and_non_object_roots() {
-        let map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}, "required": ["m"]});
-        let e = to_dialect(&map, Dialect::OpenAiStrict).unwrap_err();
+    fn openai_writes_maps_as_pairs_and_refuses_any_and_non_object_roots() {
+        let map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}, "maxProperties": 3}}, "required": ["m"]});
+        assert_eq!(
+            to_dialect(&map, Dialect::OpenAiStrict).unwrap()["properties"]["m"],
+            json!({
+                "type": "array",
+                "maxItems": 3,
+                "description": "a map: one {\"key\", \"value\"} object per entry",
+                "items": {
+                    "type": "object",
+                    "properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
+                    "required": ["key", "value"],
+                    "additionalProperties": false
+                }
+            })
+        );
+        // At the root, where OpenAI wants an object, a map stays an error.
+        let root = json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/D"}, "$defs": {"D": {"type": "integer"}}});
+        let e = to_dialect(&root, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!((e.kind(), e.path()), (ErrorKind::InvalidSchema, ""));
+        let via_ref = json!({"$ref": "#/$defs/M", "$defs": {"M": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+        assert_eq!(
+            to_dialect(&via_ref, Dialect::OpenAiStrict)
+                .unwrap_err()
+                .path(),
+            "/$defs/M"
+        );
+        // Gemini takes an array at the root, with the references inlined.
+        assert_eq!(
+            to_dialect(&root, Dialect::Gemini).unwrap()["items"]["properties"]["value"],
+            json!({"type": "integer"})
+        );
+        // A map of any values cannot be written for OpenAI either way.
+        let any_map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}});
+        let e = to_dialect(&any_map, Dialect::OpenAiStrict).unwrap_err();
         assert_eq!(
             (e.kind(), e.path()),
             (ErrorKind::InvalidSchema, "/properties/m")
@@ -957,6 +1224,72 @@ mod tests {
         assert_eq!(
             out["$defs"]["R"],
             json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn openai_inlines_a_ref_with_siblings() {
+        let s = json!({
+            "type": "object",
+            "properties": {
+                "required_ref": {"$ref": "#/$defs/R", "description": "Mine."},
+                "optional_ref": {"$ref": "#/$defs/R", "description": "Also mine."},
+                "bare": {"$ref": "#/$defs/R"}
+            },
+            "required": ["required_ref", "bare"],
+            "$defs": {"R": {"type": "object", "description": "Theirs.", "properties": {"a": {"type": "string"}}, "required": ["a"]}}
+        });
+        let out = to_dialect(&s, Dialect::OpenAiStrict).unwrap();
+        let r = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+        let mut inlined = r.clone();
+        inlined["description"] = json!("Mine.");
+        assert_eq!(out["properties"]["required_ref"], inlined);
+        // An optional one is made nullable first, which leaves its `$ref` bare.
+        assert_eq!(
+            out["properties"]["optional_ref"],
+            json!({"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "description": "Also mine."})
+        );
+        assert_eq!(out["properties"]["bare"], json!({"$ref": "#/$defs/R"}));
+        let mut r_def = r;
+        r_def["description"] = json!("Theirs.");
+        assert_eq!(out["$defs"]["R"], r_def);
+
+        // Recursion: the reference back into what is being inlined stays a reference.
+        let tree = json!({
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/N", "description": "The root."}},
+            "required": ["root"],
+            "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N", "description": "The next."}}, "required": ["next"]}}
+        });
+        let out = to_dialect(&tree, Dialect::OpenAiStrict).unwrap();
+        assert_eq!(
+            out["properties"]["root"]["properties"]["next"],
+            json!({"description": "The next.", "anyOf": [{"$ref": "#/$defs/N"}]})
+        );
+        assert_eq!(out["properties"]["root"]["description"], "The root.");
+    }
+
+    #[test]
+    fn openai_inlining_that_doubles_per_level_is_bounded() {
+        // Each level uses the next twice, with a description: inlined, 2^30 copies.
+        let mut defs = Map::new();
+        for i in 0..30 {
+            let next = format!("#/$defs/L{}", i + 1);
+            defs.insert(
+                format!("L{i}"),
+                json!({"type": "object", "properties": {
+                    "a": {"$ref": next, "description": "a"},
+                    "b": {"$ref": next, "description": "b"}
+                }, "required": ["a", "b"]}),
+            );
+        }
+        defs.insert("L30".into(), json!({"type": "string"}));
+        let s = json!({"type": "object", "properties": {"l": {"$ref": "#/$defs/L0", "description": "top"}}, "required": ["l"], "$defs": defs});
+        let e = to_dialect(&s, Dialect::OpenAiStrict).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidSchema);
+        assert!(
+            e.expected().starts_with("a schema of at most 100000 nodes"),
+            "{e}"
         );
     }
 
@@ -1021,6 +1354,10 @@ mod tests {
             })
         );
         // What a dialect cannot express in it is named at its own pointer.
+        let s = json!({
+            "$ref": "#/$defs/P",
+            "$defs": {"P": {"type": "object", "properties": {"m": {}}}}
+        });
         let e = to_dialect(&s, Dialect::OpenAiStrict).unwrap_err();
         assert_eq!(e.path(), "/$defs/P/properties/m");
         // A root reference to something else is still not an object root.

@@ -1,9 +1,12 @@
-//! Schemas: the compiled view recovery runs against, prompt rendering, and provider dialects.
+//! Schemas: the compiled view recovery runs against ([`Schema`]), the check every schema
+//! passes first ([`validate`]), prompt rendering ([`prompt`]) and provider dialects
+//! ([`dialect`]). The compiled schema's nodes are in [`advanced::schema`](crate::advanced::schema).
 
-mod compiled;
+pub(crate) mod compiled;
 pub mod dialect;
 pub mod prompt;
 mod valid;
 
-pub use compiled::*;
+pub use compiled::Schema;
+pub(crate) use compiled::*;
 pub use valid::validate;

@@ -88,7 +88,9 @@ const COUNTS: [&str; 6] = [
 ];
 
 /// Checks that `schema` is a JSON schema llmout can use; the error names the bad keyword by its
-/// JSON pointer. See the [module docs](self) for what is checked.
+/// JSON pointer: a `type` that is not a type name, an `enum` that is not a non-empty array, a
+/// `$ref` that does not resolve, references that loop without consuming input, and so on (the
+/// full table is in the module docs of `schema/valid.rs`, which are not public).
 ///
 /// ```
 /// use llmout::schema::validate;
