@@ -31,6 +31,10 @@ enum Command {
     Repair {
         /// The reply; stdin when absent or `-`.
         file: Option<std::path::PathBuf>,
+        /// Each line of the input is a JSON string holding one reply: print one result per
+        /// line, in order, or {"error": {"kind", "message"}} for a reply that fails.
+        #[arg(long)]
+        jsonl: bool,
     },
     /// Recover a reply against a JSON schema; print {"value","warnings","recovered"}.
     Parse {
@@ -43,6 +47,10 @@ enum Command {
         policy: llmout::Policy,
         /// The reply; stdin when absent or `-`.
         file: Option<std::path::PathBuf>,
+        /// Each line of the input is a JSON string holding one reply: print one result per
+        /// line, in order, or {"error": {"kind", "message"}} for a reply that fails.
+        #[arg(long)]
+        jsonl: bool,
     },
     /// Read the tool calls in a reply; print {"content","tool_calls","needs_more_work",
     /// "warnings"}, each call {"id","name","arguments"} and "error" where its arguments could not
@@ -54,6 +62,10 @@ enum Command {
         tools: Option<std::path::PathBuf>,
         /// The reply; stdin when absent or `-`.
         file: Option<std::path::PathBuf>,
+        /// Each line of the input is a JSON string holding one reply: print one result per
+        /// line, in order, or {"error": {"kind", "message"}} for a reply that fails.
+        #[arg(long)]
+        jsonl: bool,
     },
     /// Rewrite a JSON schema (FILE) for a provider, or render it for a prompt.
     Schema {
@@ -79,137 +91,257 @@ fn main() -> ExitCode {
     };
     let pretty = cli.pretty;
     let outcome = match cli.command {
-        Command::Repair { file } => read_input(file.as_deref()).and_then(|input| {
-            let json = repair(&input.text)?;
-            // stdout holds only the value: the note about the input goes to stderr.
-            if let Some(w) = &input.invalid_utf8 {
-                let message = w["message"].as_str().unwrap_or_default();
-                let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
-            }
-            drop(input);
-            Ok(Box::new(move |w: &mut dyn Write| {
-                if pretty {
-                    write_pretty(&json, w)
-                } else {
-                    w.write_all(json.as_bytes())
-                }
-            }) as Output)
-        }),
+        Command::Repair { file, jsonl } => {
+            run(file.as_deref(), jsonl, pretty, &|input| repair(input))
+        }
         Command::Parse {
             schema,
             policy,
             file,
-        } => read_input(file.as_deref()).and_then(|input| parse(input, &schema, policy, pretty)),
-        Command::Tools { tools: defs, file } => {
-            read_input(file.as_deref()).and_then(|input| tools(input, defs.as_deref(), pretty))
-        }
+            jsonl,
+        } => Parse::new(&schema, policy)
+            .and_then(|p| run(file.as_deref(), jsonl, pretty, &|input| p.answer(input))),
+        Command::Tools {
+            tools: defs,
+            file,
+            jsonl,
+        } => Tools::new(defs.as_deref())
+            .and_then(|t| run(file.as_deref(), jsonl, pretty, &|input| t.answer(input))),
         Command::Schema {
             dialect,
             prompt,
             file,
-        } => schema(dialect.as_deref(), prompt, &file, pretty),
+        } => schema(dialect.as_deref(), prompt, &file)
+            .and_then(|(output, json)| write_out(output, json && pretty)),
     };
     match outcome {
-        Ok(write) => {
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            let written = write(&mut out)
-                .and_then(|()| out.write_all(b"\n"))
-                .and_then(|()| out.flush());
-            match written {
-                // A reader that stops early (`llmout repair | head -c1`) is not a failure of
-                // llmout's: exit quietly, as if it had read everything.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    let _ = writeln!(std::io::stderr(), "llmout: cannot write the output: {e}");
-                    ExitCode::from(1)
-                }
-                Ok(()) => ExitCode::SUCCESS,
-            }
-        }
-        Err(Failure { code, message }) => {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure { code, message, .. }) => {
             let _ = writeln!(std::io::stderr(), "llmout: {message}");
             ExitCode::from(code)
         }
     }
 }
 
-/// What a command prints, on one line: written straight to stdout (buffered), so the output is
-/// never held whole as one string beside the value it is made from.
-type Output = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+/// What a command prints for one reply: written straight to stdout (buffered), so the output
+/// is never held whole as one string beside the value it is made from. JSON is written
+/// compact; `--pretty` indents it as it passes (see [`Pretty`]).
+type Output<'a> = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a>;
 
-/// Writes `value` as compact JSON, or indented with `pretty`.
-fn json_output<T: Serialize + 'static>(value: T, pretty: bool) -> Output {
-    Box::new(move |w: &mut dyn Write| {
+/// How a command answers one reply: what to print, or why it cannot.
+type Answer<'a> = dyn Fn(Input) -> Result<Output<'static>, Failure> + 'a;
+
+/// Runs a command on the reply in `file` (stdin when absent or `-`), or with `jsonl` on each
+/// line of it, and prints what it answers.
+fn run(
+    file: Option<&std::path::Path>,
+    jsonl: bool,
+    pretty: bool,
+    answer: &Answer<'_>,
+) -> Result<(), Failure> {
+    if jsonl {
         if pretty {
-            serde_json::to_writer_pretty(w, &value).map_err(Into::into)
-        } else {
-            serde_json::to_writer(w, &value).map_err(Into::into)
+            return Err(Failure::usage(
+                "--pretty cannot be used with --jsonl: each result is one line",
+            ));
         }
-    })
+        return lines(file, answer);
+    }
+    let input = read_input(file)?;
+    write_out(answer(input)?, pretty)
 }
 
-/// Writes compact JSON text indented as `serde_json::to_writer_pretty` would, without reading
-/// it into a tree: one pass over the text, so numbers stay as written and memory as it is.
-fn write_pretty(json: &str, w: &mut dyn Write) -> std::io::Result<()> {
-    fn newline(out: &mut impl Write, depth: usize) -> std::io::Result<()> {
-        out.write_all(b"\n")?;
-        (0..depth).try_for_each(|_| out.write_all(b"  "))
+/// Writes `output` and a newline to stdout, indented with `pretty`. A reader that stops early
+/// (`llmout repair | head -c1`) is not a failure of llmout's: that is success, quietly.
+fn write_out(output: Output<'_>, pretty: bool) -> Result<(), Failure> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = if pretty {
+        let mut p = Pretty::new(&mut out);
+        output(&mut p)
+    } else {
+        output(&mut out)
+    };
+    finish(
+        written
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush()),
+    )
+}
+
+/// The outcome of writing to stdout: a closed pipe is success (the reader has what it wanted).
+fn finish(written: std::io::Result<()>) -> Result<(), Failure> {
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::input(format!("cannot write the output: {e}"))),
+        Ok(()) => Ok(()),
     }
-    let bytes = json.as_bytes();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, w);
-    let mut depth = 0usize;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        i += 1;
-        match b {
-            // A string, copied as it is up to its closing quote (an escaped byte is copied
-            // with its backslash).
-            b'"' => {
-                out.write_all(b"\"")?;
-                while let Some(p) = bytes[i..].iter().position(|&c| c == b'"' || c == b'\\') {
-                    let at = i + p;
-                    let end = if bytes[at] == b'\\' { at + 2 } else { at + 1 };
-                    let end = end.min(bytes.len());
-                    out.write_all(&bytes[i..end])?;
-                    i = end;
-                    if bytes[at] == b'"' {
-                        break;
-                    }
-                }
-            }
-            b'{' | b'[' => {
-                let close = if b == b'{' { b'}' } else { b']' };
-                out.write_all(&[b])?;
-                if bytes.get(i) == Some(&close) {
-                    out.write_all(&[close])?;
-                    i += 1;
-                } else {
-                    depth += 1;
-                    newline(&mut out, depth)?;
-                }
-            }
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                newline(&mut out, depth)?;
-                out.write_all(&[b])?;
-            }
-            b',' => {
-                out.write_all(b",")?;
-                newline(&mut out, depth)?;
-            }
-            b':' => out.write_all(b": ")?,
-            _ => {
-                // A number or a literal: up to the next structural byte.
-                let end = bytes[i..]
-                    .iter()
-                    .position(|c| b",:{}[]\"".contains(c))
-                    .map_or(bytes.len(), |p| i + p);
-                out.write_all(&bytes[i - 1..end])?;
-                i = end;
-            }
+}
+
+/// `--jsonl`: each line of the input is a JSON string holding one reply; each gets one line
+/// of output, in order: what the command prints for that reply, or `{"error": {"kind",
+/// "message"}}` when it cannot answer it (a line that is no JSON string is an `invalid_line`).
+/// One line is held at a time, so memory follows the longest line, not the input. Exit 0 once
+/// every line is answered, whatever the answers.
+fn lines(file: Option<&std::path::Path>, answer: &Answer<'_>) -> Result<(), Failure> {
+    use std::io::BufRead;
+    let mut reader: Box<dyn BufRead> = match file.filter(|f| f.as_os_str() != "-") {
+        Some(path) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(path)
+                .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?,
+        )),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut line = Vec::new();
+    for number in 1usize.. {
+        line.clear();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Failure::input(format!("could not read line {number}: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let answered = match serde_json::from_slice::<String>(text) {
+            Ok(reply) => answer(Input {
+                text: reply,
+                invalid_utf8: None,
+            }),
+            Err(e) => Err(Failure {
+                code: 1,
+                kind: "invalid_line",
+                message: format!("line {number} is not a JSON string holding a reply: {e}"),
+            }),
+        };
+        let written = match answered {
+            Ok(output) => output(&mut out),
+            Err(f) => serde_json::to_writer(
+                &mut out,
+                &json!({"error": {"kind": f.kind, "message": f.message}}),
+            )
+            .map_err(Into::into),
+        };
+        let written = written.and_then(|()| out.write_all(b"\n"));
+        if written.is_err() {
+            return finish(written);
         }
     }
-    out.flush()
+    finish(out.flush())
+}
+
+/// Writes `value` as compact JSON.
+fn json_output<T: Serialize + 'static>(value: T) -> Output<'static> {
+    Box::new(move |w: &mut dyn Write| serde_json::to_writer(w, &value).map_err(Into::into))
+}
+
+/// Indents compact JSON as `serde_json::to_writer_pretty` would (two spaces a level) while it
+/// is written through: one pass over the bytes, with no tree, so numbers stay as written and
+/// memory stays flat. The text written to it must be compact JSON (no whitespace between
+/// tokens), as `serde_json::to_writer` and the repair's text are.
+struct Pretty<W: Write> {
+    out: W,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// The bracket just opened: its line break waits for the next byte, since an empty
+    /// container stays on one line (`[]`).
+    opened: Option<u8>,
+}
+
+impl<W: Write> Pretty<W> {
+    fn new(out: W) -> Self {
+        Pretty {
+            out,
+            depth: 0,
+            in_string: false,
+            escaped: false,
+            opened: None,
+        }
+    }
+
+    fn newline(&mut self) -> std::io::Result<()> {
+        self.out.write_all(b"\n")?;
+        (0..self.depth).try_for_each(|_| self.out.write_all(b"  "))
+    }
+}
+
+impl<W: Write> Write for Pretty<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut i = 0;
+        while i < buf.len() {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                    self.out.write_all(&buf[i..=i])?;
+                    i += 1;
+                    continue;
+                }
+                // Copied as it is up to the closing quote or the next backslash.
+                let run = buf[i..]
+                    .iter()
+                    .position(|&c| c == b'"' || c == b'\\')
+                    .map_or(buf.len(), |p| i + p);
+                self.out.write_all(&buf[i..run])?;
+                i = run;
+                if let Some(&c) = buf.get(i) {
+                    self.out.write_all(&[c])?;
+                    i += 1;
+                    if c == b'\\' {
+                        self.escaped = true;
+                    } else {
+                        self.in_string = false;
+                    }
+                }
+                continue;
+            }
+            let b = buf[i];
+            i += 1;
+            if let Some(open) = self.opened.take() {
+                if b == open + 2 {
+                    // `[` + 2 is `]`, `{` + 2 is `}`: an empty container.
+                    self.out.write_all(&[b])?;
+                    continue;
+                }
+                self.depth += 1;
+                self.newline()?;
+            }
+            match b {
+                b'"' => {
+                    self.in_string = true;
+                    self.out.write_all(b"\"")?;
+                }
+                b'{' | b'[' => {
+                    self.out.write_all(&[b])?;
+                    self.opened = Some(b);
+                }
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    self.newline()?;
+                    self.out.write_all(&[b])?;
+                }
+                b',' => {
+                    self.out.write_all(b",")?;
+                    self.newline()?;
+                }
+                b':' => self.out.write_all(b": ")?,
+                _ => {
+                    // A number or a literal: up to the next structural byte.
+                    let end = buf[i..]
+                        .iter()
+                        .position(|c| b",:{}[]\"".contains(c))
+                        .map_or(buf.len(), |p| i + p);
+                    self.out.write_all(&buf[i - 1..end])?;
+                    i = end;
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// One warning as DESIGN.md section 7 prints it.
@@ -309,9 +441,11 @@ impl Serialize for CallsOut {
     }
 }
 
-/// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors.
+/// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors;
+/// `kind` names it on a `--jsonl` line.
 struct Failure {
     code: u8,
+    kind: &'static str,
     message: String,
 }
 
@@ -319,13 +453,23 @@ impl Failure {
     fn input(message: impl Into<String>) -> Self {
         Failure {
             code: 1,
+            kind: "input",
             message: message.into(),
         }
     }
     fn usage(message: impl Into<String>) -> Self {
         Failure {
             code: 2,
+            kind: "usage",
             message: message.into(),
+        }
+    }
+    /// The reply cannot be recovered: exit 1, with the error's own kind.
+    fn error(e: &llmout::Error) -> Self {
+        Failure {
+            code: 1,
+            kind: e.kind().name(),
+            message: e.to_string(),
         }
     }
 }
@@ -395,10 +539,19 @@ fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> 
 
 /// `repair`: the reply's JSON as compact text, written without building a tree, so memory
 /// stays at about the input and the output.
-fn repair(input: &str) -> Result<String, Failure> {
-    llmout::repair_json(input, &llmout::Options::default())
+fn repair(input: Input) -> Result<Output<'static>, Failure> {
+    let json = llmout::repair_json(&input.text, &llmout::Options::default())
         .map(|r| r.json)
-        .map_err(|e| Failure::input(e.to_string()))
+        .map_err(|e| Failure::error(&e))?;
+    // stdout holds only the value: the note about the input goes to stderr.
+    if let Some(w) = &input.invalid_utf8 {
+        let message = w["message"].as_str().unwrap_or_default();
+        let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
+    }
+    drop(input);
+    Ok(Box::new(move |w: &mut dyn Write| {
+        w.write_all(json.as_bytes())
+    }))
 }
 
 /// A JSON file holding a schema llmout can use ([`llmout::schema::validate`]): else exit 2.
@@ -409,57 +562,59 @@ fn read_schema_file(path: &std::path::Path) -> Result<serde_json::Value, Failure
     Ok(schema)
 }
 
-fn parse(
-    input: Input,
-    schema_path: &std::path::Path,
-    policy: llmout::Policy,
-    pretty: bool,
-) -> Result<Output, Failure> {
-    let schema = read_schema_file(schema_path)?;
-    let options = llmout::Options::default().policy(policy);
-    let result = llmout::from_llm_with_schema(&input.text, &schema, &options);
-    if let Some(err) = &result.error {
-        if err.kind() == llmout::ErrorKind::InvalidSchema {
-            return Err(Failure::usage(format!("{}: {err}", schema_path.display())));
-        }
+/// `parse`: the schema, compiled once for every reply.
+struct Parse {
+    schema: llmout::schema::Schema,
+    options: llmout::Options,
+}
+
+impl Parse {
+    fn new(path: &std::path::Path, policy: llmout::Policy) -> Result<Self, Failure> {
+        let schema = read_schema_file(path)?;
+        let schema = llmout::schema::Schema::compile(&schema)
+            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        Ok(Parse {
+            schema,
+            options: llmout::Options::default().policy(policy),
+        })
     }
-    drop(input.text);
-    // The replaced bytes are a change too: `recovered` is true iff there are warnings.
-    let recovered = result.recovered || input.invalid_utf8.is_some();
-    let (value, found) = match (result.value, result.error) {
-        (Some(value), None) => (value, result.warnings),
-        (_, Some(e)) => return Err(Failure::input(e.to_string())),
-        (None, None) => return Err(Failure::input("no value")),
-    };
-    Ok(json_output(
-        ParseOut {
+
+    fn answer(&self, input: Input) -> Result<Output<'static>, Failure> {
+        let result = llmout::from_llm_with_compiled(&input.text, &self.schema, &self.options);
+        drop(input.text);
+        // The replaced bytes are a change too: `recovered` is true iff there are warnings.
+        let recovered = result.recovered || input.invalid_utf8.is_some();
+        let (value, found) = match (result.value, result.error) {
+            (Some(value), None) => (value, result.warnings),
+            (_, Some(e)) => return Err(Failure::error(&e)),
+            (None, None) => return Err(Failure::input("no value")),
+        };
+        Ok(json_output(ParseOut {
             value,
             warnings: Warnings {
                 input: input.invalid_utf8,
                 found,
             },
             recovered,
-        },
-        pretty,
-    ))
+        }))
+    }
 }
 
-/// `schema`: the file's schema in a dialect, or its prompt rendering. A file that is not a
-/// schema is a usage error (exit 2); a schema the dialect cannot express is an input error
-/// (exit 1). Both name where.
+/// `schema`: the file's schema in a dialect, or its prompt rendering (text, not JSON: the
+/// flag says which). A file that is not a schema is a usage error (exit 2); a schema the
+/// dialect cannot express is an input error (exit 1). Both name where.
 fn schema(
     dialect: Option<&str>,
     prompt: bool,
     path: &std::path::Path,
-    pretty: bool,
-) -> Result<Output, Failure> {
+) -> Result<(Output<'static>, bool), Failure> {
     let schema = read_schema_file(path)?;
     if prompt {
         let text = llmout::schema::prompt::render(&schema)
             .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
-        return Ok(Box::new(move |w: &mut dyn Write| {
-            w.write_all(text.as_bytes())
-        }));
+        let output: Output<'static> =
+            Box::new(move |w: &mut dyn Write| w.write_all(text.as_bytes()));
+        return Ok((output, false));
     }
     let dialect: llmout::schema::dialect::Dialect = dialect
         .unwrap_or_default()
@@ -467,7 +622,7 @@ fn schema(
         .map_err(Failure::usage)?;
     let out = llmout::schema::dialect::to_dialect(&schema, dialect)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    Ok(json_output(out, pretty))
+    Ok((json_output(out), true))
 }
 
 /// `tools`: the envelope of DESIGN.md section 7, with the warnings (unknown tools, arguments
@@ -475,38 +630,46 @@ fn schema(
 /// not be recovered (a required argument missing: nothing is invented). A reply without calls is
 /// content, not an error. With `--tools`, arguments are recovered against the definitions'
 /// schemas.
-fn tools(input: Input, defs: Option<&std::path::Path>, pretty: bool) -> Result<Output, Failure> {
-    let mut r = match defs {
-        None => llmout::tools::parse(&input.text),
-        Some(path) => {
-            let defs: Vec<llmout::tools::ToolDef> = serde_json::from_value(read_json_file(path)?)
-                .map_err(|e| {
+struct Tools {
+    defs: Option<Vec<llmout::tools::ToolDef>>,
+}
+
+impl Tools {
+    fn new(path: Option<&std::path::Path>) -> Result<Self, Failure> {
+        let Some(path) = path else {
+            return Ok(Tools { defs: None });
+        };
+        let defs: Vec<llmout::tools::ToolDef> = serde_json::from_value(read_json_file(path)?)
+            .map_err(|e| {
                 Failure::usage(format!(
                     "{} is not a list of tool definitions: {e}",
                     path.display()
                 ))
             })?;
-            for (i, def) in defs.iter().enumerate() {
-                llmout::schema::validate(&def.parameters).map_err(|e| {
-                    let e = e.at_prefix(&format!("/{i}/parameters"));
-                    Failure::usage(format!("{}: {e}", path.display()))
-                })?;
-            }
-            llmout::tools::parse_with_tools(&input.text, &defs)
+        for (i, def) in defs.iter().enumerate() {
+            llmout::schema::validate(&def.parameters).map_err(|e| {
+                let e = e.at_prefix(&format!("/{i}/parameters"));
+                Failure::usage(format!("{}: {e}", path.display()))
+            })?;
         }
-    };
-    drop(input.text);
-    let warnings = Warnings {
-        input: input.invalid_utf8,
-        found: std::mem::take(&mut r.warnings),
-    };
-    Ok(json_output(
-        ToolsOut {
+        Ok(Tools { defs: Some(defs) })
+    }
+
+    fn answer(&self, input: Input) -> Result<Output<'static>, Failure> {
+        let mut r = match &self.defs {
+            None => llmout::tools::parse(&input.text),
+            Some(defs) => llmout::tools::parse_with_tools(&input.text, defs),
+        };
+        drop(input.text);
+        let warnings = Warnings {
+            input: input.invalid_utf8,
+            found: std::mem::take(&mut r.warnings),
+        };
+        Ok(json_output(ToolsOut {
             calls: CallsOut(r),
             warnings,
-        },
-        pretty,
-    ))
+        }))
+    }
 }
 
 #[cfg(test)]
@@ -535,10 +698,20 @@ mod tests {
     }
 
     proptest! {
+        /// Whatever the pieces the compact text arrives in.
         #[test]
-        fn write_pretty_writes_what_serde_json_pretty_writes(v in value()) {
+        fn pretty_writes_what_serde_json_pretty_writes(v in value(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6)) {
+            use std::io::Write;
+            let compact = v.to_string();
+            let mut at: Vec<usize> = cuts.iter().map(|c| c.index(compact.len() + 1)).collect();
+            at.push(0);
+            at.push(compact.len());
+            at.sort_unstable();
             let mut out = Vec::new();
-            super::write_pretty(&v.to_string(), &mut out).unwrap();
+            let mut p = super::Pretty::new(&mut out);
+            for w in at.windows(2) {
+                p.write_all(&compact.as_bytes()[w[0]..w[1]]).unwrap();
+            }
             prop_assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string_pretty(&v).unwrap());
         }
     }

@@ -1,0 +1,226 @@
+//! `--jsonl` (DESIGN.md section 7): each input line a JSON string holding one reply, one
+//! result per line, in order; a reply that fails is `{"error": {"kind", "message"}}` on its
+//! line.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn llmout(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the llmout binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("llmout exits");
+    writer.join().expect("writer thread");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-jsonl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// The input lines: each reply as a JSON string.
+fn lines(replies: &[&str]) -> Vec<u8> {
+    let mut out = String::new();
+    for r in replies {
+        out.push_str(&serde_json::to_string(r).unwrap());
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn repair_answers_each_line_in_order() {
+    let input = lines(&[
+        "Sure:\n```json\n{a: 1,}\n```",
+        "no json here",
+        "<think>nothing yet</think>",
+        "[1, 2",
+    ]);
+    let o = llmout(&["repair", "--jsonl"], &input);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+    assert_eq!(
+        stdout(&o),
+        "{\"a\":1}\n\
+         \"no json here\"\n\
+         {\"error\":{\"kind\":\"no_json\",\"message\":\"expected a JSON value, found only a reasoning block\"}}\n\
+         [1,2]\n"
+    );
+}
+
+#[test]
+fn a_line_that_is_no_json_string_is_an_error_on_its_line() {
+    // Not a string, an empty line, a string that does not end, invalid UTF-8; then a good
+    // line (with CRLF), and a last line with no line break.
+    let input = b"{\"a\": 1}\n\n\"open\n\"\xff\"\n\"[3]\"\r\n\"[4]\"".to_vec();
+    let o = llmout(&["repair", "--jsonl"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"error\":{\"kind\":\"invalid_line\",\"message\":\"line 1 is not a JSON string holding a reply: invalid type: map, expected a string at line 1 column 0\"}}\n\
+         {\"error\":{\"kind\":\"invalid_line\",\"message\":\"line 2 is not a JSON string holding a reply: EOF while parsing a value at line 1 column 0\"}}\n\
+         {\"error\":{\"kind\":\"invalid_line\",\"message\":\"line 3 is not a JSON string holding a reply: EOF while parsing a string at line 1 column 5\"}}\n\
+         {\"error\":{\"kind\":\"invalid_line\",\"message\":\"line 4 is not a JSON string holding a reply: invalid unicode code point at line 1 column 2\"}}\n\
+         [3]\n\
+         [4]\n"
+    );
+}
+
+#[test]
+fn empty_input_prints_nothing() {
+    let o = llmout(&["repair", "--jsonl"], b"");
+    assert_eq!(
+        (o.status.code(), stdout(&o), stderr(&o)),
+        (Some(0), String::new(), String::new())
+    );
+}
+
+#[test]
+fn parse_answers_each_reply_against_the_schema() {
+    let schema = file(
+        "status.json",
+        r#"{"type": "object", "properties": {"status": {"enum": ["pass", "fail"]}, "n": {"type": "integer"}}, "required": ["status", "n"]}"#,
+    );
+    let input = lines(&[
+        "{\"status\": \"pass\", \"n\": 1}",
+        "Result: {Status: 'PASSED', n: '2'}",
+        "{\"status\": \"maybe\", \"n\": 3}",
+    ]);
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap(), "--jsonl"],
+        &input,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"status\":\"pass\",\"n\":1},\"warnings\":[],\"recovered\":false}\n\
+         {\"value\":{\"status\":\"pass\",\"n\":2},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/status\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/n\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/status\",\"message\":\"renamed key \\\"Status\\\" to \\\"status\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"enum_matched\",\"path\":\"/status\",\"message\":\"matched \\\"PASSED\\\" to \\\"pass\\\" by word stem\"},\
+         {\"kind\":\"coerced\",\"path\":\"/n\",\"message\":\"read \\\"2\\\" as the integer 2\"}],\"recovered\":true}\n\
+         {\"error\":{\"kind\":\"mismatch\",\"message\":\"at /status: expected one of \\\"pass\\\", \\\"fail\\\", found \\\"maybe\\\"\"}}\n"
+    );
+    // The same replies one by one print the same (an error goes to stderr, exit 1).
+    for (i, reply) in [
+        "{\"status\": \"pass\", \"n\": 1}",
+        "Result: {Status: 'PASSED', n: '2'}",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let one = llmout(
+            &["parse", "--schema", schema.to_str().unwrap()],
+            reply.as_bytes(),
+        );
+        assert_eq!(
+            stdout(&one),
+            stdout(&o).split_inclusive('\n').nth(i).unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_bad_schema_is_a_usage_error_before_any_line() {
+    let schema = file("bad.json", r#"{"type": 3}"#);
+    let o = llmout(
+        &["parse", "--jsonl", "--schema", schema.to_str().unwrap()],
+        &lines(&["1"]),
+    );
+    assert_eq!((o.status.code(), stdout(&o)), (Some(2), String::new()));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}
+
+#[test]
+fn tools_answers_each_reply() {
+    let input = lines(&[
+        "Looking.\n<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>",
+        "Just text.",
+    ]);
+    let o = llmout(&["tools", "--jsonl"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"content\":\"Looking.\",\"tool_calls\":[{\"id\":null,\"name\":\"ls\",\"arguments\":{\"dir\":\"/\"}}],\"needs_more_work\":true,\"warnings\":[]}\n\
+         {\"content\":\"Just text.\",\"tool_calls\":[],\"needs_more_work\":null,\"warnings\":[]}\n"
+    );
+    let defs = file(
+        "tools.json",
+        r#"[{"name": "ls", "parameters": {"type": "object", "properties": {"dir": {"type": "string"}, "all": {"type": "boolean"}}, "required": ["dir"]}}]"#,
+    );
+    let input = lines(&[
+        "<tool_call>{\"name\": \"ls\", \"arguments\": {\"Dir\": \"/\", \"all\": \"yes\"}}</tool_call>",
+        "<tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>",
+    ]);
+    let o = llmout(
+        &["tools", "--tools", defs.to_str().unwrap(), "--jsonl"],
+        &input,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"ls\",\"arguments\":{\"dir\":\"/\",\"all\":true}}],\"needs_more_work\":true,\"warnings\":[\
+         {\"kind\":\"key_renamed\",\"path\":\"/tool_calls/0/arguments/dir\",\"message\":\"renamed key \\\"Dir\\\" to \\\"dir\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/tool_calls/0/arguments/all\",\"message\":\"read \\\"yes\\\" as the boolean true\"}]}\n\
+         {\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"ls\",\"arguments\":{},\"error\":{\"kind\":\"forbidden\",\"path\":\"/tool_calls/0/arguments/dir\",\"message\":\"at /tool_calls/0/arguments/dir: expected a string for \\\"dir\\\" (required; never filled in), found nothing\"}}],\"needs_more_work\":true,\"warnings\":[]}\n"
+    );
+}
+
+#[test]
+fn lines_come_from_a_file_too() {
+    let path = file("replies.jsonl", "\"{a: 1}\"\n\"[2,]\"\n");
+    let o = llmout(&["repair", "--jsonl", path.to_str().unwrap()], b"ignored");
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "{\"a\":1}\n[2]\n".to_owned())
+    );
+}
+
+#[test]
+fn pretty_and_jsonl_do_not_go_together() {
+    let o = llmout(&["--pretty", "repair", "--jsonl"], &lines(&["[1]"]));
+    assert_eq!((o.status.code(), stdout(&o)), (Some(2), String::new()));
+    assert_eq!(
+        stderr(&o),
+        "llmout: --pretty cannot be used with --jsonl: each result is one line\n"
+    );
+}
+
+/// Many lines: each is answered on its own, whatever came before it.
+#[test]
+fn many_lines_each_answered_alone() {
+    let replies: Vec<String> = (0..2000)
+        .map(|i| format!("{{id: {i}, 'ok': True,}}"))
+        .collect();
+    let refs: Vec<&str> = replies.iter().map(String::as_str).collect();
+    let o = llmout(&["repair", "--jsonl"], &lines(&refs));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected: String = (0..2000)
+        .map(|i| format!("{{\"id\":{i},\"ok\":true}}\n"))
+        .collect();
+    assert_eq!(stdout(&o), expected);
+}
