@@ -87,6 +87,7 @@ mod error;
 mod feedback;
 mod ignored;
 mod impls;
+pub mod large;
 mod options;
 mod pipeline;
 pub mod repair;

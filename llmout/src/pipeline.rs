@@ -195,11 +195,11 @@ fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(u
 
 /// Lenient-parser options for JSON `serde_json` already accepts: its own nesting limit (128)
 /// applies, not the pipeline's.
-fn valid_json_options() -> RepairOptions {
+pub(crate) fn valid_json_options() -> RepairOptions {
     RepairOptions::default().max_depth(repair::MAX_DEPTH_CAP)
 }
 
-fn repair_options(options: &Options) -> RepairOptions {
+pub(crate) fn repair_options(options: &Options) -> RepairOptions {
     RepairOptions::default().max_depth(options.get_max_depth())
 }
 
@@ -354,9 +354,9 @@ struct Chosen {
 }
 
 /// One candidate carried through parsing and recovery, with what it came to (`O`).
-struct Evaluated<'a, O> {
-    candidate: Candidate<'a>,
-    out: O,
+pub(crate) struct Evaluated<'a, O> {
+    pub(crate) candidate: Candidate<'a>,
+    pub(crate) out: O,
     /// Schema-level recovery cost. Syntax fixes do not count: a long answer with many raw
     /// newlines must still beat a short clean example.
     cost: u32,
@@ -365,7 +365,7 @@ struct Evaluated<'a, O> {
 }
 
 /// What evaluating one candidate came to.
-enum Outcome<O> {
+pub(crate) enum Outcome<O> {
     /// It parsed (and recovered, when there is a schema).
     Parsed { out: O, cost: u32, syntax: usize },
     /// It does not parse.
@@ -375,8 +375,8 @@ enum Outcome<O> {
 }
 
 /// The candidates of a reply, evaluated and ranked.
-struct Ranking<'a, O> {
-    best: Option<Evaluated<'a, O>>,
+pub(crate) struct Ranking<'a, O> {
+    pub(crate) best: Option<Evaluated<'a, O>>,
     /// Every candidate that parsed.
     parsed: Vec<std::ops::Range<usize>>,
     recovery_error: Option<Error>,
@@ -424,7 +424,7 @@ impl<'a, O> Ranking<'a, O> {
     /// The warnings for the choice: the best candidate was chosen over other JSON values, or
     /// lies inside JSON that could not be read as a whole (what was left out is said, never
     /// dropped silently).
-    fn choice_warnings(&self) -> Vec<Warning> {
+    pub(crate) fn choice_warnings(&self) -> Vec<Warning> {
         self.extracted()
             .into_iter()
             .chain(self.left_out())
@@ -480,7 +480,10 @@ impl<'a, O> Ranking<'a, O> {
 /// `eval` is told whether its candidate is the first and holds all the others: if that one
 /// parses at no cost, it is the answer, and a caller that would parse the winner again (to
 /// write it) can do so at once.
-fn rank<'a, O>(raw: &'a str, mut eval: impl FnMut(&str, bool) -> Outcome<O>) -> Ranking<'a, O> {
+pub(crate) fn rank<'a, O>(
+    raw: &'a str,
+    mut eval: impl FnMut(&'a str, bool) -> Outcome<O>,
+) -> Ranking<'a, O> {
     let mut ranking = Ranking::new();
     let candidates = extract::candidates(raw);
     // `rest_end[k]`: the furthest end among candidates `k..`. They come sorted by start, so
@@ -576,7 +579,7 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
 }
 
 /// Steps 3 and 4 on one candidate: parse it, then recover it against the schema, if any.
-fn evaluate(
+pub(crate) fn evaluate(
     text: &str,
     schema: Option<&Schema>,
     options: &Options,
@@ -737,13 +740,7 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
         let paths = sanitize::pointers_at(text, &sanitized.fixes);
         let warnings = paths
             .into_iter()
-            .map(|p| {
-                Warning::new(
-                    WarningKind::Sanitized,
-                    p,
-                    "escaped a raw control character or an invalid escape in a string",
-                )
-            })
+            .map(|p| Warning::new(WarningKind::Sanitized, p, SANITIZED))
             .collect();
         return Ok((value, warnings));
     }
@@ -760,8 +757,12 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
     }
 }
 
+/// What a [`WarningKind::Sanitized`] warning says.
+pub(crate) const SANITIZED: &str =
+    "escaped a raw control character or an invalid escape in a string";
+
 /// The pipeline's error for a candidate the lenient parser gave up on.
-fn syntax_error(e: repair::RepairError, text: &str, options: &Options) -> Error {
+pub(crate) fn syntax_error(e: repair::RepairError, text: &str, options: &Options) -> Error {
     if e.depth_exceeded {
         Error::new(
             ErrorKind::DepthLimit,

@@ -421,3 +421,63 @@ fn parse_takes_a_policy() {
         stderr(&o)
     );
 }
+
+/// A reply that is one array, against an array schema, is written item by item
+/// (`llmout::large`): the same bytes as the whole pipeline's result, compact or indented, with
+/// the note about invalid UTF-8 first.
+#[test]
+fn parse_writes_an_array_item_by_item() {
+    let schema = schema_file(
+        "items.json",
+        &serde_json::json!({
+            "type": "array",
+            "items": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let o = llmout(
+        &["parse", "--schema", path],
+        b"// two\n[{n: 1}, {\"N\": \"2\"},]",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":[{\"n\":1},{\"n\":2}],\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"removed a comment\"},\
+         {\"kind\":\"repaired\",\"path\":\"/0\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/1/n\",\"message\":\"renamed key \\\"N\\\" to \\\"n\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/1/n\",\"message\":\"read \\\"2\\\" as the integer 2\"}],\"recovered\":true}\n"
+    );
+    let o = llmout(&["parse", "--schema", path], b"[]");
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":[],\"warnings\":[],\"recovered\":false}\n"
+    );
+    let o = llmout(
+        &["parse", "--pretty", "--schema", path],
+        b"[{\"n\": 1}, {\"n\": 2}]",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\n  \"value\": [\n    {\n      \"n\": 1\n    },\n    {\n      \"n\": 2\n    }\n  ],\n  \"warnings\": [],\n  \"recovered\": false\n}\n"
+    );
+    let o = llmout(
+        &["parse", "--schema", path],
+        b"[{\"n\": 1, \"s\": \"\xff\"}]",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":[{\"n\":1,\"s\":\"\u{fffd}\"}],\"warnings\":[{\"kind\":\"invalid_utf8\",\"path\":\"\",\"message\":\"replaced the invalid UTF-8 at byte 16 of the input with U+FFFD\"}],\"recovered\":true}\n"
+    );
+    // An item that cannot be recovered is the error, as for any reply.
+    let o = llmout(
+        &["parse", "--schema", path],
+        b"[{\"n\": 1}, {\"n\": \"x\"}]",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: at /1/n: expected an integer, found \"x\"\n"
+    );
+}

@@ -91,22 +91,18 @@ fn main() -> ExitCode {
     };
     let pretty = cli.pretty;
     let outcome = match cli.command {
-        Command::Repair { file, jsonl } => {
-            run(file.as_deref(), jsonl, pretty, &|input| repair(input))
-        }
+        Command::Repair { file, jsonl } => run(file.as_deref(), jsonl, pretty, &Repair),
         Command::Parse {
             schema,
             policy,
             file,
             jsonl,
-        } => Parse::new(&schema, policy)
-            .and_then(|p| run(file.as_deref(), jsonl, pretty, &|input| p.answer(input))),
+        } => Parse::new(&schema, policy).and_then(|p| run(file.as_deref(), jsonl, pretty, &p)),
         Command::Tools {
             tools: defs,
             file,
             jsonl,
-        } => Tools::new(defs.as_deref())
-            .and_then(|t| run(file.as_deref(), jsonl, pretty, &|input| t.answer(input))),
+        } => Tools::new(defs.as_deref()).and_then(|t| run(file.as_deref(), jsonl, pretty, &t)),
         Command::Schema {
             dialect,
             prompt,
@@ -128,8 +124,10 @@ fn main() -> ExitCode {
 /// compact; `--pretty` indents it as it passes (see [`Pretty`]).
 type Output<'a> = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a>;
 
-/// How a command answers one reply: what to print, or why it cannot.
-type Answer<'a> = dyn Fn(Input) -> Result<Output<'static>, Failure> + 'a;
+/// A command that answers one reply at a time: what to print for it, or why it cannot.
+trait Answers {
+    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure>;
+}
 
 /// Runs a command on the reply in `file` (stdin when absent or `-`), or with `jsonl` on each
 /// line of it, and prints what it answers.
@@ -137,7 +135,7 @@ fn run(
     file: Option<&std::path::Path>,
     jsonl: bool,
     pretty: bool,
-    answer: &Answer<'_>,
+    command: &impl Answers,
 ) -> Result<(), Failure> {
     if jsonl {
         if pretty {
@@ -145,10 +143,11 @@ fn run(
                 "--pretty cannot be used with --jsonl: each result is one line",
             ));
         }
-        return lines(file, answer);
+        return lines(file, command);
     }
     let input = read_input(file)?;
-    write_out(answer(input)?, pretty)
+    let output = command.answer(&input)?;
+    write_out(output, pretty)
 }
 
 /// Writes `output` and a newline to stdout, indented with `pretty`. A reader that stops early
@@ -182,7 +181,7 @@ fn finish(written: std::io::Result<()>) -> Result<(), Failure> {
 /// "message"}}` when it cannot answer it (a line that is no JSON string is an `invalid_line`).
 /// One line is held at a time, so memory follows the longest line, not the input. Exit 0 once
 /// every line is answered, whatever the answers.
-fn lines(file: Option<&std::path::Path>, answer: &Answer<'_>) -> Result<(), Failure> {
+fn lines(file: Option<&std::path::Path>, command: &impl Answers) -> Result<(), Failure> {
     use std::io::BufRead;
     let mut reader: Box<dyn BufRead> = match file.filter(|f| f.as_os_str() != "-") {
         Some(path) => Box::new(std::io::BufReader::new(
@@ -203,11 +202,12 @@ fn lines(file: Option<&std::path::Path>, answer: &Answer<'_>) -> Result<(), Fail
         }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let answered = match serde_json::from_slice::<String>(text) {
-            Ok(reply) => answer(Input {
-                text: reply,
-                invalid_utf8: None,
-            }),
+        let input = serde_json::from_slice::<String>(text).map(|reply| Input {
+            text: reply,
+            invalid_utf8: None,
+        });
+        let answered = match &input {
+            Ok(input) => command.answer(input),
             Err(e) => Err(Failure {
                 code: 1,
                 kind: "invalid_line",
@@ -539,19 +539,22 @@ fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> 
 
 /// `repair`: the reply's JSON as compact text, written without building a tree, so memory
 /// stays at about the input and the output.
-fn repair(input: Input) -> Result<Output<'static>, Failure> {
-    let json = llmout::repair_json(&input.text, &llmout::Options::default())
-        .map(|r| r.json)
-        .map_err(|e| Failure::error(&e))?;
-    // stdout holds only the value: the note about the input goes to stderr.
-    if let Some(w) = &input.invalid_utf8 {
-        let message = w["message"].as_str().unwrap_or_default();
-        let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
+struct Repair;
+
+impl Answers for Repair {
+    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
+        let json = llmout::repair_json(&input.text, &llmout::Options::default())
+            .map(|r| r.json)
+            .map_err(|e| Failure::error(&e))?;
+        // stdout holds only the value: the note about the input goes to stderr.
+        if let Some(w) = &input.invalid_utf8 {
+            let message = w["message"].as_str().unwrap_or_default();
+            let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
+        }
+        Ok(Box::new(move |w: &mut dyn Write| {
+            w.write_all(json.as_bytes())
+        }))
     }
-    drop(input);
-    Ok(Box::new(move |w: &mut dyn Write| {
-        w.write_all(json.as_bytes())
-    }))
 }
 
 /// A JSON file holding a schema llmout can use ([`llmout::schema::validate`]): else exit 2.
@@ -578,10 +581,23 @@ impl Parse {
             options: llmout::Options::default().policy(policy),
         })
     }
+}
 
-    fn answer(&self, input: Input) -> Result<Output<'static>, Failure> {
-        let result = llmout::from_llm_with_compiled(&input.text, &self.schema, &self.options);
-        drop(input.text);
+impl Answers for Parse {
+    /// A reply that is one large array, against an array schema, is read and written item by
+    /// item ([`llmout::large`]): memory is the input and a few items, not the value and a
+    /// warning per fix.
+    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
+        use llmout::large::Large;
+        let result =
+            match llmout::large::from_llm_with_compiled(&input.text, &self.schema, &self.options) {
+                Large::Whole(result) => result,
+                Large::Items(items) => {
+                    return Ok(Box::new(move |w: &mut dyn Write| {
+                        write_items(w, &items, input.invalid_utf8.as_ref())
+                    }))
+                }
+            };
         // The replaced bytes are a change too: `recovered` is true iff there are warnings.
         let recovered = result.recovered || input.invalid_utf8.is_some();
         let (value, found) = match (result.value, result.error) {
@@ -592,12 +608,48 @@ impl Parse {
         Ok(json_output(ParseOut {
             value,
             warnings: Warnings {
-                input: input.invalid_utf8,
+                input: input.invalid_utf8.clone(),
                 found,
             },
             recovered,
         }))
     }
+}
+
+/// `{"value": [...], "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a
+/// reply read item by item: each item, then each warning, written as it is read.
+fn write_items(
+    w: &mut dyn Write,
+    items: &llmout::large::Items<'_>,
+    input: Option<&Value>,
+) -> std::io::Result<()> {
+    let recovered = items.recovered() || input.is_some();
+    w.write_all(b"{\"value\":[")?;
+    let mut first = true;
+    items.for_each_item(|v| {
+        if !std::mem::take(&mut first) {
+            w.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
+    })?;
+    w.write_all(b"],\"warnings\":[")?;
+    let mut first = true;
+    if let Some(input) = input {
+        serde_json::to_writer(&mut *w, input)?;
+        first = false;
+    }
+    items.for_each_warning(|warning| {
+        if !std::mem::take(&mut first) {
+            w.write_all(b",")?;
+        }
+        let out = WarningOut {
+            kind: warning.kind.name(),
+            path: &warning.path,
+            message: &warning.message,
+        };
+        serde_json::to_writer(&mut *w, &out).map_err(std::io::Error::from)
+    })?;
+    write!(w, "],\"recovered\":{recovered}}}")
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering (text, not JSON: the
@@ -654,15 +706,16 @@ impl Tools {
         }
         Ok(Tools { defs: Some(defs) })
     }
+}
 
-    fn answer(&self, input: Input) -> Result<Output<'static>, Failure> {
+impl Answers for Tools {
+    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
         let mut r = match &self.defs {
             None => llmout::tools::parse(&input.text),
             Some(defs) => llmout::tools::parse_with_tools(&input.text, defs),
         };
-        drop(input.text);
         let warnings = Warnings {
-            input: input.invalid_utf8,
+            input: input.invalid_utf8.clone(),
             found: std::mem::take(&mut r.warnings),
         };
         Ok(json_output(ToolsOut {

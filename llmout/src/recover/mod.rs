@@ -71,6 +71,7 @@
 
 mod coerce;
 mod enums;
+pub(crate) mod items;
 mod keys;
 pub(crate) mod text;
 
@@ -148,31 +149,7 @@ impl Recovered {
 
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
-    // Recursion follows the value; the parser allows at most this much nesting.
-    let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
-    let mut walker = Walker {
-        schema,
-        strict: options.get_policy() == Policy::Strict,
-        invent: options.get_policy() != Policy::NoInvent,
-        keep_unknown: options.get_keep_unknown_keys().unwrap_or(false),
-        drop_items: options.get_drop_invalid_items(),
-        max_depth,
-        max_frames: max_depth + UNION_FRAMES,
-        warnings: Vec::new(),
-        cost: 0,
-        path: String::new(),
-        keys: KeyIndex::new(),
-        enums: EnumIndex::new(),
-        dry: 0,
-        frames: 0,
-        in_document: 0,
-        peak_frames: 0,
-        limit_met: 0,
-        wrapped: false,
-        scopes: Vec::new(),
-        moves: Vec::new(),
-        as_text: Vec::new(),
-    };
+    let mut walker = Walker::new(schema, options);
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
     Ok(Recovered {
         value,
@@ -323,6 +300,37 @@ impl<'v> Iterator for Members<'v> {
         match self {
             Members::Owned(i) => i.next().map(|(k, v)| (k, Cow::Owned(v))),
             Members::Borrowed(i) => i.next().map(|(k, v)| (k.clone(), Cow::Borrowed(v))),
+        }
+    }
+}
+
+impl<'s> Walker<'s> {
+    /// A walk of `schema` from the start.
+    fn new(schema: &'s Schema, options: &Options) -> Self {
+        // Recursion follows the value; the parser allows at most this much nesting.
+        let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
+        Walker {
+            schema,
+            strict: options.get_policy() == Policy::Strict,
+            invent: options.get_policy() != Policy::NoInvent,
+            keep_unknown: options.get_keep_unknown_keys().unwrap_or(false),
+            drop_items: options.get_drop_invalid_items(),
+            max_depth,
+            max_frames: max_depth + UNION_FRAMES,
+            warnings: Vec::new(),
+            cost: 0,
+            path: String::new(),
+            keys: KeyIndex::new(),
+            enums: EnumIndex::new(),
+            dry: 0,
+            frames: 0,
+            in_document: 0,
+            peak_frames: 0,
+            limit_met: 0,
+            wrapped: false,
+            scopes: Vec::new(),
+            moves: Vec::new(),
+            as_text: Vec::new(),
         }
     }
 }

@@ -369,7 +369,7 @@ impl Log for Repairs {
 
 /// Appends one segment of a JSON pointer (a key decoded from `src`, `~` and `/` escaped).
 #[inline]
-fn write_segment(out: &mut Vec<u8>, src: &str, seg: Seg) {
+pub(super) fn write_segment(out: &mut Vec<u8>, src: &str, seg: Seg) {
     let (start, end) = match seg {
         Seg::Index(i) => return push_index(out, i),
         Seg::Key { start, end } => (start, end),

@@ -85,6 +85,7 @@
 //! ]);
 //! ```
 
+pub(crate) mod items;
 mod log;
 mod node;
 mod parser;

@@ -1,0 +1,732 @@
+//! Large replies: [`from_llm_with_compiled`](crate::from_llm_with_compiled) for a reply that
+//! may be too large to hold as a value, such as 100 MB of records.
+//!
+//! A reply that is one JSON array, against a schema whose root is an array of items
+//! (`{"type": "array", "items": …}`), is read and recovered one item at a time and handed over
+//! piece by piece ([`Items`]): the items, then the warnings, each read again from the reply
+//! for each turn (the parser and the recovery are linear, so each turn costs what one parse
+//! does), never the whole array or the whole list of warnings at once. Memory is then the
+//! reply, a copy while it is sanitized, and a few items, whatever their number. Any other
+//! reply or schema comes back whole ([`Large::Whole`]), as the crate root's function gives it.
+//!
+//! The value and warnings are exactly those of
+//! [`from_llm_with_compiled`](crate::from_llm_with_compiled): the candidates are ranked by the
+//! same code, each parsed by the same parser and recovered by the same walk, only without
+//! keeping what was read. Where a reply needs what reading it item by item cannot follow (an
+//! item dropped with [`Options::drop_invalid_items`], an object kept as written where the
+//! schema asks for a string, JSON nested as deep as `serde_json`'s limit), that candidate is
+//! evaluated whole.
+//!
+//! ```
+//! use llmout::large::{from_llm_with_compiled, Large};
+//! use llmout::schema::Schema;
+//! use serde_json::json;
+//! let schema = Schema::compile(&json!({
+//!     "type": "array",
+//!     "items": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+//! })).unwrap();
+//! let reply = "// records\n[{n: 1}, {\"n\": \"2\"},]";
+//! let Large::Items(items) = from_llm_with_compiled(reply, &schema, &llmout::Options::default()) else {
+//!     panic!("an array of items")
+//! };
+//! let mut values = Vec::new();
+//! items.for_each_item(|v| -> Result<(), ()> { values.push(v); Ok(()) }).unwrap();
+//! assert_eq!(values, [json!({"n": 1}), json!({"n": 2})]);
+//! let mut paths = Vec::new();
+//! items.for_each_warning(|w| -> Result<(), ()> { paths.push(w.path); Ok(()) }).unwrap();
+//! // the comment, the unquoted key, the trailing comma; then "2" read as a number
+//! assert_eq!(paths, ["", "/0", "", "/1/n"]);
+//! assert!(items.recovered());
+//!
+//! // The same as the whole pipeline gives:
+//! let whole = llmout::from_llm_with_compiled(reply, &schema, &llmout::Options::default());
+//! assert_eq!(whole.value, Some(json!(values)));
+//! assert_eq!(whole.warnings.iter().map(|w| w.path.clone()).collect::<Vec<_>>(), paths);
+//! ```
+
+use serde::de::IgnoredAny;
+use serde_json::Value;
+
+use crate::pipeline::{self, Outcome};
+use crate::recover::items::Items as Walk;
+use crate::recover::Recovered;
+use crate::repair::items::{each_item, Event, Fix};
+use crate::repair::{RepairKind, RepairOptions};
+use crate::schema::Schema;
+use crate::{sanitize, Error, Options, ValidationResult, Warning, WarningKind};
+
+/// What [`from_llm_with_compiled`] gives: the result whole, or a reply read item by item.
+#[derive(Debug)]
+pub enum Large<'a> {
+    /// The result as [`crate::from_llm_with_compiled`] gives it (the reply is no array read
+    /// item by item, or it could not be recovered).
+    Whole(ValidationResult<Value>),
+    /// A top-level array, recovered item by item.
+    Items(Items<'a>),
+}
+
+/// [`crate::from_llm_with_compiled`] for replies that may be too large to hold as a value:
+/// see the [module docs](self).
+pub fn from_llm_with_compiled<'a>(
+    raw: &'a str,
+    schema: &'a Schema,
+    options: &Options,
+) -> Large<'a> {
+    let options = options.for_runtime_schema().into_owned();
+    let whole =
+        |options: &Options| Large::Whole(crate::from_llm_with_compiled(raw, schema, options));
+    if Walk::new(schema, &options).is_none() {
+        return whole(&options);
+    }
+    // As the pipeline's fast path: JSON as it stands that needs no recovery.
+    if serde_json::from_str::<IgnoredAny>(raw).is_ok() {
+        let Some(plan) = plan_valid(raw, raw, Source::Valid, schema, &options) else {
+            return whole(&options);
+        };
+        if let Outcome::Parsed { out, .. } = plan {
+            if out.recovery == 0 {
+                return Large::Items(Items {
+                    plan: out,
+                    choice: Vec::new(),
+                    schema,
+                    options,
+                });
+            }
+        }
+    }
+    // As the pipeline's `choose` (a reply whose root schema is an array is never a string).
+    let ranking = pipeline::rank(raw, |text, _| candidate(text, schema, &options));
+    let choice = ranking.choice_warnings();
+    match ranking.best.map(|b| b.out) {
+        Some(Out::Plan(plan)) => Large::Items(Items {
+            plan,
+            choice,
+            schema,
+            options,
+        }),
+        Some(Out::Built(value, found)) => {
+            let mut warnings = choice;
+            warnings.extend(found);
+            Large::Whole(ValidationResult::ok(value, warnings))
+        }
+        // No candidate: the pipeline's last resorts and its error, as it gives them.
+        None => whole(&options),
+    }
+}
+
+/// A top-level array recovered item by item (see the [module docs](self)). Each call reads
+/// the reply again.
+#[derive(Debug)]
+pub struct Items<'a> {
+    plan: Plan<'a>,
+    /// The warnings for choosing this candidate over others in the reply.
+    choice: Vec<Warning>,
+    schema: &'a Schema,
+    options: Options,
+}
+
+impl Items<'_> {
+    /// Whether anything was changed: [`ValidationResult::recovered`].
+    pub fn recovered(&self) -> bool {
+        self.warning_count() > 0
+    }
+
+    /// How many warnings [`for_each_warning`](Self::for_each_warning) gives.
+    pub fn warning_count(&self) -> usize {
+        self.choice.len() + self.plan.syntax + self.plan.recovery
+    }
+
+    /// Calls `f` with each item of the value, recovered, in order; stops at `f`'s first error.
+    pub fn for_each_item<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
+        self.read(true, |step| match step {
+            Step::Item(_, _, Some(r)) => f(r.value),
+            _ => Ok(()),
+        })
+    }
+
+    /// Calls `f` with each warning, in the order [`ValidationResult::warnings`] lists them;
+    /// stops at `f`'s first error.
+    pub fn for_each_warning<E>(
+        &self,
+        mut f: impl FnMut(Warning) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.choice.iter().cloned().try_for_each(&mut f)?;
+        self.syntax_warnings(&mut f)?;
+        if self.plan.recovery > 0 {
+            self.read(true, |step| match step {
+                Step::Item(_, _, Some(r)) => r.warnings.into_iter().try_for_each(&mut f),
+                _ => Ok(()),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The parser's (or the sanitizer's) warnings, where recovery moved what they name.
+    fn syntax_warnings<E>(&self, f: &mut impl FnMut(Warning) -> Result<(), E>) -> Result<(), E> {
+        let sanitized = |p: String| Warning::new(WarningKind::Sanitized, p, pipeline::SANITIZED);
+        let moves = self.plan.moves;
+        match &self.plan.source {
+            Source::Valid => Ok(()),
+            Source::Sanitized(pointers) if !moves => {
+                pointers.iter().cloned().map(sanitized).try_for_each(f)
+            }
+            Source::Sanitized(pointers) => {
+                let mut next = pointers.iter().peekable();
+                self.read(true, |step| match step {
+                    Step::Item(index, _, r) => {
+                        while let Some(p) =
+                            next.next_if(|p| first_index(p).is_none_or(|k| k <= index))
+                        {
+                            f(sanitized(
+                                r.as_ref().map_or_else(|| p.clone(), |r| r.remap(p)),
+                            ))?;
+                        }
+                        Ok(())
+                    }
+                    Step::End(_) => next
+                        .by_ref()
+                        .map(|p| sanitized(p.clone()))
+                        .try_for_each(&mut *f),
+                })
+            }
+            Source::Repaired => {
+                let mut last: Option<(usize, Recovered)> = None;
+                let fix = |(kind, path): Fix, at: &[&Option<(usize, Recovered)>]| {
+                    let path = match first_index(&path) {
+                        Some(k) => match at.iter().copied().flatten().find(|(i, _)| *i == k) {
+                            Some((_, r)) => r.remap(&path),
+                            None => path,
+                        },
+                        None => path,
+                    };
+                    Warning::new(WarningKind::Repaired(kind), path, kind.description())
+                };
+                self.read(moves, |step| match step {
+                    Step::Item(index, fixes, r) => {
+                        let current = r.map(|r| (index, r));
+                        for x in fixes {
+                            f(fix(x, &[&current, &last]))?;
+                        }
+                        last = current;
+                        Ok(())
+                    }
+                    Step::End(fixes) => fixes.into_iter().try_for_each(|x| f(fix(x, &[&last]))),
+                })
+            }
+        }
+    }
+
+    /// Reads the chosen candidate again, item by item (recovered when `recover`), and calls
+    /// `f` with what the attempt that counted handed over.
+    fn read<E>(&self, recover: bool, mut f: impl FnMut(Step) -> Result<(), E>) -> Result<(), E> {
+        let plan = &self.plan;
+        let sanitized;
+        let (text, repair) = match &plan.source {
+            Source::Valid => (plan.text, pipeline::valid_json_options()),
+            Source::Sanitized(_) => {
+                sanitized = sanitize::sanitize(plan.text).text;
+                (&*sanitized, pipeline::valid_json_options())
+            }
+            Source::Repaired => (plan.text, pipeline::repair_options(&self.options)),
+        };
+        let mut attempt = 0;
+        let mut walk = None;
+        let mut index = 0;
+        let mut out = Ok(());
+        each_item(text, &repair, |event| {
+            let step = match event {
+                Event::Attempt => {
+                    attempt += 1;
+                    walk = Walk::new(self.schema, &self.options);
+                    return true;
+                }
+                _ if attempt != plan.attempt => return true,
+                Event::Item { fixes, value } => {
+                    let r = match walk.as_mut() {
+                        Some(w) if recover => w.next(value).ok(),
+                        _ => None,
+                    };
+                    index += 1;
+                    Step::Item(index - 1, fixes, r)
+                }
+                Event::End { fixes, .. } => Step::End(fixes),
+            };
+            out = f(step);
+            out.is_ok()
+        });
+        out
+    }
+}
+
+/// What a reading of the chosen candidate hands over.
+enum Step {
+    /// An item's index, the fixes made since the last step, and the item recovered (when
+    /// asked for).
+    Item(usize, Vec<Fix>, Option<Recovered>),
+    /// The fixes after the last item.
+    End(Vec<Fix>),
+}
+
+/// The first array index of a JSON pointer (`/12/name` is 12).
+fn first_index(path: &str) -> Option<usize> {
+    let rest = path.strip_prefix('/')?;
+    rest.split('/').next()?.parse().ok()
+}
+
+/// How the chosen candidate is read: what the pipeline's `parse` found for it.
+#[derive(Debug)]
+enum Source {
+    /// JSON as it stands (the fast path).
+    Valid,
+    /// JSON once sanitized; the sanitizer's fixes, by pointer.
+    Sanitized(Vec<String>),
+    /// The lenient parser on the text as written.
+    Repaired,
+}
+
+/// A candidate read item by item: how, and what it came to.
+#[derive(Debug)]
+struct Plan<'a> {
+    text: &'a str,
+    source: Source,
+    /// Which of the parser's attempts gave the items (the second, when a guess about a
+    /// missing quote led nowhere).
+    attempt: usize,
+    /// Warnings of the syntax stage.
+    syntax: usize,
+    /// Warnings of the recovery.
+    recovery: usize,
+    /// Whether recovery moved anything (renamed a key, wrapped a value): the syntax warnings
+    /// then follow it.
+    moves: bool,
+}
+
+/// A candidate's outcome: a plan, or (where it could not be read item by item) its value and
+/// warnings, as the pipeline's `evaluate` gives them.
+enum Out<'a> {
+    Plan(Plan<'a>),
+    Built(Value, Vec<Warning>),
+}
+
+/// The pipeline's `evaluate` on one candidate: item by item where it can be.
+fn candidate<'a>(text: &'a str, schema: &Schema, options: &Options) -> Outcome<Out<'a>> {
+    if let Some(outcome) = plan(text, schema, options) {
+        return outcome;
+    }
+    match pipeline::evaluate(text, Some(schema), options) {
+        Outcome::Parsed {
+            out: (value, warnings),
+            cost,
+            syntax,
+        } => Outcome::Parsed {
+            out: Out::Built(value, warnings),
+            cost,
+            syntax,
+        },
+        Outcome::Syntax(e) => Outcome::Syntax(e),
+        Outcome::Recovery(e) => Outcome::Recovery(e),
+    }
+}
+
+/// The pipeline's `parse` and `recover` on one candidate, item by item: `None` where that
+/// cannot be done the same way.
+fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome<Out<'a>>> {
+    if sanitize::escaped_document(text).is_some() {
+        return None;
+    }
+    {
+        let sanitized = sanitize::sanitize(text);
+        if serde_json::from_str::<IgnoredAny>(&sanitized.text).is_ok() {
+            let pointers = sanitize::pointers_at(text, &sanitized.fixes);
+            let source = Source::Sanitized(pointers);
+            return plan_valid(&sanitized.text, text, source, schema, options)
+                .map(Outcome::map_plan);
+        }
+    }
+    let mut tally = weigh(text, &pipeline::repair_options(options), schema, options)?;
+    match tally.result.take()? {
+        Err(e) => Some(Outcome::Syntax(pipeline::syntax_error(e, text, options))),
+        Ok(None) => None,
+        Ok(Some(_)) => {
+            let syntax = tally.fixes;
+            Some(tally.outcome(text, Source::Repaired, syntax).map_plan())
+        }
+    }
+}
+
+/// Nesting `serde_json` surely reads (its limit is 128 levels): deeper JSON, which it may
+/// refuse where the lenient parser does not, is evaluated whole.
+const SERDE_DEPTH: usize = 120;
+
+/// A text `serde_json` takes as it stands (it passed `IgnoredAny`), `read` item by item, for
+/// the candidate `text`: what it comes to when `serde_json` would read it into a value the same way (no fix but a
+/// repeated key's, nesting well inside its limit), `None` otherwise.
+fn plan_valid<'a>(
+    read: &str,
+    text: &'a str,
+    source: Source,
+    schema: &Schema,
+    options: &Options,
+) -> Option<Outcome<Plan<'a>>> {
+    let mut tally = weigh(read, &pipeline::valid_json_options(), schema, options)?;
+    match tally.result.take()? {
+        Ok(Some(depth)) if depth < SERDE_DEPTH && tally.other_fixes == 0 => {
+            let syntax = match &source {
+                Source::Sanitized(pointers) => pointers.len(),
+                _ => 0,
+            };
+            Some(tally.outcome(text, source, syntax))
+        }
+        _ => None,
+    }
+}
+
+/// One reading of a candidate, item by item, counted.
+#[derive(Default)]
+struct Tally {
+    attempt: usize,
+    /// The parser's fixes.
+    fixes: usize,
+    /// Of which not a repeated key's.
+    other_fixes: usize,
+    recovery: usize,
+    cost: u32,
+    moves: bool,
+    /// The first item that could not be recovered.
+    error: Option<Error>,
+    /// What the parser came to (`Ok(Some(depth))` for an array), once it has.
+    result: Option<Result<Option<usize>, crate::repair::RepairError>>,
+}
+
+impl Tally {
+    fn outcome<'a>(self, text: &'a str, source: Source, syntax: usize) -> Outcome<Plan<'a>> {
+        if let Some(e) = self.error {
+            return Outcome::Recovery(e);
+        }
+        Outcome::Parsed {
+            out: Plan {
+                text,
+                source,
+                attempt: self.attempt,
+                syntax,
+                recovery: self.recovery,
+                moves: self.moves,
+            },
+            cost: self.cost,
+            syntax,
+        }
+    }
+}
+
+impl<'a> Outcome<Plan<'a>> {
+    fn map_plan(self) -> Outcome<Out<'a>> {
+        match self {
+            Outcome::Parsed { out, cost, syntax } => Outcome::Parsed {
+                out: Out::Plan(out),
+                cost,
+                syntax,
+            },
+            Outcome::Syntax(e) => Outcome::Syntax(e),
+            Outcome::Recovery(e) => Outcome::Recovery(e),
+        }
+    }
+}
+
+/// Reads `text` item by item with the lenient parser, recovering each item, and counts what
+/// it takes. `None` where an item needs what reading item by item cannot follow.
+fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options) -> Option<Tally> {
+    let mut t = Tally::default();
+    let mut walk = None;
+    let mut fit = true;
+    each_item(text, repair, |event| match event {
+        Event::Attempt => {
+            t = Tally {
+                attempt: t.attempt + 1,
+                ..Tally::default()
+            };
+            walk = Walk::new(schema, options);
+            true
+        }
+        Event::Item { fixes, value } => {
+            t.count(&fixes);
+            if t.error.is_some() {
+                return true;
+            }
+            let Some(w) = walk.as_mut() else {
+                fit = false;
+                return false;
+            };
+            match w.next(value) {
+                Ok(r) if r.as_text.is_empty() => {
+                    t.cost += r.cost;
+                    t.recovery += r.warnings.len();
+                    t.moves |= !r.moves.is_empty();
+                    true
+                }
+                Err(e) if !w.drops_items() => {
+                    t.error = Some(e);
+                    true
+                }
+                _ => {
+                    fit = false;
+                    false
+                }
+            }
+        }
+        Event::End { fixes, result } => {
+            t.count(&fixes);
+            t.result = Some(result);
+            false
+        }
+    });
+    (fit && t.result.is_some()).then_some(t)
+}
+
+impl Tally {
+    fn count(&mut self, fixes: &[Fix]) {
+        self.fixes += fixes.len();
+        self.other_fixes += fixes
+            .iter()
+            .filter(|(kind, _)| *kind != RepairKind::DuplicateKey)
+            .count();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// What [`from_llm_with_compiled`] hands over, collected: the value, the warnings, and
+    /// whether it came item by item.
+    fn collect(raw: &str, schema: &Schema, options: &Options) -> (ValidationResult<Value>, bool) {
+        match from_llm_with_compiled(raw, schema, options) {
+            Large::Whole(r) => (r, false),
+            Large::Items(items) => {
+                let mut values = Vec::new();
+                items
+                    .for_each_item(|v| -> Result<(), ()> {
+                        values.push(v);
+                        Ok(())
+                    })
+                    .unwrap();
+                let mut warnings = Vec::new();
+                items
+                    .for_each_warning(|w| -> Result<(), ()> {
+                        warnings.push(w);
+                        Ok(())
+                    })
+                    .unwrap();
+                assert_eq!(warnings.len(), items.warning_count());
+                assert_eq!(items.recovered(), !warnings.is_empty());
+                (ValidationResult::ok(Value::Array(values), warnings), true)
+            }
+        }
+    }
+
+    /// The result is the pipeline's, exactly; returns whether it came item by item.
+    fn same(raw: &str, schema: &Value, options: &Options) -> bool {
+        let schema = Schema::compile(schema).unwrap();
+        let (large, items) = collect(raw, &schema, options);
+        let whole = crate::from_llm_with_compiled(raw, &schema, options);
+        assert_eq!(large, whole, "{raw:?}");
+        items
+    }
+
+    fn records() -> Value {
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer"},
+                    "name": {"type": "string"},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "note": {"type": ["string", "null"]},
+                    "kind": {"enum": ["a", "b"]}
+                },
+                "required": ["id", "name"]
+            }
+        })
+    }
+
+    #[test]
+    fn a_messy_array_comes_item_by_item_as_the_pipeline_gives_it() {
+        let options = Options::default();
+        let raw = "// two records\n[{id: 1, 'name': 'x', tags: ['a',],}, {\"ID\": \"2\", name: None, kind: 'B'}, # end\n]";
+        assert!(same(raw, &records(), &options));
+        // Valid JSON that needs no recovery: the fast path.
+        assert!(same("[{\"id\": 1, \"name\": \"x\"}]", &records(), &options));
+        // Valid JSON that needs recovery, and a repeated key.
+        assert!(same(
+            "[{\"id\": \"1\", \"name\": \"x\", \"name\": \"y\"}]",
+            &records(),
+            &options
+        ));
+        // Control characters in strings: the sanitizer's fixes, followed where keys are renamed.
+        assert!(same(
+            "[{\"Id\": 1, \"name\": \"a\tb\"}, {\"id\": 2, \"Name\": \"c\nd\", \"tags\": [\"\u{1}\"]}]",
+            &records(),
+            &options
+        ));
+        // Fixes made inside renamed keys' values follow them.
+        assert!(same(
+            "[{ID: 1, NAME: 'x', Tags: ['a' 'b']}, {Id: 2, name: 'y', TAGS: ['c',]}]",
+            &records(),
+            &options
+        ));
+        // Prose around it, and an example before it: choosing is said.
+        assert!(same(
+            "For example [{\"id\": 0, \"name\": \"e\"}]. The answer:\n```json\n[{id: 1, name: 'x'}]\n```",
+            &records(),
+            &options
+        ));
+        // Truncated.
+        assert!(same(
+            "[{id: 1, name: 'x'}, {id: 2, name: 'y",
+            &records(),
+            &options
+        ));
+        // Truncated before a required field: the first record alone costs less (wrapped in
+        // an array) than the array with a field filled in, and wins, whole.
+        assert!(!same(
+            "[{id: 1, name: 'x'}, {id: 2, na",
+            &records(),
+            &options
+        ));
+    }
+
+    #[test]
+    fn what_item_by_item_cannot_follow_is_evaluated_whole() {
+        let options = Options::default();
+        // Not an array: whole.
+        assert!(!same("{id: 1, name: 'x'}", &records(), &options));
+        // Several top-level values: not the whole reply, but the last array alone is.
+        assert!(same(
+            "[{id: 1, name: 'x'}] [{id: 2, name: 'y'}]",
+            &records(),
+            &options
+        ));
+        // A tuple of one item is that item.
+        assert!(!same("({id: 1, name: 'x'})", &records(), &options));
+        // A schema that is no array of items.
+        assert!(!same(
+            "[1, 2]",
+            &json!({"type": "array", "prefixItems": [{"type": "integer"}]}),
+            &options
+        ));
+        assert!(!same(
+            "[1, 2]",
+            &json!({"type": "array", "items": {"type": "integer"}, "maxItems": 1}),
+            &options
+        ));
+        // An item that cannot be recovered: the error, whole.
+        assert!(!same("[{id: 'x', name: 'y'}]", &records(), &options));
+        // ... or dropped, when asked.
+        let dropping = Options::default().drop_invalid_items(true);
+        assert!(!same(
+            "[{ID: 'x', name: 'y'}, {Id: 2, name: 'z',}]",
+            &records(),
+            &dropping
+        ));
+        // An object kept as written where a string is wanted.
+        assert!(!same("[{id: 1, name: {a: 1}}]", &records(), &options));
+        // Nesting near serde_json's limit.
+        let deep = format!("[{}1{}]", "[".repeat(125), "]".repeat(125));
+        let any_array = json!({"type": "array", "items": {}});
+        assert!(!same(&deep, &any_array, &options));
+        assert!(same("[[[1]], {a: [2,]}]", &any_array, &options));
+    }
+
+    #[test]
+    fn policies_and_empty_arrays() {
+        for policy in [
+            crate::Policy::Lenient,
+            crate::Policy::NoInvent,
+            crate::Policy::Strict,
+        ] {
+            let options = Options::default().policy(policy);
+            for raw in [
+                "[]",
+                "[{id: 1, name: 'x'}]",
+                "[{\"id\": 1}]",
+                "[{\"id\": 1, \"name\": \"x\"}]",
+            ] {
+                same(raw, &records(), &options);
+            }
+        }
+    }
+
+    /// A quote the parser first takes for a missing one: it reads the document again.
+    #[test]
+    fn a_second_reading_by_the_parser_counts_once() {
+        let options = Options::default();
+        for raw in [
+            "[{\"id\": 1, \"name\": \"a \"quoted\" word}, {\"id\": 2, \"name\": \"b\"}]",
+            "[{\"id\": 1, \"name\": \"x}, {\"id\": 2, \"name\": \"y\"}]",
+            "[\"a, \"b\", \"c]",
+            "[{id: 1, name: 'x'}, 1 ']1a['1\"\"",
+        ] {
+            same(raw, &records(), &options);
+            same(raw, &json!({"type": "array", "items": {}}), &options);
+        }
+        // Read twice by the parser (see `repair::items`), and item by item here.
+        for raw in ["[1 ']1a['1\"\"", "[',{],x\"\",1]", "[1\"\"\",]\n]:{]"] {
+            assert!(
+                same(raw, &json!({"type": "array", "items": {}}), &options),
+                "{raw}"
+            );
+        }
+    }
+
+    /// Records with corruptions, and prose around them.
+    fn reply() -> impl Strategy<Value = String> {
+        let record = proptest::sample::select(vec![
+            "{\"id\": 1, \"name\": \"x\"}",
+            "{id: 2, 'name': 'y', tags: ['a',],}",
+            "{\"ID\": \"3\", \"Name\": \"z\", \"kind\": \"A\"}",
+            "{\"id\": 4, \"name\": \"a\tb\"}",
+            "{\"id\": 5, \"name\": \"She said \"hi\" to me\"}",
+            "{\"id\": 6}",
+            "{\"id\": \"x\", \"name\": \"q\"}",
+            "{id: 7, name: None, note: None}",
+            "{\"id\": 8, \"name\": {\"a\": 1}}",
+            "[1, 2]",
+            "\"text\"",
+            "null",
+        ]);
+        let sep = proptest::sample::select(vec![", ", ",", " ", ",,", "\n", ", // c\n"]);
+        let items = proptest::collection::vec((record, sep), 0..6);
+        let around = proptest::sample::select(vec![
+            "",
+            "Sure: ",
+            "```json\n",
+            "<think>[]</think>",
+            "[{\"id\": 0, \"name\": \"e\"}] then ",
+        ]);
+        let after =
+            proptest::sample::select(vec!["", "]", "]\n```", "],", "] // done", "] trailing"]);
+        (around, items, after).prop_map(|(before, items, after)| {
+            let mut s = format!("{before}[");
+            for (r, sep) in items {
+                s.push_str(r);
+                s.push_str(sep);
+            }
+            s.push_str(after);
+            s
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn item_by_item_is_the_pipeline(raw in reply()) {
+            let options = Options::default();
+            same(&raw, &records(), &options);
+            same(&raw, &json!({"type": "array", "items": {}}), &options);
+            same(&raw, &json!({"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "object"}]}}), &options);
+        }
+    }
+}
