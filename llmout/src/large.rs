@@ -50,7 +50,7 @@ use serde_json::Value;
 use crate::pipeline::{self, Outcome};
 use crate::recover::items::Items as Walk;
 use crate::recover::Recovered;
-use crate::repair::items::{each_item, Event, Fix};
+use crate::repair::items::{each_item, Event, Fix, Want};
 use crate::repair::{RepairKind, RepairOptions};
 use crate::schema::Schema;
 use crate::{sanitize, Error, Options, ValidationResult, Warning, WarningKind};
@@ -138,7 +138,7 @@ impl Items<'_> {
 
     /// Calls `f` with each item of the value, recovered, in order; stops at `f`'s first error.
     pub fn for_each_item<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
-        self.read(true, |step| match step {
+        self.read(RECOVERED, |step| match step {
             Step::Item(_, _, Some(r)) => f(r.value),
             _ => Ok(()),
         })
@@ -153,7 +153,7 @@ impl Items<'_> {
         self.choice.iter().cloned().try_for_each(&mut f)?;
         self.syntax_warnings(&mut f)?;
         if self.plan.recovery > 0 {
-            self.read(true, |step| match step {
+            self.read(RECOVERED, |step| match step {
                 Step::Item(_, _, Some(r)) => r.warnings.into_iter().try_for_each(&mut f),
                 _ => Ok(()),
             })?;
@@ -172,7 +172,7 @@ impl Items<'_> {
             }
             Source::Sanitized(pointers) => {
                 let mut next = pointers.iter().peekable();
-                self.read(true, |step| match step {
+                self.read(RECOVERED, |step| match step {
                     Step::Item(index, _, r) => {
                         while let Some(p) =
                             next.next_if(|p| first_index(p).is_none_or(|k| k <= index))
@@ -201,7 +201,11 @@ impl Items<'_> {
                     };
                     Warning::new(WarningKind::Repaired(kind), path, kind.description())
                 };
-                self.read(moves, |step| match step {
+                let want = Want {
+                    paths: true,
+                    values: moves,
+                };
+                self.read(want, |step| match step {
                     Step::Item(index, fixes, r) => {
                         let current = r.map(|r| (index, r));
                         for x in fixes {
@@ -216,9 +220,9 @@ impl Items<'_> {
         }
     }
 
-    /// Reads the chosen candidate again, item by item (recovered when `recover`), and calls
-    /// `f` with what the attempt that counted handed over.
-    fn read<E>(&self, recover: bool, mut f: impl FnMut(Step) -> Result<(), E>) -> Result<(), E> {
+    /// Reads the chosen candidate again, item by item (each recovered when values are wanted),
+    /// and calls `f` with what the attempt that counted handed over.
+    fn read<E>(&self, want: Want, mut f: impl FnMut(Step) -> Result<(), E>) -> Result<(), E> {
         let plan = &self.plan;
         let sanitized;
         let (text, repair) = match &plan.source {
@@ -233,7 +237,7 @@ impl Items<'_> {
         let mut walk = None;
         let mut index = 0;
         let mut out = Ok(());
-        each_item(text, &repair, |event| {
+        each_item(text, &repair, want, |event| {
             let step = match event {
                 Event::Attempt => {
                     attempt += 1;
@@ -243,7 +247,7 @@ impl Items<'_> {
                 _ if attempt != plan.attempt => return true,
                 Event::Item { fixes, value } => {
                     let r = match walk.as_mut() {
-                        Some(w) if recover => w.next(value).ok(),
+                        Some(w) if want.values => w.next(value).ok(),
                         _ => None,
                     };
                     index += 1;
@@ -257,6 +261,12 @@ impl Items<'_> {
         out
     }
 }
+
+/// The items, recovered; no fix's path.
+const RECOVERED: Want = Want {
+    paths: false,
+    values: true,
+};
 
 /// What a reading of the chosen candidate hands over.
 enum Step {
@@ -438,7 +448,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
     let mut t = Tally::default();
     let mut walk = None;
     let mut fit = true;
-    each_item(text, repair, |event| match event {
+    each_item(text, repair, RECOVERED, |event| match event {
         Event::Attempt => {
             t = Tally {
                 attempt: t.attempt + 1,

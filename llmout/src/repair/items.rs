@@ -17,7 +17,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use serde_json::Value;
 
 use super::log::{write_segment, Log, Seg, ROOT};
-use super::sink::{Int, Sink, ValueSink};
+use super::sink::{Int, KeySink, Sink, ValueSink};
 use super::{parser, RepairError, RepairKind, RepairOptions};
 
 /// One fix: its kind and the JSON pointer of the value being built (as [`Repair`](super::Repair)
@@ -42,6 +42,24 @@ pub(crate) enum Event {
     },
 }
 
+/// What a caller of [`each_item`] reads, so that the rest is not built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Want {
+    /// Each fix's path (else an empty one: for callers that count fixes).
+    pub(crate) paths: bool,
+    /// Each item's value (else `null`: for callers that want the fixes alone).
+    pub(crate) values: bool,
+}
+
+impl Want {
+    /// Everything.
+    #[cfg(test)]
+    pub(crate) const ALL: Want = Want {
+        paths: true,
+        values: true,
+    };
+}
+
 /// Events go over in batches of this many items (one wake-up of the other thread each), and
 /// at most `QUEUE` batches wait: memory is that many items, whatever the document.
 const BATCH: usize = 256;
@@ -50,10 +68,15 @@ const QUEUE: usize = 4;
 /// Runs the lenient parser over `input` on a thread of its own and calls `each` with what it
 /// reads, in order, until [`Event::End`] (or until `each` returns false: the parse then goes
 /// on to its end, handing over nothing more). Linear in the input, as the parser is.
-pub(crate) fn each_item(input: &str, options: &RepairOptions, mut each: impl FnMut(Event) -> bool) {
+pub(crate) fn each_item(
+    input: &str,
+    options: &RepairOptions,
+    want: Want,
+    mut each: impl FnMut(Event) -> bool,
+) {
     let (send, receive) = sync_channel(QUEUE);
     std::thread::scope(|scope| {
-        scope.spawn(|| parse_into(input, options, send));
+        scope.spawn(|| parse_into(input, options, want, send));
         drain(receive, &mut each);
     });
 }
@@ -71,17 +94,21 @@ fn drain(receive: Receiver<Vec<Event>>, each: &mut impl FnMut(Event) -> bool) {
 }
 
 /// The parsing thread: the parser, with the sink and log below sending through `send`.
-fn parse_into(input: &str, options: &RepairOptions, send: SyncSender<Vec<Event>>) {
+fn parse_into(input: &str, options: &RepairOptions, want: Want, send: SyncSender<Vec<Event>>) {
     OUTBOX.with(|o| {
         *o.borrow_mut() = Some(Outbox {
             send,
             batch: Vec::new(),
             fixes: Vec::new(),
+            want,
             open: true,
         })
     });
-    let result = parser::run::<ItemSink, ItemLog>(input, options)
-        .map(|(sink, _, _)| (sink.root == Root::Array && sink.depth == 0).then_some(sink.deepest));
+    let result = if want.values {
+        parser::run::<ItemSink<ValueSink>, ItemLog>(input, options).map(|(sink, _, _)| sink.array())
+    } else {
+        parser::run::<ItemSink<KeySink>, ItemLog>(input, options).map(|(sink, _, _)| sink.array())
+    };
     OUTBOX.with(|o| {
         if let Some(mut outbox) = o.borrow_mut().take() {
             let fixes = std::mem::take(&mut outbox.fixes);
@@ -102,6 +129,7 @@ struct Outbox {
     batch: Vec<Event>,
     /// Fixes since the last event.
     fixes: Vec<Fix>,
+    want: Want,
     /// False once the caller stopped listening.
     open: bool,
 }
@@ -141,34 +169,49 @@ enum Root {
     Other,
 }
 
-/// Builds each item of a top-level array with a [`ValueSink`] of its own and sends it when it
-/// is complete; anything but a top-level array is only noted (`Root::Other`).
-struct ItemSink {
+/// Builds each item of a top-level array with a sink of its own and sends it when it is
+/// complete; anything but a top-level array is only noted (`Root::Other`).
+struct ItemSink<S> {
     root: Root,
     /// Containers open, the top-level array included.
     depth: usize,
     /// The most containers open at once.
     deepest: usize,
     /// The item being built (`depth` is 2 or more while it is a container).
-    item: Option<ValueSink>,
+    item: Option<S>,
 }
 
-impl ItemSink {
+/// What builds an item: a [`ValueSink`], or a [`KeySink`] where only the fixes are wanted (it
+/// keeps the open objects' keys, to find a key given twice as the value sink does).
+trait Item: for<'x> Sink<'x> {
+    fn value(self) -> Value;
+}
+
+impl Item for ValueSink {
+    fn value(self) -> Value {
+        self.finish()
+    }
+}
+
+impl Item for KeySink {
+    fn value(self) -> Value {
+        Value::Null
+    }
+}
+
+impl<S: Item> ItemSink<S> {
     /// The sink of the item an event belongs to, starting one for an event at the array's
     /// level; `None` when the event is not inside a top-level array.
-    fn item(&mut self) -> Option<&mut ValueSink> {
+    fn item(&mut self) -> Option<&mut S> {
         if self.root != Root::Array || self.depth == 0 {
             self.root = Root::Other;
             return None;
         }
-        Some(
-            self.item
-                .get_or_insert_with(|| <ValueSink as Sink<'_>>::new(0)),
-        )
+        Some(self.item.get_or_insert_with(|| S::new(0)))
     }
 
     /// A scalar: an item by itself at the array's level.
-    fn scalar(&mut self, put: impl FnOnce(&mut ValueSink)) {
+    fn scalar(&mut self, put: impl FnOnce(&mut S)) {
         if let Some(sink) = self.item() {
             put(sink);
             self.complete();
@@ -179,7 +222,7 @@ impl ItemSink {
     fn complete(&mut self) {
         if self.depth == 1 {
             if let Some(item) = self.item.take() {
-                let value = item.finish();
+                let value = item.value();
                 with_outbox(|o| {
                     let fixes = std::mem::take(&mut o.fixes);
                     o.send(Event::Item { fixes, value });
@@ -188,8 +231,13 @@ impl ItemSink {
         }
     }
 
+    /// What the document was: `Some(deepest)` for one top-level array.
+    fn array(&self) -> Option<usize> {
+        (self.root == Root::Array && self.depth == 0).then_some(self.deepest)
+    }
+
     /// A container opens.
-    fn open(&mut self, begin: impl FnOnce(&mut ValueSink)) {
+    fn open(&mut self, begin: impl FnOnce(&mut S)) {
         if let Some(sink) = self.item() {
             begin(sink);
             self.depth += 1;
@@ -198,7 +246,7 @@ impl ItemSink {
     }
 
     /// A container closes: the top-level array, or one inside an item.
-    fn close(&mut self, end: impl FnOnce(&mut ValueSink)) {
+    fn close(&mut self, end: impl FnOnce(&mut S)) {
         match self.depth {
             0 => self.root = Root::Other,
             1 => self.depth = 0,
@@ -213,7 +261,7 @@ impl ItemSink {
     }
 
     /// An event that only happens inside an object, so inside an item.
-    fn inside(&mut self, f: impl FnOnce(&mut ValueSink)) {
+    fn inside(&mut self, f: impl FnOnce(&mut S)) {
         match self.item.as_mut() {
             Some(sink) if self.depth >= 2 => f(sink),
             _ => self.root = Root::Other,
@@ -221,7 +269,7 @@ impl ItemSink {
     }
 }
 
-impl<'a> Sink<'a> for ItemSink {
+impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     fn new(_: usize) -> Self {
         with_outbox(|o| {
             o.fixes.clear();
@@ -359,8 +407,14 @@ impl Log for ItemLog {
         self.base + self.spans.len() - 1
     }
     fn push(&mut self, kind: RepairKind, _: usize, node: usize) {
-        let path = self.pointer(node).to_owned();
-        with_outbox(|o| o.fixes.push((kind, path)));
+        with_outbox(|o| {
+            let path = if o.want.paths {
+                self.pointer(node).to_owned()
+            } else {
+                String::new()
+            };
+            o.fixes.push((kind, path));
+        });
     }
     fn prefix_first(&mut self, _: usize) {
         // Several top-level values: the sink has said the document is no array of items.
@@ -385,7 +439,7 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        each_item(input, &RepairOptions::default(), |e| {
+        each_item(input, &RepairOptions::default(), Want::ALL, |e| {
             out.push(match e {
                 Event::Attempt => "attempt".to_owned(),
                 Event::Item { fixes: f, value } => format!("{value} [{}]", fixes(f)),
@@ -442,7 +496,7 @@ mod tests {
         let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
         let mut items = Vec::new();
         let mut fixes = Vec::new();
-        each_item(input, &RepairOptions::default(), |e| {
+        each_item(input, &RepairOptions::default(), Want::ALL, |e| {
             match e {
                 Event::Item { fixes: f, value } => {
                     fixes.extend(f);
@@ -470,7 +524,7 @@ mod tests {
         for input in ["[1 ']1a['1\"\"", "[',{],x\"\",1]", "[1\"\"\",]\n]:{]"] {
             let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
             let (mut attempts, mut items) = (0, Vec::new());
-            each_item(input, &RepairOptions::default(), |e| {
+            each_item(input, &RepairOptions::default(), Want::ALL, |e| {
                 match e {
                     Event::Attempt => {
                         attempts += 1;
@@ -489,11 +543,53 @@ mod tests {
         }
     }
 
+    /// Without values, the fixes are the same: a key given twice and a number out of range
+    /// are found without the value.
+    #[test]
+    fn fixes_alone_are_the_same_fixes() {
+        let input = "[{a: 1, \"a\": 2, b: 1e999, c: {d: [1,], d: 'x'}}, 'y' NaN, {e: .5}]";
+        let read = |want: Want| {
+            let mut out = Vec::new();
+            each_item(input, &RepairOptions::default(), want, |e| {
+                match e {
+                    Event::Item { fixes, value } => out.push((fixes, value)),
+                    Event::End { fixes, .. } => out.push((fixes, Value::Bool(true))),
+                    Event::Attempt => {}
+                }
+                true
+            });
+            out
+        };
+        let all = read(Want::ALL);
+        let fixes_only = read(Want {
+            paths: true,
+            values: false,
+        });
+        assert_eq!((all.len(), fixes_only.len()), (5, 5));
+        for ((a, v), (b, w)) in all.iter().zip(&fixes_only) {
+            assert_eq!(a, b);
+            assert_eq!(w, if v.is_boolean() { v } else { &Value::Null });
+        }
+        assert!(all[0].0.iter().any(|(k, _)| *k == RepairKind::DuplicateKey));
+        assert!(all[0].0.iter().any(|(k, _)| *k == RepairKind::NonFinite));
+        let counted = read(Want {
+            paths: false,
+            values: true,
+        });
+        let kinds = |r: &[(Vec<Fix>, Value)]| -> Vec<RepairKind> {
+            r.iter().flat_map(|(f, _)| f.iter().map(|x| x.0)).collect()
+        };
+        assert_eq!(kinds(&counted), kinds(&all));
+        assert!(counted
+            .iter()
+            .all(|(f, _)| f.iter().all(|x| x.1.is_empty())));
+    }
+
     #[test]
     fn the_caller_may_stop_listening() {
         let input = format!("[{}0]", "1, ".repeat(10_000));
         let mut seen = 0;
-        each_item(&input, &RepairOptions::default(), |e| {
+        each_item(&input, &RepairOptions::default(), Want::ALL, |e| {
             seen += usize::from(matches!(e, Event::Item { .. }));
             seen < 5
         });
