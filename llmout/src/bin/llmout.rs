@@ -385,17 +385,6 @@ struct ParseOut {
     recovered: bool,
 }
 
-#[derive(Serialize)]
-struct ToolsOut {
-    #[serde(flatten)]
-    calls: CallsOut,
-    warnings: Warnings,
-}
-
-/// The response's fields, each call with its `error` when its arguments could not be
-/// recovered.
-struct CallsOut(llmout::tools::ToolCallResponse);
-
 /// One call as the CLI prints it.
 #[derive(Serialize)]
 struct CallOut<'a> {
@@ -412,33 +401,6 @@ struct ErrorOut<'a> {
     kind: &'a str,
     path: &'a str,
     message: String,
-}
-
-impl Serialize for CallsOut {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let r = &self.0;
-        let calls: Vec<CallOut<'_>> = r
-            .tool_calls
-            .iter()
-            .enumerate()
-            .map(|(i, call)| CallOut {
-                id: &call.id,
-                name: &call.name,
-                arguments: &call.arguments,
-                error: r.call_error(i).map(|e| ErrorOut {
-                    kind: e.kind().name(),
-                    path: e.path(),
-                    message: e.to_string(),
-                }),
-            })
-            .collect();
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("content", &r.content)?;
-        m.serialize_entry("tool_calls", &calls)?;
-        m.serialize_entry("needs_more_work", &r.needs_more_work)?;
-        m.end()
-    }
 }
 
 /// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors;
@@ -709,20 +671,84 @@ impl Tools {
 }
 
 impl Answers for Tools {
+    /// The calls are kept as their JSON while the reply is read ([`llmout::tools::parse_compact`])
+    /// and written one by one: a reply of many calls takes about its calls' text in memory.
     fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
-        let mut r = match &self.defs {
-            None => llmout::tools::parse(&input.text),
-            Some(defs) => llmout::tools::parse_with_tools(&input.text, defs),
-        };
-        let warnings = Warnings {
-            input: input.invalid_utf8.clone(),
-            found: std::mem::take(&mut r.warnings),
-        };
-        Ok(json_output(ToolsOut {
-            calls: CallsOut(r),
-            warnings,
+        let r = llmout::tools::parse_compact(&input.text);
+        Ok(Box::new(move |w: &mut dyn Write| {
+            write_tools(w, &r, self.defs.as_deref(), input.invalid_utf8.as_ref())
         }))
     }
+}
+
+/// The envelope as DESIGN.md section 7 prints it: `content`, each call (checked against the
+/// definitions, if any, with its `error` where its arguments could not be recovered),
+/// `needs_more_work`, then the warnings (the note about the input, the reader's, each call's
+/// check's: the calls are checked again for those, rather than their warnings held).
+fn write_tools(
+    w: &mut dyn Write,
+    r: &llmout::tools::CompactResponse,
+    defs: Option<&[llmout::tools::ToolDef]>,
+    input: Option<&Value>,
+) -> std::io::Result<()> {
+    use llmout::tools::check_call;
+    w.write_all(b"{\"content\":")?;
+    serde_json::to_writer(&mut *w, &r.content)?;
+    w.write_all(b",\"tool_calls\":[")?;
+    for i in 0..r.len() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        match (defs, r.call(i)) {
+            (Some(defs), Some(mut call)) => {
+                let error = check_call(i, &mut call, defs, &mut Vec::new());
+                let out = CallOut {
+                    id: &call.id,
+                    name: &call.name,
+                    arguments: &call.arguments,
+                    error: error.as_ref().map(|e| ErrorOut {
+                        kind: e.kind().name(),
+                        path: e.path(),
+                        message: e.to_string(),
+                    }),
+                };
+                serde_json::to_writer(&mut *w, &out)?;
+            }
+            _ => r.write_call(i, w)?,
+        }
+    }
+    w.write_all(b"],\"needs_more_work\":")?;
+    serde_json::to_writer(&mut *w, &r.needs_more_work)?;
+    w.write_all(b",\"warnings\":[")?;
+    if let Some(input) = input {
+        serde_json::to_writer(&mut *w, input)?;
+    }
+    let mut first = input.is_none();
+    let mut warning = |w: &mut dyn Write, warning: &llmout::Warning| {
+        if !std::mem::take(&mut first) {
+            w.write_all(b",")?;
+        }
+        let out = WarningOut {
+            kind: warning.kind.name(),
+            path: &warning.path,
+            message: &warning.message,
+        };
+        serde_json::to_writer(w, &out).map_err(std::io::Error::from)
+    };
+    for found in &r.warnings {
+        warning(w, found)?;
+    }
+    if let Some(defs) = defs {
+        for i in 0..r.len() {
+            let Some(mut call) = r.call(i) else { continue };
+            let mut checked = Vec::new();
+            check_call(i, &mut call, defs, &mut checked);
+            for found in &checked {
+                warning(w, found)?;
+            }
+        }
+    }
+    w.write_all(b"]}")
 }
 
 #[cfg(test)]

@@ -13,14 +13,14 @@ use super::{
     apertus, cohere, deepseek, dsml, function_call, function_calls, function_gemma, gemma,
     gigachat, granite, harmony, hermes, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
     minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
-    ui_tars, ToolCall,
+    ui_tars,
 };
 use crate::Warning;
 
 /// What a family's reader found: calls, the byte ranges of the text they took, warnings.
 #[derive(Default)]
 pub(crate) struct Found {
-    pub calls: Vec<ToolCall>,
+    pub calls: super::calls::Calls,
     pub taken: Vec<Range<usize>>,
     pub warnings: Vec<Warning>,
     pub needs_more_work: Option<bool>,

@@ -81,7 +81,7 @@ fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>
         passed |= value_start == through;
         end = next;
     }
-    passed.then_some((chain.calls, start..end))
+    passed.then_some((chain.calls.into_vec(), start..end))
 }
 
 /// `range` and the markdown fence around it, if it is all a fence holds: the fence is no

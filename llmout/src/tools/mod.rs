@@ -84,6 +84,7 @@
 pub mod stream;
 
 mod apertus;
+mod calls;
 mod cohere;
 mod deepseek;
 mod dsml;
@@ -135,6 +136,7 @@ use serde_json::{Map, Value};
 
 use crate::extract;
 use crate::{Warning, WarningKind};
+use calls::Calls;
 use family::Found;
 
 /// One tool call.
@@ -206,13 +208,41 @@ impl ToolCallResponse {
 
 /// Reads every tool call in a reply; see the [module docs](self).
 pub fn parse(text: &str) -> ToolCallResponse {
-    let visible: String = extract::visible_segments(text)
-        .into_iter()
-        .filter_map(|r| text.get(r))
-        .collect();
+    let read = read(text, Calls::default());
+    ToolCallResponse {
+        content: read.content,
+        tool_calls: read.calls.into_vec(),
+        needs_more_work: read.needs_more_work,
+        warnings: read.warnings,
+        errors: Vec::new(),
+    }
+}
+
+/// What [`parse`] reads, with the calls where `calls` keeps them.
+struct Read {
+    content: Option<String>,
+    calls: Calls,
+    needs_more_work: Option<bool>,
+    warnings: Vec<Warning>,
+}
+
+fn read(text: &str, calls: Calls) -> Read {
+    let segments = extract::visible_segments(text);
+    // The reply as it is when nothing in it is reasoning (no copy of a large reply).
+    let visible: std::borrow::Cow<'_, str> = match segments.as_slice() {
+        [only] if *only == (0..text.len()) => text.into(),
+        _ => segments
+            .into_iter()
+            .filter_map(|r| text.get(r))
+            .collect::<String>()
+            .into(),
+    };
     let visible = stream::hide_extra(&visible);
     let t = visible.as_ref();
-    let mut found = Found::default();
+    let mut found = Found {
+        calls,
+        ..Found::default()
+    };
     let family = family::detect(t, 0).map(|(_, f)| f);
     match family {
         Some(family) => family.read(t, &mut found),
@@ -228,12 +258,70 @@ pub fn parse(text: &str) -> ToolCallResponse {
     let needs_more_work = found
         .needs_more_work
         .or((!found.calls.is_empty()).then_some(true));
-    ToolCallResponse {
+    Read {
         content,
-        tool_calls: found.calls,
+        calls: found.calls,
         needs_more_work,
         warnings: found.warnings,
-        errors: Vec::new(),
+    }
+}
+
+/// [`parse`] for replies too large to hold as calls: each call is written as compact JSON the
+/// moment it is read, and read back one at a time ([`CompactResponse::call`]), so a reply of
+/// a million calls takes about its calls' text in memory, not a map per call. The content,
+/// calls and warnings are [`parse`]'s.
+///
+/// ```
+/// let r = llmout::tools::parse_compact("Reading.\n<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>");
+/// assert_eq!(r.content.as_deref(), Some("Reading."));
+/// assert_eq!(r.len(), 1);
+/// let mut json = Vec::new();
+/// r.write_call(0, &mut json).unwrap();
+/// assert_eq!(json, br#"{"id":null,"name":"ls","arguments":{"dir":"/"}}"#);
+/// assert_eq!(r.call(0), Some(llmout::tools::parse("<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>").tool_calls[0].clone()));
+/// ```
+pub fn parse_compact(text: &str) -> CompactResponse {
+    let read = read(text, Calls::written());
+    CompactResponse {
+        content: read.content,
+        calls: read.calls,
+        needs_more_work: read.needs_more_work,
+        warnings: read.warnings,
+    }
+}
+
+/// What [`parse_compact`] reads: [`ToolCallResponse`] with each call kept as its JSON.
+#[derive(Debug)]
+pub struct CompactResponse {
+    /// The text outside the calls, trimmed; `None` when there is none.
+    pub content: Option<String>,
+    calls: Calls,
+    /// The envelope's flag when it has one; else `Some(true)` when there are calls.
+    pub needs_more_work: Option<bool>,
+    /// What was repaired or left out on the way.
+    pub warnings: Vec<Warning>,
+}
+
+impl CompactResponse {
+    /// How many calls there are.
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// Whether there is no call.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// Writes call `index` as compact JSON, `{"id", "name", "arguments"}`: what `serde_json`
+    /// writes for the [`ToolCall`] (nothing when there is no such call).
+    pub fn write_call(&self, index: usize, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.calls.write(index, w)
+    }
+
+    /// Call `index`.
+    pub fn call(&self, index: usize) -> Option<ToolCall> {
+        self.calls.get(index)
     }
 }
 
@@ -268,40 +356,66 @@ pub fn parse(text: &str) -> ToolCallResponse {
 /// ```
 pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
     let mut r = parse(text);
-    let options = crate::Options::default()
-        .policy(crate::Policy::NoInvent)
-        .keep_unknown_keys(true);
     for (i, call) in r.tool_calls.iter_mut().enumerate() {
-        let base = format!("/tool_calls/{i}");
-        let Some(def) = tools.iter().find(|d| d.name == call.name) else {
-            r.warnings.push(Warning::new(
-                WarningKind::UnknownTool,
-                format!("{base}/name"),
-                format!("no tool is named \"{}\"", call.name),
-            ));
-            continue;
-        };
-        let given = Value::Object(std::mem::take(&mut call.arguments));
-        let recovered = crate::recover_with_schema(given.clone(), &def.parameters, &options);
-        match (recovered.value, recovered.error) {
-            (Some(Value::Object(args)), None) => {
-                call.arguments = args;
-                for mut w in recovered.warnings {
-                    w.path = format!("{base}/arguments{}", w.path);
-                    r.warnings.push(w);
-                }
-            }
-            (_, error) => {
-                if let Value::Object(args) = given {
-                    call.arguments = args;
-                }
-                if let Some(e) = error {
-                    r.errors.push(e.at_prefix(&format!("{base}/arguments")));
-                }
-            }
+        if let Some(e) = check_call(i, call, tools, &mut r.warnings) {
+            r.errors.push(e);
         }
     }
     r
+}
+
+/// [`parse_with_tools`]' check of call `index` against the definitions: its warnings are
+/// added to `warnings`; the error, if its arguments could not be recovered, is returned (the
+/// call keeps its arguments as given).
+///
+/// ```
+/// use llmout::tools::{check_call, ToolDef};
+/// let tools: Vec<ToolDef> = serde_json::from_value(serde_json::json!([{
+///     "name": "ls", "parameters": {"type": "object", "properties": {"all": {"type": "boolean"}}}
+/// }])).unwrap();
+/// let r = llmout::tools::parse_compact("<tool_call>{\"name\": \"ls\", \"arguments\": {\"all\": \"yes\"}}</tool_call>");
+/// let mut call = r.call(0).unwrap();
+/// let mut warnings = Vec::new();
+/// assert!(check_call(0, &mut call, &tools, &mut warnings).is_none());
+/// assert_eq!(call.arguments["all"], true);
+/// assert_eq!(warnings[0].path, "/tool_calls/0/arguments/all");
+/// ```
+pub fn check_call(
+    index: usize,
+    call: &mut ToolCall,
+    tools: &[ToolDef],
+    warnings: &mut Vec<Warning>,
+) -> Option<crate::Error> {
+    let base = format!("/tool_calls/{index}");
+    let Some(def) = tools.iter().find(|d| d.name == call.name) else {
+        warnings.push(Warning::new(
+            WarningKind::UnknownTool,
+            format!("{base}/name"),
+            format!("no tool is named \"{}\"", call.name),
+        ));
+        return None;
+    };
+    let options = crate::Options::default()
+        .policy(crate::Policy::NoInvent)
+        .keep_unknown_keys(true);
+    let given = Value::Object(std::mem::take(&mut call.arguments));
+    let recovered = crate::recover_with_schema(given.clone(), &def.parameters, &options);
+    match (recovered.value, recovered.error) {
+        (Some(Value::Object(args)), None) => {
+            call.arguments = args;
+            for mut w in recovered.warnings {
+                w.path = format!("{base}/arguments{}", w.path);
+                warnings.push(w);
+            }
+            None
+        }
+        (_, error) => {
+            if let Value::Object(args) = given {
+                call.arguments = args;
+            }
+            error.map(|e| e.at_prefix(&format!("{base}/arguments")))
+        }
+    }
 }
 
 /// The text outside `taken`, trimmed; `None` when empty. The family's section markers
@@ -323,6 +437,9 @@ pub(crate) fn outside(t: &str, taken: &[Range<usize>], strip: &[&str]) -> Option
             out = out.replace(marker, "");
         }
     }
-    let trimmed = out.trim();
-    (!trimmed.is_empty()).then(|| trimmed.to_owned())
+    // Trimmed in place: the content of a large reply is not copied again.
+    out.truncate(out.trim_end().len());
+    let lead = out.len() - out.trim_start().len();
+    out.drain(..lead);
+    (!out.is_empty()).then_some(out)
 }

@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::calls::Calls;
 use super::family::Found;
 use super::stream::PyList;
 use super::ToolCall;
@@ -16,12 +17,19 @@ use crate::repair::{self, RepairKind, RepairOptions};
 /// Values are Python literals, read by the lenient JSON parser (which knows single quotes and
 /// `True`/`False`/`None`, and JSON's `true`/`false`/`null`).
 pub(crate) fn pythonic(text: &str) -> Option<Vec<ToolCall>> {
+    let mut calls = Calls::default();
+    read_calls(text, &mut calls)?;
+    (!calls.is_empty()).then(|| calls.into_vec())
+}
+
+/// [`pythonic`], each call put in `calls` as it is read: `None` (with some calls put there
+/// already, for the caller to take back) unless all of `text` is calls.
+fn read_calls(text: &str, calls: &mut Calls) -> Option<()> {
     let mut s = text.trim();
     if let Some(inner) = s.strip_prefix('[') {
         s = inner.strip_suffix(']').unwrap_or(inner).trim();
     }
     let b = s.as_bytes();
-    let mut calls = Vec::new();
     let mut i = 0;
     while i < b.len() {
         // name: identifier (dots allowed), then `(`.
@@ -107,19 +115,20 @@ pub(crate) fn pythonic(text: &str) -> Option<Vec<ToolCall>> {
             i += 1;
         }
     }
-    (!calls.is_empty()).then_some(calls)
+    Some(())
 }
 
-/// A reply that is nothing but pythonic calls.
+/// A reply that is nothing but pythonic calls. They go straight into `found` as they are
+/// read (a reply of many calls is never held as a list of its own besides), and are taken
+/// back if the reply turns out not to be all calls.
 pub(crate) fn pythonic_reply(t: &str, found: &mut Found) -> bool {
-    match pythonic(t) {
-        Some(calls) => {
-            found.calls.extend(calls);
-            found.taken.push(0..t.len());
-            true
-        }
-        None => false,
+    let before = found.calls.len();
+    if read_calls(t, &mut found.calls).is_some() && found.calls.len() > before {
+        found.taken.push(0..t.len());
+        return true;
     }
+    found.calls.truncate(before);
+    false
 }
 
 /// Whether `s` starts pythonic calls: an identifier then `(`, maybe after `[`. `None` while
