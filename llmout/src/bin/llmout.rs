@@ -585,6 +585,9 @@ fn write_items(
     items: &llmout::large::Items<'_>,
     input: Option<&Value>,
 ) -> std::io::Result<()> {
+    // Millions of small writes: buffered here, where they are not calls through `dyn Write`.
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
+    let w = &mut buffered;
     let recovered = items.recovered() || input.is_some();
     w.write_all(b"{\"value\":[")?;
     let mut first = true;
@@ -611,7 +614,8 @@ fn write_items(
         };
         serde_json::to_writer(&mut *w, &out).map_err(std::io::Error::from)
     })?;
-    write!(w, "],\"recovered\":{recovered}}}")
+    write!(w, "],\"recovered\":{recovered}}}")?;
+    w.flush()
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering (text, not JSON: the
@@ -692,6 +696,8 @@ fn write_tools(
     input: Option<&Value>,
 ) -> std::io::Result<()> {
     use llmout::tools::check_call;
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
+    let w = &mut buffered;
     w.write_all(b"{\"content\":")?;
     serde_json::to_writer(&mut *w, &r.content)?;
     w.write_all(b",\"tool_calls\":[")?;
@@ -748,7 +754,8 @@ fn write_tools(
             }
         }
     }
-    w.write_all(b"]}")
+    w.write_all(b"]}")?;
+    w.flush()
 }
 
 #[cfg(test)]
