@@ -424,7 +424,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         };
         let double = q == Quote::Double;
         let mut i = start;
-        let mut plain = double;
+        // Every byte that needs decoding or escaping is a stop of `table`: a body none of
+        // whose stops is met before the closing quote is the text as it stands.
+        let mut plain = true;
         // After a quote that is text (`"She said "hi" to"`), the next ones are weighed with
         // the brackets the text holds so far, counted once as the scan goes (`counted` is how
         // far), and as not the first quote.
@@ -449,7 +451,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 let verdict = if self.look_spent() {
                     Verdict::End
                 } else if first {
-                    self.verdict(q, start, i, len, ctx, None, true)
+                    if self.plainly_ends(start, i + len, ctx) {
+                        Verdict::End
+                    } else {
+                        self.verdict(q, start, i, len, ctx, None, true)
+                    }
                 } else {
                     brackets.count(&b[counted..i], q);
                     self.verdict(q, start, i, len, ctx, Some(&brackets), false)
@@ -492,6 +498,31 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             };
         }
         self.string_end_slow(q, start, ctx)
+    }
+
+    /// Whether what follows the closing quote ending at `after` plainly ends the string, as
+    /// in nearly every string: a key's `:`; a `,` and the next item or key; a closer the text
+    /// opened no bracket of. The same answer [`verdict`](Self::verdict) gives these, for a
+    /// fraction of its work; anything else is left to it.
+    #[inline(always)]
+    fn plainly_ends(&self, start: usize, after: usize, ctx: Ctx) -> bool {
+        let b = self.b;
+        let Some(&c) = b.get(after).filter(|_| !self.doubled_quote) else {
+            return false;
+        };
+        match (ctx, c) {
+            (Ctx::Key, _) => !(c.is_ascii_alphabetic() || c == b'_' || c >= 0x80),
+            (_, b':') => ctx != Ctx::Member,
+            (Ctx::Member, b',') => self.key_follows(after + 1),
+            (_, b',') => {
+                let next = after + 1 + usize::from(b.get(after + 1) == Some(&b' '));
+                matches!(b.get(next), Some(b'"' | b'{' | b'[' | b']' | b'0'..=b'9'))
+            }
+            (_, b'}' | b']' | b')') => !b[start..after]
+                .iter()
+                .any(|&d| matches!(d, b'(' | b'[' | b'{')),
+            _ => false,
+        }
     }
 
     /// Whether the budget for reading ahead is spent.
@@ -916,7 +947,20 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// Skips whitespace and comments from `i` (without recording them); returns where they
     /// end and whether they held a line break.
-    pub(super) fn skip_gap(&self, mut i: usize) -> (usize, bool) {
+    #[inline(always)]
+    pub(super) fn skip_gap(&self, i: usize) -> (usize, bool) {
+        // Most gaps are empty or one space: settled without a call.
+        let b = self.b;
+        let at = i + usize::from(b.get(i) == Some(&b' '));
+        match b.get(at) {
+            Some(&c) if c > b' ' && c != b'/' && c != b'#' => (at, false),
+            None => (at, false),
+            _ => self.skip_gap_slow(i),
+        }
+    }
+
+    #[inline(never)]
+    fn skip_gap_slow(&self, mut i: usize) -> (usize, bool) {
         let b = self.b;
         let mut newline = false;
         loop {
