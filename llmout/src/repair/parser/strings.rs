@@ -68,7 +68,17 @@ pub(super) enum Quote {
 
 impl Quote {
     /// The quote opening at `at`, if any, and its length in bytes.
+    #[inline(always)]
     pub(super) fn at(b: &[u8], at: usize) -> Option<(Quote, usize)> {
+        let c = *b.get(at)?;
+        if !matches!(c, b'"' | b'\'' | b'`' | 0xE2 | 0xC2) {
+            return None;
+        }
+        Quote::at_slow(b, at)
+    }
+
+    #[inline(never)]
+    fn at_slow(b: &[u8], at: usize) -> Option<(Quote, usize)> {
         match b.get(at)? {
             b'"' if next2(b, at, b'"', b'"') => Some((Quote::TripleDouble, 3)),
             b'"' => Some((Quote::Double, 1)),
@@ -287,6 +297,9 @@ fn cut_literal_at(b: &[u8], i: usize) -> bool {
 
 /// A JSON or Python literal at `i`, not glued to more letters.
 pub(super) fn literal_at(b: &[u8], i: usize) -> bool {
+    if !matches!(b.get(i), Some(b't' | b'f' | b'n' | b'T' | b'F' | b'N')) {
+        return false;
+    }
     ["true", "false", "null", "True", "False", "None"]
         .iter()
         .any(|w| {
@@ -427,9 +440,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // Every byte that needs decoding or escaping is a stop of `table`: a body none of
         // whose stops is met before the closing quote is the text as it stands.
         let mut plain = true;
-        // After a quote that is text (`"She said "hi" to"`), the next ones are weighed with
-        // the brackets the text holds so far, counted once as the scan goes (`counted` is how
-        // far), and as not the first quote.
+        // After a quote that is text (`"She said "hi" to"`), the next ones are weighed as not
+        // the first quote, and with the brackets the text holds so far when that needs them:
+        // counted once, up to `counted`, when first needed (a quote is no bracket).
         let mut first = true;
         let mut brackets = Brackets::default();
         let mut counted = start;
@@ -451,14 +464,23 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 let verdict = if self.look_spent() {
                     Verdict::End
                 } else if first {
-                    if self.plainly_ends(start, i + len, ctx) {
+                    if self.plainly_ends(start, i + len, ctx, None) {
                         Verdict::End
+                    } else if self.plainly_inside(start, i, len, ctx, true) {
+                        Verdict::Inside
                     } else {
                         self.verdict(q, start, i, len, ctx, None, true)
                     }
+                } else if self.plainly_inside(start, i, len, ctx, false) {
+                    Verdict::Inside
                 } else {
                     brackets.count(&b[counted..i], q);
-                    self.verdict(q, start, i, len, ctx, Some(&brackets), false)
+                    counted = i + len;
+                    if self.plainly_ends(start, i + len, ctx, Some(&brackets)) {
+                        Verdict::End
+                    } else {
+                        self.verdict(q, start, i, len, ctx, Some(&brackets), false)
+                    }
                 };
                 let resume = match verdict {
                     Verdict::End => i + len,
@@ -466,13 +488,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     // Text inside the string: go on to the next quote. What the string ends
                     // on otherwise is the slow path's to decide, from the start.
                     Verdict::Inside if !q.is_block() => {
-                        if first {
-                            brackets.count(&b[start..i], q);
-                            first = false;
-                        }
+                        first = false;
                         plain = false;
                         i += len;
-                        counted = i;
                         continue;
                     }
                     _ => break,
@@ -505,7 +523,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// opened no bracket of. The same answer [`verdict`](Self::verdict) gives these, for a
     /// fraction of its work; anything else is left to it.
     #[inline(always)]
-    fn plainly_ends(&self, start: usize, after: usize, ctx: Ctx) -> bool {
+    fn plainly_ends(
+        &self,
+        start: usize,
+        after: usize,
+        ctx: Ctx,
+        brackets: Option<&Brackets>,
+    ) -> bool {
         let b = self.b;
         let Some(&c) = b.get(after).filter(|_| !self.doubled_quote) else {
             return false;
@@ -518,11 +542,41 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 let next = after + 1 + usize::from(b.get(after + 1) == Some(&b' '));
                 matches!(b.get(next), Some(b'"' | b'{' | b'[' | b']' | b'0'..=b'9'))
             }
-            (_, b'}' | b']' | b')') => !b[start..after]
-                .iter()
-                .any(|&d| matches!(d, b'(' | b'[' | b'{')),
+            (_, b'}' | b']' | b')') => match brackets {
+                Some(open) => !open.opens(c),
+                None => !b[start..after]
+                    .iter()
+                    .any(|&d| matches!(d, b'(' | b'[' | b'{')),
+            },
             _ => false,
         }
+    }
+
+    /// Whether the closing quote at `at` (of `len` bytes) is plainly text inside the string,
+    /// as the quotes of a quotation are (`"She said "hi" to me"`): a word follows it on the
+    /// same line (glued to it, unless `first`, where a word after a space may stand on its
+    /// own) that is no literal, and what stands before it is no separator or opener. The
+    /// same answer [`verdict`](Self::verdict) gives these; anything else is left to it.
+    #[inline(always)]
+    fn plainly_inside(&self, start: usize, at: usize, len: usize, ctx: Ctx, first: bool) -> bool {
+        if ctx == Ctx::Key || self.doubled_quote {
+            return false;
+        }
+        let b = self.b;
+        let after = at + len;
+        let (i, newline) = self.skip_gap(after);
+        let glued = i == after;
+        if newline || (first && !glued) {
+            return false;
+        }
+        let Some(&c) = b.get(i) else {
+            return false;
+        };
+        c.is_ascii_alphabetic()
+            && !literal_at(b, i)
+            && self
+                .before(start, at)
+                .is_none_or(|d| !matches!(b[d], b',' | b':' | b'[' | b'{' | b'('))
     }
 
     /// Whether the budget for reading ahead is spent.
