@@ -70,11 +70,12 @@ impl Quote {
     /// The quote opening at `at`, if any, and its length in bytes.
     #[inline(always)]
     pub(super) fn at(b: &[u8], at: usize) -> Option<(Quote, usize)> {
-        let c = *b.get(at)?;
-        if !matches!(c, b'"' | b'\'' | b'`' | 0xE2 | 0xC2) {
-            return None;
+        match *b.get(at)? {
+            b'"' if !next2(b, at, b'"', b'"') => Some((Quote::Double, 1)),
+            b'\'' if !next2(b, at, b'\'', b'\'') => Some((Quote::Single, 1)),
+            b'"' | b'\'' | b'`' | 0xE2 | 0xC2 => Quote::at_slow(b, at),
+            _ => None,
         }
-        Quote::at_slow(b, at)
     }
 
     #[inline(never)]
@@ -272,6 +273,26 @@ impl Brackets {
     }
 }
 
+/// The brackets a string's text holds up to a quote, counted as far as a verdict has needed
+/// them (`counted`), and no further until one needs more: each byte of the text is counted
+/// once at most.
+struct OpenBrackets {
+    q: Quote,
+    counted: usize,
+    open: Brackets,
+}
+
+impl OpenBrackets {
+    /// The brackets open in the text before `at` (a closing quote's position).
+    fn upto(&mut self, b: &[u8], at: usize) -> &Brackets {
+        if at > self.counted {
+            self.open.count(&b[self.counted..at], self.q);
+            self.counted = at;
+        }
+        &self.open
+    }
+}
+
 /// Bytes that may begin a JSON value, or the end of a container: after an item's comma, what
 /// shows that the comma separated items.
 fn starts_item(b: &[u8], i: usize) -> bool {
@@ -444,8 +465,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // the first quote, and with the brackets the text holds so far when that needs them:
         // counted once, up to `counted`, when first needed (a quote is no bracket).
         let mut first = true;
-        let mut brackets = Brackets::default();
-        let mut counted = start;
+        let mut open = OpenBrackets {
+            q,
+            counted: start,
+            open: Brackets::default(),
+        };
         loop {
             if double {
                 i = skip_plain_words(b, i);
@@ -473,14 +497,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     }
                 } else if self.plainly_inside(start, i, len, ctx, false) {
                     Verdict::Inside
+                } else if self.plainly_ends(start, i + len, ctx, Some(&mut open)) {
+                    Verdict::End
                 } else {
-                    brackets.count(&b[counted..i], q);
-                    counted = i + len;
-                    if self.plainly_ends(start, i + len, ctx, Some(&brackets)) {
-                        Verdict::End
-                    } else {
-                        self.verdict(q, start, i, len, ctx, Some(&brackets), false)
-                    }
+                    let brackets = *open.upto(b, i);
+                    self.verdict(q, start, i, len, ctx, Some(&brackets), false)
                 };
                 let resume = match verdict {
                     Verdict::End => i + len,
@@ -528,7 +549,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         start: usize,
         after: usize,
         ctx: Ctx,
-        brackets: Option<&Brackets>,
+        brackets: Option<&mut OpenBrackets>,
     ) -> bool {
         let b = self.b;
         let Some(&c) = b.get(after).filter(|_| !self.doubled_quote) else {
@@ -543,7 +564,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 matches!(b.get(next), Some(b'"' | b'{' | b'[' | b']' | b'0'..=b'9'))
             }
             (_, b'}' | b']' | b')') => match brackets {
-                Some(open) => !open.opens(c),
+                Some(open) => !open.upto(b, after - 1).opens(c),
                 None => !b[start..after]
                     .iter()
                     .any(|&d| matches!(d, b'(' | b'[' | b'{')),
