@@ -131,6 +131,23 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
             "unquoted_commas",
             format!("{{\"a\": {}}}", "x, ".repeat(N / 3)),
         ),
+        // Where a string ends is decided by what follows its quote, past whitespace and
+        // comments: items each followed by a comment, and long gaps of both between quotes.
+        (
+            "commented_items",
+            "[".to_owned() + &"\"a\", /* c */ ".repeat(N / 13),
+        ),
+        (
+            "gaps_between_quotes",
+            format!(
+                "{{\"a\": \"{}",
+                format!("\"{} /* c */ // d\n", " ".repeat(200)).repeat(N / 220)
+            ),
+        ),
+        (
+            "quotes_in_a_quotation",
+            format!("{{\"a\": \"{}\"}}", "x \"y\" ".repeat(N / 8)),
+        ),
     ]
 }
 
