@@ -1134,6 +1134,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// and is dropped with the indentation after it. Escaped line breaks (`\n`) are text.
     fn trim_layout(&mut self, text: Text, start: usize, end: usize) -> Text {
         let b = self.b;
+        if end == start || !matches!(b[end - 1], b' ' | b'\t' | b'\n') {
+            return text;
+        }
         let mut k = end;
         while k > start && matches!(b[k - 1], b' ' | b'\t') {
             k -= 1;
