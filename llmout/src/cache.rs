@@ -77,17 +77,16 @@ fn build<T: LlmOutput>() -> Entry {
         }
     }
 
-    let compiled = Schema::compile(&json).unwrap_or_else(|e| {
-        // schemars only emits schemas llmout understands; an unknown construct degrades to
-        // "accept anything" for that node rather than failing every call.
-        debug_assert!(
-            false,
-            "schemars emitted a schema llmout cannot compile: {e}"
-        );
-        Schema::any()
-    });
+    // schemars emits schemas llmout understands, but a type's attributes may hold what llmout
+    // cannot check (a `pattern` with look-around): then every reply is that error, rather
+    // than a value checked against less than the type states.
+    let compiled = Schema::compile(&json).unwrap_or_else(Schema::unusable);
     let prompt = crate::schema::prompt::render(&json).unwrap_or_else(|e| {
-        debug_assert!(false, "schemars emitted a schema llmout cannot render: {e}");
+        // (The same error as compiling's, when that failed: said by every `from_llm`.)
+        debug_assert!(
+            compiled.broken().is_some(),
+            "schemars emitted a schema llmout cannot render: {e}"
+        );
         String::from("any")
     });
     Entry {

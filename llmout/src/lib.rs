@@ -58,7 +58,7 @@ mod warning;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use error::{excerpt, Error, ErrorKind};
+pub use error::{excerpt, Error, ErrorKind, Violation};
 pub use options::{Options, Policy, DEFAULT_MAX_DEPTH};
 pub use pipeline::{
     from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_json, repair_text,

@@ -276,10 +276,17 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
     //    are how data gets lost silently (`tool_calls` for a camelCase `toolCalls: Option<_>`
     //    deserializes to `None`), so such replies go through recovery, which renames or drops
     //    them with a warning.
-    if let Some(value) = fast_path::<T>(raw) {
-        return ValidationResult::ok(value, Vec::new());
-    }
     let schema = T::compiled_schema();
+    // (A schema with constraints, `pattern` and the like, needs its value walked to check them:
+    // such a type takes the pipeline, which parses, recovers and checks the reply once.)
+    if !schema.is_constrained() {
+        if let Some(value) = fast_path::<T>(raw) {
+            return ValidationResult::ok(value, Vec::new());
+        }
+    }
+    if let Some(e) = schema.broken() {
+        return ValidationResult::err(e.clone(), Vec::new());
+    }
     let chosen = match choose(raw, Some(schema), options) {
         Ok(c) => c,
         Err(e) => return ValidationResult::err(e, Vec::new()),
@@ -787,23 +794,28 @@ fn string_reply(raw: &str, schema: &Schema, options: &Options) -> Option<Result<
     if text.is_empty() {
         return None;
     }
+    // (Recovering a string against a string schema changes nothing: it checks `pattern` and
+    // the like.)
+    let checked = |value: String, warnings: Vec<Warning>| {
+        recover::recover(Value::String(value), schema, options).map(|r| Chosen {
+            value: r.value,
+            warnings,
+        })
+    };
     if let Ok(s) = serde_json::from_str::<String>(text) {
-        return Some(Ok(Chosen {
-            value: Value::String(s),
-            warnings: Vec::new(),
-        }));
+        return Some(checked(s, Vec::new()));
     }
     if options.get_policy() == crate::Policy::Strict {
         return None;
     }
-    Some(Ok(Chosen {
-        value: Value::String(text.to_owned()),
-        warnings: vec![Warning::new(
+    Some(checked(
+        text.to_owned(),
+        vec![Warning::new(
             WarningKind::Reshaped,
             "",
             "the schema asks for a string: the reply's text, as written, is the value",
         )],
-    }))
+    ))
 }
 
 /// Plain text where the schema wants a scalar (a string, an enum value, a number, a

@@ -75,8 +75,9 @@ impl<T> ValidationResult<T> {
 
     /// A short message for the model in a retry, listing what was wrong with its reply (the
     /// error, and every schema-level change: missing fields, values that did not fit, renamed
-    /// or dropped keys), each with its path. `None` when the reply needed no recovery beyond
-    /// syntax (extraction, escapes, commas), which a retry would not improve.
+    /// or dropped keys), each with its path; for an [`ErrorKind::Invalid`](crate::ErrorKind::Invalid)
+    /// error, every constraint broken, in plain words. `None` when the reply needed no recovery
+    /// beyond syntax (extraction, escapes, commas), which a retry would not improve.
     ///
     /// ```
     /// use llmout::LlmOutput;
@@ -90,6 +91,22 @@ impl<T> ValidationResult<T> {
     ///      Reply again with only the corrected JSON."
     /// );
     /// assert_eq!(Score::from_llm(r#"{"value": 3, "reason": "ok"}"#).feedback(), None);
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    /// struct Commit {
+    ///     #[schemars(regex(pattern = r"^[a-z]+$"))]
+    ///     scope: String,
+    ///     #[schemars(regex(pattern = r"^\S+$"))]
+    ///     title: String,
+    /// }
+    /// let r = Commit::from_llm(r#"{"scope": "Auth", "title": "Fix login"}"#);
+    /// assert_eq!(
+    ///     r.feedback().unwrap(),
+    ///     "Your reply did not match the expected JSON:\n\
+    ///      - `scope` is \"Auth\", which does not match the pattern ^[a-z]+$\n\
+    ///      - `title` is \"Fix login\", which does not match the pattern ^\\S+$\n\
+    ///      Reply again with only the corrected JSON."
+    /// );
     /// ```
     pub fn feedback(&self) -> Option<String> {
         use crate::WarningKind as K;
@@ -100,11 +117,15 @@ impl<T> ValidationResult<T> {
             } else {
                 e.path()
             };
-            lines.push(format!(
-                "- {path}: expected {}, found {}",
-                e.expected(),
-                e.found()
-            ));
+            if e.violations().is_empty() {
+                lines.push(format!(
+                    "- {path}: expected {}, found {}",
+                    e.expected(),
+                    e.found()
+                ));
+            }
+            // Every constraint broken, each in plain words.
+            lines.extend(e.violations().iter().map(|v| format!("- {v}")));
         }
         for w in &self.warnings {
             if matches!(w.kind, K::Extracted | K::Sanitized | K::Repaired(_)) {

@@ -300,3 +300,45 @@ fn the_reply_may_come_from_a_file_or_dash_for_stdin() {
         stderr(&o)
     );
 }
+
+/// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the
+/// CLI cannot run is a usage error naming where it is.
+#[test]
+fn parse_checks_patterns() {
+    let schema = schema_file(
+        "pattern.json",
+        &serde_json::json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}, "required": ["code"]}),
+    );
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap()],
+        b"{\"code\": \"abc\"}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: at /code: expected a string matching the pattern ^[A-Z]+$ (pattern), found \"abc\"\n"
+    );
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap()],
+        b"{\"code\": \"ABC\"}",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"code\":\"ABC\"},\"warnings\":[],\"recovered\":false}\n"
+    );
+    let bad = schema_file(
+        "bad-pattern.json",
+        &serde_json::json!({"properties": {"code": {"pattern": "(?=A)"}}}),
+    );
+    let o = llmout(&["parse", "--schema", bad.to_str().unwrap()], b"{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "llmout: {}: at /properties/code/pattern: expected a regular expression llmout can \
+             run (ECMA-262 without look-around or backreferences), found \"(?=A)\" (look-around \
+             ((?=...)), which the regex engine llmout uses does not support)\n",
+            bad.display()
+        )
+    );
+}

@@ -19,6 +19,13 @@
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
 //!
+//! The schema's constraints beyond shape (`pattern`, ...: the nodes' [`Check`](crate::schema::Check)s)
+//! are checked on the value recovery produces, filled-in values included; nothing is changed to
+//! meet them. Each break is a [`Violation`] costing far more than any change (so a union takes a
+//! branch the value meets), and a value left with violations is one
+//! [`ErrorKind::Invalid`] error listing them all. A key that matches a `patternProperties`
+//! pattern is valid as written: recovered against that schema, never renamed or dropped.
+//!
 //! Unions (`anyOf`/`oneOf`, serde enums) are recovered against every branch; the cheapest wins
 //! (the first on a tie). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
 //! guess. An object none of whose keys is a property is not that object (an echoed schema, an
@@ -58,6 +65,7 @@
 //! assert_eq!(paths, ["/title", "/count"]);
 //! ```
 
+mod check;
 mod coerce;
 mod enums;
 mod keys;
@@ -69,7 +77,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
-use crate::{excerpt, Error, ErrorKind, Options, Policy, Warning, WarningKind};
+use crate::{excerpt, Error, ErrorKind, Options, Policy, Violation, Warning, WarningKind};
 use coerce::Reason;
 use enums::{EnumIndex, Match};
 use keys::{KeyIndex, KeyMatch};
@@ -131,6 +139,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         max_frames: max_depth + UNION_FRAMES,
         warnings: Vec::new(),
         cost: 0,
+        violations: Vec::new(),
         path: String::new(),
         keys: KeyIndex::new(),
         enums: EnumIndex::new(),
@@ -144,10 +153,13 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         moves: Vec::new(),
     };
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
+    if !walker.violations.is_empty() {
+        return Err(Error::invalid(walker.violations));
+    }
     Ok(Recovered {
         value,
         warnings: walker.warnings,
-        cost: walker.cost,
+        cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
         moves: walker.moves,
     })
 }
@@ -166,7 +178,7 @@ const UNION_FRAMES: usize = 64;
 /// when it did not meet the limit.
 #[derive(Clone)]
 struct Choice {
-    outcome: Result<(usize, u32), (Error, usize)>,
+    outcome: Result<(usize, u64), (Error, usize)>,
     frames: usize,
     frames_below: usize,
     met_limit: bool,
@@ -191,7 +203,10 @@ struct Walker<'s> {
     /// The recursion allowed: the reply's nesting plus the unions met along it.
     max_frames: usize,
     warnings: Vec<Warning>,
-    cost: u32,
+    /// The changes' costs, and the violations' (see `check`).
+    cost: u64,
+    /// The constraints the value breaks (kept like `warnings`: not while a union weighs).
+    violations: Vec<Violation>,
     /// Where parts of the value moved (see [`Recovered::moves`]).
     moves: Vec<(String, String)>,
     /// JSON pointer of the value being recovered.
@@ -219,6 +234,14 @@ struct Walker<'s> {
     /// Each (union, value) pair is decided once per scope, so recovery is polynomial in the
     /// reply where trying every branch of nested unions afresh was exponential.
     scopes: Vec<HashMap<ChoiceKey, Choice>>,
+}
+
+/// What the walker had recorded at a point (see `Walker::saved`).
+#[derive(Clone, Copy)]
+struct Saved {
+    warnings: usize,
+    violations: usize,
+    cost: u64,
 }
 
 /// The items of an array, owned or borrowed.
@@ -296,7 +319,7 @@ impl Walker<'_> {
                 format!("one that needs this: {message}"),
             ));
         }
-        self.cost += cost;
+        self.cost += u64::from(cost);
         if self.dry == 0 {
             self.warnings
                 .push(Warning::new(kind, self.path.clone(), message));
@@ -324,6 +347,22 @@ impl Walker<'_> {
             let to = crate::pointer_push(&self.path, into);
             self.moves.push((self.path.clone(), to));
         }
+    }
+
+    /// What `restore` returns to: the warnings, violations and cost so far.
+    fn saved(&self) -> Saved {
+        Saved {
+            warnings: self.warnings.len(),
+            violations: self.violations.len(),
+            cost: self.cost,
+        }
+    }
+
+    /// Undoes what was recorded since `saved` (a value dropped after all).
+    fn restore(&mut self, saved: Saved) {
+        self.warnings.truncate(saved.warnings);
+        self.violations.truncate(saved.violations);
+        self.cost = saved.cost;
     }
 
     /// A value taken as it is: moved when owned, copied when borrowed, and not copied at all
@@ -405,7 +444,12 @@ impl Walker<'_> {
             };
         }
         match kind {
-            Kind::Any => Ok(self.keep(v)),
+            Kind::Any => {
+                if self.schema.is_constrained_at(id) {
+                    self.check_value(id, &v);
+                }
+                Ok(self.keep(v))
+            }
             Kind::Never | Kind::Null | Kind::Ref(_) => Err(self.mismatch(id, &v)),
             Kind::Boolean => self.boolean(v, id),
             Kind::Integer { minimum, maximum } => self.integer(v, id, *minimum, *maximum),
@@ -464,13 +508,21 @@ impl Walker<'_> {
                 let v = self.unwrap_single(v)?;
                 let v = self.only_enum_item(v, e)?;
                 match self.enums.lookup(rid, e, &v) {
-                    Match::Exact => Ok(self.keep(v)),
+                    Match::Exact => {
+                        if self.schema.is_constrained_at(id) {
+                            self.check_value(id, &v);
+                        }
+                        Ok(self.keep(v))
+                    }
                     Match::Loose { value, how } => {
                         self.change(
                             WarningKind::EnumMatched,
                             1,
                             format!("matched {} to {value} {how}", describe_value(&v)),
                         )?;
+                        if self.schema.is_constrained_at(id) {
+                            self.check_value(id, &value);
+                        }
                         Ok(value)
                     }
                     Match::Ambiguous(values) => Err(Error::new(
@@ -704,8 +756,14 @@ impl Walker<'_> {
         } else {
             v
         };
+        let constrained = self.schema.is_constrained_at(id);
         match &*v {
-            Value::String(_) => Ok(self.keep(v)),
+            Value::String(s) => {
+                if constrained {
+                    self.check_str(id, s);
+                }
+                Ok(self.keep(v))
+            }
             Value::Number(_) | Value::Bool(_) => {
                 let text = coerce::scalar_text(&v).unwrap_or_default();
                 self.change(
@@ -713,6 +771,9 @@ impl Walker<'_> {
                     1,
                     format!("wrote {} as the string \"{text}\"", describe_value(&v)),
                 )?;
+                if constrained {
+                    self.check_str(id, &text);
+                }
                 Ok(Value::String(text))
             }
             Value::Object(_) | Value::Array(_) => {
@@ -721,10 +782,14 @@ impl Walker<'_> {
                     3,
                     format!("wrote {} as JSON text in a string", describe_value(&v)),
                 )?;
-                if self.dry > 0 {
+                if self.dry > 0 && !constrained {
                     return Ok(Value::Null);
                 }
-                Ok(Value::String(v.to_string()))
+                let text = v.to_string();
+                if constrained {
+                    self.check_str(id, &text);
+                }
+                Ok(Value::String(text))
             }
             Value::Null => Err(self.mismatch(id, &v)),
         }
@@ -760,7 +825,7 @@ impl Walker<'_> {
                 }
             };
             push_index(&mut self.path, i);
-            let saved = (self.warnings.len(), self.cost);
+            let saved = self.saved();
             self.wrapped = wrapping;
             let r = match self.value(item, schema, depth + 1) {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
@@ -841,9 +906,8 @@ impl Walker<'_> {
 
     /// An item that cannot be recovered, dropped (`drop_invalid_items`): its changes undone.
     #[inline(never)]
-    fn drop_item(&mut self, saved: (usize, u32), e: Error) -> Result<Option<Value>, Error> {
-        self.warnings.truncate(saved.0);
-        self.cost = saved.1;
+    fn drop_item(&mut self, saved: Saved, e: Error) -> Result<Option<Value>, Error> {
+        self.restore(saved);
         self.change(
             WarningKind::ItemDropped,
             4,
@@ -921,7 +985,8 @@ impl Walker<'_> {
 
         // {"TypeName": {...}} or {"result": {...}} around the expected object; not when the
         // schema takes other keys (`additionalProperties`), where the key is data.
-        let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_));
+        let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || !o.pattern_properties.is_empty();
         if let Value::Object(map) = &*v {
             if map.len() == 1 && !o.properties.is_empty() && !extras_allowed {
                 let key = map.keys().next().cloned().unwrap_or_default();
@@ -1043,6 +1108,14 @@ impl Walker<'_> {
         };
         for (key, value) in members {
             let m = self.keys.lookup(oid, o, &key);
+            // A key that matches a pattern is valid as written: not renamed or dropped.
+            if !matches!(m, KeyMatch::Exact(_)) {
+                if let Some(s) = pattern_property(o, &key) {
+                    any_known = true;
+                    extras.push((key, Extra::Recover(value, s)));
+                    continue;
+                }
+            }
             match m {
                 KeyMatch::Exact(i) => {
                     any_known = true;
@@ -1179,14 +1252,13 @@ impl Walker<'_> {
                     .map(Some)
             }
             Some(v) => {
-                let saved = (self.warnings.len(), self.cost);
+                let saved = self.saved();
                 match self.value(v, p.schema, depth + 1) {
                     Ok(v) => Ok(Some(v)),
                     // Last resort, field by field: an optional field that cannot be recovered
                     // is dropped (never silently), so the required ones can still be kept.
                     Err(e) if !p.required && !self.strict && e.kind() != ErrorKind::DepthLimit => {
-                        self.warnings.truncate(saved.0);
-                        self.cost = saved.1;
+                        self.restore(saved);
                         self.change(
                             WarningKind::RequiredOnly,
                             4,
@@ -1273,6 +1345,10 @@ impl Walker<'_> {
             "missing field"
         };
         self.change(kind, cost, format!("{what} filled with {how} {value}"))?;
+        // What is filled in must meet the constraints too: nothing is made up to fit them.
+        if self.schema.is_constrained_at(id) {
+            self.check_value(id, &value);
+        }
         Ok(value)
     }
 
@@ -1408,11 +1484,11 @@ impl Walker<'_> {
         branches: &[NodeId],
         depth: usize,
         wrapped: bool,
-    ) -> Result<(usize, u32), Error> {
+    ) -> Result<(usize, u64), Error> {
         self.memoised(v, rid, depth, wrapped, |w| {
             let saved_len = w.warnings.len();
             let saved_cost = w.cost;
-            let mut best: Option<(usize, u32)> = None;
+            let mut best: Option<(usize, u64)> = None;
             let mut first_error: Option<Error> = None;
             for (i, b) in branches.iter().enumerate() {
                 w.wrapped = wrapped;
@@ -1457,7 +1533,7 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
         weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
-    ) -> Result<(usize, u32), Error> {
+    ) -> Result<(usize, u64), Error> {
         let key = (rid, v as *const Value as usize, depth, wrapped);
         let base = self.path.len();
         let fits = |c: &Choice| {
@@ -1533,6 +1609,14 @@ impl Walker<'_> {
             why,
         )
     }
+}
+
+/// The schema of the first `patternProperties` pattern `key` matches.
+fn pattern_property(o: &Object, key: &str) -> Option<NodeId> {
+    o.pattern_properties
+        .iter()
+        .find(|(p, _)| p.is_match(key))
+        .map(|(_, s)| *s)
 }
 
 /// A string that starts like a JSON document (`{` or `[`), which an object or array schema

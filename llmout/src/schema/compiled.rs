@@ -7,6 +7,11 @@
 //! llmout's vendor keywords read: `x-aliases` (alias -> property on an object, alias -> value
 //! on an enum) and `x-no-invent` (properties recovery must never fill in).
 //!
+//! Keywords that constrain a value without changing its shape (`pattern`, ...) become the
+//! node's [`Check`]s, which recovery checks on the value it produces (each applies to values of
+//! its type only, as in JSON Schema). Checks written beside `anyOf`/`oneOf` or a type array
+//! are carried down to each branch, so that a union weighs them when it chooses.
+//!
 //! ```
 //! use llmout::schema::{Kind, Schema};
 //! let s = Schema::compile(&serde_json::json!({
@@ -19,8 +24,11 @@
 //! assert!(obj.properties[0].required);
 //! ```
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
+use super::Pattern;
 use crate::{Error, ErrorKind};
 
 /// Index of a node in a [`Schema`].
@@ -32,6 +40,10 @@ pub struct NodeId(usize);
 pub struct Schema {
     nodes: Vec<Node>,
     root: NodeId,
+    /// Per node: it or a node it refers to has checks.
+    constrained: Vec<bool>,
+    /// Why a derived type's schema could not be compiled (see `Schema::unusable`).
+    broken: Option<Box<Error>>,
 }
 
 /// One schema node.
@@ -45,6 +57,19 @@ pub struct Node {
     pub default: Option<Value>,
     /// The `$defs` name or `title`, used to recognise `{"TypeName": {...}}` wrappers.
     pub name: Option<String>,
+    /// What the value must also meet: `pattern`, ... (see [`Check`]).
+    pub checks: Vec<Check>,
+}
+
+/// A constraint on a value beyond its shape, checked on what recovery produces. Each applies
+/// to values of one type and is met by values of the others, as in JSON Schema. A value that
+/// breaks one is an [`ErrorKind::Invalid`] error listing every [`Violation`](crate::Violation)
+/// (never a value truncated or changed to fit).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Check {
+    /// `pattern`: a string matches the regular expression (anywhere, unless anchored).
+    Pattern(Pattern),
 }
 
 /// What a node accepts.
@@ -112,6 +137,9 @@ pub struct Object {
     pub additional: Additional,
     /// `x-aliases`: alias -> index into `properties`.
     pub aliases: Vec<(String, usize)>,
+    /// `patternProperties`: keys that are no property and match a pattern are recovered
+    /// against its schema (the first that matches), before `additional` is looked at.
+    pub pattern_properties: Vec<(Pattern, NodeId)>,
 }
 
 /// One declared property.
@@ -152,8 +180,25 @@ impl Schema {
         Schema {
             nodes: vec![Node::of(Kind::Any)],
             root: NodeId(0),
+            constrained: vec![false],
+            broken: None,
         }
         // (Node 0 is `Any` in every schema; see `root_any`.)
+    }
+
+    /// The stand-in for a derived type's schema that does not compile (a `pattern` attribute
+    /// llmout cannot run): every reply is that error, never a value checked against less
+    /// than the type states.
+    pub(crate) fn unusable(error: Error) -> Schema {
+        let mut s = Schema::any();
+        s.constrained = vec![true];
+        s.broken = Some(Box::new(error));
+        s
+    }
+
+    /// Why this schema could not be compiled, for a stand-in from [`Schema::unusable`].
+    pub(crate) fn broken(&self) -> Option<&Error> {
+        self.broken.as_deref()
     }
 
     /// Compiles a JSON schema. Fails with [`ErrorKind::InvalidSchema`] on anything
@@ -167,17 +212,59 @@ impl Schema {
     /// assert_eq!(err.to_string(), "at /$ref: expected a $ref that resolves inside the schema, found \"#/$defs/Missing\"");
     /// ```
     pub fn compile(schema: &Value) -> Result<Schema, Error> {
-        super::validate(schema)?;
+        let patterns = super::valid::check(schema)?;
         let mut c = Compiler {
             doc: schema,
             nodes: vec![Node::of(Kind::Any)],
             refs: Vec::new(),
+            patterns,
         };
         let root = c.node(schema, None, 0)?;
-        Ok(Schema {
+        let mut schema = Schema {
             nodes: c.nodes,
             root,
+            constrained: Vec::new(),
+            broken: None,
+        };
+        schema.constrained = (0..schema.nodes.len())
+            .map(|i| schema.checks(NodeId(i)).next().is_some())
+            .collect();
+        Ok(schema)
+    }
+
+    /// Whether any node has [`Check`]s: values of such a schema must be walked to be checked,
+    /// even when they need no recovery.
+    ///
+    /// ```
+    /// use llmout::schema::Schema;
+    /// let s = Schema::compile(&serde_json::json!({"type": "string", "pattern": "^a"})).unwrap();
+    /// assert!(s.is_constrained());
+    /// assert!(!Schema::compile(&serde_json::json!({"type": "string"})).unwrap().is_constrained());
+    /// ```
+    pub fn is_constrained(&self) -> bool {
+        self.constrained.iter().any(|c| *c)
+    }
+
+    /// Whether `id` or a node it refers to has checks.
+    pub(crate) fn is_constrained_at(&self, id: NodeId) -> bool {
+        self.constrained.get(id.0).copied().unwrap_or(false)
+    }
+
+    /// The checks of `id` and of the nodes it refers to, in that order.
+    pub fn checks(&self, id: NodeId) -> impl Iterator<Item = &Check> {
+        let mut next = Some(id);
+        let mut hops = 0;
+        std::iter::from_fn(move || {
+            let id = next?;
+            hops += 1;
+            let node = self.node(id);
+            next = match node.kind {
+                Kind::Ref(to) if hops <= self.nodes.len() => Some(to),
+                _ => None,
+            };
+            Some(node.checks.iter())
         })
+        .flatten()
     }
 
     /// The root node.
@@ -310,6 +397,7 @@ impl Node {
             nullable: false,
             default: None,
             name: None,
+            checks: Vec::new(),
         }
     }
 }
@@ -319,6 +407,8 @@ struct Compiler<'a> {
     nodes: Vec<Node>,
     /// `$ref` strings already compiled, and their node.
     refs: Vec<(String, NodeId)>,
+    /// The schema's regular expressions, compiled once by `valid::check`, by source.
+    patterns: HashMap<String, Pattern>,
 }
 
 impl<'a> Compiler<'a> {
@@ -354,6 +444,7 @@ impl<'a> Compiler<'a> {
             .map(str::to_owned)
             .or_else(|| obj.get("title").and_then(Value::as_str).map(str::to_owned));
         let default = obj.get("default").cloned();
+        let checks = self.checks(obj)?;
 
         if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
             let target = self.reference(reference, depth)?;
@@ -362,6 +453,7 @@ impl<'a> Compiler<'a> {
                 nullable: false,
                 default,
                 name,
+                checks,
             });
             return Ok(id);
         }
@@ -369,6 +461,7 @@ impl<'a> Compiler<'a> {
         let mut node = self.own_kind(obj, depth)?;
         node.default = default;
         node.name = name;
+        node.checks = checks;
 
         // anyOf / oneOf: a union, with null branches folded into `nullable`.
         for key in ["anyOf", "oneOf"] {
@@ -394,7 +487,49 @@ impl<'a> Compiler<'a> {
                 node = self.conjoin(node, part);
             }
         }
+        // A union's checks go to each branch (a node of its own that refers to the branch),
+        // so that weighing a branch weighs them.
+        if let (Kind::Union(branches), false) = (&node.kind, node.checks.is_empty()) {
+            let branches = branches.clone();
+            let checks = std::mem::take(&mut node.checks);
+            let wrapped = branches
+                .into_iter()
+                .map(|b| {
+                    let mut n = Node::of(Kind::Ref(b));
+                    n.checks = checks.clone();
+                    self.push(n)
+                })
+                .collect();
+            node.kind = Kind::Union(wrapped);
+        }
         Ok(self.push(node))
+    }
+
+    /// The checks stated by one schema object's own keywords.
+    fn checks(&mut self, obj: &Map<String, Value>) -> Result<Vec<Check>, Error> {
+        let mut checks = Vec::new();
+        if let Some(source) = obj.get("pattern").and_then(Value::as_str) {
+            checks.push(Check::Pattern(self.pattern(source)?));
+        }
+        Ok(checks)
+    }
+
+    /// The compiled `source` (compiled by `valid::check` already; compiled here otherwise).
+    fn pattern(&mut self, source: &str) -> Result<Pattern, Error> {
+        if let Some(p) = self.patterns.get(source) {
+            return Ok(p.clone());
+        }
+        let p = Pattern::new(source).map_err(|why| {
+            invalid(
+                super::valid::PATTERN_EXPECTED,
+                format!(
+                    "{} ({why})",
+                    super::valid::json_excerpt(&Value::from(source))
+                ),
+            )
+        })?;
+        self.patterns.insert(source.to_owned(), p.clone());
+        Ok(p)
     }
 
     /// The node described by `type`, `enum`, `const`, `properties`, `items`, ... of one schema
@@ -426,7 +561,10 @@ impl<'a> Compiler<'a> {
         }
         if types.is_empty() {
             // No `type`: infer from structural keywords, else anything.
-            if obj.contains_key("properties") || obj.contains_key("additionalProperties") {
+            if obj.contains_key("properties")
+                || obj.contains_key("additionalProperties")
+                || obj.contains_key("patternProperties")
+            {
                 kinds.push(self.kind_of_type("object", obj, depth)?);
             } else if obj.contains_key("items") || obj.contains_key("prefixItems") {
                 kinds.push(self.kind_of_type("array", obj, depth)?);
@@ -525,6 +663,13 @@ impl<'a> Compiler<'a> {
                 });
             }
         }
+        if let Some(patterns) = obj.get("patternProperties").and_then(Value::as_object) {
+            for (source, schema) in patterns {
+                let pattern = self.pattern(source)?;
+                let id = self.node(schema, None, depth + 1)?;
+                object.pattern_properties.push((pattern, id));
+            }
+        }
         object.additional = match obj.get("additionalProperties") {
             None if object.properties.is_empty() => Additional::Allow,
             None => Additional::Unspecified,
@@ -566,6 +711,7 @@ impl<'a> Compiler<'a> {
             nullable: false,
             default: None,
             name: name.map(str::to_owned),
+            checks: Vec::new(),
         };
         Ok(placeholder)
     }
@@ -598,6 +744,8 @@ impl<'a> Compiler<'a> {
     /// merged; otherwise the more specific side wins.
     fn conjoin(&mut self, a: Node, b: Node) -> Node {
         let nullable = b.nullable && (a.nullable || a.kind == Kind::Any);
+        let mut checks = a.checks;
+        checks.extend(b.checks);
         let mut merged = match (a.kind, b.kind) {
             (Kind::Any, kind) | (kind, Kind::Any) => Node::of(kind),
             (Kind::Object(mut x), Kind::Object(y)) => {
@@ -605,6 +753,7 @@ impl<'a> Compiler<'a> {
                 x.properties.extend(y.properties);
                 x.aliases
                     .extend(y.aliases.into_iter().map(|(a, i)| (a, i + offset)));
+                x.pattern_properties.extend(y.pattern_properties);
                 if x.additional == Additional::Unspecified || x.additional == Additional::Allow {
                     x.additional = match y.additional {
                         Additional::Allow if !x.properties.is_empty() => Additional::Unspecified,
@@ -615,10 +764,13 @@ impl<'a> Compiler<'a> {
             }
             (Kind::Object(x), Kind::Ref(r)) | (Kind::Ref(r), Kind::Object(x)) => {
                 let target = self.nodes[r.0].clone();
-                return self.conjoin(Node::of(Kind::Object(x)), target);
+                let mut node = Node::of(Kind::Object(x));
+                node.checks = checks;
+                return self.conjoin(node, target);
             }
             (_, kind) => Node::of(kind),
         };
+        merged.checks = checks;
         merged.nullable = nullable;
         merged.default = a.default.or(b.default);
         merged.name = a.name.or(b.name);

@@ -2,8 +2,10 @@
 
 mod compiled;
 pub mod dialect;
+mod pattern;
 pub mod prompt;
 mod valid;
 
 pub use compiled::*;
+pub use pattern::Pattern;
 pub use valid::validate;
