@@ -322,3 +322,542 @@ fn a_derived_pattern_that_cannot_run_is_every_replys_error() {
         (ErrorKind::InvalidSchema, "/properties/user/pattern")
     );
 }
+
+/// The issue's example: every violation of the value, reported together, in plain words.
+#[test]
+fn all_violations_are_reported_together() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "maxLength": 5},
+            "tags": {"type": "array", "maxItems": 1},
+            "code": {"type": "string", "pattern": "^[A-Z]+$"}
+        }
+    });
+    let r = parse(
+        r#"{"title": "much too long", "tags": ["a", "b"], "code": "abc"}"#,
+        &schema,
+    );
+    assert_eq!(
+        violations(&r),
+        [
+            (
+                "/title",
+                "maxLength",
+                "`title` has 13 characters; at most 5 are allowed"
+            ),
+            (
+                "/tags",
+                "maxItems",
+                "`tags` has 2 items; at most 1 is allowed"
+            ),
+            (
+                "/code",
+                "pattern",
+                "`code` is \"abc\", which does not match the pattern ^[A-Z]+$"
+            ),
+        ]
+        .map(|(p, k, m)| (p.to_owned(), k.to_owned(), m.to_owned()))
+    );
+    let e = r.error.as_ref().unwrap();
+    assert_eq!(
+        e.to_string(),
+        "at /title: expected at most 5 characters (maxLength), found 13 characters (and 2 more violations)"
+    );
+    assert_eq!(
+        (e.violations()[1].expected(), e.violations()[1].found()),
+        ("at most 1 item", "2 items")
+    );
+    assert_eq!(
+        r.feedback().unwrap(),
+        "Your reply did not match the expected JSON:\n\
+         - `title` has 13 characters; at most 5 are allowed\n\
+         - `tags` has 2 items; at most 1 is allowed\n\
+         - `code` is \"abc\", which does not match the pattern ^[A-Z]+$\n\
+         Reply again with only the corrected JSON."
+    );
+}
+
+/// One case per keyword: a schema, a reply that meets it, one that breaks it, and the exact
+/// violation (path, keyword, expected, found, message).
+#[test]
+fn each_keyword_on_a_runtime_schema() {
+    struct Case {
+        schema: Value,
+        ok: &'static str,
+        bad: &'static str,
+        expected: &'static str,
+        found: &'static str,
+        message: &'static str,
+    }
+    let field = |keyword_schema: Value| json!({"type": "object", "properties": {"f": keyword_schema}, "required": ["f"]});
+    let cases = [
+        Case {
+            schema: field(json!({"type": "string", "minLength": 3})),
+            ok: r#"{"f": "abc"}"#,
+            bad: r#"{"f": "ab"}"#,
+            expected: "at least 3 characters",
+            found: "2 characters",
+            message: "`f` has 2 characters; at least 3 are required",
+        },
+        Case {
+            // Characters, not bytes: "héé" is 3 characters in 5 bytes.
+            schema: field(json!({"type": "string", "maxLength": 3})),
+            ok: r#"{"f": "héé"}"#,
+            bad: r#"{"f": "héél"}"#,
+            expected: "at most 3 characters",
+            found: "4 characters",
+            message: "`f` has 4 characters; at most 3 are allowed",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "email"})),
+            ok: r#"{"f": "ada@example.com"}"#,
+            bad: r#"{"f": "ada at example"}"#,
+            expected: "an email address (format email)",
+            found: "\"ada at example\"",
+            message: "`f` is \"ada at example\", which is not an email address",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "uri"})),
+            ok: r#"{"f": "https://example.com/a?b=c"}"#,
+            bad: r#"{"f": "example.com"}"#,
+            expected: "an absolute URI (format uri)",
+            found: "\"example.com\"",
+            message: "`f` is \"example.com\", which is not an absolute URI",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "date"})),
+            ok: r#"{"f": "2024-02-29"}"#,
+            bad: r#"{"f": "2023-02-29"}"#,
+            expected: "a date (YYYY-MM-DD) (format date)",
+            found: "\"2023-02-29\"",
+            message: "`f` is \"2023-02-29\", which is not a date (YYYY-MM-DD)",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "date-time"})),
+            ok: r#"{"f": "2024-05-01T12:00:00Z"}"#,
+            bad: r#"{"f": "2024-05-01 12:00"}"#,
+            expected: "a date and time (RFC 3339, YYYY-MM-DDTHH:MM:SSZ) (format date-time)",
+            found: "\"2024-05-01 12:00\"",
+            message: "`f` is \"2024-05-01 12:00\", which is not a date and time (RFC 3339, YYYY-MM-DDTHH:MM:SSZ)",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "uuid"})),
+            ok: r#"{"f": "123e4567-e89b-12d3-a456-426614174000"}"#,
+            bad: r#"{"f": "123e4567"}"#,
+            expected: "a UUID (format uuid)",
+            found: "\"123e4567\"",
+            message: "`f` is \"123e4567\", which is not a UUID",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "ipv4"})),
+            ok: r#"{"f": "10.0.0.1"}"#,
+            bad: r#"{"f": "10.0.0.256"}"#,
+            expected: "an IPv4 address (format ipv4)",
+            found: "\"10.0.0.256\"",
+            message: "`f` is \"10.0.0.256\", which is not an IPv4 address",
+        },
+        Case {
+            schema: field(json!({"type": "string", "format": "ipv6"})),
+            ok: r#"{"f": "::1"}"#,
+            bad: r#"{"f": "1::2::3"}"#,
+            expected: "an IPv6 address (format ipv6)",
+            found: "\"1::2::3\"",
+            message: "`f` is \"1::2::3\", which is not an IPv6 address",
+        },
+        Case {
+            schema: field(json!({"type": "number", "minimum": 0.5})),
+            ok: r#"{"f": 0.5}"#,
+            bad: r#"{"f": 0.25}"#,
+            expected: "at least 0.5",
+            found: "0.25",
+            message: "`f` is 0.25; the minimum is 0.5",
+        },
+        Case {
+            schema: field(json!({"type": "integer", "maximum": 10})),
+            ok: r#"{"f": 10}"#,
+            bad: r#"{"f": 11}"#,
+            expected: "at most 10",
+            found: "11",
+            message: "`f` is 11; the maximum is 10",
+        },
+        Case {
+            schema: field(json!({"type": "number", "exclusiveMinimum": 0})),
+            ok: r#"{"f": 0.001}"#,
+            bad: r#"{"f": 0}"#,
+            expected: "more than 0",
+            found: "0",
+            message: "`f` is 0; it must be more than 0",
+        },
+        Case {
+            schema: field(json!({"type": "number", "exclusiveMaximum": 1})),
+            ok: r#"{"f": 0.999}"#,
+            bad: r#"{"f": 1.0}"#,
+            expected: "less than 1",
+            found: "1.0",
+            message: "`f` is 1.0; it must be less than 1",
+        },
+        Case {
+            schema: field(json!({"type": "number", "multipleOf": 0.01})),
+            ok: r#"{"f": 19.99}"#,
+            bad: r#"{"f": 19.999}"#,
+            expected: "a multiple of 0.01",
+            found: "19.999",
+            message: "`f` is 19.999; it must be a multiple of 0.01",
+        },
+        Case {
+            schema: field(json!({"type": "array", "minItems": 1})),
+            ok: r#"{"f": [1]}"#,
+            bad: r#"{"f": []}"#,
+            expected: "at least 1 item",
+            found: "0 items",
+            message: "`f` has 0 items; at least 1 is required",
+        },
+        Case {
+            schema: field(json!({"type": "array", "maxItems": 2})),
+            ok: r#"{"f": [1, 2]}"#,
+            bad: r#"{"f": [1, 2, 3]}"#,
+            expected: "at most 2 items",
+            found: "3 items",
+            message: "`f` has 3 items; at most 2 are allowed",
+        },
+        Case {
+            schema: field(json!({"type": "array", "uniqueItems": true})),
+            ok: r#"{"f": ["a", "b", 1, "1"]}"#,
+            bad: r#"{"f": ["a", "b", "a"]}"#,
+            expected: "items that are all different",
+            found: "\"a\" at 0 and 2",
+            message: "`f` has \"a\" twice (items 0 and 2); its items must all be different",
+        },
+        Case {
+            schema: field(json!({"type": "object", "minProperties": 1})),
+            ok: r#"{"f": {"a": 1}}"#,
+            bad: r#"{"f": {}}"#,
+            expected: "at least 1 property",
+            found: "0 properties",
+            message: "`f` has 0 properties; at least 1 is required",
+        },
+        Case {
+            schema: field(json!({"type": "object", "maxProperties": 1})),
+            ok: r#"{"f": {"a": 1}}"#,
+            bad: r#"{"f": {"a": 1, "b": 2}}"#,
+            expected: "at most 1 property",
+            found: "2 properties",
+            message: "`f` has 2 properties; at most 1 is allowed",
+        },
+        Case {
+            schema: field(json!({
+                "type": "object",
+                "properties": {"card": {"type": "string"}, "billing": {"type": "string"}},
+                "dependentRequired": {"card": ["billing"]}
+            })),
+            ok: r#"{"f": {"card": "4242", "billing": "Main St"}}"#,
+            bad: r#"{"f": {"card": "4242"}}"#,
+            expected: "`billing`, as `card` is given",
+            found: "`card` without `billing`",
+            message: "`f` has `card` but not `billing`, which `card` requires",
+        },
+        Case {
+            schema: field(json!({"type": "string", "not": {"enum": ["admin", "root"]}})),
+            ok: r#"{"f": "ada"}"#,
+            bad: r#"{"f": "root"}"#,
+            expected: "a value that does not fit the schema under `not`",
+            found: "\"root\"",
+            message: "`f` is \"root\", which fits a schema it must not fit (`not`)",
+        },
+    ];
+    for c in cases {
+        let ok = parse(c.ok, &c.schema);
+        assert!(ok.is_ok(), "{}: {:?}", c.schema, ok.error);
+        assert!(!ok.recovered, "{}", c.schema);
+        let r = parse(c.bad, &c.schema);
+        let e = r
+            .error
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: {:?}", c.schema, r.value));
+        assert_eq!(e.kind(), ErrorKind::Invalid, "{}: {e}", c.schema);
+        let v = &e.violations()[0];
+        assert_eq!(e.violations().len(), 1, "{}", c.schema);
+        assert_eq!(
+            (v.path(), v.expected(), v.found(), v.message()),
+            ("/f", c.expected, c.found, c.message),
+            "{}",
+            c.schema
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "at /f: expected {} ({}), found {}",
+                c.expected,
+                v.keyword(),
+                c.found
+            )
+        );
+    }
+}
+
+/// `required` where the schema does not say it is an object, `not` around it: mutually
+/// exclusive fields.
+#[test]
+fn not_with_required_forbids_a_combination() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"email": {"type": "string"}, "phone": {"type": "string"}},
+        "not": {"required": ["email", "phone"]}
+    });
+    assert!(parse(r#"{"email": "a@b.c"}"#, &schema).is_ok());
+    assert_eq!(
+        violations(&parse(r#"{"email": "a@b.c", "phone": "123"}"#, &schema)),
+        one(
+            "",
+            "not",
+            "The value is an object with keys \"email\", \"phone\", which fits a schema it must not fit (`not`)"
+        )
+    );
+    // `required` alone asks an object for its keys, and nothing of other values.
+    let schema = json!({"required": ["id"]});
+    assert!(parse("\"text\"", &schema).is_ok());
+    assert_eq!(
+        violations(&parse(r#"{"name": "x"}"#, &schema)),
+        one("", "required", "The value has no `id`, which is required")
+    );
+}
+
+/// Draft 4's boolean exclusive bounds, and draft 7's `dependencies` with a list.
+#[test]
+fn older_drafts_spellings() {
+    let schema = json!({"type": "number", "minimum": 0, "exclusiveMinimum": true});
+    assert_eq!(
+        violations(&parse("0", &schema)),
+        one(
+            "",
+            "exclusiveMinimum",
+            "The value is 0; it must be more than 0"
+        )
+    );
+    assert!(parse("0.5", &schema).is_ok());
+    let schema = json!({"type": "object", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}});
+    assert_eq!(
+        violations(&parse(r#"{"a": 1}"#, &schema)),
+        one(
+            "",
+            "dependentRequired",
+            "The value has `a` but not `b`, which `a` requires"
+        )
+    );
+}
+
+/// Nothing is truncated, clamped or rewritten to fit: the value is refused as it is.
+#[test]
+fn nothing_is_changed_to_fit() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "maxLength": 5},
+            "n": {"type": "integer", "maximum": 10},
+            "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 1, "uniqueItems": true}
+        }
+    });
+    for reply in [
+        r#"{"title": "toolong"}"#,
+        r#"{"n": 11}"#,
+        r#"{"n": "11"}"#,
+        r#"{"tags": ["a", "b"]}"#,
+        r#"{"tags": ["a", "a"]}"#,
+    ] {
+        let r = parse(reply, &schema);
+        assert_eq!(r.value, None, "{reply}");
+        assert_eq!(r.error.unwrap().kind(), ErrorKind::Invalid, "{reply}");
+    }
+    // An optional field that breaks a constraint is not dropped to make the rest pass.
+    let r = parse(r#"{"title": "ok", "n": 99}"#, &schema);
+    assert_eq!(
+        violations(&r),
+        one("/n", "maximum", "`n` is 99; the maximum is 10")
+    );
+    // Items equal only once recovered ("1" read as 1) are duplicates too.
+    let schema = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true});
+    assert_eq!(
+        violations(&parse(r#"[1, "1"]"#, &schema)),
+        one(
+            "",
+            "uniqueItems",
+            "The value has 1 twice (items 0 and 1); its items must all be different"
+        )
+    );
+}
+
+/// A reply with an example that breaks the constraints and an answer that meets them: the
+/// answer is chosen, whichever comes first.
+#[test]
+fn the_candidate_that_meets_the_constraints_wins() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"title": {"type": "string", "maxLength": 10}},
+        "required": ["title"]
+    });
+    for reply in [
+        "For example {\"title\": \"an example that is long\"}; my answer: {\"title\": \"Fix login\"}",
+        "My answer: {\"title\": \"Fix login\"} (not {\"title\": \"an example that is long\"})",
+    ] {
+        assert_eq!(
+            parse(reply, &schema).value,
+            Some(json!({"title": "Fix login"})),
+            "{reply}"
+        );
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Signup {
+    #[schemars(length(min = 1, max = 20))]
+    name: String,
+    #[schemars(email)]
+    email: String,
+    #[schemars(url)]
+    homepage: Option<String>,
+    #[schemars(range(min = 13, max = 120))]
+    age: u8,
+    #[schemars(range(min = 0.0, max = 1.0))]
+    score: f64,
+    #[schemars(length(max = 2), inner(length(min = 2)))]
+    tags: Vec<String>,
+    #[schemars(ip)]
+    ip: String,
+    #[schemars(contains(pattern = "@"))]
+    handle: String,
+}
+
+/// Every schemars validation attribute, on a derived type: what meets them deserializes, what
+/// breaks them is every violation, in the feedback in plain words.
+#[test]
+fn derived_types_check_schemars_attributes() {
+    let good = r#"{"name": "Ada", "email": "ada@example.com", "homepage": "https://ada.dev",
+        "age": 36, "score": 0.9, "tags": ["math", "engines"], "ip": "::1", "handle": "@ada"}"#;
+    let r = Signup::from_llm(good);
+    assert_eq!(
+        r.value,
+        Some(Signup {
+            name: "Ada".into(),
+            email: "ada@example.com".into(),
+            homepage: Some("https://ada.dev".into()),
+            age: 36,
+            score: 0.9,
+            tags: vec!["math".into(), "engines".into()],
+            ip: "::1".into(),
+            handle: "@ada".into(),
+        })
+    );
+    assert!(!r.recovered);
+    let bad = r#"{"name": "Augusta Ada King, Countess of Lovelace", "email": "ada",
+        "homepage": "ada.dev", "age": 12, "score": 1.5, "tags": ["x", "math", "engines"],
+        "ip": "localhost", "handle": "ada"}"#;
+    let r = Signup::from_llm(bad);
+    assert_eq!(
+        r.feedback().unwrap(),
+        "Your reply did not match the expected JSON:\n\
+         - `name` has 38 characters; at most 20 are allowed\n\
+         - `email` is \"ada\", which is not an email address\n\
+         - `homepage` is \"ada.dev\", which is not an absolute URI\n\
+         - `age` is 12; the minimum is 13\n\
+         - `score` is 1.5; the maximum is 1.0\n\
+         - `tags/0` has 1 character; at least 2 are required\n\
+         - `tags` has 3 items; at most 2 are allowed\n\
+         - `ip` is \"localhost\", which is not an IP address\n\
+         - `handle` is \"ada\", which does not match the pattern @\n\
+         Reply again with only the corrected JSON."
+    );
+    let keywords: Vec<String> = violations(&r).into_iter().map(|v| v.1).collect();
+    assert_eq!(
+        keywords,
+        [
+            "maxLength",
+            "format",
+            "format",
+            "minimum",
+            "maximum",
+            "minLength",
+            "maxItems",
+            "format",
+            "pattern"
+        ]
+    );
+    // A missing optional field breaks nothing; `null` for it neither.
+    let r = Signup::from_llm(&good.replace(r#""homepage": "https://ada.dev","#, ""));
+    assert!(r.is_ok(), "{:?}", r.error);
+}
+
+/// A union weighs its branches without copying the value: the constraints that count items
+/// and keys are still weighed, so the branch the value meets wins.
+#[test]
+fn unions_weigh_the_constraints_of_containers() {
+    let objects = json!({"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "maxProperties": 1},
+        {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}
+    ]});
+    // The first branch fits with no change but has one key too many; the second needs `b`
+    // written as a string.
+    assert_eq!(
+        parse(r#"{"a": 1, "b": 2}"#, &objects).value,
+        Some(json!({"a": 1, "b": "2"}))
+    );
+    assert_eq!(parse(r#"{"a": 1}"#, &objects).value, Some(json!({"a": 1})));
+    let arrays = json!({"anyOf": [
+        {"type": "array", "items": {"type": "integer"}, "maxItems": 1},
+        {"type": "array", "items": {"type": "string"}}
+    ]});
+    assert_eq!(parse("[1, 2]", &arrays).value, Some(json!(["1", "2"])));
+    assert_eq!(parse("[1]", &arrays).value, Some(json!([1])));
+    let unique = json!({"anyOf": [
+        {"type": "array", "items": {"type": "integer"}, "uniqueItems": true},
+        {"type": "array", "items": {"type": "string"}}
+    ]});
+    assert_eq!(parse("[1, 1]", &unique).value, Some(json!(["1", "1"])));
+    assert_eq!(parse("[1, 2]", &unique).value, Some(json!([1, 2])));
+    // The same inside a JSON document given as a string.
+    let nested = json!({"type": "object", "properties": {"list": arrays}, "required": ["list"]});
+    assert_eq!(
+        parse(r#"{"list": "[1, 2]"}"#, &nested).value,
+        Some(json!({"list": ["1", "2"]}))
+    );
+    // When every branch breaks something, the one broken least is reported.
+    let both = json!({"anyOf": [
+        {"type": "string", "minLength": 5, "pattern": "^[0-9]+$"},
+        {"type": "string", "maxLength": 2}
+    ]});
+    assert_eq!(
+        violations(&parse("\"abc\"", &both)),
+        one(
+            "",
+            "maxLength",
+            "The value has 3 characters; at most 2 are allowed"
+        )
+    );
+}
+
+/// A key matching two patterns, or a property's name matching one, must fit each schema.
+#[test]
+fn overlapping_pattern_properties_must_all_fit() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"x_id": {"type": "string"}},
+        "patternProperties": {"^x": {"type": "string"}, "_id$": {"type": "string", "minLength": 3}}
+    });
+    assert!(parse(r#"{"x_id": "abc", "x_key": "v"}"#, &schema).is_ok());
+    assert_eq!(
+        violations(&parse(r#"{"x_id": "ab"}"#, &schema)),
+        one(
+            "/x_id",
+            "patternProperties",
+            "`x_id` is \"ab\", which does not fit the schema of the pattern _id$, which its name matches"
+        )
+    );
+    assert_eq!(
+        violations(&parse(r#"{"x_id": "abc", "x2_id": "z"}"#, &schema)),
+        one(
+            "/x2_id",
+            "patternProperties",
+            "`x2_id` is \"z\", which does not fit the schema of the pattern _id$, which its name matches"
+        )
+    );
+}

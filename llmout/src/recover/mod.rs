@@ -127,31 +127,7 @@ impl Recovered {
 
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
-    // Recursion follows the value; the parser allows at most this much nesting.
-    let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
-    let mut walker = Walker {
-        schema,
-        strict: options.get_policy() == Policy::Strict,
-        invent: options.get_policy() != Policy::NoInvent,
-        keep_unknown: options.get_keep_unknown_keys(),
-        drop_items: options.get_drop_invalid_items(),
-        max_depth,
-        max_frames: max_depth + UNION_FRAMES,
-        warnings: Vec::new(),
-        cost: 0,
-        violations: Vec::new(),
-        path: String::new(),
-        keys: KeyIndex::new(),
-        enums: EnumIndex::new(),
-        dry: 0,
-        frames: 0,
-        in_document: 0,
-        peak_frames: 0,
-        limit_met: 0,
-        wrapped: false,
-        scopes: Vec::new(),
-        moves: Vec::new(),
-    };
+    let mut walker = Walker::new(schema, options);
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
     if !walker.violations.is_empty() {
         return Err(Error::invalid(walker.violations));
@@ -308,6 +284,37 @@ impl<'v> Iterator for Members<'v> {
     }
 }
 
+impl<'s> Walker<'s> {
+    /// A walker for `schema` under `options`, at the root.
+    fn new(schema: &'s Schema, options: &Options) -> Self {
+        // Recursion follows the value; the parser allows at most this much nesting.
+        let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
+        Walker {
+            schema,
+            strict: options.get_policy() == Policy::Strict,
+            invent: options.get_policy() != Policy::NoInvent,
+            keep_unknown: options.get_keep_unknown_keys(),
+            drop_items: options.get_drop_invalid_items(),
+            max_depth,
+            max_frames: max_depth + UNION_FRAMES,
+            warnings: Vec::new(),
+            cost: 0,
+            violations: Vec::new(),
+            path: String::new(),
+            keys: KeyIndex::new(),
+            enums: EnumIndex::new(),
+            dry: 0,
+            frames: 0,
+            in_document: 0,
+            peak_frames: 0,
+            limit_met: 0,
+            wrapped: false,
+            scopes: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
 impl Walker<'_> {
     /// Records a change, or refuses it under the strict policy.
     fn change(&mut self, kind: WarningKind, cost: u32, message: String) -> Result<(), Error> {
@@ -363,6 +370,14 @@ impl Walker<'_> {
         self.warnings.truncate(saved.warnings);
         self.violations.truncate(saved.violations);
         self.cost = saved.cost;
+    }
+
+    /// `v`, produced for `id`, after checking it against `id`'s constraints.
+    fn checked(&mut self, id: NodeId, v: Value) -> Value {
+        if self.schema.is_constrained_at(id) {
+            self.check_value(id, &v);
+        }
+        v
     }
 
     /// A value taken as it is: moved when owned, copied when borrowed, and not copied at all
@@ -452,10 +467,13 @@ impl Walker<'_> {
             }
             Kind::Never | Kind::Null | Kind::Ref(_) => Err(self.mismatch(id, &v)),
             Kind::Boolean => self.boolean(v, id),
-            Kind::Integer { minimum, maximum } => self.integer(v, id, *minimum, *maximum),
+            Kind::Integer { .. } => self.integer(v, id),
             Kind::Number => self.number(v, id),
             Kind::String => self.string(v, id),
             Kind::Enum(e) => self.enum_value(v, id, rid, e),
+            Kind::Array(_) | Kind::Object(_) if self.schema.is_constrained_at(id) => {
+                self.checked_container(v, id, rid, depth, wrapped)
+            }
             Kind::Array(_) | Kind::Object(_)
                 if self.dry > 0 && matches!(v, Cow::Borrowed(_)) && holds_document(&v) =>
             {
@@ -482,11 +500,15 @@ impl Walker<'_> {
     ) -> Result<Value, Error> {
         let kind = &self.schema.node(rid).kind;
         let weigh = |w: &mut Self| -> Result<usize, Error> {
-            match kind {
-                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped).map(|_| 0),
-                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth).map(|_| 0),
-                _ => Err(w.mismatch(id, v)),
+            let shape = match kind {
+                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped)?,
+                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth)?,
+                _ => return Err(w.mismatch(id, v)),
+            };
+            if w.schema.is_constrained_at(id) {
+                w.check_shape(id, &shape, None);
             }
+            Ok(0)
         };
         self.memoised(v, rid, depth, wrapped, weigh)
             .map(|(_, cost)| {
@@ -666,7 +688,12 @@ impl Walker<'_> {
     fn boolean(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         let b = match &*v {
-            Value::Bool(_) => return Ok(self.keep(v)),
+            Value::Bool(_) => {
+                if self.schema.is_constrained_at(id) {
+                    self.check_value(id, &v);
+                }
+                return Ok(self.keep(v));
+            }
             Value::Number(n) if n.as_f64() == Some(1.0) => true,
             Value::Number(n) if n.as_f64() == Some(0.0) => false,
             Value::String(s) => match coerce::bool_from_text(s) {
@@ -681,7 +708,7 @@ impl Walker<'_> {
             1,
             format!("read {} as the boolean {b}", describe_value(&v)),
         )?;
-        Ok(Value::Bool(b))
+        Ok(self.checked(id, Value::Bool(b)))
     }
 
     fn number_of(&mut self, v: &Value, id: NodeId) -> Result<Option<Number>, Error> {
@@ -699,6 +726,9 @@ impl Walker<'_> {
     fn number(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         if v.is_number() {
+            if self.schema.is_constrained_at(id) {
+                self.check_value(id, &v);
+            }
             return Ok(self.keep(v));
         }
         let Some(n) = self.number_of(&v, id)? else {
@@ -709,16 +739,10 @@ impl Walker<'_> {
             1,
             format!("read {} as the number {n}", describe_value(&v)),
         )?;
-        Ok(Value::Number(n))
+        Ok(self.checked(id, Value::Number(n)))
     }
 
-    fn integer(
-        &mut self,
-        v: Cow<'_, Value>,
-        id: NodeId,
-        minimum: Option<f64>,
-        maximum: Option<f64>,
-    ) -> Result<Value, Error> {
+    fn integer(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         let Some(n) = self.number_of(&v, id)? else {
             return Err(self.mismatch(id, &v));
@@ -726,19 +750,6 @@ impl Walker<'_> {
         let Some(i) = coerce::integer_from(&n) else {
             return Err(self.mismatch(id, &v));
         };
-        let f = i.as_f64().unwrap_or(0.0);
-        if minimum.is_some_and(|m| f < m) || maximum.is_some_and(|m| f > m) {
-            return Err(Error::new(
-                ErrorKind::Mismatch,
-                self.path.clone(),
-                format!(
-                    "an integer in {}..={}",
-                    minimum.map_or("".into(), |m| m.to_string()),
-                    maximum.map_or("".into(), |m| m.to_string())
-                ),
-                describe_value(&v),
-            ));
-        }
         if *v != Value::Number(i.clone()) {
             self.change(
                 WarningKind::Coerced,
@@ -746,7 +757,7 @@ impl Walker<'_> {
                 format!("read {} as the integer {i}", describe_value(&v)),
             )?;
         }
-        Ok(Value::Number(i))
+        Ok(self.checked(id, Value::Number(i)))
     }
 
     fn string(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
@@ -950,7 +961,10 @@ impl Walker<'_> {
         {
             return match map {
                 Cow::Owned(map) => self.exact_owned(map, o, depth),
-                Cow::Borrowed(map) => self.exact_borrowed(map, o, depth),
+                Cow::Borrowed(map) => {
+                    let keys = self.schema.is_constrained_at(id);
+                    self.exact_borrowed(map, o, depth, keys)
+                }
             };
         }
         self.members(map, id, o, depth)
@@ -1413,11 +1427,14 @@ impl Walker<'_> {
 
     /// The common case of `object` on a borrowed map (every key a property by its exact name,
     /// every required property present): the same walk in the map's order, into a new map.
+    /// While a union weighs, the map is left empty, or, with `keys` (for the checks that count
+    /// them), has the keys with `null`s.
     fn exact_borrowed(
         &mut self,
         map: &Map<String, Value>,
         o: &Object,
         depth: usize,
+        keys: bool,
     ) -> Result<Value, Error> {
         let base = self.path.len();
         let mut out = Map::new();
@@ -1427,8 +1444,10 @@ impl Walker<'_> {
             };
             let given = Cow::Borrowed(given);
             let v = self.at_key(base, key, |w| w.property(p, Some(given), depth))?;
-            if let (Some(v), 0) = (v, self.dry) {
-                out.insert(key.clone(), v);
+            match v {
+                Some(v) if self.dry == 0 => drop(out.insert(key.clone(), v)),
+                Some(_) if keys => drop(out.insert(key.clone(), Value::Null)),
+                _ => {}
             }
         }
         Ok(Value::Object(out))

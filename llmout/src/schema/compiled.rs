@@ -7,8 +7,9 @@
 //! llmout's vendor keywords read: `x-aliases` (alias -> property on an object, alias -> value
 //! on an enum) and `x-no-invent` (properties recovery must never fill in).
 //!
-//! Keywords that constrain a value without changing its shape (`pattern`, ...) become the
-//! node's [`Check`]s, which recovery checks on the value it produces (each applies to values of
+//! Keywords that constrain a value without changing its shape (`minLength`, `pattern`,
+//! `format`, `minimum`, `multipleOf`, `maxItems`, `uniqueItems`, `maxProperties`,
+//! `dependentRequired`, `not`, ...) become the node's [`Check`]s, which recovery checks on the value it produces (each applies to values of
 //! its type only, as in JSON Schema). Checks written beside `anyOf`/`oneOf` or a type array
 //! are carried down to each branch, so that a union weighs them when it chooses.
 //!
@@ -26,9 +27,9 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
-use super::Pattern;
+use super::{Format, Pattern};
 use crate::{Error, ErrorKind};
 
 /// Index of a node in a [`Schema`].
@@ -65,11 +66,52 @@ pub struct Node {
 /// to values of one type and is met by values of the others, as in JSON Schema. A value that
 /// breaks one is an [`ErrorKind::Invalid`] error listing every [`Violation`](crate::Violation)
 /// (never a value truncated or changed to fit).
+///
+/// `const` and `enum` are no checks: they are [`Kind::Enum`], matched (loosely, with a
+/// warning) by recovery, and a value that matches none is a mismatch.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Check {
+    /// `minLength`: a string has at least this many characters (Unicode scalar values).
+    MinLength(u64),
+    /// `maxLength`: a string has at most this many characters.
+    MaxLength(u64),
     /// `pattern`: a string matches the regular expression (anywhere, unless anchored).
     Pattern(Pattern),
+    /// `format`: a string is of the format (see [`Format`] for what each accepts).
+    Format(Format),
+    /// `minimum`: a number is at least this.
+    Minimum(Number),
+    /// `maximum`: a number is at most this.
+    Maximum(Number),
+    /// `exclusiveMinimum` (or draft 4's `minimum` with `exclusiveMinimum: true`): a number
+    /// is more than this.
+    ExclusiveMinimum(Number),
+    /// `exclusiveMaximum`: a number is less than this.
+    ExclusiveMaximum(Number),
+    /// `multipleOf`: a number divided by this is an integer (exactly, in decimal).
+    MultipleOf(Number),
+    /// `minItems`: an array has at least this many items.
+    MinItems(u64),
+    /// `maxItems`: an array has at most this many items.
+    MaxItems(u64),
+    /// `uniqueItems: true`: no two items of an array are equal (as JSON values: `1` and
+    /// `1.0` are equal, the order of keys does not count).
+    UniqueItems,
+    /// `minProperties`: an object has at least this many properties.
+    MinProperties(u64),
+    /// `maxProperties`: an object has at most this many properties.
+    MaxProperties(u64),
+    /// `dependentRequired` (or draft 7's `dependencies` with a list): when an object has the
+    /// property, it has each of the others too.
+    DependentRequired(String, Vec<String>),
+    /// `required` on a schema that does not say it is an object (`{"required": ["a"]}`, as
+    /// under `not` or `anyOf`): an object has these properties. (On an object schema,
+    /// `required` is part of the shape: [`Property::required`].)
+    Required(Vec<String>),
+    /// `not`: the value does not fit this schema (fits: recovers with no change and no
+    /// violation).
+    Not(NodeId),
 }
 
 /// What a node accepts.
@@ -226,14 +268,20 @@ impl Schema {
             constrained: Vec::new(),
             broken: None,
         };
+        // (An object with `patternProperties` is checked for keys that match two patterns.)
         schema.constrained = (0..schema.nodes.len())
-            .map(|i| schema.checks(NodeId(i)).next().is_some())
+            .map(|i| {
+                let id = NodeId(i);
+                schema.checks(id).next().is_some()
+                    || matches!(&schema.node(schema.resolve(id)).kind,
+                        Kind::Object(o) if !o.pattern_properties.is_empty())
+            })
             .collect();
         Ok(schema)
     }
 
-    /// Whether any node has [`Check`]s: values of such a schema must be walked to be checked,
-    /// even when they need no recovery.
+    /// Whether any node has [`Check`]s (or `patternProperties`): values of such a schema must
+    /// be walked to be checked, even when they need no recovery.
     ///
     /// ```
     /// use llmout::schema::Schema;
@@ -444,7 +492,7 @@ impl<'a> Compiler<'a> {
             .map(str::to_owned)
             .or_else(|| obj.get("title").and_then(Value::as_str).map(str::to_owned));
         let default = obj.get("default").cloned();
-        let checks = self.checks(obj)?;
+        let checks = self.checks(obj, depth)?;
 
         if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
             let target = self.reference(reference, depth)?;
@@ -462,6 +510,12 @@ impl<'a> Compiler<'a> {
         node.default = default;
         node.name = name;
         node.checks = checks;
+        if let (Kind::Any, Some(required)) = (&node.kind, obj.get("required")) {
+            let names = names(Some(required));
+            if !names.is_empty() {
+                node.checks.push(Check::Required(names));
+            }
+        }
 
         // anyOf / oneOf: a union, with null branches folded into `nullable`.
         for key in ["anyOf", "oneOf"] {
@@ -506,10 +560,91 @@ impl<'a> Compiler<'a> {
     }
 
     /// The checks stated by one schema object's own keywords.
-    fn checks(&mut self, obj: &Map<String, Value>) -> Result<Vec<Check>, Error> {
+    fn checks(&mut self, obj: &'a Map<String, Value>, depth: usize) -> Result<Vec<Check>, Error> {
         let mut checks = Vec::new();
+        let count = |key: &str| {
+            obj.get(key).and_then(|v| {
+                v.as_u64().or_else(|| {
+                    // (`5.0`: `validate` accepts integral floats.)
+                    v.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                        .map(|f| f.min(u64::MAX as f64) as u64)
+                })
+            })
+        };
+        let number = |key: &str| match obj.get(key) {
+            Some(Value::Number(n)) => Some(n.clone()),
+            _ => None,
+        };
+        let flag = |key: &str| obj.get(key) == Some(&Value::Bool(true));
+        if let Some(n) = count("minLength") {
+            checks.push(Check::MinLength(n));
+        }
+        if let Some(n) = count("maxLength") {
+            checks.push(Check::MaxLength(n));
+        }
         if let Some(source) = obj.get("pattern").and_then(Value::as_str) {
             checks.push(Check::Pattern(self.pattern(source)?));
+        }
+        if let Some(f) = obj
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(Format::from_name)
+        {
+            checks.push(Check::Format(f));
+        }
+        // Draft 4 writes exclusive bounds as a flag on `minimum` / `maximum`.
+        if let Some(n) = number("minimum") {
+            checks.push(if flag("exclusiveMinimum") {
+                Check::ExclusiveMinimum(n)
+            } else {
+                Check::Minimum(n)
+            });
+        }
+        if let Some(n) = number("maximum") {
+            checks.push(if flag("exclusiveMaximum") {
+                Check::ExclusiveMaximum(n)
+            } else {
+                Check::Maximum(n)
+            });
+        }
+        if let Some(n) = number("exclusiveMinimum") {
+            checks.push(Check::ExclusiveMinimum(n));
+        }
+        if let Some(n) = number("exclusiveMaximum") {
+            checks.push(Check::ExclusiveMaximum(n));
+        }
+        if let Some(n) = number("multipleOf").filter(|n| n.as_f64().is_some_and(|f| f > 0.0)) {
+            checks.push(Check::MultipleOf(n));
+        }
+        if let Some(n) = count("minItems") {
+            checks.push(Check::MinItems(n));
+        }
+        if let Some(n) = count("maxItems") {
+            checks.push(Check::MaxItems(n));
+        }
+        if flag("uniqueItems") {
+            checks.push(Check::UniqueItems);
+        }
+        if let Some(n) = count("minProperties") {
+            checks.push(Check::MinProperties(n));
+        }
+        if let Some(n) = count("maxProperties") {
+            checks.push(Check::MaxProperties(n));
+        }
+        for key in ["dependentRequired", "dependencies"] {
+            let Some(map) = obj.get(key).and_then(Value::as_object) else {
+                continue;
+            };
+            for (name, needs) in map {
+                // (`dependencies` may hold a schema instead: `dependentSchemas`, not a list.)
+                if needs.is_array() {
+                    checks.push(Check::DependentRequired(name.clone(), names(Some(needs))));
+                }
+            }
+        }
+        if let Some(not) = obj.get("not") {
+            checks.push(Check::Not(self.node(not, None, depth + 1)?));
         }
         Ok(checks)
     }
@@ -776,6 +911,18 @@ impl<'a> Compiler<'a> {
         merged.name = a.name.or(b.name);
         merged
     }
+}
+
+/// The strings of a JSON array (property names).
+fn names(list: Option<&Value>) -> Vec<String> {
+    list.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn aliases_of_values(obj: &Map<String, Value>) -> Vec<(String, Value)> {

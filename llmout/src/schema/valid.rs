@@ -11,7 +11,8 @@
 //! | `properties`, `$defs`, `patternProperties`… that are not objects of schemas | `{"properties": "x"}` |
 //! | `anyOf`, `oneOf`, `allOf` that are not non-empty arrays of schemas | `{"anyOf": []}` |
 //! | `required`, `x-no-invent` that are not arrays of strings; `x-aliases` not an object of strings | `{"required": "a"}` |
-//! | bounds that are not numbers, counts that are not non-negative integers | `{"minItems": -1}` |
+//! | bounds that are not numbers, counts that are not non-negative integers, `multipleOf` not above 0 | `{"minItems": -1}` |
+//! | `format` that is not a string, `uniqueItems` not a boolean, `dependentRequired` not an object of name lists | `{"format": 1}` |
 //! | a `pattern` or `patternProperties` key that is not a regular expression llmout can run (see [`Pattern`](super::Pattern): ECMA-262 without look-around or backreferences) | `{"pattern": "(?=a)"}` |
 //! | a `$ref` that is not a string or does not resolve inside the document | `{"$ref": "#/$defs/Missing"}` |
 //! | references that loop without consuming input: a cycle of `$ref`s and in-place applicators (`anyOf`, `oneOf`, `allOf`, `not`, `if`/`then`/`else`) with no `properties` or `items` on the way | `A -> B -> A`, a `$ref` that is its own `anyOf` branch |
@@ -460,6 +461,15 @@ fn wrong_value(key: &str, value: &Value) -> Option<&'static str> {
             "a number",
         ),
         "pattern" => (value.is_string(), "a regular expression (a string)"),
+        "format" => (value.is_string(), "a format name (a string)"),
+        "uniqueItems" => (value.is_boolean(), "true or false"),
+        "dependentRequired" => (
+            value.as_object().is_some_and(|m| {
+                m.values()
+                    .all(|v| v.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
+            }),
+            "an object mapping property names to arrays of property names",
+        ),
         "multipleOf" => (
             value.as_f64().is_some_and(|m| m > 0.0),
             "a number greater than 0",
