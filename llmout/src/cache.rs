@@ -5,6 +5,7 @@
 //! process, and later calls cost one read-lock and a hash look-up.
 
 use std::any::TypeId;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
@@ -37,6 +38,27 @@ pub(crate) fn entry<T: LlmOutput>() -> &'static Entry {
     let mut map = cache.write().unwrap_or_else(|p| p.into_inner());
     // Another thread may have built it meanwhile: keep the first, so references stay unique.
     map.entry(id).or_insert_with(|| Box::leak(Box::new(built)))
+}
+
+/// Whether `T`'s compiled schema has constraints to check ([`Schema::is_constrained`]),
+/// remembered per thread for the last few types asked about: the fast path asks on every
+/// call, and the cache's lock and hash cost a few percent of parsing a small reply.
+pub(crate) fn is_constrained<T: LlmOutput>() -> bool {
+    thread_local! {
+        static RECENT: Cell<[Option<(TypeId, bool)>; 4]> = const { Cell::new([None; 4]) };
+    }
+    let id = TypeId::of::<T>();
+    RECENT.with(|cell| {
+        let mut recent = cell.get();
+        if let Some((_, c)) = recent.iter().flatten().find(|(t, _)| *t == id) {
+            return *c;
+        }
+        let c = T::compiled_schema().is_constrained();
+        recent.rotate_right(1);
+        recent[0] = Some((id, c));
+        cell.set(recent);
+        c
+    })
 }
 
 fn build<T: LlmOutput>() -> Entry {

@@ -276,22 +276,37 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
     //    are how data gets lost silently (`tool_calls` for a camelCase `toolCalls: Option<_>`
     //    deserializes to `None`), so such replies go through recovery, which renames or drops
     //    them with a warning.
-    let schema = T::compiled_schema();
-    // (A schema with constraints, `pattern` and the like, needs its value walked to check them:
-    // such a type takes the pipeline, which parses, recovers and checks the reply once.)
-    if !schema.is_constrained() {
+    if !crate::cache::is_constrained::<T>() {
         if let Some(value) = fast_path::<T>(raw) {
             return ValidationResult::ok(value, Vec::new());
         }
     }
-    if let Some(e) = schema.broken() {
-        return ValidationResult::err(e.clone(), Vec::new());
+    let schema = T::compiled_schema();
+    if schema.is_constrained() {
+        // A type with constraints (`maxLength`, `pattern`, ...) has its value walked to
+        // check them: valid JSON is parsed, checked and deserialized once.
+        if let Some(e) = schema.broken() {
+            return ValidationResult::err(e.clone(), Vec::new());
+        }
+        if let Some(value) = checked_fast_path::<T>(raw, schema, options) {
+            return ValidationResult::ok(value, Vec::new());
+        }
     }
     let chosen = match choose(raw, Some(schema), options) {
         Ok(c) => c,
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
     deserialize::<T>(chosen.value, chosen.warnings, schema, options)
+}
+
+/// The fast path of a type with constraints: `raw` as JSON that fits the schema as it is
+/// (no change, no violation), deserialized into `T`.
+fn checked_fast_path<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options) -> Option<T> {
+    let value: Value = serde_json::from_str(raw).ok()?;
+    if !recover::fits_as_is(&value, schema, options) {
+        return None;
+    }
+    T::deserialize(&value).ok()
 }
 
 /// Deserializes `raw` straight into `T`; `None` if that fails or any key was ignored.

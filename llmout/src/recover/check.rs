@@ -74,10 +74,12 @@ impl Walker<'_> {
     /// Checks the string produced at the current path for node `id`.
     pub(super) fn check_str(&mut self, id: NodeId, s: &str) {
         let schema = self.schema;
+        let mut not = false;
         for check in schema.checks(id) {
+            not |= matches!(check, Check::Not(_));
             self.string_check(check, s);
         }
-        if schema.checks(id).any(|c| matches!(c, Check::Not(_))) {
+        if not {
             self.check_not(id, &Value::from(s));
         }
     }
@@ -87,7 +89,9 @@ impl Walker<'_> {
     /// is the value itself when it is known.
     pub(super) fn check_shape(&mut self, id: NodeId, shape: &Value, whole: Option<&Value>) {
         let schema = self.schema;
+        let mut not = false;
         for check in schema.checks(id) {
+            not |= matches!(check, Check::Not(_));
             match shape {
                 Value::String(s) => self.string_check(check, s),
                 Value::Number(n) => self.number_check(check, n),
@@ -96,14 +100,15 @@ impl Walker<'_> {
                 Value::Null | Value::Bool(_) => {}
             }
         }
-        if let Some(whole) = whole {
+        let Some(whole) = whole else { return };
+        if not {
             self.check_not(id, whole);
-            if let (Kind::Object(o), Value::Object(map)) =
-                (&schema.node(schema.resolve(id)).kind, whole)
-            {
-                if !o.pattern_properties.is_empty() {
-                    self.check_pattern_overlaps(o, map);
-                }
+        }
+        if let (Value::Object(map), Kind::Object(o)) =
+            (whole, &schema.node(schema.resolve(id)).kind)
+        {
+            if !o.pattern_properties.is_empty() {
+                self.check_pattern_overlaps(o, map);
             }
         }
     }
@@ -168,49 +173,47 @@ impl Walker<'_> {
     }
 
     fn number_check(&mut self, check: &Check, n: &Number) {
-        let (keyword, broken, expected, rule) = match check {
-            Check::Minimum(b) => (
-                "minimum",
-                cmp(n, b).is_lt(),
-                format!("at least {b}"),
-                format!("the minimum is {b}"),
-            ),
-            Check::Maximum(b) => (
-                "maximum",
-                cmp(n, b).is_gt(),
-                format!("at most {b}"),
-                format!("the maximum is {b}"),
-            ),
-            Check::ExclusiveMinimum(b) => (
-                "exclusiveMinimum",
-                cmp(n, b).is_le(),
-                format!("more than {b}"),
-                format!("it must be more than {b}"),
-            ),
-            Check::ExclusiveMaximum(b) => (
-                "exclusiveMaximum",
-                cmp(n, b).is_ge(),
-                format!("less than {b}"),
-                format!("it must be less than {b}"),
-            ),
-            Check::MultipleOf(m) => (
-                "multipleOf",
-                !multiple_of(n, m),
-                format!("a multiple of {m}"),
-                format!("it must be a multiple of {m}"),
-            ),
+        let (keyword, bound, broken) = match check {
+            Check::Minimum(b) => ("minimum", b, cmp(n, b).is_lt()),
+            Check::Maximum(b) => ("maximum", b, cmp(n, b).is_gt()),
+            Check::ExclusiveMinimum(b) => ("exclusiveMinimum", b, cmp(n, b).is_le()),
+            Check::ExclusiveMaximum(b) => ("exclusiveMaximum", b, cmp(n, b).is_ge()),
+            Check::MultipleOf(m) => ("multipleOf", m, !multiple_of(n, m)),
             _ => return,
         };
-        if broken {
-            self.violate(|name| {
-                (
-                    keyword,
-                    expected,
-                    n.to_string(),
-                    format!("{name} is {n}; {rule}"),
-                )
-            });
+        if !broken {
+            return;
         }
+        self.violate(|name| {
+            let (expected, rule) = match keyword {
+                "minimum" => (
+                    format!("at least {bound}"),
+                    format!("the minimum is {bound}"),
+                ),
+                "maximum" => (
+                    format!("at most {bound}"),
+                    format!("the maximum is {bound}"),
+                ),
+                "exclusiveMinimum" => (
+                    format!("more than {bound}"),
+                    format!("it must be more than {bound}"),
+                ),
+                "exclusiveMaximum" => (
+                    format!("less than {bound}"),
+                    format!("it must be less than {bound}"),
+                ),
+                _ => (
+                    format!("a multiple of {bound}"),
+                    format!("it must be a multiple of {bound}"),
+                ),
+            };
+            (
+                keyword,
+                expected,
+                n.to_string(),
+                format!("{name} is {n}; {rule}"),
+            )
+        });
     }
 
     fn array_check(&mut self, check: &Check, items: &[Value], whole: Option<&Value>) {

@@ -140,6 +140,15 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
     })
 }
 
+/// Whether `value` fits `schema` as it is: no change and no violation. The same walk as
+/// [`recover`], copying nothing (as a union weighs a branch): what a valid reply costs to
+/// check.
+pub(crate) fn fits_as_is(value: &Value, schema: &Schema, options: &Options) -> bool {
+    let mut walker = Walker::new(schema, options);
+    walker.dry = 1;
+    walker.value(Cow::Borrowed(value), schema.root(), 0).is_ok() && walker.cost == 0
+}
+
 /// Union layers the recursion may add to the reply's nesting (see `Walker::frames`): a reply
 /// at the depth limit, against a schema with a union at every level, stops at 128 + 64
 /// frames, which fits a 2 MiB stack unoptimised.
@@ -1120,8 +1129,14 @@ impl Walker<'_> {
             Cow::Owned(map) => Members::Owned(map.into_iter()),
             Cow::Borrowed(map) => Members::Borrowed(map.iter()),
         };
+        // (A map's keys, with no properties or aliases to match, need no looking up.)
+        let no_names = o.properties.is_empty() && o.aliases.is_empty();
         for (key, value) in members {
-            let m = self.keys.lookup(oid, o, &key);
+            let m = if no_names {
+                KeyMatch::Unknown
+            } else {
+                self.keys.lookup(oid, o, &key)
+            };
             // A key that matches a pattern is valid as written: not renamed or dropped.
             if !matches!(m, KeyMatch::Exact(_)) {
                 if let Some(s) = pattern_property(o, &key) {

@@ -43,6 +43,8 @@ pub struct Schema {
     root: NodeId,
     /// Per node: it or a node it refers to has checks.
     constrained: Vec<bool>,
+    /// Some check is more than a fixed-size integer's range (see `is_constrained`).
+    beyond_types: bool,
     /// Why a derived type's schema could not be compiled (see `Schema::unusable`).
     broken: Option<Box<Error>>,
 }
@@ -223,6 +225,7 @@ impl Schema {
             nodes: vec![Node::of(Kind::Any)],
             root: NodeId(0),
             constrained: vec![false],
+            beyond_types: false,
             broken: None,
         }
         // (Node 0 is `Any` in every schema; see `root_any`.)
@@ -234,6 +237,7 @@ impl Schema {
     pub(crate) fn unusable(error: Error) -> Schema {
         let mut s = Schema::any();
         s.constrained = vec![true];
+        s.beyond_types = true;
         s.broken = Some(Box::new(error));
         s
     }
@@ -260,12 +264,14 @@ impl Schema {
             nodes: vec![Node::of(Kind::Any)],
             refs: Vec::new(),
             patterns,
+            beyond_types: false,
         };
         let root = c.node(schema, None, 0)?;
         let mut schema = Schema {
             nodes: c.nodes,
             root,
             constrained: Vec::new(),
+            beyond_types: c.beyond_types,
             broken: None,
         };
         // (An object with `patternProperties` is checked for keys that match two patterns.)
@@ -280,17 +286,26 @@ impl Schema {
         Ok(schema)
     }
 
-    /// Whether any node has [`Check`]s (or `patternProperties`): values of such a schema must
-    /// be walked to be checked, even when they need no recovery.
+    /// Whether a value can have the schema's shape and still break one of its [`Check`]s (or
+    /// a key match two `patternProperties`): then values must be walked to be checked, even
+    /// when they need no recovery. Integer bounds that only restate a fixed-size integer's
+    /// range, with its `format` (what schemars writes for `u8`, `u32`, `i16`, ...), do not
+    /// count here: deserializing into that integer refuses what breaks them. (They are still
+    /// checked when a value is walked.)
     ///
     /// ```
     /// use llmout::schema::Schema;
-    /// let s = Schema::compile(&serde_json::json!({"type": "string", "pattern": "^a"})).unwrap();
+    /// use serde_json::json;
+    /// let s = Schema::compile(&json!({"type": "string", "pattern": "^a"})).unwrap();
     /// assert!(s.is_constrained());
-    /// assert!(!Schema::compile(&serde_json::json!({"type": "string"})).unwrap().is_constrained());
+    /// assert!(!Schema::compile(&json!({"type": "string"})).unwrap().is_constrained());
+    /// let u8_field = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255});
+    /// assert!(!Schema::compile(&u8_field).unwrap().is_constrained());
+    /// let percent = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
+    /// assert!(Schema::compile(&percent).unwrap().is_constrained());
     /// ```
     pub fn is_constrained(&self) -> bool {
-        self.constrained.iter().any(|c| *c)
+        self.beyond_types
     }
 
     /// Whether `id` or a node it refers to has checks.
@@ -457,6 +472,8 @@ struct Compiler<'a> {
     refs: Vec<(String, NodeId)>,
     /// The schema's regular expressions, compiled once by `valid::check`, by source.
     patterns: HashMap<String, Pattern>,
+    /// A check other than a fixed-size integer's own range was compiled.
+    beyond_types: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -646,6 +663,15 @@ impl<'a> Compiler<'a> {
         if let Some(not) = obj.get("not") {
             checks.push(Check::Not(self.node(not, None, depth + 1)?));
         }
+        let range = obj
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(integer_range);
+        self.beyond_types |= checks.iter().any(|c| match (c, range) {
+            (Check::Minimum(n), Some((min, _))) => n.as_i128() != Some(min),
+            (Check::Maximum(n), Some((_, max))) => n.as_i128() != Some(max),
+            _ => true,
+        });
         Ok(checks)
     }
 
@@ -799,6 +825,7 @@ impl<'a> Compiler<'a> {
             }
         }
         if let Some(patterns) = obj.get("patternProperties").and_then(Value::as_object) {
+            self.beyond_types |= !patterns.is_empty();
             for (source, schema) in patterns {
                 let pattern = self.pattern(source)?;
                 let id = self.node(schema, None, depth + 1)?;
@@ -911,6 +938,24 @@ impl<'a> Compiler<'a> {
         merged.name = a.name.or(b.name);
         merged
     }
+}
+
+/// The range of the fixed-size integer a `format` names, as schemars writes them: what
+/// deserializing into that integer enforces.
+fn integer_range(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        "int128" => (i128::MIN, i128::MAX),
+        "uint128" => (0, i128::MAX),
+        _ => return None,
+    })
 }
 
 /// The strings of a JSON array (property names).
