@@ -464,7 +464,7 @@ impl Walker<'_> {
             return if self.schema.is_nullable(id) {
                 Ok(Value::Null)
             } else {
-                self.invent(id, WarningKind::NullReplaced, 3, "null")
+                self.invent(id, WarningKind::NullReplaced, 3, "null", depth)
             };
         }
         match kind {
@@ -1277,7 +1277,7 @@ impl Walker<'_> {
                 if !self.may_fill(p) {
                     return Err(self.not_given(p, "null"));
                 }
-                self.invent(p.schema, WarningKind::NullReplaced, 3, "null")
+                self.invent(p.schema, WarningKind::NullReplaced, 3, "null", depth + 1)
                     .map(Some)
             }
             Some(v) => {
@@ -1305,7 +1305,7 @@ impl Walker<'_> {
                 if !self.may_fill(p) {
                     return Err(self.not_given(p, "nothing"));
                 }
-                self.invent(p.schema, WarningKind::MissingField, 5, "nothing")
+                self.invent(p.schema, WarningKind::MissingField, 5, "nothing", depth + 1)
                     .map(Some)
             }
             None => Ok(None),
@@ -1353,6 +1353,7 @@ impl Walker<'_> {
         kind: WarningKind,
         cost: u32,
         found: &str,
+        depth: usize,
     ) -> Result<Value, Error> {
         let (value, how) = if let Some(d) = self.schema.default_of(id) {
             (d.clone(), "the schema default")
@@ -1375,10 +1376,31 @@ impl Walker<'_> {
         };
         self.change(kind, cost, format!("{what} filled with {how} {value}"))?;
         // What is filled in must meet the constraints too: nothing is made up to fit them.
-        if self.schema.is_constrained_at(id) {
+        if how == "the empty value" && !value.is_null() && self.schema.has_checks() {
+            self.check_invented(&value, id, depth);
+        } else if self.schema.is_constrained_at(id) {
             self.check_value(id, &value);
         }
         Ok(value)
+    }
+
+    /// Checks an empty value made for `id` as any value is checked, by walking it (it has the
+    /// shape, so the walk changes nothing; what it would change, in a `default` inside it, is
+    /// not kept: the value is filled in as made).
+    #[inline(never)]
+    fn check_invented(&mut self, value: &Value, id: NodeId, depth: usize) {
+        let saved = self.saved();
+        let moves = self.moves.len();
+        match self.value(Cow::Owned(value.clone()), id, depth) {
+            Ok(_) => self.warnings.truncate(saved.warnings),
+            Err(_) => {
+                self.restore(saved);
+                if self.schema.is_constrained_at(id) {
+                    self.check_value(id, value);
+                }
+            }
+        }
+        self.moves.truncate(moves);
     }
 
     /// `""`, `0`, `false`, `[]`, or an object of its required fields' empty values; `None` when

@@ -308,6 +308,11 @@ impl Schema {
         self.beyond_types
     }
 
+    /// Whether any node has checks (or `patternProperties`), integer ranges included.
+    pub(crate) fn has_checks(&self) -> bool {
+        self.constrained.iter().any(|c| *c)
+    }
+
     /// Whether `id` or a node it refers to has checks.
     pub(crate) fn is_constrained_at(&self, id: NodeId) -> bool {
         self.constrained.get(id.0).copied().unwrap_or(false)
