@@ -406,7 +406,7 @@ fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let mut key = String::new();
-        canonical(item, &mut key);
+        canonical(item, &mut key, 0);
         if let Some(first) = seen.insert(key, i) {
             return Some((first, i));
         }
@@ -415,8 +415,14 @@ fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
 }
 
 /// `v` written so that equal JSON values are equal text: object keys sorted, numbers equal in
-/// value written alike (`1`, `1.0` and `1e0` as `1`).
-fn canonical(v: &Value, out: &mut String) {
+/// value written alike (`1`, `1.0` and `1e0` as `1`). Below the parser's nesting cap a value
+/// is written as itself, which no other is (a `Value` built by hand may nest deeper than any
+/// reply, and this recursion must end).
+fn canonical(v: &Value, out: &mut String, depth: usize) {
+    if depth > crate::repair::MAX_DEPTH_CAP {
+        out.push_str(&format!("#{:p}", v));
+        return;
+    }
     match v {
         Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
             (Some(i), _, _) => out.push_str(&i.to_string()),
@@ -429,7 +435,7 @@ fn canonical(v: &Value, out: &mut String) {
         Value::Array(items) => {
             out.push('[');
             for item in items {
-                canonical(item, out);
+                canonical(item, out, depth + 1);
                 out.push(',');
             }
             out.push(']');
@@ -441,7 +447,7 @@ fn canonical(v: &Value, out: &mut String) {
             for k in keys {
                 out.push_str(&Value::from(k.as_str()).to_string());
                 out.push(':');
-                canonical(&map[k], out);
+                canonical(&map[k], out, depth + 1);
                 out.push(',');
             }
             out.push('}');
@@ -594,6 +600,18 @@ mod tests {
         );
         assert_eq!(duplicate(&[json!([1, 2]), json!([2, 1])]), None);
         assert_eq!(duplicate(&[]), None);
+        // Nested past the cap, two equal values are taken as different, and the walk ends.
+        let mut deep = json!(1);
+        for _ in 0..600 {
+            deep = json!([deep]);
+        }
+        assert_eq!(duplicate(&[deep.clone(), deep.clone()]), None);
+        let shallow = json!([[[1]]]);
+        assert_eq!(duplicate(&[shallow.clone(), shallow]), Some((0, 1)));
+        // (Dropped one level at a time: `Value`'s own drop recurses.)
+        while let Value::Array(mut a) = deep {
+            deep = a.pop().unwrap_or_default();
+        }
     }
 
     #[test]
