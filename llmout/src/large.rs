@@ -468,7 +468,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             };
             match w.next(value) {
                 Ok(r) if r.as_text.is_empty() => {
-                    t.cost += r.cost;
+                    t.cost = t.cost.saturating_add(r.cost);
                     t.recovery += r.warnings.len();
                     t.moves |= !r.moves.is_empty();
                     true
@@ -486,6 +486,11 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
         Event::End { fixes, result } => {
             t.count(&fixes);
             t.result = Some(result);
+            // The constraints the items break, all of them, as recovering the array whole
+            // lists them (an item that could not be recovered at all is the error instead).
+            if t.error.is_none() {
+                t.error = walk.as_ref().and_then(Walk::violations);
+            }
             false
         }
     });
@@ -647,6 +652,50 @@ mod tests {
         let any_array = json!({"type": "array", "items": {}});
         assert!(!same(&deep, &any_array, &options));
         assert!(same("[[[1]], {a: [2,]}]", &any_array, &options));
+    }
+
+    /// Items' constraints are checked item by item, and every violation is listed, as the
+    /// whole array's recovery lists them; a check of the whole array is evaluated whole.
+    #[test]
+    fn constraints_are_checked_item_by_item() {
+        let options = Options::default();
+        let limited = json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer", "minimum": 0},
+                    "name": {"type": "string", "maxLength": 3}
+                },
+                "required": ["id"]
+            }
+        });
+        assert!(same("[{id: 1, name: 'abc'}, {id: 2}]", &limited, &options));
+        // Two items that break the constraints: the error lists both, as recovering the
+        // array whole does.
+        let raw = "[{id: -1, name: 'abc'}, {id: 2, name: 'abcd'}]";
+        assert!(!same(raw, &limited, &options));
+        let schema = Schema::compile(&limited).unwrap();
+        let whole = crate::from_llm_with_compiled(raw, &schema, &options);
+        let paths: Vec<&str> = whole
+            .error
+            .as_ref()
+            .unwrap()
+            .violations()
+            .iter()
+            .map(|v| v.path())
+            .collect();
+        assert_eq!(paths, ["/0/id", "/1/name"]);
+        // Valid JSON too.
+        assert!(!same(
+            "[{\"id\": 1, \"name\": \"abcd\"}]",
+            &limited,
+            &options
+        ));
+        // A check of the whole array.
+        let unique = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true});
+        assert!(!same("[1, 2, 1]", &unique, &options));
+        assert!(!same("[1, 2]", &unique, &options));
     }
 
     #[test]

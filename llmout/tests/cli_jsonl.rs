@@ -123,12 +123,13 @@ fn parse_answers_each_reply_against_the_schema() {
          {\"kind\":\"key_renamed\",\"path\":\"/status\",\"message\":\"renamed key \\\"Status\\\" to \\\"status\\\" (the same name in another case or spelling)\"},\
          {\"kind\":\"enum_matched\",\"path\":\"/status\",\"message\":\"matched \\\"PASSED\\\" to \\\"pass\\\" by word stem\"},\
          {\"kind\":\"coerced\",\"path\":\"/n\",\"message\":\"read \\\"2\\\" as the integer 2\"}],\"recovered\":true}\n\
-         {\"error\":{\"kind\":\"mismatch\",\"message\":\"at /status: expected one of \\\"pass\\\", \\\"fail\\\", found \\\"maybe\\\"\"}}\n"
+         {\"error\":{\"kind\":\"mismatch\",\"path\":\"/status\",\"message\":\"at /status: expected one of \\\"pass\\\", \\\"fail\\\", found \\\"maybe\\\"\"}}\n"
     );
-    // The same replies one by one print the same (an error goes to stderr, exit 1).
+    // The same replies one by one print the same (an error on stdout too, with exit 1).
     for (i, reply) in [
         "{\"status\": \"pass\", \"n\": 1}",
         "Result: {Status: 'PASSED', n: '2'}",
+        "{\"status\": \"maybe\", \"n\": 3}",
     ]
     .iter()
     .enumerate()

@@ -36,7 +36,9 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
-    /// Recover a reply against a JSON schema; print {"value","warnings","recovered"}.
+    /// Recover a reply against a JSON schema; print {"value","warnings","recovered"}. A reply
+    /// that cannot be recovered, or breaks the schema's constraints, exits 1: the error on
+    /// stderr, and {"error": {"kind","path","message","violations"}} on stdout.
     Parse {
         /// The JSON schema file.
         #[arg(long)]
@@ -112,7 +114,15 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure { code, message, .. }) => {
+        Err(Failure {
+            code,
+            message,
+            detail,
+            ..
+        }) => {
+            if let Some(detail) = detail {
+                let _ = writeln!(std::io::stdout(), "{detail}");
+            }
             let _ = writeln!(std::io::stderr(), "llmout: {message}");
             ExitCode::from(code)
         }
@@ -209,16 +219,18 @@ fn lines(file: Option<&std::path::Path>, command: &impl Answers) -> Result<(), F
         let answered = match &input {
             Ok(input) => command.answer(input),
             Err(e) => Err(Failure {
-                code: 1,
                 kind: "invalid_line",
-                message: format!("line {number} is not a JSON string holding a reply: {e}"),
+                ..Failure::input(format!(
+                    "line {number} is not a JSON string holding a reply: {e}"
+                ))
             }),
         };
         let written = match answered {
             Ok(output) => output(&mut out),
             Err(f) => serde_json::to_writer(
                 &mut out,
-                &json!({"error": {"kind": f.kind, "message": f.message}}),
+                &f.detail
+                    .unwrap_or_else(|| json!({"error": {"kind": f.kind, "message": f.message}})),
             )
             .map_err(Into::into),
         };
@@ -395,20 +407,56 @@ struct CallOut<'a> {
     error: Option<ErrorOut<'a>>,
 }
 
-/// An error as the CLI prints it: `{"kind", "path", "message"}`.
+/// An error as the CLI prints it: `{"kind", "path", "message"}`, and for a value that breaks
+/// its schema's constraints, `"violations"`: every one.
 #[derive(Serialize)]
 struct ErrorOut<'a> {
     kind: &'a str,
     path: &'a str,
     message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    violations: Vec<ViolationOut<'a>>,
+}
+
+/// One violation: `{"path", "keyword", "expected", "found", "message"}`.
+#[derive(Serialize)]
+struct ViolationOut<'a> {
+    path: &'a str,
+    keyword: &'a str,
+    expected: &'a str,
+    found: &'a str,
+    message: &'a str,
+}
+
+impl<'a> ErrorOut<'a> {
+    fn of(e: &'a llmout::Error) -> Self {
+        ErrorOut {
+            kind: e.kind().name(),
+            path: e.path(),
+            message: e.to_string(),
+            violations: e
+                .violations()
+                .iter()
+                .map(|v| ViolationOut {
+                    path: v.path(),
+                    keyword: v.keyword(),
+                    expected: v.expected(),
+                    found: v.found(),
+                    message: v.message(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors;
-/// `kind` names it on a `--jsonl` line.
+/// the line for stderr, `kind` to name it on a `--jsonl` line, and the error as JSON for stdout
+/// when there is one.
 struct Failure {
     code: u8,
     kind: &'static str,
     message: String,
+    detail: Option<Value>,
 }
 
 impl Failure {
@@ -417,6 +465,7 @@ impl Failure {
             code: 1,
             kind: "input",
             message: message.into(),
+            detail: None,
         }
     }
     fn usage(message: impl Into<String>) -> Self {
@@ -424,6 +473,16 @@ impl Failure {
             code: 2,
             kind: "usage",
             message: message.into(),
+            detail: None,
+        }
+    }
+    /// A reply that cannot be recovered: its error on stderr (a value that breaks several
+    /// constraints: the first, and how many more), and `{"error": {"kind", "path", "message",
+    /// "violations"?}}` on stdout with all of them.
+    fn unrecovered(e: &llmout::Error) -> Self {
+        Failure {
+            detail: Some(json!({ "error": ErrorOut::of(e) })),
+            ..Failure::error(e)
         }
     }
     /// The reply cannot be recovered: exit 1, with the error's own kind.
@@ -432,6 +491,7 @@ impl Failure {
             code: 1,
             kind: e.kind().name(),
             message: e.to_string(),
+            detail: None,
         }
     }
 }
@@ -564,7 +624,7 @@ impl Answers for Parse {
         let recovered = result.recovered || input.invalid_utf8.is_some();
         let (value, found) = match (result.value, result.error) {
             (Some(value), None) => (value, result.warnings),
-            (_, Some(e)) => return Err(Failure::error(&e)),
+            (_, Some(e)) => return Err(Failure::unrecovered(&e)),
             (None, None) => return Err(Failure::input("no value")),
         };
         Ok(json_output(ParseOut {
@@ -712,11 +772,7 @@ fn write_tools(
                     id: &call.id,
                     name: &call.name,
                     arguments: &call.arguments,
-                    error: error.as_ref().map(|e| ErrorOut {
-                        kind: e.kind().name(),
-                        path: e.path(),
-                        message: e.to_string(),
-                    }),
+                    error: error.as_ref().map(ErrorOut::of),
                 };
                 serde_json::to_writer(&mut *w, &out)?;
             }

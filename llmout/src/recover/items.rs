@@ -22,9 +22,12 @@ pub(crate) struct Items<'s> {
 
 impl<'s> Items<'s> {
     /// `None` unless `schema`'s root is an array whose every item has one schema and nothing
-    /// else is asked of the array (no tuple, no length bounds): recovering such an array is
-    /// recovering each item where it is.
+    /// else is asked of the array (no tuple, no length bounds, no check of the whole array
+    /// such as `uniqueItems`): recovering such an array is recovering each item where it is.
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
+        if schema.checks(schema.root()).next().is_some() {
+            return None;
+        }
         let Kind::Array(Array {
             items: Some(items),
             prefix,
@@ -54,7 +57,15 @@ impl<'s> Items<'s> {
         self.walker.drop_items
     }
 
-    /// Recovers the next item.
+    /// The constraints the items recovered so far break ([`Error::invalid`] with all of them,
+    /// as [`recover`](super::recover) gives it for the whole array), if any.
+    pub(crate) fn violations(&self) -> Option<Error> {
+        let v = &self.walker.violations;
+        (!v.is_empty()).then(|| Error::invalid(v.clone()))
+    }
+
+    /// Recovers the next item. The constraints it breaks are kept for
+    /// [`violations`](Self::violations).
     pub(crate) fn next(&mut self, item: Value) -> Result<Recovered, Error> {
         let w = &mut self.walker;
         w.path.clear();
@@ -62,7 +73,7 @@ impl<'s> Items<'s> {
         self.next += 1;
         w.wrapped = false;
         let r = w.value(Cow::Owned(item), self.items, 1);
-        let cost = std::mem::take(&mut w.cost);
+        let cost = u32::try_from(std::mem::take(&mut w.cost)).unwrap_or(u32::MAX);
         let warnings = std::mem::take(&mut w.warnings);
         let moves = std::mem::take(&mut w.moves);
         let as_text = std::mem::take(&mut w.as_text);
