@@ -225,3 +225,85 @@ fn many_lines_each_answered_alone() {
         .collect();
     assert_eq!(stdout(&o), expected);
 }
+
+/// The replies are answered by several threads at once (`--threads`, every core by default),
+/// and written in input order whatever the number of threads: a slow reply (a long one) does
+/// not let the ones after it overtake it.
+#[test]
+fn threads_answer_in_input_order() {
+    let mut replies: Vec<String> = Vec::new();
+    let mut expected = String::new();
+    for i in 0..3000 {
+        if i % 700 == 350 {
+            // About 1 MB: a batch of its own, answered while later batches are.
+            let n = 200_000;
+            replies.push(format!("[{}{i}]", "1, ".repeat(n)));
+            expected.push_str(&format!("[{}{i}]\n", "1,".repeat(n)));
+        } else {
+            replies.push(format!("Reply {i}: {{n: {i}, 'ok': True,}}"));
+            expected.push_str(&format!("{{\"n\":{i},\"ok\":true}}\n"));
+        }
+    }
+    let refs: Vec<&str> = replies.iter().map(String::as_str).collect();
+    let input = lines(&refs);
+    for threads in ["1", "2", "5"] {
+        let o = llmout(&["--threads", threads, "repair", "--jsonl"], &input);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o) == expected, "{threads} threads: not in order");
+    }
+    let o = llmout(&["--threads", "0", "repair", "--jsonl"], &input);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(2), String::new()));
+}
+
+/// A huge line is answered in its slot like any other, whether it holds a reply or is no
+/// JSON string.
+#[test]
+fn a_huge_line_is_answered_in_its_slot() {
+    let mut input = lines(&["[1,]"]);
+    input.extend_from_slice(
+        &serde_json::to_vec(&format!("{{\"a\": \"{}\"", "x".repeat(3 << 20))).unwrap(),
+    );
+    input.push(b'\n');
+    input.extend(std::iter::repeat_n(b'[', 3 << 20));
+    input.push(b'\n');
+    input.extend_from_slice(&lines(&["{b: 2}"]));
+    let o = llmout(&["--threads", "2", "repair", "--jsonl"], &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "[1]\n\
+             {{\"a\":\"{}\"}}\n\
+             {{\"error\":{{\"kind\":\"invalid_line\",\"message\":\"line 3 is not a JSON string holding a reply: invalid type: sequence, expected a string at line 1 column 0\"}}}}\n\
+             {{\"b\":2}}\n",
+            "x".repeat(3 << 20)
+        )
+    );
+}
+
+/// A reader that stops early: the threads stop, and llmout exits quietly.
+#[test]
+fn a_closed_stdout_stops_every_thread_quietly() {
+    let replies: Vec<String> = (0..200_000).map(|i| format!("{{n: {i}}}")).collect();
+    let refs: Vec<&str> = replies.iter().map(String::as_str).collect();
+    let input = lines(&refs);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
+        .args(["--threads", "2", "repair", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut first = [0u8; 8];
+    let mut out = child.stdout.take().unwrap();
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(&first, b"{\"n\":0}\n");
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}

@@ -21,6 +21,9 @@ struct Cli {
     /// Print JSON indented (two spaces a level) instead of on one line.
     #[arg(long, global = true)]
     pretty: bool,
+    /// With --jsonl: how many replies to answer at once (default: one per core).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -92,19 +95,26 @@ fn main() -> ExitCode {
         }
     };
     let pretty = cli.pretty;
+    let global = Global {
+        pretty,
+        threads: cli.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        ),
+    };
     let outcome = match cli.command {
-        Command::Repair { file, jsonl } => run(file.as_deref(), jsonl, pretty, &Repair),
+        Command::Repair { file, jsonl } => run(file.as_deref(), jsonl, global, &Repair),
         Command::Parse {
             schema,
             policy,
             file,
             jsonl,
-        } => Parse::new(&schema, policy).and_then(|p| run(file.as_deref(), jsonl, pretty, &p)),
+        } => Parse::new(&schema, policy).and_then(|p| run(file.as_deref(), jsonl, global, &p)),
         Command::Tools {
             tools: defs,
             file,
             jsonl,
-        } => Tools::new(defs.as_deref()).and_then(|t| run(file.as_deref(), jsonl, pretty, &t)),
+        } => Tools::new(defs.as_deref()).and_then(|t| run(file.as_deref(), jsonl, global, &t)),
         Command::Schema {
             dialect,
             prompt,
@@ -134,6 +144,14 @@ fn main() -> ExitCode {
 /// compact; `--pretty` indents it as it passes (see [`Pretty`]).
 type Output<'a> = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + 'a>;
 
+/// The options of every command.
+#[derive(Clone, Copy)]
+struct Global {
+    pretty: bool,
+    /// How many threads answer `--jsonl` lines.
+    threads: usize,
+}
+
 /// A command that answers one reply at a time: what to print for it, or why it cannot.
 trait Answers {
     fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure>;
@@ -144,16 +162,17 @@ trait Answers {
 fn run(
     file: Option<&std::path::Path>,
     jsonl: bool,
-    pretty: bool,
-    command: &impl Answers,
+    options: Global,
+    command: &(impl Answers + Sync),
 ) -> Result<(), Failure> {
+    let Global { pretty, threads } = options;
     if jsonl {
         if pretty {
             return Err(Failure::usage(
                 "--pretty cannot be used with --jsonl: each result is one line",
             ));
         }
-        return lines(file, command);
+        return lines(file, threads, command);
     }
     let input = read_input(file)?;
     let output = command.answer(&input)?;
@@ -187,59 +206,187 @@ fn finish(written: std::io::Result<()>) -> Result<(), Failure> {
 }
 
 /// `--jsonl`: each line of the input is a JSON string holding one reply; each gets one line
-/// of output, in order: what the command prints for that reply, or `{"error": {"kind",
-/// "message"}}` when it cannot answer it (a line that is no JSON string is an `invalid_line`).
-/// One line is held at a time, so memory follows the longest line, not the input. Exit 0 once
-/// every line is answered, whatever the answers.
-fn lines(file: Option<&std::path::Path>, command: &impl Answers) -> Result<(), Failure> {
-    use std::io::BufRead;
-    let mut reader: Box<dyn BufRead> = match file.filter(|f| f.as_os_str() != "-") {
+/// of output, in order: what the command prints for that reply, or its error (`{"error":
+/// {"kind", "message", ...}}`, as the command prints it on stdout for that reply alone) when
+/// it cannot answer it (a line that is no JSON string is an `invalid_line`). Exit 0 once every
+/// line is answered, whatever the answers.
+///
+/// The lines are read in batches (see [`Batch`]) by one thread, answered by `threads` others
+/// (each takes the next batch when it is done with its last) and written in order by this one.
+/// At most [`WINDOW`] batches per answering thread are between being read and being written,
+/// so memory follows the batches (and the longest line), not the input.
+fn lines(
+    file: Option<&std::path::Path>,
+    threads: usize,
+    command: &(impl Answers + Sync),
+) -> Result<(), Failure> {
+    use std::sync::mpsc::{channel, sync_channel};
+    use std::sync::Mutex;
+    let reader: Box<dyn std::io::BufRead + Send> = match file.filter(|f| f.as_os_str() != "-") {
         Some(path) => Box::new(std::io::BufReader::new(
             std::fs::File::open(path)
                 .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?,
         )),
-        None => Box::new(std::io::stdin().lock()),
+        None => Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin())),
     };
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut line = Vec::new();
-    for number in 1usize.. {
-        line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Failure::input(format!("could not read line {number}: {e}")))?;
-        if read == 0 {
-            break;
+    let threads = threads.max(1);
+    let window = WINDOW * threads;
+    // A batch may be read once a slot is free; a slot is freed once a batch is written.
+    let (free, slots) = sync_channel::<()>(window);
+    for _ in 0..window {
+        let _ = free.send(());
+    }
+    let (work, batches) = sync_channel::<Batch>(threads);
+    // Shared by the answering threads, and gone with the last of them: the reader then stops.
+    let batches = std::sync::Arc::new(Mutex::new(batches));
+    let (done, answers) = channel::<(u64, Vec<u8>)>();
+    std::thread::scope(|scope| {
+        let read = scope.spawn(move || read_batches(reader, &slots, &work));
+        for _ in 0..threads {
+            let done = done.clone();
+            let batches = std::sync::Arc::clone(&batches);
+            scope.spawn(move || loop {
+                let next = batches.lock().map(|b| b.recv());
+                let Ok(Ok(batch)) = next else { return };
+                if done.send((batch.seq, batch.answer(command))).is_err() {
+                    return;
+                }
+            });
         }
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let input = serde_json::from_slice::<String>(text).map(|reply| Input {
-            text: reply,
-            invalid_utf8: None,
-        });
-        let answered = match &input {
-            Ok(input) => command.answer(input),
-            Err(e) => Err(Failure {
-                kind: "invalid_line",
-                ..Failure::input(format!(
-                    "line {number} is not a JSON string holding a reply: {e}"
-                ))
-            }),
+        drop((done, batches));
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut next = 0u64;
+        let mut written = Ok(());
+        for (seq, answer) in answers.iter() {
+            waiting.insert(seq, answer);
+            while let Some(answer) = waiting.remove(&next) {
+                written = out.write_all(&answer);
+                next += 1;
+                if written.is_err() {
+                    break;
+                }
+                // (The reader may have finished: then nobody waits for the slot.)
+                let _ = free.send(());
+            }
+            if written.is_err() {
+                break;
+            }
+        }
+        // Whatever stopped the writing, the other threads stop at their next step.
+        drop(answers);
+        drop(free);
+        let written = written.and_then(|()| out.flush());
+        let read = read
+            .join()
+            .unwrap_or_else(|_| Err(Failure::input("the thread reading the input stopped")));
+        match finish(written) {
+            Ok(()) => read,
+            e => e,
+        }
+    })
+}
+
+/// Batches between being read and being written, per answering thread: enough that a thread
+/// never waits for the reader or the writer while another answers a slow batch.
+const WINDOW: usize = 4;
+
+/// Lines read at a time: a batch ends after this many lines or bytes, whichever comes first
+/// (a line longer than that is a batch of its own).
+const BATCH_LINES: usize = 256;
+const BATCH_BYTES: usize = 256 << 10;
+
+/// Consecutive lines of the input: their bytes, where each ends, and the number of the first.
+struct Batch {
+    seq: u64,
+    first: usize,
+    data: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    /// Each line's answer and a line break, in order.
+    fn answer(&self, command: &impl Answers) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (k, &end) in self.ends.iter().enumerate() {
+            answer_line(&self.data[start..end], self.first + k, command, &mut out);
+            out.push(b'\n');
+            start = end;
+        }
+        out
+    }
+}
+
+/// Reads the input into batches and hands them over, each once a slot in the window is free;
+/// stops when the input ends, or when nobody takes batches any more.
+fn read_batches(
+    mut reader: Box<dyn std::io::BufRead + Send>,
+    slots: &std::sync::mpsc::Receiver<()>,
+    work: &std::sync::mpsc::SyncSender<Batch>,
+) -> Result<(), Failure> {
+    let mut number = 1;
+    for seq in 0u64.. {
+        if slots.recv().is_err() {
+            return Ok(());
+        }
+        let mut batch = Batch {
+            seq,
+            first: number,
+            data: Vec::new(),
+            ends: Vec::new(),
         };
-        let written = match answered {
-            Ok(output) => output(&mut out),
-            Err(f) => serde_json::to_writer(
-                &mut out,
-                &f.detail
-                    .unwrap_or_else(|| json!({"error": {"kind": f.kind, "message": f.message}})),
-            )
-            .map_err(Into::into),
-        };
-        let written = written.and_then(|()| out.write_all(b"\n"));
-        if written.is_err() {
-            return finish(written);
+        while batch.ends.len() < BATCH_LINES && batch.data.len() < BATCH_BYTES {
+            let read = reader
+                .read_until(b'\n', &mut batch.data)
+                .map_err(|e| Failure::input(format!("could not read line {number}: {e}")))?;
+            if read == 0 {
+                break;
+            }
+            batch.ends.push(batch.data.len());
+            number += 1;
+        }
+        if batch.ends.is_empty() || work.send(batch).is_err() {
+            return Ok(());
         }
     }
-    finish(out.flush())
+    Ok(())
+}
+
+/// Appends the answer to one line (its line break included or not) to `out`.
+fn answer_line(line: &[u8], number: usize, command: &impl Answers, out: &mut Vec<u8>) {
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    let input = serde_json::from_slice::<String>(text).map(|reply| Input {
+        text: reply,
+        invalid_utf8: None,
+    });
+    let answered = match &input {
+        Ok(input) => command.answer(input),
+        Err(e) => Err(Failure {
+            kind: "invalid_line",
+            ..Failure::input(format!(
+                "line {number} is not a JSON string holding a reply: {e}"
+            ))
+        }),
+    };
+    let start = out.len();
+    let written = match answered {
+        Ok(output) => output(out),
+        Err(f) => serde_json::to_writer(
+            &mut *out,
+            &f.detail
+                .unwrap_or_else(|| json!({"error": {"kind": f.kind, "message": f.message}})),
+        )
+        .map_err(Into::into),
+    };
+    // Writing to memory fails only where serializing does (a number serde_json refuses):
+    // that line's answer is that error, never half a line.
+    if let Err(e) = written {
+        out.truncate(start);
+        let error = json!({"error": {"kind": "output", "message": format!("could not write the answer: {e}")}});
+        let _ = serde_json::to_writer(&mut *out, &error);
+    }
 }
 
 /// Writes `value` as compact JSON.
