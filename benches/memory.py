@@ -21,7 +21,7 @@ child forked from it starts small: Linux counts a child's peak from before its e
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
 * `hermes` again, read by `tools --tools` with a definition of the calls' tool (`tools-defs`).
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
-  followed by `\u12` repeated (`repair-unicode_escapes`), read by `repair`.
+  followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
   (about 4 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
   `schema --prompt`.

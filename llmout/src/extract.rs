@@ -359,7 +359,7 @@ fn answer_tags<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidat
 /// amortized, so the scan stays linear.
 fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
     let bytes = seg.as_bytes();
-    let mut stack: Vec<(u8, usize)> = Vec::new();
+    let mut stack = Openers::default();
     let mut open_braces = 0usize;
     let mut open_brackets = 0usize;
     let mut spans: Vec<Range<usize>> = Vec::new();
@@ -401,7 +401,7 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
                 } else {
                     open_brackets += 1;
                 }
-                stack.push((b, i));
+                stack.push(b, i);
             }
             b'}' | b']' => {
                 let (want, count) = if b == b'}' {
@@ -417,11 +417,17 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
                             open_brackets -= 1;
                         }
                         if opener == want {
+                            // (An opener under more than `Openers::KEPT` others has no span.)
+                            let Some(start) = start else { break };
                             // Spans closed earlier and starting after `start` lie inside.
                             while spans.last().is_some_and(|s| s.start > start) {
                                 spans.pop();
                             }
                             spans.push(start..i + 1);
+                            if spans.len() >= PRUNE_SPANS {
+                                keep_longest(&mut spans);
+                                spans.sort_by_key(|s| s.start);
+                            }
                             break;
                         }
                     }
@@ -431,15 +437,79 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
         }
         i += 1;
     }
+    keep_longest(&mut spans);
+    for s in spans {
+        push_trimmed(out, text, base + s.start..base + s.end, Origin::Balanced);
+    }
+    if let Some(start) = stack.first() {
+        push_trimmed(out, text, base + start..base + seg.len(), Origin::Truncated);
+    }
+}
+
+/// Spans kept while scanning before the shortest are let go (see [`keep_longest`]): a reply of
+/// millions of sibling `{}` in an unclosed bracket holds a few spans at a time, not millions.
+const PRUNE_SPANS: usize = 64 * MAX_SPANS;
+
+/// Keeps the [`MAX_SPANS`] longest spans (the earlier of equally long ones).
+fn keep_longest(spans: &mut Vec<Range<usize>>) {
     if spans.len() > MAX_SPANS {
         spans.sort_by_key(|s| std::cmp::Reverse(s.len()));
         spans.truncate(MAX_SPANS);
     }
-    for s in spans {
-        push_trimmed(out, text, base + s.start..base + s.end, Origin::Balanced);
+}
+
+/// The brackets open at a point of the scan, innermost last: a bit each for its kind, and the
+/// positions of the innermost [`KEPT`](Openers::KEPT) and of the outermost. Memory is then an
+/// eighth of a byte per bracket open, where a position each made `{` repeated 100 MB take
+/// 1.6 GB. An opener under more than `KEPT` others gets no span when it closes: it holds more
+/// nesting than the parser reads anyway (`repair::MAX_DEPTH_CAP`).
+#[derive(Default)]
+struct Openers {
+    /// Bit `k`: whether the `k`th opener from the outermost is `{` (else `[`).
+    braces: Vec<u64>,
+    len: usize,
+    /// Positions of the innermost openers, up to `KEPT` of them.
+    inner: std::collections::VecDeque<usize>,
+    /// Position of the outermost opener (when `len > 0`).
+    outermost: usize,
+}
+
+impl Openers {
+    const KEPT: usize = 8 * crate::repair::MAX_DEPTH_CAP;
+
+    fn push(&mut self, opener: u8, at: usize) {
+        if self.len == 0 {
+            self.outermost = at;
+        }
+        let (word, bit) = (self.len / 64, self.len % 64);
+        if word == self.braces.len() {
+            self.braces.push(0);
+        }
+        if opener == b'{' {
+            self.braces[word] |= 1 << bit;
+        } else {
+            self.braces[word] &= !(1 << bit);
+        }
+        self.len += 1;
+        if self.inner.len() == Self::KEPT {
+            self.inner.pop_front();
+        }
+        self.inner.push_back(at);
     }
-    if let Some(&(_, start)) = stack.first() {
-        push_trimmed(out, text, base + start..base + seg.len(), Origin::Truncated);
+
+    /// The innermost opener, and its position unless it is under more than `KEPT` others.
+    fn pop(&mut self) -> Option<(u8, Option<usize>)> {
+        self.len = self.len.checked_sub(1)?;
+        let brace = self.braces[self.len / 64] & (1 << (self.len % 64)) != 0;
+        Some((if brace { b'{' } else { b'[' }, self.inner.pop_back()))
+    }
+
+    fn first(&self) -> Option<usize> {
+        (self.len > 0).then_some(self.outermost)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -684,6 +754,63 @@ mod tests {
             c.iter().filter(|c| c.origin == Origin::Balanced).count(),
             MAX_SPANS
         );
+    }
+
+    /// Sibling spans in a bracket that never closes: the longest are kept as they come (the
+    /// earliest of equally long ones), the same as keeping them all and choosing at the end.
+    #[test]
+    fn many_spans_in_an_unclosed_bracket_keep_the_longest() {
+        let mut t = String::from("[");
+        for i in 0..5_000 {
+            // Every 500th is longer.
+            let pad = if i % 500 == 7 { "  " } else { "" };
+            t.push_str(&format!("{{{pad}}}, "));
+        }
+        // (The truncated candidate, from the `[` to the end, is the whole reply.)
+        let mut got: Vec<(Origin, &str)> = list(&t)
+            .into_iter()
+            .filter(|(o, _)| *o != Origin::Whole)
+            .collect();
+        got.sort_by_key(|(o, s)| (*o, std::cmp::Reverse(s.len())));
+        let mut expected = vec![(Origin::Balanced, "{  }"); 10];
+        expected.extend(vec![(Origin::Balanced, "{}"); MAX_SPANS - 10]);
+        assert_eq!(got, expected);
+        // The `{}` kept are the first six.
+        let plain: Vec<usize> = candidates(&t)
+            .iter()
+            .filter(|c| c.text == "{}")
+            .map(|c| c.range.start)
+            .collect();
+        assert_eq!(plain, [1, 5, 9, 13, 17, 21]);
+    }
+
+    /// Brackets nested deeper than the parser reads: the innermost spans are found, and the
+    /// outermost unclosed bracket starts the truncated candidate.
+    #[test]
+    fn deep_nesting_keeps_the_innermost_spans() {
+        let depth = 3 * Openers::KEPT;
+        let t = format!(
+            "x {}{{\"a\": [1]}}{}",
+            "[".repeat(depth),
+            "]".repeat(depth - 1)
+        );
+        let c = candidates(&t);
+        let truncated: Vec<usize> = c
+            .iter()
+            .filter(|c| c.origin == Origin::Truncated)
+            .map(|c| c.range.start)
+            .collect();
+        assert_eq!(truncated, [2]);
+        // The outermost span found is the outermost of the innermost `KEPT` openers (the
+        // `{` and the `[` in it among them): the brackets around `{"a": [1]}` closed so far.
+        let outer = c
+            .iter()
+            .filter(|c| c.origin == Origin::Balanced)
+            .map(|c| c.range.clone())
+            .max_by_key(|r| r.len())
+            .unwrap();
+        let brackets = Openers::KEPT - 2;
+        assert_eq!(outer, 2 + depth - brackets..2 + depth + 10 + brackets);
     }
 
     #[test]
