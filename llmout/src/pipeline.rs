@@ -177,12 +177,13 @@ fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(u
     {
         // In a block, so that a sanitized copy is gone before the lenient parser writes: the
         // input, a copy and the output at once would be 3x a huge input.
-        let sanitized = sanitize::sanitize(text);
-        if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized.text).is_ok() {
+        // (One warning a fix, as `parse` gives them: only their number is wanted here.)
+        let (sanitized, sanitizer_fixes) = sanitize::sanitize_counted(text);
+        if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized).is_ok() {
             // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
-            if let Ok((fixes, duplicate_keys, out)) = run(&sanitized.text, &valid_json_options()) {
+            if let Ok((fixes, duplicate_keys, out)) = run(&sanitized, &valid_json_options()) {
                 if fixes == duplicate_keys {
-                    return Ok((sanitize::pointers_at(text, &sanitized.fixes).len(), out));
+                    return Ok((sanitizer_fixes, out));
                 }
             }
         }
