@@ -1,0 +1,95 @@
+//! Peak memory of the library's public functions (issue 20: "every public function at most
+//! 3x the input at 100 MB"), one call per process: `benches/memory.py` runs this binary with
+//! the name of a function and the file of a reply (and a schema where the function takes one)
+//! and reads the process's peak with wait4, as for the CLI.
+//!
+//! Run by hand: `cargo bench --bench memory_lib -- FUNCTION REPLY [SCHEMA]`, with FUNCTION one
+//! of the names below. It prints the size of what the function returned (values, warnings or bytes) (so that nothing is
+//! optimised away) and exits 0, or 1 when the function returned an error.
+
+use llmout::repair::RepairOptions;
+use llmout::schema::Schema;
+use serde_json::Value;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let [function, reply, rest @ ..] = args.as_slice() else {
+        // `cargo bench` runs every bench with no arguments: nothing to measure then.
+        return;
+    };
+    let text = std::fs::read_to_string(reply).expect("the reply is a UTF-8 file");
+    let schema = || -> Value {
+        let path = rest.first().expect("this function takes a schema");
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let options = llmout::Options::default();
+    let size: Result<usize, String> = match function.as_str() {
+        "repair_json" => llmout::repair_json(&text, &options)
+            .map(|r| r.json.len())
+            .map_err(|e| e.to_string()),
+        "repair_text" => llmout::repair_text(&text, &options)
+            .map(|r| nodes(&r.value) + r.warnings.len())
+            .map_err(|e| e.to_string()),
+        "repair::parse" => llmout::repair::parse(&text, &RepairOptions::default())
+            .map(|p| nodes(&p.value))
+            .map_err(|e| e.to_string()),
+        "repair::parse_borrowed" => {
+            llmout::repair::parse_borrowed(&text, &RepairOptions::default())
+                .map(|p| p.repairs.len())
+                .map_err(|e| e.to_string())
+        }
+        "repair::to_string" => llmout::repair::to_string(&text, &RepairOptions::default())
+            .map(|p| p.json.len())
+            .map_err(|e| e.to_string()),
+        "from_llm_with_schema" => {
+            let r = llmout::from_llm_with_schema(&text, &schema(), &options);
+            match (r.value, r.error) {
+                (Some(v), None) => Ok(nodes(&v) + r.warnings.len()),
+                (_, e) => Err(format!("{e:?}")),
+            }
+        }
+        "large::from_llm_with_compiled" => {
+            let schema = Schema::compile(&schema()).unwrap();
+            match llmout::large::from_llm_with_compiled(&text, &schema, &options) {
+                llmout::large::Large::Items(items) => {
+                    let mut n = 0;
+                    items
+                        .for_each_item(|v| -> Result<(), ()> {
+                            n += nodes(&v);
+                            Ok(())
+                        })
+                        .unwrap();
+                    Ok(n + items.warning_count())
+                }
+                llmout::large::Large::Whole(r) => match (r.value, r.error) {
+                    (Some(v), None) => Ok(nodes(&v)),
+                    (_, e) => Err(format!("{e:?}")),
+                },
+            }
+        }
+        "tools::parse" => Ok(llmout::tools::parse(&text).tool_calls.len()),
+        "tools::parse_compact" => Ok(llmout::tools::parse_compact(&text).len()),
+        "sanitize" => Ok(llmout::advanced::sanitize::sanitize(&text).text.len()),
+        "extract::candidates" => Ok(llmout::advanced::extract::candidates(&text).len()),
+        other => Err(format!("no function named {other}")),
+    };
+    match size {
+        Ok(n) => println!("{n}"),
+        Err(e) => {
+            eprintln!("{function}: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// How many values `v` holds, itself included: what it returned, measured without a copy.
+fn nodes(v: &Value) -> usize {
+    1 + match v {
+        Value::Array(items) => items.iter().map(nodes).sum(),
+        Value::Object(map) => map.values().map(nodes).sum(),
+        _ => 0,
+    }
+}
