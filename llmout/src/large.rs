@@ -2,7 +2,7 @@
 //! may be too large to hold as a value, such as 100 MB of records.
 //!
 //! A reply that is one JSON array, against a schema whose root is an array of items
-//! (`{"type": "array", "items": …}`), is read and recovered one item at a time and handed over
+//! (`{"type": "array", "items": …}`) or any value (`{}`), is read and recovered one item at a time and handed over
 //! piece by piece ([`Items`]): the items, then the warnings, each read again from the reply
 //! for each turn (the parser and the recovery are linear, so each turn costs what one parse
 //! does), never the whole array or the whole list of warnings at once. Memory is then the
@@ -612,6 +612,24 @@ mod tests {
         ));
     }
 
+    /// A schema that takes any value keeps an array as it is: item by item too.
+    #[test]
+    fn any_schema_reads_an_array_item_by_item() {
+        let options = Options::default();
+        let any = json!({});
+        assert!(same(
+            "// two\n[{id: 1, 'name': 'x',}, null, [2,]]",
+            &any,
+            &options
+        ));
+        assert!(same("[1, \"[2]\", {\"a\": \"{}\"}]", &any, &options));
+        // Not an array: whole.
+        assert!(!same("{id: 1}", &any, &options));
+        // Constrained, or a type that is not an array: whole.
+        assert!(!same("[1]", &json!({"maxItems": 3}), &options));
+        assert!(!same("[1]", &json!({"type": "object"}), &options));
+    }
+
     #[test]
     fn what_item_by_item_cannot_follow_is_evaluated_whole() {
         let options = Options::default();
@@ -785,6 +803,7 @@ mod tests {
             let options = Options::default();
             same(&raw, &records(), &options);
             same(&raw, &json!({"type": "array", "items": {}}), &options);
+            same(&raw, &json!({}), &options);
             same(&raw, &json!({"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "object"}]}}), &options);
         }
     }

@@ -23,23 +23,23 @@ pub(crate) struct Items<'s> {
 impl<'s> Items<'s> {
     /// `None` unless `schema`'s root is an array whose every item has one schema and nothing
     /// else is asked of the array (no tuple, no length bounds, no check of the whole array
-    /// such as `uniqueItems`): recovering such an array is recovering each item where it is.
+    /// such as `uniqueItems`), or any value (`{}`, which keeps an array as it is, as it keeps
+    /// each item): recovering such an array is recovering each item where it is.
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
         if schema.checks(schema.root()).next().is_some() {
             return None;
         }
-        let Kind::Array(Array {
-            items: Some(items),
-            prefix,
-            min_items: None,
-            max_items: None,
-        }) = &schema.node(schema.resolve(schema.root())).kind
-        else {
-            return None;
+        let root = schema.resolve(schema.root());
+        let items = match &schema.node(root).kind {
+            Kind::Array(Array {
+                items: Some(items),
+                prefix,
+                min_items: None,
+                max_items: None,
+            }) if prefix.is_empty() => items,
+            Kind::Any => &root,
+            _ => return None,
         };
-        if !prefix.is_empty() {
-            return None;
-        }
         let mut walker = Walker::new(schema, options);
         // The array's own frame, as `Walker::value` counts it at the root.
         walker.frames = 1;
