@@ -13,6 +13,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `pythonic`: `[get_weather(city='City 1', days=1, metric=True), …]` pythonic calls, about
   100 MB, read by `tools`; and about 10 MB of them (`tools-pythonic-10mb`, where the issue
   measured 86x, when 100 MB did not fit).
+* `messy-bad`: the `messy` records with `id: true` in the middle one, read by `parse
+  --schema` with the records' schema: exit 1 (`parse-error`).
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
   `parse --schema` with an object schema (`parse-object`); and `messy` read by `parse` with
   the schema `{}` (`parse-any`).
@@ -31,7 +33,7 @@ of the process is read with wait4 once it has exited.
 
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
-  (names: repair, parse, parse-jsonl, parse-object, parse-any, repair-jsonl, tools,
+  (names: repair, parse, parse-error, parse-jsonl, parse-object, parse-any, repair-jsonl, tools,
   tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb, schema-gemini-json,
   schema-openai, schema-prompt, repair-<adversarial name>, lib:<function> for the library's
   functions in LIB_RUNS, run by benches/memory_lib.rs; default: all). Exits 1 when a
@@ -50,11 +52,12 @@ import time
 RECORDS = 507_296
 
 
-def write_messy(f) -> None:
+def write_messy(f, bad: int = -1) -> None:
+    """The messy records; record `bad` (if any) has `id: true`, which no integer schema takes."""
     f.write(b"// generated records\n[\n")
     for i in range(RECORDS):
         f.write(
-            f"  {{id: {i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
+            f"  {{id: {'true' if i == bad else i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
             f"tags: ['a', 'b',], active: True, score: .5, note: None, "
             f"\"path\": \"C:\\xyz\\{i}\", nested: {{\"x\": [1, 2, 3,],}}, # end\n  }},\n".encode()
         )
@@ -330,6 +333,12 @@ def main() -> None:
                 None,
             ),
             ("parse-object", lambda: doc("object", write_object), ["parse", "--schema", object_path], None),
+            (
+                "parse-error",
+                lambda: doc("messy-bad", lambda f: write_messy(f, bad=RECORDS // 2)),
+                ["parse", "--schema", schema_path],
+                None,
+            ),
             ("parse-any", lambda: doc("messy", write_messy), ["parse", "--schema", any_path], None),
             (
                 "repair-jsonl",

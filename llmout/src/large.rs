@@ -95,9 +95,9 @@ pub fn from_llm_with_compiled<'a>(
         }
     }
     // As the pipeline's `choose` (a reply whose root schema is an array is never a string).
-    let ranking = pipeline::rank(raw, |text, _| candidate(text, schema, &options));
+    let mut ranking = pipeline::rank(raw, |text, _| candidate(text, schema, &options));
     let choice = ranking.choice_warnings();
-    match ranking.best.map(|b| b.out) {
+    match ranking.best.take().map(|b| b.out) {
         Some(Out::Plan(plan)) => Large::Items(Items {
             plan,
             choice,
@@ -109,8 +109,14 @@ pub fn from_llm_with_compiled<'a>(
             warnings.extend(found);
             Large::Whole(ValidationResult::ok(value, warnings))
         }
-        // No candidate: the pipeline's last resorts and its error, as it gives them.
-        None => whole(&options),
+        // No candidate: the pipeline's last resorts and its error, from this ranking (the
+        // pipeline's own, candidate for candidate), not from reading the reply whole again.
+        None => Large::Whole(
+            match pipeline::last_resorts(raw, Some(schema), &options, ranking) {
+                Ok(chosen) => ValidationResult::ok(chosen.value, chosen.warnings),
+                Err(e) => ValidationResult::err(e, Vec::new()),
+            },
+        ),
     }
 }
 
@@ -654,8 +660,18 @@ mod tests {
             &json!({"type": "array", "items": {"type": "integer"}, "maxItems": 1}),
             &options
         ));
-        // An item that cannot be recovered: the error, whole.
+        // An item that cannot be recovered: the error, whole (from the item-by-item ranking,
+        // with the pipeline's last resorts, not from reading the reply whole again).
         assert!(!same("[{id: 'x', name: 'y'}]", &records(), &options));
+        for raw in [
+            "just prose, no JSON",
+            "[{id: true, name: 'y'}] and then {id: 2}",
+            "```json\n[{id: 1, name: 'a'}, {id: [], name: 'b'}]\n```",
+            "[1, {id: 1}",
+            "- id: 1\n- name: x",
+        ] {
+            assert!(!same(raw, &records(), &options), "{raw}");
+        }
         // ... or dropped, when asked.
         let dropping = Options::default().drop_invalid_items(true);
         assert!(!same(

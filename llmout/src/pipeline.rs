@@ -371,9 +371,9 @@ fn deserialize<T: LlmOutput>(
 }
 
 /// The chosen candidate's value and every change made to get it.
-struct Chosen {
-    value: Value,
-    warnings: Vec<Warning>,
+pub(crate) struct Chosen {
+    pub(crate) value: Value,
+    pub(crate) warnings: Vec<Warning>,
 }
 
 /// One candidate carried through parsing and recovery, with what it came to (`O`).
@@ -576,6 +576,18 @@ fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chose
         warnings.extend(found);
         return Ok(Chosen { value, warnings });
     }
+    last_resorts(raw, schema, options, ranking)
+}
+
+/// What [`choose`] gives when no candidate of the ranking gave a value: the reply read as
+/// `Key: value` lines or as plain text where the schema allows it, else the error worth
+/// reporting.
+pub(crate) fn last_resorts<O>(
+    raw: &str,
+    schema: Option<&Schema>,
+    options: &Options,
+    ranking: Ranking<'_, O>,
+) -> Result<Chosen, Error> {
     if let Some(s) = schema {
         if ranking.parsed.is_empty() {
             if let Some(Ok(chosen)) = key_values(raw, s, options) {
