@@ -278,6 +278,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let array = self.peek() == Some(b'[');
         let complete = self.value(Ctx::Member)?;
         self.path.pop();
+        // A member of an object inside the value may have left its own array joinable.
+        self.joinable = None;
         if !complete {
             self.sink.abandon_member();
         } else if self.sink.end_member() {
