@@ -1069,6 +1069,8 @@ fn an_array_where_a_key_should_be_joins_the_array_before_it() {
         value("{\"a\": {\"b\": [1], [2]}}"),
         json!({"a": {"b": [1, 2]}})
     );
+    // Nor in an object that has no member yet: the array before it belongs to another.
+    assert_eq!(value("[{\"a\": [1]}, {[2]}]"), json!([{"a": [1]}, {}, [2]]));
 }
 
 #[test]

@@ -77,6 +77,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut pending_comma = None;
         let mut empty = !implicit;
         let mut hoisted = 0usize;
+        // An array is joinable only to a member of this object.
+        self.joinable = None;
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else {
