@@ -183,7 +183,7 @@ fn tags(text: &str) -> impl Iterator<Item = Tag<'_>> {
     let mut pos = 0;
     std::iter::from_fn(move || {
         while pos < bytes.len() {
-            let lt = pos + bytes[pos..].iter().position(|&b| b == b'<')?;
+            let lt = pos + memchr::memchr(b'<', &bytes[pos..])?;
             pos = lt + 1;
             let mut j = lt + 1;
             let closing = bytes.get(j) == Some(&b'/');
@@ -300,16 +300,13 @@ fn inline_fences<'a>(
     let b = line.as_bytes();
     let mut runs = Vec::new();
     let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'`' {
-            let n = b[i..].iter().take_while(|&&c| c == b'`').count();
-            if n >= 3 {
-                runs.push((i, n));
-            }
-            i += n;
-        } else {
-            i += 1;
+    while let Some(k) = memchr::memchr(b'`', &b[i..]) {
+        i += k;
+        let n = b[i..].iter().take_while(|&&c| c == b'`').count();
+        if n >= 3 {
+            runs.push((i, n));
         }
+        i += n;
     }
     for pair in runs.chunks_exact(2) {
         if *left == 0 {
@@ -369,8 +366,27 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
     let mut unclosed_runs = 0u32;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'`' && !in_string && !stack.is_empty() {
+        if in_string {
+            // Only a backslash or the closing quote matter inside a string.
+            let Some(k) = memchr::memchr2(b'"', b'\\', &bytes[i..]) else {
+                break;
+            };
+            i += k;
+            if bytes[i] == b'\\' {
+                i += 2;
+            } else {
+                in_string = false;
+                i += 1;
+            }
+            continue;
+        }
+        while i < bytes.len() && !BALANCE_BYTES[bytes[i] as usize] {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
+        if b == b'`' && !stack.is_empty() {
             let n = bytes[i..].iter().take_while(|&&c| c == b'`').count();
             if (3..=32).contains(&n) && unclosed_runs & (1 << (n - 3)) == 0 {
                 match backtick_close(&bytes[i + n..], n) {
@@ -382,15 +398,6 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
                 }
             }
             i += n;
-            continue;
-        }
-        if in_string {
-            match b {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
             continue;
         }
         match b {
@@ -513,14 +520,23 @@ impl Openers {
     }
 }
 
+/// The bytes [`balanced_spans`] stops at outside strings: brackets, quotes and backticks.
+const BALANCE_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut k = 0;
+    let special = b"{}[]\"`";
+    while k < special.len() {
+        table[special[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
 /// Where the run of exactly `n` backticks that closes a block ends in `rest`, if there is one.
 fn backtick_close(rest: &[u8], n: usize) -> Option<usize> {
     let mut i = 0;
-    while i < rest.len() {
-        if rest[i] != b'`' {
-            i += 1;
-            continue;
-        }
+    while let Some(k) = memchr::memchr(b'`', &rest[i..]) {
+        i += k;
         let run = rest[i..].iter().take_while(|&&c| c == b'`').count();
         if run == n {
             return Some(i + run);

@@ -95,7 +95,9 @@ pub fn from_llm_with_compiled<'a>(
         }
     }
     // As the pipeline's `choose` (a reply whose root schema is an array is never a string).
-    let mut ranking = pipeline::rank(raw, |text, _| candidate(text, schema, &options));
+    let mut ranking = pipeline::rank(crate::extract::candidates(raw), |text, _| {
+        candidate(text, schema, &options)
+    });
     let choice = ranking.choice_warnings();
     match ranking.best.take().map(|b| b.out) {
         Some(Out::Plan(plan)) => Large::Items(Items {

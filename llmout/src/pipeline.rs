@@ -42,13 +42,14 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
             warnings: Vec::new(),
         });
     }
-    if let Some(chosen) = fenced_answers(raw, options) {
+    let candidates = extract::candidates(raw);
+    if let Some(chosen) = fenced_answers(&candidates, options) {
         return Ok(Repaired {
             value: chosen.value,
             warnings: chosen.warnings,
         });
     }
-    let chosen = match choose(raw, None, options) {
+    let chosen = match choose(raw, candidates, None, options) {
         Ok(chosen) => chosen,
         Err(e) if e.kind() == ErrorKind::NoJson => bare_text(raw).ok_or(e)?,
         Err(e) => return Err(e),
@@ -96,7 +97,8 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
             }
         }
     }
-    if let Some(chosen) = fenced_answers(raw, options) {
+    let candidates = extract::candidates(raw);
+    if let Some(chosen) = fenced_answers(&candidates, options) {
         return Ok(RepairedJson {
             json: chosen.value.to_string(),
             changes: chosen.warnings.len(),
@@ -104,7 +106,7 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     }
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
-    let ranking = rank(raw, |text, holds_all| {
+    let ranking = rank(candidates, |text, holds_all| {
         let changed = if holds_all {
             changes(text, options, parse_writing).map(|(n, json)| (n, Some(json)))
         } else {
@@ -243,7 +245,7 @@ pub fn from_llm_with_compiled(
             }
         }
     }
-    match choose(raw, Some(schema), options) {
+    match choose(raw, extract::candidates(raw), Some(schema), options) {
         Ok(c) => ValidationResult::ok(c.value, c.warnings),
         Err(e) => ValidationResult::err(e, Vec::new()),
     }
@@ -294,7 +296,7 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
             return ValidationResult::ok(value, Vec::new());
         }
     }
-    let chosen = match choose(raw, Some(schema), options) {
+    let chosen = match choose(raw, extract::candidates(raw), Some(schema), options) {
         Ok(c) => c,
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
@@ -500,15 +502,15 @@ impl<'a, O> Ranking<'a, O> {
 /// Once the best so far cost nothing and holds every candidate still to come, none of those
 /// can beat it (see [`better`]: it costs at least as much and lies inside), so they are not
 /// evaluated; a reply that is one JSON document costs one parse, not one per object in it.
-/// `eval` is told whether its candidate is the first and holds all the others: if that one
-/// parses at no cost, it is the answer, and a caller that would parse the winner again (to
-/// write it) can do so at once.
+/// `eval` is told whether its candidate holds all the candidates after it while none before
+/// it has parsed: if that one parses at no cost, it is the answer, and a caller that would
+/// parse the winner again (to write it) can do so at once. So a reply that is prose around one
+/// fence or tag costs one parse of it, like a bare document.
 pub(crate) fn rank<'a, O>(
-    raw: &'a str,
+    candidates: Vec<Candidate<'a>>,
     mut eval: impl FnMut(&'a str, bool) -> Outcome<O>,
 ) -> Ranking<'a, O> {
     let mut ranking = Ranking::new();
-    let candidates = extract::candidates(raw);
     // `rest_end[k]`: the furthest end among candidates `k..`. They come sorted by start, so
     // candidates `k..` all lie inside a range that starts no later than candidate `k` and
     // ends at or after `rest_end[k]`.
@@ -517,7 +519,7 @@ pub(crate) fn rank<'a, O>(
         rest_end[k] = rest_end[k + 1].max(c.range.end);
     }
     for (k, candidate) in candidates.into_iter().enumerate() {
-        let holds_all = k == 0 && rest_end[1] <= candidate.range.end;
+        let holds_all = ranking.best.is_none() && rest_end[k + 1] <= candidate.range.end;
         let outcome = eval(candidate.text, holds_all);
         if candidate.origin == Origin::Whole && looks_like_json(&candidate) {
             ranking.whole_is_json = true;
@@ -564,11 +566,16 @@ pub(crate) fn rank<'a, O>(
 /// Taking the answer out of prose, a fence or a tag changes nothing the model wrote, so it is
 /// no warning by itself; choosing it over *other* JSON values in the reply is a decision, and
 /// that is recorded (`Extracted`).
-fn choose(raw: &str, schema: Option<&Schema>, options: &Options) -> Result<Chosen, Error> {
+fn choose<'a>(
+    raw: &'a str,
+    candidates: Vec<Candidate<'a>>,
+    schema: Option<&Schema>,
+    options: &Options,
+) -> Result<Chosen, Error> {
     if let Some(chosen) = schema.and_then(|s| string_reply(raw, s, options)) {
         return chosen;
     }
-    let ranking = rank(raw, |text, _| evaluate(text, schema, options));
+    let ranking = rank(candidates, |text, _| evaluate(text, schema, options));
     let extracted = ranking.choice_warnings();
     if let Some(best) = ranking.best {
         let (value, found) = best.out;
@@ -987,9 +994,9 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
 /// them, in order, as an array (each block's fixes under its index), rather than one picked by
 /// a guess. `None` unless there are two or more fences, none inside another, each holding an
 /// object or an array.
-fn fenced_answers(raw: &str, options: &Options) -> Option<Chosen> {
-    let fences: Vec<Candidate<'_>> = extract::candidates(raw)
-        .into_iter()
+fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Chosen> {
+    let fences: Vec<&Candidate<'_>> = candidates
+        .iter()
         .filter(|c| c.origin == Origin::Fence)
         .collect();
     if fences.len() < 2 || fences.windows(2).any(|w| w[1].range.start < w[0].range.end) {
@@ -1141,7 +1148,7 @@ mod tests {
     /// The candidates [`rank`] evaluated, each with whether it was told it holds the rest.
     fn evaluated(raw: &str) -> Vec<(String, bool)> {
         let mut seen = Vec::new();
-        rank(raw, |text, holds_all| {
+        rank(extract::candidates(raw), |text, holds_all| {
             seen.push((text.to_owned(), holds_all));
             evaluate(text, None, &Options::default())
         });
@@ -1154,6 +1161,23 @@ mod tests {
         assert_eq!(evaluated(raw), [(raw.to_owned(), true)]);
         let (best, others) = exhaustive(raw, None);
         assert_eq!((best.map(|b| b.0), others), (Some(0..raw.len()), 0));
+    }
+
+    #[test]
+    fn a_fence_that_holds_the_rest_is_parsed_once_after_the_prose_fails() {
+        // The whole reply fails (it starts with words); the fence holds both objects, and no
+        // candidate parsed before it, so it is told it holds the rest and nothing after it
+        // is evaluated.
+        let raw = "Here they are:\n```json\n[{a: 1}, {b: 2}]\n```";
+        assert_eq!(
+            evaluated(raw),
+            [
+                (raw.to_owned(), true),
+                ("[{a: 1}, {b: 2}]".to_owned(), true),
+            ]
+        );
+        let (best, others) = exhaustive(raw, None);
+        assert_eq!((best.map(|b| b.0), others), (Some(23..39), 0));
     }
 
     #[test]
@@ -1177,7 +1201,9 @@ mod tests {
         let schema = object_with_a();
         let raw = "[{\"a\": 1}] // {a: 2}";
         let options = Options::default();
-        let ranked = choice(rank(raw, |text, _| evaluate(text, Some(&schema), &options)));
+        let ranked = choice(rank(extract::candidates(raw), |text, _| {
+            evaluate(text, Some(&schema), &options)
+        }));
         assert_eq!(ranked, exhaustive(raw, Some(&schema)));
         assert_eq!(ranked.0.map(|b| b.1), Some(json!({"a": 2})));
     }
@@ -1221,7 +1247,7 @@ mod tests {
             let schema = object_with_a();
             let options = Options::default();
             for schema in [None, Some(&schema)] {
-                let ranked = choice(rank(&raw, |text, _| evaluate(text, schema, &options)));
+                let ranked = choice(rank(extract::candidates(&raw), |text, _| evaluate(text, schema, &options)));
                 prop_assert_eq!(ranked, exhaustive(&raw, schema));
             }
         }

@@ -210,31 +210,42 @@ fn push_control_escape(out: &mut String, c: char) {
 /// Returns the start of that string's content (just after its opening quote is not needed:
 /// the slow path resumes at the fix itself, inside the string).
 fn first_fix(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
-    let mut in_string = false;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if !in_string {
-            if b == b'"' {
-                in_string = true;
+    loop {
+        // Outside strings only a quote matters.
+        i += memchr::memchr(b'"', &bytes[i..])? + 1;
+        loop {
+            while i < bytes.len() && !STRING_STOPS[bytes[i] as usize] {
+                i += 1;
             }
-            i += 1;
-            continue;
-        }
-        match b {
-            b'"' => in_string = false,
-            b'\\' => match bytes.get(i + 1) {
-                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 1,
-                Some(b'u') if is_unicode_escape(&bytes[i..]) => {}
+            match *bytes.get(i)? {
+                b'"' => {
+                    i += 1;
+                    break;
+                }
+                b'\\' => match bytes.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                    Some(b'u') if is_unicode_escape(&bytes[i..]) => i += 1,
+                    _ => return Some(i..i + 1),
+                },
                 _ => return Some(i..i + 1),
-            },
-            b if b < 0x20 => return Some(i..i + 1),
-            _ => {}
+            }
         }
-        i += 1;
     }
-    None
 }
+
+/// The bytes [`first_fix`] stops at inside a string: its end, an escape, a control character.
+const STRING_STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
 
 /// For each byte offset (ascending) in `json`, the JSON pointer of the innermost value that
 /// contains it, found by one structural scan that tracks keys and array indexes. Offsets past

@@ -1061,6 +1061,16 @@ fn an_array_where_a_key_should_be_joins_the_array_before_it() {
     assert_eq!(value("{\"a\": [], [[1]], [2]}"), json!({"a": [[1], 2]}));
     // Not after an array: still no key.
     assert_eq!(err("{\"a\": 1, [2]}"), "expected a key");
+    // Nor after an object whose last member held an array: that array closed with its
+    // object, and the member before the `[` is `a`, an object.
+    assert_eq!(err("{\"a\": {\"b\": [1]}, [2]}"), "expected a key");
+    assert_eq!(err("{\"a\": {\"b\": [1}, [2]}"), "expected a key");
+    assert_eq!(
+        value("{\"a\": {\"b\": [1], [2]}}"),
+        json!({"a": {"b": [1, 2]}})
+    );
+    // Nor in an object that has no member yet: the array before it belongs to another.
+    assert_eq!(value("[{\"a\": [1]}, {[2]}]"), json!([{"a": [1]}, {}, [2]]));
 }
 
 #[test]

@@ -77,6 +77,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut pending_comma = None;
         let mut empty = !implicit;
         let mut hoisted = 0usize;
+        // An array is joinable only to a member of this object.
+        self.joinable = None;
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else {
@@ -278,6 +280,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let array = self.peek() == Some(b'[');
         let complete = self.value(Ctx::Member)?;
         self.path.pop();
+        // A member of an object inside the value may have left its own array joinable.
+        self.joinable = None;
         if !complete {
             self.sink.abandon_member();
         } else if self.sink.end_member() {
