@@ -9,9 +9,10 @@
 use std::ops::Range;
 
 use super::params::ParamStyle;
+use super::stream::{find_any, hold_back_any};
 use super::{
     apertus, cohere, deepseek, dsml, function_call, function_calls, function_gemma, gemma,
-    gigachat, granite, harmony, hermes, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
+    gigachat, granite, harmony, hermes, hy_v3, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
     minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
     ui_tars, ToolCall,
 };
@@ -99,6 +100,20 @@ pub(crate) trait Family: Sync {
     /// What follows the opener that starts at `start` in `v` and ends at `head`.
     fn head(&self, v: &str, start: usize, head: usize) -> Head;
 
+    /// Where a call read whole ([`Head::Whole`]), opened at `start` in `v`, ends: `Ok(end)`
+    /// once what ends it has arrived (searched from `from`), else `Err(resume)`, where to
+    /// search from when more text has come. By default, after the earliest of the
+    /// [`closers`](Family::closers); a family whose closers are known only from its opener
+    /// (a token suffix) or are written with white space inside finds them itself.
+    fn whole_end(&self, v: &str, start: usize, from: usize) -> Result<usize, usize> {
+        let _ = start;
+        let closers = self.closers();
+        match find_any(v, from, closers) {
+            Some((at, len)) => Ok(at + len),
+            None => Err(hold_back_any(v, closers).max(from)),
+        }
+    }
+
     /// Whether the next call may follow a call directly, with no opener of its own (JSON values
     /// after one marker, separated by `;`, commas or newlines).
     fn values_follow(&self) -> bool {
@@ -139,6 +154,7 @@ pub(crate) static FAMILIES: &[&dyn Family] = &[
     &function_gemma::FunctionGemma,
     &lfm2::Lfm2,
     &minimax_m3::MinimaxM3,
+    &hy_v3::HyV3,
 ];
 
 /// Every family's markers, indexed by their first two bytes: the scan for the earliest marker

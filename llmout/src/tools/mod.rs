@@ -22,6 +22,7 @@
 //! | Granite | `<\|tool_call\|>` | `<\|tool_call\|>[{"name": "ls", "arguments": {}}]` |
 //! | Granite 20B FC, `<function-call>` | `<function_call>`, `<function-call>` (closers optional) | `<function_call> {"name": "ls", "arguments": {}} <function_call> {…}`; `<function-call>move_camera</function-call>` |
 //! | Jamba / MiniMax-Text / Hunyuan A13B / HY v3 | `<tool_calls>…</tool_calls>` | `<tool_calls>[{"name": "ls", "arguments": {}}]</tool_calls>` (Hunyuan inside `<answer>`); HY v3: `<tool_calls><tool_call>ls<tool_sep><arg_key>dir</arg_key><arg_value>/</arg_value></tool_call></tool_calls>` |
+//! | Hy3 (released tokenizers) | `<tool_calls:…>`, `<tool_call:…>`: every token with the checkpoint's suffix | `<tool_calls:opensource><tool_call:opensource>ls<tool_sep:opensource><arg_key:opensource>dir</arg_key:opensource><arg_value:opensource>/</arg_value:opensource></tool_call:opensource></tool_calls:opensource>`; reasoning in `<think:opensource>` |
 //! | Phi-4 | `functools[` | `functools[{"name": "ls", "arguments": {}}]` |
 //! | InternLM | `<\|action_start\|><\|plugin\|>` | `<\|action_start\|><\|plugin\|>{"name": "ls", "parameters": {}}<\|action_end\|>` |
 //! | gpt-oss harmony | `<\|channel\|>` messages | `<\|start\|>assistant to=functions.ls<\|channel\|>commentary json<\|message\|>{"dir": "/"}<\|call\|>` (recipient also after the channel); `final` and `commentary` without recipient are content, `analysis` is reasoning |
@@ -97,6 +98,7 @@ mod glm;
 mod granite;
 mod harmony;
 mod hermes;
+mod hy_v3;
 mod internlm;
 mod invoke;
 mod jamba;

@@ -55,13 +55,12 @@ mod python;
 mod reasoning;
 mod scan;
 
-pub(crate) use reasoning::hide_extra;
-pub(crate) use scan::{find_any, window};
+pub(crate) use reasoning::{hide_extra, suffix_len, Suffix};
+pub(crate) use scan::{find_any, hold_back_any, window};
 
 use body::{body_calls, body_current};
 pub(crate) use python::PyList;
 use reasoning::Reasoning;
-use scan::hold_back_any;
 
 use super::family::{detect, longest_marker, Family, Found, Head, Named};
 use super::json;
@@ -530,17 +529,17 @@ impl Live {
                     false
                 }
             },
-            Phase::Whole { call, start } => match find_any(v, self.pos, family.closers()) {
-                Some((at, len)) => {
+            Phase::Whole { call, start } => match family.whole_end(v, start, self.pos) {
+                Ok(end) => {
                     let mut found = Found::default();
-                    family.read(&v[start..at + len], &mut found);
+                    family.read(&v[start..end], &mut found);
                     self.calls.extend(found.calls);
-                    self.pos = at + len;
+                    self.pos = end;
                     self.phase = Phase::Seek;
                     true
                 }
-                None => {
-                    self.pos = hold_back_any(v, family.closers()).max(self.pos);
+                Err(resume) => {
+                    self.pos = resume;
                     self.phase = Phase::Whole { call, start };
                     false
                 }
