@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{call, streams_like_parse};
+use common::{call, streams_like_parse, streams_to_parse_calls};
 use llmout::tools::parse;
 use serde_json::json;
 
@@ -157,6 +157,15 @@ fn tencent_hy3_with_suffixed_tokens() {
     assert_eq!(r.warnings.len(), 1);
     assert_eq!(r.warnings[0].path, "/tool_calls/1");
     streams_like_parse(reply);
+
+    // Inside a wrapper that is read, a call that is no call (a key with no value) stays
+    // content.
+    let broken = "<tool_call:opensource>a<tool_sep:opensource><arg_key:opensource>x</arg_key:opensource></tool_call:opensource>";
+    let reply = format!("<tool_calls:opensource>{broken}\n<tool_call:opensource>b<tool_sep:opensource></tool_call:opensource></tool_calls:opensource>");
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, [call(None, "b", json!({}))]);
+    assert_eq!(r.content.as_deref(), Some(broken));
+    streams_to_parse_calls(&reply);
 
     // A call whose arguments are not key and value pairs is no call; nor is a tag whose
     // suffix has a space in it.

@@ -24,6 +24,9 @@ pub(crate) struct Found {
     pub calls: Vec<ToolCall>,
     pub taken: Vec<Range<usize>>,
     pub warnings: Vec<Warning>,
+    /// The text of calls that were no calls (cut off, unreadable): content, even inside a
+    /// wrapper that is taken.
+    pub kept: Vec<Range<usize>>,
     pub needs_more_work: Option<bool>,
     /// Content given by an envelope, replacing the text outside the calls.
     pub content: Option<Option<String>>,

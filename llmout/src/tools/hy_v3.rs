@@ -138,6 +138,7 @@ fn read_call(t: &str, start: usize, found: &mut Found) -> usize {
         Some((at, len)) if t[at..].starts_with(&close) => (at, at + len),
         other => {
             let next = other.map_or(t.len(), |(at, _)| at);
+            found.kept.push(start..next);
             found.warnings.push(Warning::new(
                 WarningKind::ItemDropped,
                 format!("/tool_calls/{}", found.calls.len()),
@@ -152,11 +153,14 @@ fn read_call(t: &str, start: usize, found: &mut Found) -> usize {
             found.calls.push(call);
             found.taken.push(start..end);
         }
-        None => found.warnings.push(Warning::new(
-            WarningKind::ItemDropped,
-            format!("/tool_calls/{}", found.calls.len()),
-            "a call's name or arguments could not be read; its text is kept as content",
-        )),
+        None => {
+            found.kept.push(start..end);
+            found.warnings.push(Warning::new(
+                WarningKind::ItemDropped,
+                format!("/tool_calls/{}", found.calls.len()),
+                "a call's name or arguments could not be read; its text is kept as content",
+            ));
+        }
     }
     end
 }

@@ -30,7 +30,7 @@
 //! | FunctionGemma | `<start_function_call>` | `<start_function_call>call:ls{dir:<escape>/tmp<escape>}<end_function_call>` |
 //! | UI-TARS | `Action:` | `Thought: The box is at the top.\nAction: click(start_box='(10,20)')`; the thought is content |
 //! | MiniMax M2 | `<minimax:tool_call>` | `<minimax:tool_call><invoke name="ls"><parameter name="dir">/</parameter></invoke></minimax:tool_call>` |
-//! | MiniMax M3 | `]<]minimax[>[<tool_call>` | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="ls">]<]minimax[>[<dir>/]<]minimax[>[</dir>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>` |
+//! | MiniMax M3 | `]<]minimax[>[` before every tag (white space may follow it) | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="ls">]<]minimax[>[<dir>/]<]minimax[>[</dir>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`; reasoning in `<mm:think>` |
 //! | Step-3 | `<｜tool_calls_begin｜>`, `<｜tool_call_begin｜>`, `<steptml:invoke name=` | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="ls"><steptml:parameter name="dir">/</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` |
 //! | MiniCPM | `<function name=` | `<function name="ls"><param name="dir">/</param></function>` (values may be `<![CDATA[…]]>`) |
 //! | Seed-OSS | `<seed:tool_call>` | `<seed:tool_call><function=ls><parameter=dir>/</parameter></function></seed:tool_call>`; reasoning in `<seed:think>` |
@@ -224,8 +224,8 @@ pub fn parse(text: &str) -> ToolCallResponse {
     let content = match found.content.take() {
         Some(c) => c,
         // No call: every word of the reply is content, whatever was tried on it.
-        None if found.calls.is_empty() => outside(t, &[], strip),
-        None => outside(t, &found.taken, strip),
+        None if found.calls.is_empty() => outside(t, &[], &[], strip),
+        None => outside(t, &found.taken, &found.kept, strip),
     };
     let needs_more_work = found
         .needs_more_work
@@ -306,18 +306,21 @@ pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
     r
 }
 
-/// The text outside `taken`, trimmed; `None` when empty. The family's section markers
-/// (`strip`) left around are dropped too.
-pub(crate) fn outside(t: &str, taken: &[Range<usize>], strip: &[&str]) -> Option<String> {
-    let mut ranges = taken.to_vec();
-    ranges.sort_by_key(|r| r.start);
+/// The text outside `taken` (but for the `kept` ranges inside it: calls that were no calls),
+/// trimmed; `None` when empty. The family's section markers (`strip`) left around are
+/// dropped too.
+pub(crate) fn outside(
+    t: &str,
+    taken: &[Range<usize>],
+    kept: &[Range<usize>],
+    strip: &[&str],
+) -> Option<String> {
+    let hidden = subtract(merged(taken), &merged(kept));
     let mut out = String::new();
     let mut at = 0;
-    for r in ranges {
-        if r.start > at {
-            out.push_str(t.get(at..r.start).unwrap_or_default());
-        }
-        at = at.max(r.end);
+    for r in hidden {
+        out.push_str(t.get(at..r.start).unwrap_or_default());
+        at = r.end;
     }
     out.push_str(t.get(at..).unwrap_or_default());
     for marker in strip {
@@ -327,4 +330,41 @@ pub(crate) fn outside(t: &str, taken: &[Range<usize>], strip: &[&str]) -> Option
     }
     let trimmed = out.trim();
     (!trimmed.is_empty()).then(|| trimmed.to_owned())
+}
+
+/// `ranges` sorted, overlapping ones joined.
+fn merged(ranges: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut sorted = ranges.to_vec();
+    sorted.sort_by_key(|r| r.start);
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(sorted.len());
+    for r in sorted {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The parts of `ranges` outside `holes` (both sorted and disjoint), in order.
+fn subtract(ranges: Vec<Range<usize>>, holes: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(ranges.len());
+    let mut h = 0;
+    for mut r in ranges {
+        while h < holes.len() && holes[h].end <= r.start {
+            h += 1;
+        }
+        let mut k = h;
+        while k < holes.len() && holes[k].start < r.end {
+            if holes[k].start > r.start {
+                out.push(r.start..holes[k].start);
+            }
+            r.start = r.start.max(holes[k].end);
+            k += 1;
+        }
+        if r.start < r.end {
+            out.push(r);
+        }
+    }
+    out
 }

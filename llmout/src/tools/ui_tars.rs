@@ -35,7 +35,7 @@ impl Family for UiTars {
             json::read(t, found);
             return;
         }
-        if let Some(content) = outside(t, &found.taken, &[]) {
+        if let Some(content) = outside(t, &found.taken, &found.kept, &[]) {
             let content = content
                 .strip_prefix("Thought:")
                 .unwrap_or(&content)

@@ -56,7 +56,7 @@ mod reasoning;
 mod scan;
 
 pub(crate) use reasoning::{hide_extra, suffix_len, Suffix};
-pub(crate) use scan::{find_any, hold_back_any, window};
+pub(crate) use scan::{find_any, hold_back, hold_back_any, window};
 
 use body::{body_calls, body_current};
 pub(crate) use python::PyList;
