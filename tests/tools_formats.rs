@@ -353,6 +353,22 @@ fn the_word_action_is_not_a_format() {
         (r.content.as_deref(), r.tool_calls.len()),
         (Some("Action: none needed."), 0)
     );
+    // `Action:` in prose before another family's call: that family reads the reply, and the
+    // stream decides the same way once the word after `Action:` has come.
+    let reply = "Action: I will list the directory.\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"dir\": \"/tmp\"}}\n</tool_call>";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/tmp"}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Action: I will list the directory.")
+    );
+    let mut s = llmout::tools::Stream::new();
+    for c in reply.chars() {
+        s.push(&c.to_string());
+        assert!(s.calls().len() <= 1);
+    }
+    assert_eq!(s.calls(), &r.tool_calls[..]);
+    assert_eq!(s.finish(), r);
 }
 
 #[test]

@@ -292,17 +292,36 @@ fn cohere_command() {
         ]
     );
     streams_like_parse(reply);
-    // Command R's older form: `Action:` then a fenced JSON list.
-    let r = parse("Action: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emperor penguin height\"}}\n]\n```");
+    // Command R's older form: `Action:` then a fenced JSON list; the marker and the fence
+    // are not content, the plan is. Live as well.
+    let reply = "Plan: I will search for the height, then for the \"largest\" colony.\nAction: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emperor penguin height\", \"filters\": {\"lang\": [\"en\"]}}},\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"largest \\\"penguin\\\" colony\"}}\n]\n```";
+    let r = parse(reply);
     assert_eq!(
         r.tool_calls,
-        [call(
-            None,
-            "internet_search",
-            json!({"query": "emperor penguin height"})
-        )]
+        [
+            call(
+                None,
+                "internet_search",
+                json!({"query": "emperor penguin height", "filters": {"lang": ["en"]}})
+            ),
+            call(
+                None,
+                "internet_search",
+                json!({"query": "largest \"penguin\" colony"})
+            ),
+        ]
     );
-    assert_eq!(r.content.as_deref(), Some("Action:"));
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Plan: I will search for the height, then for the \"largest\" colony.")
+    );
+    streams_like_parse(reply);
+    // Cut off inside the list: no call, the text kept.
+    let cut = "Action: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emp";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+    streams_like_parse(cut);
     let cut = "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"web_search\", \"parameters\": {\"qu";
     assert!(parse(cut).tool_calls.is_empty());
 }

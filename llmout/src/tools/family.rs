@@ -117,6 +117,15 @@ pub(crate) trait Family: Sync {
         }
     }
 
+    /// Whether this family's marker, which ends at `after` in `t`, opens calls: `Some(false)`
+    /// makes it text (the scan for markers goes on past it), `None` says the text ends before
+    /// that can be told (only when `complete` is false: `t` is not the whole reply yet). Every
+    /// marker opens calls, but for a family whose marker is also a word (UI-TARS's `Action:`).
+    fn opens(&self, t: &str, after: usize, complete: bool) -> Option<bool> {
+        let _ = (t, after, complete);
+        Some(true)
+    }
+
     /// Whether the next call may follow a call directly, with no opener of its own (JSON values
     /// after one marker, separated by `;`, commas or newlines).
     fn values_follow(&self) -> bool {
@@ -198,24 +207,43 @@ fn index() -> &'static MarkerIndex {
     })
 }
 
-/// The earliest marker in `t` from `from`: its offset and its family (at one position, the
-/// first family in [`FAMILIES`]).
-pub(crate) fn detect(t: &str, from: usize) -> Option<(usize, &'static dyn Family)> {
+/// What the scan for the earliest marker came to.
+pub(crate) enum Detected {
+    /// A marker at this offset, of this family.
+    At(usize, &'static dyn Family),
+    /// A marker at this offset whose family cannot tell yet whether it opens calls (the text
+    /// is still arriving): nothing before it is a marker.
+    Pending(usize),
+    /// No marker.
+    None,
+}
+
+/// The earliest marker in `t` from `from` that opens calls ([`Family::opens`]): its offset
+/// and its family (at one position, the first family in [`FAMILIES`]). `complete`: `t` is the
+/// whole reply.
+pub(crate) fn detect(t: &str, from: usize, complete: bool) -> Detected {
     let ix = index();
     let b = t.as_bytes();
     let start = from.min(b.len());
-    b[start..].windows(2).enumerate().find_map(|(i, w)| {
+    for (i, w) in b[start..].windows(2).enumerate() {
         let (c0, c1) = (usize::from(w[0]), usize::from(w[1]));
         if !ix.pair[c0][c1] {
-            return None;
+            continue;
         }
         let at = start + i;
-        ix.by_first[c0]
-            .iter()
-            .map(|&k| ix.markers[k])
-            .find(|(m, _)| b[at..].starts_with(m.as_bytes()))
-            .map(|(_, f)| (at, f))
-    })
+        let candidates = ix.by_first[c0].iter().map(|&k| ix.markers[k]);
+        for (m, family) in candidates {
+            if !b[at..].starts_with(m.as_bytes()) {
+                continue;
+            }
+            match family.opens(t, at + m.len(), complete) {
+                Some(true) => return Detected::At(at, family),
+                Some(false) => {}
+                None => return Detected::Pending(at),
+            }
+        }
+    }
+    Detected::None
 }
 
 /// The length of the longest marker of any family.

@@ -28,7 +28,7 @@
 //! | gpt-oss harmony | `<\|channel\|>` messages | `<\|start\|>assistant to=functions.ls<\|channel\|>commentary json<\|message\|>{"dir": "/"}<\|call\|>` (recipient also after the channel); `final` and `commentary` without recipient are content, `analysis` is reasoning |
 //! | Gemma | `<\|tool_call>` (closer `<tool_call\|>` or `<turn\|>`) | `<\|tool_call>call:ls{dir:<\|"\|>/tmp<\|"\|>,all:true}<tool_call\|>`; also `{dir='/tmp'}`, `{dir=/tmp}` |
 //! | FunctionGemma | `<start_function_call>` | `<start_function_call>call:ls{dir:<escape>/tmp<escape>}<end_function_call>` |
-//! | UI-TARS | `Action:` | `Thought: The box is at the top.\nAction: click(start_box='(10,20)')`; the thought is content |
+//! | UI-TARS, Command R | `Action:`, where a call starts after it (a name and `(`, or JSON, maybe fenced) | `Thought: The box is at the top.\nAction: click(start_box='(10,20)')`; the thought is content; Command R: ``Action: ```json [{"tool_name": "ls", "parameters": {}}] ``` `` |
 //! | MiniMax M2 | `<minimax:tool_call>` | `<minimax:tool_call><invoke name="ls"><parameter name="dir">/</parameter></invoke></minimax:tool_call>` |
 //! | MiniMax M3 | `]<]minimax[>[` before every tag (white space may follow it) | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="ls">]<]minimax[>[<dir>/]<]minimax[>[</dir>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`; reasoning in `<mm:think>` |
 //! | Step-3 | `<｜tool_calls_begin｜>`, `<｜tool_call_begin｜>`, `<steptml:invoke name=` | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="ls"><steptml:parameter name="dir">/</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` |
@@ -215,7 +215,10 @@ pub fn parse(text: &str) -> ToolCallResponse {
     let visible = stream::hide_extra(&visible);
     let t = visible.as_ref();
     let mut found = Found::default();
-    let family = family::detect(t, 0).map(|(_, f)| f);
+    let family = match family::detect(t, 0, true) {
+        family::Detected::At(_, f) => Some(f),
+        _ => None,
+    };
     match family {
         Some(family) => family.read(t, &mut found),
         None => json::read(t, &mut found),

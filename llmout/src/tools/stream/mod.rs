@@ -62,12 +62,12 @@ use body::{body_calls, body_current};
 pub(crate) use python::PyList;
 use reasoning::Reasoning;
 
-use super::family::{detect, longest_marker, Family, Found, Head, Named};
+use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named};
 use super::json;
 use super::params::{ParamHead, ParamStyle};
 use super::read::{arguments, calls_from_json};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
-use crate::repair::{self, RepairOptions};
+use crate::repair::{self, RepairKind, RepairOptions};
 use crate::stream::{FieldState, Partial, ValueScan};
 
 /// How far after a call's opener its name (and id) is looked for. A model writing more than
@@ -304,9 +304,15 @@ impl Live {
     /// family in the registry, as [`parse`] decides).
     fn find_marker(&mut self, v: &str) -> Option<(usize, &'static dyn Family)> {
         let from = self.scan;
-        let found = detect(v, from);
-        // A marker may be cut by the end of the text: search its last bytes again next time.
-        let mut next = v.len().saturating_sub(longest_marker() - 1).max(from);
+        let (found, mut next) = match detect(v, from, false) {
+            Detected::At(at, family) => (Some((at, family)), v.len()),
+            // Whether this marker opens calls is told by text still to come: look again
+            // from it.
+            Detected::Pending(at) => (None, at),
+            // A marker may be cut by the end of the text: search its last bytes again.
+            Detected::None => (None, v.len().saturating_sub(longest_marker() - 1)),
+        };
+        next = next.max(from);
         while !v.is_char_boundary(next) {
             next -= 1;
         }
@@ -797,7 +803,12 @@ impl Live {
         };
         let text = &v[from..at];
         if let Some(start) = text.find(['{', '[']) {
-            if let Ok(p) = repair::parse(&text[start..], &RepairOptions::default()) {
+            let parsed = repair::parse(&text[start..], &RepairOptions::default());
+            // What was cut off gives no call, as in `parse`.
+            let whole = parsed
+                .ok()
+                .filter(|p| !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated));
+            if let Some(p) = whole {
                 match call {
                     Some(call) => self.calls.push(ToolCall {
                         id: call.id,
