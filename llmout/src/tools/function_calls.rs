@@ -7,7 +7,7 @@ use super::invoke::{
     invoke_head, invokes, CLOSERS, NS_FUNCTION_CALLS, NS_FUNCTION_CALLS_CLOSE, OPENERS,
 };
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{calls_from_json, elements, lenient};
+use super::read::{elements, take_calls, value_calls};
 
 pub(crate) struct FunctionCalls;
 
@@ -28,10 +28,9 @@ impl Family for FunctionCalls {
                     found.taken.push(whole);
                 } else if starts_pythonic(inner) == Some(true) {
                     read_element(t, whole, body.clone(), found);
-                } else if let Some(v) = lenient(inner, found, "a <function_calls> block") {
-                    if calls_from_json(&v, found) {
-                        found.taken.push(whole);
-                    }
+                } else {
+                    let len = value_calls(inner, found, "a <function_calls> block");
+                    take_calls(whole, body.start, len, inner, found);
                 }
             }
         }

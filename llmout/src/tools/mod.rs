@@ -43,7 +43,8 @@
 //! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
 //! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, its
 //! closer never written at the end of the reply) is not a call, and no call is made of a
-//! fragment; text that is not a call is always content, whatever else fails (a reply with no
+//! fragment, but the calls of a list written in full before the cut are calls (as the stream
+//! shows them); text that is not a call is always content, whatever else fails (a reply with no
 //! call is all content); `needs_more_work` is the envelope's flag when it has one, else `true`
 //! when there are calls, else `None`. Reasoning (`<think>`, Seed-OSS `<seed:think>`, Cohere
 //! `<|START_THINKING|>`, harmony's `analysis`) is never calls and never content.

@@ -8,7 +8,7 @@
 use super::family::{Family, Found, Head};
 use super::outside;
 use super::pythonic::{leading_calls, starts_pythonic};
-use super::read::{calls_from_json, json_end, lenient};
+use super::read::{json_end, value_calls};
 use super::stream::window;
 use super::MAX_HEAD;
 
@@ -30,15 +30,8 @@ impl Family for UiTars {
             // JSON starts within the window the stream looks at, or not at all.
             if let Ok(Some((offset, fenced))) = json_start(window(t, body)) {
                 let value = body + offset;
-                let Some(len) = json_end(&t[value..]) else {
-                    // Cut off: a warning, and the text stays content.
-                    lenient(&t[value..], found, "an action");
-                    continue;
-                };
-                let Some(v) = lenient(&t[value..value + len], found, "an action") else {
-                    continue;
-                };
-                if calls_from_json(&v, found) {
+                let whole = json_end(&t[value..]).unwrap_or(t.len() - value);
+                if let Some(len) = value_calls(&t[value..value + whole], found, "an action") {
                     let mut end = value + len;
                     let rest = &t[end..];
                     let after = rest.trim_start();
