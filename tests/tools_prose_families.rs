@@ -68,11 +68,22 @@ fn pythonic_lists_missing_their_closing_bracket() {
     );
     assert_eq!(r.content, None);
     streams_like_parse(reply);
-    // Cut off inside the second call: no call at all (the reply is not all calls).
+    // Cut off inside the second call: the first call, written in full, is a call (as the
+    // stream shows it); the second is not, and its text stays content.
     let cut = "[get_weather(city='Paris'), get_time(tz=\"Eur";
+    let r = parse(cut);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "get_weather", json!({"city": "Paris"}))]
+    );
+    assert_eq!(r.content.as_deref(), Some(", get_time(tz=\"Eur"));
+    streams_like_parse(cut);
+    // Cut off inside the first: no call.
+    let cut = "[get_weather(city='Par";
     let r = parse(cut);
     assert!(r.tool_calls.is_empty());
     assert_eq!(r.content.as_deref(), Some(cut));
+    streams_like_parse(cut);
 }
 
 #[test]

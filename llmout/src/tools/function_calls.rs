@@ -24,8 +24,15 @@ impl Family for FunctionCalls {
             for (whole, body) in elements(t, 0..t.len(), open, close) {
                 let inner = t.get(body.clone()).unwrap_or_default();
                 if inner.contains("invoke name=") {
-                    invokes(t, body, found);
-                    found.taken.push(whole);
+                    let first = found.taken.len();
+                    invokes(t, body.clone(), found);
+                    // Whole when its closer came; else up to its last call (what follows may
+                    // be a call cut off, which stays content).
+                    match found.taken[first..].iter().map(|r| r.end).max() {
+                        Some(_) if whole.end > body.end => found.taken.push(whole),
+                        Some(end) => found.taken.push(whole.start..end),
+                        None => {}
+                    }
                 } else if starts_pythonic(inner) == Some(true) {
                     read_element(t, whole, body.clone(), found);
                 } else {

@@ -38,6 +38,7 @@ pub(crate) fn read_call(
     found: &mut Found,
 ) -> bool {
     if whole.end == body.end && body.end == end {
+        found.kept.push(whole);
         found.warnings.push(Warning::new(
             WarningKind::ItemDropped,
             format!("/tool_calls/{}", found.calls.len()),

@@ -104,6 +104,7 @@ pub(crate) fn invokes(t: &str, within: Range<usize>, found: &mut Found) {
             // An `<invoke>` whose closer never came, running to the end of the text, was cut
             // off: its last parameter may be half written, so it is not a call.
             if whole.end == body.end && body.end == t.len() {
+                found.kept.push(whole);
                 found.warnings.push(Warning::new(
                     WarningKind::ItemDropped,
                     format!("/tool_calls/{}", found.calls.len()),

@@ -251,6 +251,9 @@ struct Live {
     loose: Option<Loose>,
     /// How much of the visible text is whitespace before anything else.
     blank: usize,
+    /// Whether a JSON body of calls just ended: in families whose calls are JSON values after
+    /// one marker, the next value may follow it.
+    after_body: bool,
 }
 
 impl std::fmt::Debug for Live {
@@ -495,6 +498,7 @@ impl Live {
                 match scan.end() {
                     Some(end) => {
                         self.pos = end;
+                        self.after_body = true;
                         self.phase = Phase::Close;
                         true
                     }
@@ -582,13 +586,18 @@ impl Live {
     fn seek(&mut self, family: &'static dyn Family, v: &str) -> bool {
         let opens = family.openers();
         // Families whose calls are JSON values after one marker: the next value.
-        if family.values_follow() && self.pos > 0 {
+        if family.values_follow() && self.after_body {
             // Separators read are not read again.
             self.pos += v[self.pos..]
                 .bytes()
                 .take_while(|c| c.is_ascii_whitespace() || matches!(c, b';' | b','))
                 .count();
             let rest = &v[self.pos..];
+            if rest.is_empty() {
+                self.phase = Phase::Seek;
+                return false;
+            }
+            self.after_body = false;
             match rest.as_bytes().first() {
                 Some(b'{' | b'[') => {
                     self.start_body(self.pos);
@@ -697,8 +706,8 @@ impl Live {
         match p.open.take() {
             Some((name, shown, raw)) => {
                 // Inside a parameter's value, from `self.pos` (its start).
-                let closes = p.style.closes;
-                match find_any(v, shown, closes) {
+                let ends = p.style.value_ends();
+                match p.style.value_end(v, shown, &ends) {
                     Some((at, len)) => {
                         let value = p.style.value(&v[self.pos..at], raw);
                         if let Some(m) = p.partial.members() {
@@ -710,7 +719,7 @@ impl Live {
                     }
                     None => {
                         // Show the text so far, but not what may be the start of the closer.
-                        let keep = hold_back_any(v, closes).max(shown);
+                        let keep = hold_back_any(v, &ends).max(shown);
                         if let Some(Value::String(s)) =
                             p.partial.members().and_then(|m| m.get_mut(&name))
                         {
