@@ -173,7 +173,10 @@ fn the_families_of_issue_17_through_the_cli() {
         .collect();
     assert_eq!(
         paths,
-        ["/tool_calls/0/arguments/days", "/tool_calls/0/arguments/zip"]
+        [
+            "/tool_calls/0/arguments/days",
+            "/tool_calls/0/arguments/zip"
+        ]
     );
     // MiniMax M3 with newlines after its namespace tokens, the second call cut off.
     let ns = "]<]minimax[>[";

@@ -16,7 +16,7 @@ use super::{
     minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
     ui_tars, ToolCall,
 };
-use crate::Warning;
+use crate::{Warning, WarningKind};
 
 /// What a family's reader found: calls, the byte ranges of the text they took, warnings.
 #[derive(Default)]
@@ -30,6 +30,19 @@ pub(crate) struct Found {
     pub needs_more_work: Option<bool>,
     /// Content given by an envelope, replacing the text outside the calls.
     pub content: Option<Option<String>>,
+}
+
+impl Found {
+    /// A call that is no call (`why`: cut off, unreadable): its text, `text`, stays content,
+    /// even inside a wrapper that is taken, and a warning says so.
+    pub fn drop_call(&mut self, text: Range<usize>, why: &str) {
+        self.kept.push(text);
+        self.warnings.push(Warning::new(
+            WarningKind::ItemDropped,
+            format!("/tool_calls/{}", self.calls.len()),
+            format!("{why}; its text is kept as content"),
+        ));
+    }
 }
 
 /// A call whose name is known.

@@ -24,7 +24,6 @@ use super::family::{Family, Found, Head, Named};
 use super::read::{param_value, take_wrappers};
 use super::stream::{find_any, hold_back_any, suffix_len, window, Suffix};
 use super::{ToolCall, MAX_HEAD};
-use crate::{Warning, WarningKind};
 
 /// The openers, up to the suffix's colon.
 const CALLS: &str = "<tool_calls:";
@@ -138,12 +137,7 @@ fn read_call(t: &str, start: usize, found: &mut Found) -> usize {
         Some((at, len)) if t[at..].starts_with(&close) => (at, at + len),
         other => {
             let next = other.map_or(t.len(), |(at, _)| at);
-            found.kept.push(start..next);
-            found.warnings.push(Warning::new(
-                WarningKind::ItemDropped,
-                format!("/tool_calls/{}", found.calls.len()),
-                "a call was cut off (its closer never came); its text is kept as content",
-            ));
+            found.drop_call(start..next, "a call was cut off (its closer never came)");
             return next;
         }
     };
@@ -153,14 +147,7 @@ fn read_call(t: &str, start: usize, found: &mut Found) -> usize {
             found.calls.push(call);
             found.taken.push(start..end);
         }
-        None => {
-            found.kept.push(start..end);
-            found.warnings.push(Warning::new(
-                WarningKind::ItemDropped,
-                format!("/tool_calls/{}", found.calls.len()),
-                "a call's name or arguments could not be read; its text is kept as content",
-            ));
-        }
+        None => found.drop_call(start..end, "a call's name or arguments could not be read"),
     }
     end
 }

@@ -22,7 +22,6 @@ use super::params::{name_at, ParamName};
 use super::read::param_value;
 use super::stream::{hold_back, window};
 use super::{ToolCall, MAX_HEAD};
-use crate::{Warning, WarningKind};
 
 const NS: &str = "]<]minimax[>[";
 
@@ -199,33 +198,21 @@ fn read_invoke(t: &str, start: usize, name_start: usize, found: &mut Found) -> u
                         });
                         found.taken.push(start..end);
                     }
-                    None => dropped(
-                        found,
-                        start..end,
-                        "a MiniMax call's arguments could not be read",
-                    ),
+                    None => {
+                        found.drop_call(start..end, "a MiniMax call's arguments could not be read")
+                    }
                 }
                 return end;
             }
             At::Tag(Kind::Invoke | Kind::ToolCall | Kind::ToolCallEnd, _) => {
-                dropped(found, start..p, "a MiniMax call has no closer");
+                found.drop_call(start..p, "a MiniMax call has no closer");
                 return p;
             }
             _ => at = p + NS.len(),
         }
     }
-    dropped(found, start..t.len(), "a MiniMax call was cut off");
+    found.drop_call(start..t.len(), "a MiniMax call was cut off");
     t.len()
-}
-
-/// A call that is no call: its text stays content, and a warning says why.
-fn dropped(found: &mut Found, text: std::ops::Range<usize>, why: &str) {
-    found.kept.push(text);
-    found.warnings.push(Warning::new(
-        WarningKind::ItemDropped,
-        format!("/tool_calls/{}", found.calls.len()),
-        format!("{why}; its text is kept as content"),
-    ));
 }
 
 /// An element being read: its tag, its text, and its children so far.

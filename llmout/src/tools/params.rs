@@ -13,7 +13,6 @@ use super::family::Found;
 use super::read::{elements, param_value};
 use super::stream::{find_any, window};
 use super::ToolCall;
-use crate::{Warning, WarningKind};
 
 /// How a parameter's (or a call's) name is written after its opener.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,12 +177,7 @@ pub(crate) fn read_calls(
     let before = found.calls.len();
     for (whole, body) in elements(t, within.clone(), syntax.open, syntax.close) {
         if whole.end == body.end && body.end == within.end {
-            found.kept.push(whole);
-            found.warnings.push(Warning::new(
-                WarningKind::ItemDropped,
-                format!("/tool_calls/{}", found.calls.len()),
-                "a call was cut off; its text is kept as content",
-            ));
+            found.drop_call(whole, "a call was cut off");
             continue;
         }
         let Some((name, after, _)) = name_at(syntax.name, window(t, body.start)) else {

@@ -12,7 +12,6 @@ use super::params::{ParamName, ParamStyle};
 use super::read::{elements, param_value};
 use super::stream::window;
 use super::ToolCall;
-use crate::{Warning, WarningKind};
 
 /// `<parameter=p>v</parameter>`, ended by `</function>` (or `</tool_call>`, or nothing).
 pub(crate) static QWEN: ParamStyle = ParamStyle {
@@ -53,12 +52,7 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
         // No closer (neither its own nor its `<tool_call>`'s) before the end of the reply: cut
         // off, its last parameter maybe half written. Not a call.
         if whole.end == body.end && body.end == t.len() {
-            found.kept.push(whole);
-            found.warnings.push(Warning::new(
-                WarningKind::ItemDropped,
-                format!("/tool_calls/{}", found.calls.len()),
-                "a <function=…> call was cut off; its text is kept as content",
-            ));
+            found.drop_call(whole, "a <function=…> call was cut off");
             continue;
         }
         let head = t.get(body.clone()).unwrap_or_default();
