@@ -82,6 +82,25 @@ fn params(c: &Call, f: impl Fn(&str, &str) -> String) -> String {
     args(c).iter().map(|(k, v)| f(k, &text(v))).collect()
 }
 
+/// Anthropic's `<invoke>` elements (MiniMax M2 writes the same inside its own wrapper).
+fn invokes(cs: &[Call]) -> String {
+    cs.iter()
+        .map(|c| {
+            let ps = params(c, |k, v| {
+                format!("<parameter name=\"{k}\">{v}</parameter>\n")
+            });
+            format!("<invoke name=\"{}\">\n{ps}</invoke>\n", c.name)
+        })
+        .collect()
+}
+
+/// GLM's keys and values (HY v3 writes them too, after `<tool_sep>`).
+fn keys_and_values(c: &Call) -> String {
+    params(c, |k, v| {
+        format!("<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n")
+    })
+}
+
 /// Gemma's braces: strings in the quote token, objects in braces, the rest as JSON.
 fn braced(v: &Value, quote: &str) -> String {
     match v {
@@ -181,21 +200,7 @@ fn families() -> Vec<Family> {
         f("pythonic list", py_list, "", "", None, THINK, &[]),
         f(
             "Anthropic <function_calls>",
-            |cs| {
-                let calls: String = cs
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "<invoke name=\"{}\">\n{}</invoke>\n",
-                            c.name,
-                            params(c, |k, v| format!(
-                                "<parameter name=\"{k}\">{v}</parameter>\n"
-                            ))
-                        )
-                    })
-                    .collect();
-                format!("<function_calls>\n{calls}</function_calls>")
-            },
+            |cs| format!("<function_calls>\n{}</function_calls>", invokes(cs)),
             "Checking both.\n",
             "\nDone.",
             around,
@@ -253,9 +258,7 @@ fn families() -> Vec<Family> {
                         format!(
                             "<tool_call>{}\n{}</tool_call>\n",
                             c.name,
-                            params(c, |k, v| format!(
-                                "<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n"
-                            ))
+                            keys_and_values(c)
                         )
                     })
                     .collect()
@@ -497,9 +500,7 @@ fn families() -> Vec<Family> {
                         format!(
                             "<tool_call>{}<tool_sep>\n{}</tool_call>\n",
                             c.name,
-                            params(c, |k, v| format!(
-                                "<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n"
-                            ))
+                            keys_and_values(c)
                         )
                     })
                     .collect();
@@ -647,21 +648,7 @@ fn families() -> Vec<Family> {
         ),
         f(
             "MiniMax M2",
-            |cs| {
-                let calls: String = cs
-                    .iter()
-                    .map(|c| {
-                        format!(
-                            "<invoke name=\"{}\">\n{}</invoke>\n",
-                            c.name,
-                            params(c, |k, v| format!(
-                                "<parameter name=\"{k}\">{v}</parameter>\n"
-                            ))
-                        )
-                    })
-                    .collect();
-                format!("<minimax:tool_call>\n{calls}</minimax:tool_call>")
-            },
+            |cs| format!("<minimax:tool_call>\n{}</minimax:tool_call>", invokes(cs)),
             "Checking both.\n",
             "\nDone.",
             around,
