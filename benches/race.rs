@@ -12,13 +12,20 @@
 //! * the fast path, `Report::from_llm` on valid JSON, against `serde_json::from_str::<Report>`
 //!   (issue 8: within 5%);
 //! * schema-aligned recovery of an already valid `Value` against
-//!   `serde_json::from_value::<Report>` of it (issue 4: under 2x).
+//!   `serde_json::from_value::<Report>` of it (issue 4: under 2x);
+//! * a type with constraints (`CheckedReport`: lengths, ranges, patterns) on valid JSON:
+//!   `from_llm`, which checks them in the recovery walk, against `serde_json::from_str` (no
+//!   checks) and against checking with the `jsonschema` crate after serde_json; and the walk on
+//!   a `Value` against the walk without constraints followed by `jsonschema` (issue 21: the
+//!   choice between the two, by measurement).
 //!
 //! criterion (`benches/repair.rs`, `benches/pipeline.rs`) measures each contender in its own
 //! stretch of time; on a machine whose cores are shared, load that comes and goes between
 //! stretches moves the ratios by a third from run to run. This bench is the check on them.
 //!
-//! Run: `cargo bench --bench race` (optionally `-- ROUNDS`, default 40). Timed calls include
+//! Run: `cargo bench --bench race` (optionally `-- ROUNDS`, default 40, and words that pick
+//! the sections whose names hold them: `messy`, `valid`, `per_byte`, `fast_path`,
+//! `recover_valid`, `constrained`). Timed calls include
 //! freeing the output, for every contender alike. The untimed correctness calls before the
 //! rounds leave glibc's malloc with raised mmap and trim thresholds, which llmout (whose
 //! repair log allocates several MB) gains from and `jsonrepair` does not: BENCHMARKS.md shows
@@ -29,9 +36,13 @@ mod common;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use common::{adversarial, assert_llmout_correct, jsonrepair_value, messy_with, report, Report};
+use common::{
+    adversarial, assert_llmout_correct, checked_report, jsonrepair_value, messy_with, report,
+    CheckedReport, Report,
+};
 use llmout::repair::{parse, parse_borrowed, to_string, to_string_counted, RepairOptions};
 use llmout::LlmOutput;
+use serde::Deserialize;
 use serde_json::Value;
 
 fn main() {
@@ -40,18 +51,161 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(40)
         .max(1);
+    // Words (not numbers, not cargo's `--bench`) pick sections; none runs them all.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a.parse::<usize>().is_err() && !a.starts_with('-'))
+        .collect();
+    let run = |section: &str| only.is_empty() || only.iter().any(|o| section.contains(o.as_str()));
     for (name, common) in [("messy", false), ("messy_common", true)] {
-        let (text, expected) = messy_with(10_000, common);
-        race(name, &text, &expected, rounds);
+        if run(name) {
+            let (text, expected) = messy_with(10_000, common);
+            race(name, &text, &expected, rounds);
+        }
     }
-    valid(rounds);
-    per_byte(rounds);
+    if run("valid") {
+        valid(rounds);
+    }
+    if run("per_byte") {
+        per_byte(rounds);
+    }
     for items in [10, 1_000] {
-        fast_path(items, rounds);
+        if run("fast_path") {
+            fast_path(items, rounds);
+        }
     }
     for items in [10, 1_000] {
-        recover_valid(items, rounds);
+        if run("recover_valid") {
+            recover_valid(items, rounds);
+        }
     }
+    for items in [10, 1_000] {
+        if run("constrained") {
+            constrained(items, rounds);
+        }
+    }
+}
+
+/// Issue 21: where a type's constraints are checked. `CheckedReport::from_llm` (the recovery
+/// walk checks them) against `serde_json::from_str` (checks nothing) and against serde_json
+/// with the `jsonschema` crate's validator (compiled once, like llmout's schema) on the
+/// `Value` before deserializing from it; then, on a `Value`, the walk with the constraints
+/// against the walk without them (`Report`'s schema) followed by `jsonschema`.
+fn constrained(items: usize, rounds: usize) {
+    let text = serde_json::to_string(&checked_report(items)).unwrap();
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(CheckedReport::schema()).unwrap();
+    assert!(validator.is_valid(&value));
+    assert_eq!(
+        CheckedReport::from_llm(&text).value,
+        Some(checked_report(items))
+    );
+    let broken = text.replacen("\"score\":8", "\"score\":11", 1);
+    let e = CheckedReport::from_llm(&broken).error.unwrap();
+    assert_eq!(
+        (e.path(), e.violations()[0].keyword()),
+        ("/score", "maximum")
+    );
+    assert!(!validator.is_valid(&serde_json::from_str(&broken).unwrap()));
+    let post_pass = |t: &str| -> Option<CheckedReport> {
+        let v: Value = serde_json::from_str(t).ok()?;
+        if !validator.is_valid(&v) {
+            return None;
+        }
+        CheckedReport::deserialize(&v).ok()
+    };
+    assert_eq!(post_pass(&text), Some(checked_report(items)));
+    let batch = (1_000_000 / text.len()).max(1);
+    fn batched(batch: usize, f: &dyn Fn()) -> impl FnMut() + '_ {
+        move || {
+            for _ in 0..batch {
+                f();
+            }
+        }
+    }
+    let walk = || drop(black_box(CheckedReport::from_llm(black_box(&text))));
+    let serde = || {
+        drop(black_box(serde_json::from_str::<CheckedReport>(black_box(
+            &text,
+        ))))
+    };
+    let crate_ = || drop(black_box(post_pass(black_box(&text))));
+    let times = rounds_of(
+        rounds,
+        &mut [
+            Box::new(batched(batch, &walk)),
+            Box::new(batched(batch, &serde)),
+            Box::new(batched(batch, &crate_)),
+        ],
+    );
+    let per_call = |times: &[Vec<Duration>], k: usize, at: usize| {
+        times[k][at].as_secs_f64() * 1e6 / batch as f64
+    };
+    let us = |k: usize, at: usize| per_call(&times, k, at);
+    println!(
+        "constrained type, valid JSON of {} bytes, {rounds} interleaved rounds of {batch} \
+         calls, µs per call, fastest round (median):\n\n\
+         | | µs | x serde_json |\n|---|---:|---:|\n\
+         | `CheckedReport::from_llm` (checks in the walk) | {:.2} ({:.2}) | {:.2} ({:.2}) |\n\
+         | `serde_json::from_str::<CheckedReport>` (no checks) | {:.2} ({:.2}) | 1 |\n\
+         | serde_json `Value` + `jsonschema` + deserialize | {:.2} ({:.2}) | {:.2} ({:.2}) |\n",
+        text.len(),
+        us(0, 0),
+        us(0, rounds / 2),
+        us(0, 0) / us(1, 0),
+        us(0, rounds / 2) / us(1, rounds / 2),
+        us(1, 0),
+        us(1, rounds / 2),
+        us(2, 0),
+        us(2, rounds / 2),
+        us(2, 0) / us(1, 0),
+        us(2, rounds / 2) / us(1, rounds / 2),
+    );
+
+    let options = llmout::Options::default();
+    let checked = CheckedReport::compiled_schema();
+    let plain = Report::compiled_schema();
+    let walk_checked = || {
+        let r = llmout::advanced::recover::recover(black_box(value.clone()), checked, &options);
+        drop(black_box(r));
+    };
+    let walk_then_crate = || {
+        let v = value.clone();
+        let ok = validator.is_valid(black_box(&v));
+        let r = llmout::advanced::recover::recover(black_box(v), plain, &options);
+        drop(black_box((ok, r)));
+    };
+    let walk_plain = || {
+        let r = llmout::advanced::recover::recover(black_box(value.clone()), plain, &options);
+        drop(black_box(r));
+    };
+    let times = rounds_of(
+        rounds,
+        &mut [
+            Box::new(batched(batch, &walk_checked)),
+            Box::new(batched(batch, &walk_then_crate)),
+            Box::new(batched(batch, &walk_plain)),
+        ],
+    );
+    let us = |k: usize, at: usize| per_call(&times, k, at);
+    println!(
+        "recovery of the valid `Value` (copy included), µs per call, fastest round \
+         (median):\n\n\
+         | | µs | x the walk without constraints |\n|---|---:|---:|\n\
+         | walk with the constraints | {:.2} ({:.2}) | {:.2} ({:.2}) |\n\
+         | walk without, then `jsonschema` | {:.2} ({:.2}) | {:.2} ({:.2}) |\n\
+         | walk without (`Report`) | {:.2} ({:.2}) | 1 |\n",
+        us(0, 0),
+        us(0, rounds / 2),
+        us(0, 0) / us(2, 0),
+        us(0, rounds / 2) / us(2, rounds / 2),
+        us(1, 0),
+        us(1, rounds / 2),
+        us(1, 0) / us(2, 0),
+        us(1, rounds / 2) / us(2, rounds / 2),
+        us(2, 0),
+        us(2, rounds / 2),
+    );
 }
 
 /// `advanced::recover::recover` of a valid `Report` value against `serde_json::from_value::<Report>`

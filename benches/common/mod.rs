@@ -110,6 +110,47 @@ pub fn report(items: usize) -> Report {
     }
 }
 
+/// `Report` with the constraints of a real schema on every field (issue 21): lengths, ranges,
+/// a pattern on each tag, a format-free string, bounds on the items' numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, LlmOutput)]
+pub struct CheckedReport {
+    #[schemars(length(min = 1, max = 72))]
+    pub title: String,
+    #[schemars(range(min = 0, max = 10))]
+    pub score: i64,
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub ratio: f64,
+    pub ok: bool,
+    #[schemars(length(max = 8), inner(regex(pattern = "^[a-z]+$")))]
+    pub tags: Vec<String>,
+    #[schemars(length(max = 200))]
+    pub note: Option<String>,
+    pub status: Status,
+    #[schemars(length(max = 5000))]
+    pub items: Vec<CheckedItem>,
+    pub extra: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CheckedItem {
+    Text {
+        #[schemars(length(min = 1, max = 200))]
+        body: String,
+    },
+    Count {
+        #[schemars(range(max = 100_000))]
+        n: u32,
+        #[schemars(length(max = 8))]
+        unit: Option<String>,
+    },
+}
+
+/// `report(items)` as a `CheckedReport` (it meets every constraint).
+pub fn checked_report(items: usize) -> CheckedReport {
+    serde_json::from_value(serde_json::to_value(report(items)).unwrap()).unwrap()
+}
+
 /// Adversarial inputs of 1 MB, each placed where it costs the parser most.
 pub fn adversarial() -> Vec<(&'static str, String)> {
     const N: usize = 1 << 20;
@@ -130,6 +171,23 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
         (
             "unquoted_commas",
             format!("{{\"a\": {}}}", "x, ".repeat(N / 3)),
+        ),
+        // Where a string ends is decided by what follows its quote, past whitespace and
+        // comments: items each followed by a comment, and long gaps of both between quotes.
+        (
+            "commented_items",
+            "[".to_owned() + &"\"a\", /* c */ ".repeat(N / 13),
+        ),
+        (
+            "gaps_between_quotes",
+            format!(
+                "{{\"a\": \"{}",
+                format!("\"{} /* c */ // d\n", " ".repeat(200)).repeat(N / 220)
+            ),
+        ),
+        (
+            "quotes_in_a_quotation",
+            format!("{{\"a\": \"{}\"}}", "x \"y\" ".repeat(N / 8)),
         ),
     ]
 }

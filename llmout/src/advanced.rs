@@ -43,6 +43,8 @@ pub mod schema {
     //! [`recover`](super::recover) walks. [`Schema::node`](crate::schema::Schema::node) and
     //! [`Schema::root`](crate::schema::Schema::root) reach them.
     pub use crate::schema::compiled::{
-        Additional, Array, Enum, Kind, Node, NodeId, Object, Property,
+        Additional, Array, Check, Enum, Kind, Node, NodeId, Object, Property,
     };
+    pub use crate::schema::pattern::Pattern;
+    pub use crate::schema::Format;
 }

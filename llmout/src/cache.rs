@@ -5,6 +5,7 @@
 //! process, and later calls cost one read-lock and a hash look-up.
 
 use std::any::TypeId;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
@@ -37,6 +38,27 @@ pub(crate) fn entry<T: LlmOutput>() -> &'static Entry {
     let mut map = cache.write().unwrap_or_else(|p| p.into_inner());
     // Another thread may have built it meanwhile: keep the first, so references stay unique.
     map.entry(id).or_insert_with(|| Box::leak(Box::new(built)))
+}
+
+/// Whether `T`'s compiled schema has constraints to check ([`Schema::is_constrained`]),
+/// remembered per thread for the last few types asked about: the fast path asks on every
+/// call, and the cache's lock and hash cost a few percent of parsing a small reply.
+pub(crate) fn is_constrained<T: LlmOutput>() -> bool {
+    thread_local! {
+        static RECENT: Cell<[Option<(TypeId, bool)>; 4]> = const { Cell::new([None; 4]) };
+    }
+    let id = TypeId::of::<T>();
+    RECENT.with(|cell| {
+        let mut recent = cell.get();
+        if let Some((_, c)) = recent.iter().flatten().find(|(t, _)| *t == id) {
+            return *c;
+        }
+        let c = T::compiled_schema().is_constrained();
+        recent.rotate_right(1);
+        recent[0] = Some((id, c));
+        cell.set(recent);
+        c
+    })
 }
 
 fn build<T: LlmOutput>() -> Entry {
@@ -77,17 +99,16 @@ fn build<T: LlmOutput>() -> Entry {
         }
     }
 
-    let compiled = Schema::compile(&json).unwrap_or_else(|e| {
-        // schemars only emits schemas llmout understands; an unknown construct degrades to
-        // "accept anything" for that node rather than failing every call.
-        debug_assert!(
-            false,
-            "schemars emitted a schema llmout cannot compile: {e}"
-        );
-        Schema::any()
-    });
+    // schemars emits schemas llmout understands, but a type's attributes may hold what llmout
+    // cannot check (a `pattern` with look-around): then every reply is that error, rather
+    // than a value checked against less than the type states.
+    let compiled = Schema::compile(&json).unwrap_or_else(Schema::unusable);
     let prompt = crate::schema::prompt::render(&json).unwrap_or_else(|e| {
-        debug_assert!(false, "schemars emitted a schema llmout cannot render: {e}");
+        // (The same error as compiling's, when that failed: said by every `from_llm`.)
+        debug_assert!(
+            compiled.broken().is_some(),
+            "schemars emitted a schema llmout cannot render: {e}"
+        );
         String::from("any")
     });
     Entry {

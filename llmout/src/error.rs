@@ -22,6 +22,9 @@ pub enum ErrorKind {
     Forbidden,
     /// The JSON schema given at run time is not one llmout can use.
     InvalidSchema,
+    /// The value has the schema's shape but breaks constraints it states (`maxLength`,
+    /// `pattern`, `minimum`, ...): [`Error::violations`] lists every one.
+    Invalid,
 }
 
 impl ErrorKind {
@@ -39,6 +42,7 @@ impl ErrorKind {
             ErrorKind::Ambiguous => "ambiguous",
             ErrorKind::Forbidden => "forbidden",
             ErrorKind::InvalidSchema => "invalid_schema",
+            ErrorKind::Invalid => "invalid",
         }
     }
 }
@@ -57,6 +61,9 @@ pub struct Error {
     path: String,
     expected: String,
     found: String,
+    /// Every violation, for [`ErrorKind::Invalid`] (the first is also `path`, `expected` and
+    /// `found`); empty otherwise.
+    violations: Vec<Violation>,
 }
 
 impl Error {
@@ -72,6 +79,49 @@ impl Error {
             path: path.into(),
             expected: expected.into(),
             found: found.into(),
+            violations: Vec::new(),
+        }
+    }
+
+    /// An [`ErrorKind::Invalid`] error holding every violation of a value, in the order given.
+    /// Its path, `expected` and `found` are the first one's (`expected` names the keyword);
+    /// its `Display` is the first one's, with how many more there are.
+    ///
+    /// ```
+    /// use llmout::{Error, ErrorKind, Violation};
+    /// let e = Error::invalid(vec![
+    ///     Violation::new("/title", "maxLength", "at most 5 characters", "13 characters",
+    ///         "`title` has 13 characters; at most 5 are allowed"),
+    ///     Violation::new("/tags", "maxItems", "at most 1 item", "2 items",
+    ///         "`tags` has 2 items; at most 1 is allowed"),
+    /// ]);
+    /// assert_eq!(e.kind(), ErrorKind::Invalid);
+    /// assert_eq!(e.path(), "/title");
+    /// assert_eq!(e.violations().len(), 2);
+    /// assert_eq!(e.to_string(),
+    ///     "at /title: expected at most 5 characters (maxLength), found 13 characters (and 1 more violation)");
+    /// ```
+    ///
+    /// An empty list still makes an `Invalid` error, one that says no violation was listed.
+    pub fn invalid(violations: Vec<Violation>) -> Self {
+        let (path, expected, found) = match violations.first() {
+            Some(v) => (
+                v.path.clone(),
+                format!("{} ({})", v.expected, v.keyword),
+                v.found.clone(),
+            ),
+            None => (
+                String::new(),
+                "a value that meets its schema's constraints".to_owned(),
+                "no violation listed".to_owned(),
+            ),
+        };
+        Error {
+            kind: ErrorKind::Invalid,
+            path,
+            expected,
+            found,
+            violations,
         }
     }
 
@@ -95,6 +145,12 @@ impl Error {
         &self.found
     }
 
+    /// Every constraint the value breaks, for an [`ErrorKind::Invalid`] error; empty for the
+    /// other kinds.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
     /// The same error located under `prefix` (a JSON pointer): for errors of a part of a
     /// larger document, such as one tool call's arguments.
     ///
@@ -105,6 +161,9 @@ impl Error {
     /// ```
     pub fn at_prefix(mut self, prefix: &str) -> Self {
         self.path.insert_str(0, prefix);
+        for v in &mut self.violations {
+            v.path.insert_str(0, prefix);
+        }
         self
     }
 }
@@ -112,14 +171,91 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
-            write!(f, "expected {}, found {}", self.expected, self.found)
+            write!(f, "expected {}, found {}", self.expected, self.found)?;
         } else {
             write!(
                 f,
                 "at {}: expected {}, found {}",
                 self.path, self.expected, self.found
-            )
+            )?;
         }
+        match self.violations.len() {
+            0 | 1 => Ok(()),
+            2 => write!(f, " (and 1 more violation)"),
+            n => write!(f, " (and {} more violations)", n - 1),
+        }
+    }
+}
+
+/// One constraint of the schema that a value breaks: where (a JSON pointer), which keyword
+/// (`maxLength`, `pattern`, `minimum`, ...), what it asks for, what was found, and the same
+/// in plain words for the model ([`ValidationResult::feedback`](crate::ValidationResult::feedback)
+/// lists these).
+///
+/// ```
+/// use llmout::Violation;
+/// let v = Violation::new("/title", "maxLength", "at most 72 characters", "96 characters",
+///     "`title` has 96 characters; at most 72 are allowed");
+/// assert_eq!(v.keyword(), "maxLength");
+/// assert_eq!(v.to_string(), "`title` has 96 characters; at most 72 are allowed");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    path: String,
+    keyword: &'static str,
+    expected: String,
+    found: String,
+    message: String,
+}
+
+impl Violation {
+    /// Makes a violation.
+    pub fn new(
+        path: impl Into<String>,
+        keyword: &'static str,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Violation {
+            path: path.into(),
+            keyword,
+            expected: expected.into(),
+            found: found.into(),
+            message: message.into(),
+        }
+    }
+
+    /// JSON pointer to the value that breaks the constraint (`""` for the whole value).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The schema keyword broken: `maxLength`, `pattern`, `format`, `minimum`, ...
+    pub fn keyword(&self) -> &str {
+        self.keyword
+    }
+
+    /// What the keyword asks for, in words ("at most 72 characters").
+    pub fn expected(&self) -> &str {
+        &self.expected
+    }
+
+    /// What was found instead, in words ("96 characters").
+    pub fn found(&self) -> &str {
+        &self.found
+    }
+
+    /// The violation in plain words, naming the value ("`title` has 96 characters; at most 72
+    /// are allowed"): what the model is told.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
     }
 }
 

@@ -9,7 +9,8 @@
 //! listed: the value read is the one the model meant, and a retry would not improve it.
 //!
 //! To say something new to the model, add a case to [`error_line`] (one per [`ErrorKind`]) or
-//! [`warning_line`] (one per [`WarningKind`]); the rest is layout.
+//! [`warning_line`] (one per [`WarningKind`]); the rest is layout. A validation error
+//! ([`ErrorKind::Invalid`]) is a line per constraint broken, in the violation's own words.
 
 use crate::schema::{Kind, NodeId, Schema};
 use crate::{Error, ErrorKind, Warning, WarningKind};
@@ -28,7 +29,18 @@ pub(crate) fn message(
 ) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
     if let Some(e) = error {
-        lines.push(error_line(e, schema));
+        if e.violations().is_empty() {
+            lines.push(error_line(e, schema));
+        } else {
+            // Every constraint the value breaks, each in its own words.
+            lines.extend(e.violations().iter().map(|v| {
+                let mut line = v.to_string();
+                if !line.ends_with('.') {
+                    line.push('.');
+                }
+                line
+            }));
+        }
     }
     lines.extend(warnings.iter().filter_map(|w| warning_line(w, schema)));
     if lines.is_empty() {

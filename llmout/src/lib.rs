@@ -102,7 +102,7 @@ mod warning;
 pub mod __private;
 
 pub(crate) use advanced::{extract, recover, sanitize};
-pub use error::{excerpt, Error, ErrorKind};
+pub use error::{excerpt, Error, ErrorKind, Violation};
 pub use options::{Options, Policy, DEFAULT_MAX_DEPTH};
 pub use pipeline::{
     from_llm_with_compiled, from_llm_with_schema, recover_with_schema, repair_json, repair_text,

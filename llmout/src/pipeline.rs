@@ -277,15 +277,37 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
     //    are how data gets lost silently (`tool_calls` for a camelCase `toolCalls: Option<_>`
     //    deserializes to `None`), so such replies go through recovery, which renames or drops
     //    them with a warning.
-    if let Some(value) = fast_path::<T>(raw) {
-        return ValidationResult::ok(value, Vec::new());
+    if !crate::cache::is_constrained::<T>() {
+        if let Some(value) = fast_path::<T>(raw) {
+            return ValidationResult::ok(value, Vec::new());
+        }
     }
     let schema = T::compiled_schema();
+    if schema.is_constrained() {
+        // A type with constraints (`maxLength`, `pattern`, ...) has its value walked to
+        // check them: valid JSON is parsed, checked and deserialized once.
+        if let Some(e) = schema.broken() {
+            return ValidationResult::err(e.clone(), Vec::new());
+        }
+        if let Some(value) = checked_fast_path::<T>(raw, schema, options) {
+            return ValidationResult::ok(value, Vec::new());
+        }
+    }
     let chosen = match choose(raw, Some(schema), options) {
         Ok(c) => c,
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
     deserialize::<T>(chosen.value, chosen.warnings, schema, options)
+}
+
+/// The fast path of a type with constraints: `raw` as JSON that fits the schema as it is
+/// (no change, no violation), deserialized into `T`.
+fn checked_fast_path<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options) -> Option<T> {
+    let value: Value = serde_json::from_str(raw).ok()?;
+    if !recover::fits_as_is(&value, schema, options) {
+        return None;
+    }
+    T::deserialize(&value).ok()
 }
 
 /// Deserializes `raw` straight into `T`; `None` if that fails or any key was ignored.
@@ -844,23 +866,28 @@ fn string_reply(raw: &str, schema: &Schema, options: &Options) -> Option<Result<
     if text.is_empty() {
         return None;
     }
+    // (Recovering a string against a string schema changes nothing: it checks `pattern` and
+    // the like.)
+    let checked = |value: String, warnings: Vec<Warning>| {
+        recover::recover(Value::String(value), schema, options).map(|r| Chosen {
+            value: r.value,
+            warnings,
+        })
+    };
     if let Ok(s) = serde_json::from_str::<String>(text) {
-        return Some(Ok(Chosen {
-            value: Value::String(s),
-            warnings: Vec::new(),
-        }));
+        return Some(checked(s, Vec::new()));
     }
     if options.get_policy() == crate::Policy::Strict {
         return None;
     }
-    Some(Ok(Chosen {
-        value: Value::String(text.to_owned()),
-        warnings: vec![Warning::new(
+    Some(checked(
+        text.to_owned(),
+        vec![Warning::new(
             WarningKind::Reshaped,
             "",
             "the schema asks for a string: the reply's text, as written, is the value",
         )],
-    }))
+    ))
 }
 
 /// Plain text where the schema wants a scalar (a string, an enum value, a number, a

@@ -80,8 +80,10 @@ impl<T> ValidationResult<T> {
     /// when there is nothing to say: the reply needed only syntax repair or reinterpreting
     /// (a key in another case, a number written as text), which a retry would not improve.
     ///
-    /// Without a schema at hand it says what a missing field must be only when the error
-    /// does; [`retry::feedback`](crate::retry::feedback) takes the schema and always does.
+    /// For an [`ErrorKind::Invalid`](crate::ErrorKind::Invalid) error, every constraint the
+    /// value breaks is a line of its own. Without a schema at hand it says what a missing
+    /// field must be only when the error does; [`retry::feedback`](crate::retry::feedback)
+    /// takes the schema and always does.
     ///
     /// ```
     /// use llmout::LlmOutput;
@@ -95,6 +97,22 @@ impl<T> ValidationResult<T> {
     ///      Reply again with only the corrected JSON."
     /// );
     /// assert_eq!(Score::from_llm(r#"{"Value": "3", "reason": "ok"}"#).feedback(), None);
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    /// struct Commit {
+    ///     #[schemars(regex(pattern = r"^[a-z]+$"))]
+    ///     scope: String,
+    ///     #[schemars(regex(pattern = r"^\S+$"))]
+    ///     title: String,
+    /// }
+    /// let r = Commit::from_llm(r#"{"scope": "Auth", "title": "Fix login"}"#);
+    /// assert_eq!(
+    ///     r.feedback().unwrap(),
+    ///     "Your reply could not be used:\n\
+    ///      - `scope` is \"Auth\", which does not match the pattern ^[a-z]+$.\n\
+    ///      - `title` is \"Fix login\", which does not match the pattern ^\\S+$.\n\
+    ///      Reply again with only the corrected JSON."
+    /// );
     /// ```
     pub fn feedback(&self) -> Option<String> {
         crate::feedback::message(self.error.as_ref(), &self.warnings, None)

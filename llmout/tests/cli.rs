@@ -421,3 +421,94 @@ fn parse_takes_a_policy() {
         stderr(&o)
     );
 }
+
+/// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the
+/// CLI cannot run is a usage error naming where it is.
+#[test]
+fn parse_checks_patterns() {
+    let schema = schema_file(
+        "pattern.json",
+        &serde_json::json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}, "required": ["code"]}),
+    );
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap()],
+        b"{\"code\": \"abc\"}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: at /code: expected a string matching the pattern ^[A-Z]+$ (pattern), found \"abc\"\n"
+    );
+    let detail: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(detail["error"]["violations"][0]["keyword"], "pattern");
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap()],
+        b"{\"code\": \"ABC\"}",
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"code\":\"ABC\"},\"warnings\":[],\"recovered\":false}\n"
+    );
+    let bad = schema_file(
+        "bad-pattern.json",
+        &serde_json::json!({"properties": {"code": {"pattern": "(?=A)"}}}),
+    );
+    let o = llmout(&["parse", "--schema", bad.to_str().unwrap()], b"{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "llmout: {}: at /properties/code/pattern: expected a regular expression llmout can \
+             run (ECMA-262 without look-around or backreferences), found \"(?=A)\" (look-around \
+             ((?=...)), which the regex engine llmout uses does not support)\n",
+            bad.display()
+        )
+    );
+}
+
+/// A reply that breaks several constraints: the first on stderr with how many more, all of
+/// them on stdout as `{"error": {"kind", "path", "message", "violations"}}`.
+#[test]
+fn parse_reports_every_violation_as_json() {
+    let schema = schema_file(
+        "limits.json",
+        &serde_json::json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string", "maxLength": 5},
+                "tags": {"type": "array", "maxItems": 1}
+            }
+        }),
+    );
+    let o = llmout(
+        &["parse", "--schema", schema.to_str().unwrap()],
+        b"{\"title\": \"much too long\", \"tags\": [\"a\", \"b\"]}",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: at /title: expected at most 5 characters (maxLength), found 13 characters (and 1 more violation)\n"
+    );
+    assert_eq!(stdout(&o).lines().count(), 1);
+    let detail: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        detail,
+        serde_json::json!({"error": {
+            "kind": "invalid",
+            "path": "/title",
+            "message": "at /title: expected at most 5 characters (maxLength), found 13 characters (and 1 more violation)",
+            "violations": [
+                {"path": "/title", "keyword": "maxLength", "expected": "at most 5 characters",
+                 "found": "13 characters", "message": "`title` has 13 characters; at most 5 are allowed"},
+                {"path": "/tags", "keyword": "maxItems", "expected": "at most 1 item",
+                 "found": "2 items", "message": "`tags` has 2 items; at most 1 is allowed"}
+            ]
+        }})
+    );
+    // Other failures print their error the same way, without `violations`.
+    let o = llmout(&["parse", "--schema", schema.to_str().unwrap()], b"[1, 2]");
+    assert_eq!(o.status.code(), Some(1));
+    let detail: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(detail["error"]["kind"], "mismatch");
+    assert_eq!(detail["error"].get("violations"), None);
+}

@@ -197,3 +197,40 @@ fn the_families_of_issue_17_through_the_cli() {
     assert_eq!(v["warnings"][0]["kind"], "item_dropped");
     assert_eq!(v["warnings"][0]["path"], "/tool_calls/1");
 }
+
+/// Arguments that break their tool's constraints: the call's error lists every violation.
+#[test]
+fn a_call_whose_arguments_break_constraints_lists_the_violations() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-tools-violations-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("tools.json");
+    std::fs::write(
+        &defs,
+        r#"[{"name": "forecast", "parameters": {"type": "object", "properties": {"city": {"type": "string", "minLength": 2}, "days": {"type": "integer", "maximum": 7}}, "required": ["city", "days"]}}]"#,
+    )
+    .unwrap();
+    let defs = defs.to_string_lossy().into_owned();
+    let (code, out) = tools_with(
+        &["--tools", &defs],
+        b"<tool_call>{\"name\": \"forecast\", \"arguments\": {\"city\": \"O\", \"days\": 10}}</tool_call>",
+    );
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["tool_calls"][0]["error"],
+        serde_json::json!({
+            "kind": "invalid",
+            "path": "/tool_calls/0/arguments/city",
+            "message": "at /tool_calls/0/arguments/city: expected at least 2 characters (minLength), found 1 character (and 1 more violation)",
+            "violations": [
+                {"path": "/tool_calls/0/arguments/city", "keyword": "minLength",
+                 "expected": "at least 2 characters", "found": "1 character",
+                 "message": "`city` has 1 character; at least 2 are required"},
+                {"path": "/tool_calls/0/arguments/days", "keyword": "maximum",
+                 "expected": "at most 7", "found": "10",
+                 "message": "`days` is 10; the maximum is 7"}
+            ]
+        })
+    );
+}

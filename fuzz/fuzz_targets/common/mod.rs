@@ -2,8 +2,10 @@
 //! Schemas generated from fuzz input: objects, arrays, scalars with bounds, `enum`, `const`,
 //! unions (`anyOf`, `oneOf`, type arrays), `allOf`, `$ref`s into `$defs` (recursive ones
 //! included, and sometimes loops that consume no input, which must be rejected), and now and
-//! then a keyword of the wrong type. Names come from a small vocabulary so that replies hit
-//! them.
+//! then a keyword of the wrong type or a constraint (`pattern`, lengths, `format`, bounds,
+//! `multipleOf`, `uniqueItems`, counts of properties, `dependentRequired`, `not`,
+//! `patternProperties`; patterns llmout cannot run among them). Names come from a small
+//! vocabulary so that replies hit them.
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use serde_json::{json, Map, Value};
@@ -11,6 +13,27 @@ use serde_json::{json, Map, Value};
 const NAMES: [&str; 6] = ["a", "name", "Kind", "user_id", "items", "x"];
 const WORDS: [&str; 6] = ["pass", "fail", "needs review", "SKIPPED", "1", ""];
 const DEFS: usize = 3;
+/// Patterns: ordinary, Unicode, unanchored, and ones the `regex` crate cannot run.
+const PATTERNS: [&str; 8] = [
+    "^[a-z]+$",
+    "\\d",
+    "^\\p{L}*$",
+    "^(a|b)*$",
+    "(?=a)",
+    "(a)\\1",
+    "[",
+    "x{2,}",
+];
+const FORMATS: [&str; 8] = [
+    "email",
+    "uri",
+    "date",
+    "date-time",
+    "uuid",
+    "ipv4",
+    "ipv6",
+    "int32",
+];
 
 /// A schema document: a root and up to three definitions.
 pub fn schema(u: &mut Unstructured<'_>) -> Result<Value> {
@@ -107,10 +130,45 @@ fn node(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<Value> {
             4 => {
                 m.insert("description".into(), json!("A thing."));
             }
+            5..=16 => {
+                let (key, value) = constraint(u, depth, defs)?;
+                m.insert(key.into(), value);
+            }
             _ => {}
         }
     }
     Ok(s)
+}
+
+/// A constraint keyword and its value.
+fn constraint(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<(&'static str, Value)> {
+    let n = json!(u.int_in_range(0..=4)?);
+    Ok(match u.int_in_range(0..=13)? {
+        0 => ("pattern", json!(*u.choose(&PATTERNS)?)),
+        1 => ("minLength", n),
+        2 => ("maxLength", n),
+        3 => ("format", json!(*u.choose(&FORMATS)?)),
+        4 => ("minimum", json!(u.int_in_range(-3..=3)?)),
+        5 => (
+            "exclusiveMaximum",
+            json!(f64::from(u.int_in_range(-30..=30)?) / 10.0),
+        ),
+        6 => ("multipleOf", json!(*u.choose(&[0.1, 0.5, 2.0, 3.0])?)),
+        7 => ("uniqueItems", json!(true)),
+        8 => ("minItems", n),
+        9 => ("maxProperties", n),
+        10 => (
+            "dependentRequired",
+            json!({"a": ["name"], "x": ["items", "a"]}),
+        ),
+        11 if depth > 0 => ("not", node(u, depth - 1, defs)?),
+        11 => ("not", json!({"const": word(u)?})),
+        12 if depth > 0 => (
+            "patternProperties",
+            json!({ *u.choose(&PATTERNS)?: node(u, depth - 1, defs)? }),
+        ),
+        _ => ("not", json!({"required": [*u.choose(&NAMES)?]})),
+    })
 }
 
 /// Splits `text` at char boundaries into chunks whose sizes come from `sizes` (1 to 16 bytes).

@@ -32,7 +32,9 @@ enum Command {
         /// The reply; stdin when absent or `-`.
         file: Option<std::path::PathBuf>,
     },
-    /// Recover a reply against a JSON schema; print {"value","warnings","recovered"}.
+    /// Recover a reply against a JSON schema; print {"value","warnings","recovered"}. A reply
+    /// that cannot be recovered, or breaks the schema's constraints, exits 1: the error on
+    /// stderr, and {"error": {"kind","path","message","violations"}} on stdout.
     Parse {
         /// The JSON schema file.
         #[arg(long)]
@@ -126,7 +128,14 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
             }
         }
-        Err(Failure { code, message }) => {
+        Err(Failure {
+            code,
+            message,
+            detail,
+        }) => {
+            if let Some(detail) = detail {
+                let _ = writeln!(std::io::stdout(), "{detail}");
+            }
             let _ = writeln!(std::io::stderr(), "llmout: {message}");
             ExitCode::from(code)
         }
@@ -274,12 +283,46 @@ struct CallOut<'a> {
     error: Option<ErrorOut<'a>>,
 }
 
-/// An error as the CLI prints it: `{"kind", "path", "message"}`.
+/// An error as the CLI prints it: `{"kind", "path", "message"}`, and for a value that breaks
+/// its schema's constraints, `"violations"`: every one.
 #[derive(Serialize)]
 struct ErrorOut<'a> {
     kind: &'a str,
     path: &'a str,
     message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    violations: Vec<ViolationOut<'a>>,
+}
+
+/// One violation: `{"path", "keyword", "expected", "found", "message"}`.
+#[derive(Serialize)]
+struct ViolationOut<'a> {
+    path: &'a str,
+    keyword: &'a str,
+    expected: &'a str,
+    found: &'a str,
+    message: &'a str,
+}
+
+impl<'a> ErrorOut<'a> {
+    fn of(e: &'a llmout::Error) -> Self {
+        ErrorOut {
+            kind: e.kind().name(),
+            path: e.path(),
+            message: e.to_string(),
+            violations: e
+                .violations()
+                .iter()
+                .map(|v| ViolationOut {
+                    path: v.path(),
+                    keyword: v.keyword(),
+                    expected: v.expected(),
+                    found: v.found(),
+                    message: v.message(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Serialize for CallsOut {
@@ -294,11 +337,7 @@ impl Serialize for CallsOut {
                 id: &call.id,
                 name: &call.name,
                 arguments: &call.arguments,
-                error: r.call_error(i).map(|e| ErrorOut {
-                    kind: e.kind().name(),
-                    path: e.path(),
-                    message: e.to_string(),
-                }),
+                error: r.call_error(i).map(ErrorOut::of),
             })
             .collect();
         let mut m = s.serialize_map(Some(3))?;
@@ -309,10 +348,12 @@ impl Serialize for CallsOut {
     }
 }
 
-/// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors.
+/// Why a command failed: exit code 1 for input that cannot be recovered, 2 for usage errors;
+/// the line for stderr, and the error as JSON for stdout when there is one.
 struct Failure {
     code: u8,
     message: String,
+    detail: Option<Value>,
 }
 
 impl Failure {
@@ -320,12 +361,24 @@ impl Failure {
         Failure {
             code: 1,
             message: message.into(),
+            detail: None,
         }
     }
     fn usage(message: impl Into<String>) -> Self {
         Failure {
             code: 2,
             message: message.into(),
+            detail: None,
+        }
+    }
+    /// A reply that cannot be recovered: its error on stderr (a value that breaks several
+    /// constraints: the first, and how many more), and `{"error": {"kind", "path", "message",
+    /// "violations"?}}` on stdout with all of them.
+    fn unrecovered(e: &llmout::Error) -> Self {
+        Failure {
+            code: 1,
+            message: e.to_string(),
+            detail: Some(json!({ "error": ErrorOut::of(e) })),
         }
     }
 }
@@ -428,7 +481,7 @@ fn parse(
     let recovered = result.recovered || input.invalid_utf8.is_some();
     let (value, found) = match (result.value, result.error) {
         (Some(value), None) => (value, result.warnings),
-        (_, Some(e)) => return Err(Failure::input(e.to_string())),
+        (_, Some(e)) => return Err(Failure::unrecovered(&e)),
         (None, None) => return Err(Failure::input("no value")),
     };
     Ok(json_output(

@@ -24,6 +24,13 @@
 //! Warnings name where the change ends up in the final value: after a dropped item, the
 //! items that follow are one place earlier, and their paths say so.
 //!
+//! The schema's constraints beyond shape (`pattern`, ...: the nodes' [`Check`](crate::schema::Check)s)
+//! are checked on the value recovery produces, filled-in values included; nothing is changed to
+//! meet them. Each break is a [`Violation`] costing far more than any change (so a union takes a
+//! branch the value meets), and a value left with violations is one
+//! [`ErrorKind::Invalid`] error listing them all. A key that matches a `patternProperties`
+//! pattern is valid as written: recovered against that schema, never renamed or dropped.
+//!
 //! Unions (`anyOf`/`oneOf`, serde enums) are recovered against every branch; the cheapest wins
 //! (the first on a tie). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
 //! guess. An object none of whose keys is a property is not that object (an echoed schema, an
@@ -69,6 +76,7 @@
 //! assert_eq!(paths, ["/title", "/count"]);
 //! ```
 
+mod check;
 mod coerce;
 mod enums;
 mod keys;
@@ -80,7 +88,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Number, Value};
 
 use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
-use crate::{excerpt, Error, ErrorKind, Options, Policy, Warning, WarningKind};
+use crate::{excerpt, Error, ErrorKind, Options, Policy, Violation, Warning, WarningKind};
 use coerce::Reason;
 use enums::{EnumIndex, Match};
 use keys::{KeyIndex, KeyMatch};
@@ -148,39 +156,27 @@ impl Recovered {
 
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
-    // Recursion follows the value; the parser allows at most this much nesting.
-    let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
-    let mut walker = Walker {
-        schema,
-        strict: options.get_policy() == Policy::Strict,
-        invent: options.get_policy() != Policy::NoInvent,
-        keep_unknown: options.get_keep_unknown_keys().unwrap_or(false),
-        drop_items: options.get_drop_invalid_items(),
-        max_depth,
-        max_frames: max_depth + UNION_FRAMES,
-        warnings: Vec::new(),
-        cost: 0,
-        path: String::new(),
-        keys: KeyIndex::new(),
-        enums: EnumIndex::new(),
-        dry: 0,
-        frames: 0,
-        in_document: 0,
-        peak_frames: 0,
-        limit_met: 0,
-        wrapped: false,
-        scopes: Vec::new(),
-        moves: Vec::new(),
-        as_text: Vec::new(),
-    };
+    let mut walker = Walker::new(schema, options);
     let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
+    if !walker.violations.is_empty() {
+        return Err(Error::invalid(walker.violations));
+    }
     Ok(Recovered {
         value,
         warnings: walker.warnings,
-        cost: walker.cost,
+        cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
         moves: walker.moves,
         as_text: walker.as_text,
     })
+}
+
+/// Whether `value` fits `schema` as it is: no change and no violation. The same walk as
+/// [`recover`], copying nothing (as a union weighs a branch): what a valid reply costs to
+/// check.
+pub(crate) fn fits_as_is(value: &Value, schema: &Schema, options: &Options) -> bool {
+    let mut walker = Walker::new(schema, options);
+    walker.dry = 1;
+    walker.value(Cow::Borrowed(value), schema.root(), 0).is_ok() && walker.cost == 0
 }
 
 /// Union layers the recursion may add to the reply's nesting (see `Walker::frames`): a reply
@@ -197,7 +193,7 @@ const UNION_FRAMES: usize = 64;
 /// when it did not meet the limit.
 #[derive(Clone)]
 struct Choice {
-    outcome: Result<(usize, u32), (Error, usize)>,
+    outcome: Result<(usize, u64), (Error, usize)>,
     frames: usize,
     frames_below: usize,
     met_limit: bool,
@@ -207,15 +203,6 @@ struct Choice {
 /// as long as the entry lives), the reply depth, and whether the value was just wrapped in an
 /// array.
 type ChoiceKey = (NodeId, usize, usize, bool);
-
-/// A point in the walk's record of changes (see `Walker::mark`).
-#[derive(Clone, Copy)]
-struct Mark {
-    warnings: usize,
-    moves: usize,
-    as_text: usize,
-    cost: u32,
-}
 
 struct Walker<'s> {
     schema: &'s Schema,
@@ -231,7 +218,10 @@ struct Walker<'s> {
     /// The recursion allowed: the reply's nesting plus the unions met along it.
     max_frames: usize,
     warnings: Vec<Warning>,
-    cost: u32,
+    /// The changes' costs, and the violations' (see `check`).
+    cost: u64,
+    /// The constraints the value breaks (kept like `warnings`: not while a union weighs).
+    violations: Vec<Violation>,
     /// Where parts of the value moved (see [`Recovered::moves`]).
     moves: Vec<(String, String)>,
     /// Containers written as JSON text (see [`Recovered::as_text`]).
@@ -261,6 +251,16 @@ struct Walker<'s> {
     /// Each (union, value) pair is decided once per scope, so recovery is polynomial in the
     /// reply where trying every branch of nested unions afresh was exponential.
     scopes: Vec<HashMap<ChoiceKey, Choice>>,
+}
+
+/// What the walker had recorded at a point (see `Walker::saved`).
+#[derive(Clone, Copy)]
+struct Saved {
+    warnings: usize,
+    violations: usize,
+    moves: usize,
+    as_text: usize,
+    cost: u64,
 }
 
 /// The items of an array, owned or borrowed.
@@ -327,6 +327,38 @@ impl<'v> Iterator for Members<'v> {
     }
 }
 
+impl<'s> Walker<'s> {
+    /// A walker for `schema` under `options`, at the root.
+    fn new(schema: &'s Schema, options: &Options) -> Self {
+        // Recursion follows the value; the parser allows at most this much nesting.
+        let max_depth = options.get_max_depth().min(crate::repair::MAX_DEPTH_CAP);
+        Walker {
+            schema,
+            strict: options.get_policy() == Policy::Strict,
+            invent: options.get_policy() != Policy::NoInvent,
+            keep_unknown: options.get_keep_unknown_keys().unwrap_or(false),
+            drop_items: options.get_drop_invalid_items(),
+            max_depth,
+            max_frames: max_depth + UNION_FRAMES,
+            warnings: Vec::new(),
+            cost: 0,
+            violations: Vec::new(),
+            path: String::new(),
+            keys: KeyIndex::new(),
+            enums: EnumIndex::new(),
+            dry: 0,
+            frames: 0,
+            in_document: 0,
+            peak_frames: 0,
+            limit_met: 0,
+            wrapped: false,
+            scopes: Vec::new(),
+            moves: Vec::new(),
+            as_text: Vec::new(),
+        }
+    }
+}
+
 impl Walker<'_> {
     /// Records a change, or refuses it under the strict policy.
     fn change(&mut self, kind: WarningKind, cost: u32, message: String) -> Result<(), Error> {
@@ -338,30 +370,12 @@ impl Walker<'_> {
                 format!("one that needs this: {message}"),
             ));
         }
-        self.cost += cost;
+        self.cost += u64::from(cost);
         if self.dry == 0 {
             self.warnings
                 .push(Warning::new(kind, self.path.clone(), message));
         }
         Ok(())
-    }
-
-    /// What [`undo`](Self::undo) goes back to: the changes and moves recorded so far.
-    fn mark(&self) -> Mark {
-        Mark {
-            warnings: self.warnings.len(),
-            moves: self.moves.len(),
-            as_text: self.as_text.len(),
-            cost: self.cost,
-        }
-    }
-
-    /// Forgets the changes and moves recorded since `mark` (a part that was given up).
-    fn undo(&mut self, mark: Mark) {
-        self.warnings.truncate(mark.warnings);
-        self.moves.truncate(mark.moves);
-        self.as_text.truncate(mark.as_text);
-        self.cost = mark.cost;
     }
 
     /// The part of the value under the key or index `from` (of the value at the current path)
@@ -384,6 +398,34 @@ impl Walker<'_> {
             let to = crate::pointer_push(&self.path, into);
             self.moves.push((self.path.clone(), to));
         }
+    }
+
+    /// What `restore` returns to: the warnings, violations and cost so far.
+    fn saved(&self) -> Saved {
+        Saved {
+            warnings: self.warnings.len(),
+            violations: self.violations.len(),
+            moves: self.moves.len(),
+            as_text: self.as_text.len(),
+            cost: self.cost,
+        }
+    }
+
+    /// Undoes what was recorded since `saved` (a value dropped after all).
+    fn restore(&mut self, saved: Saved) {
+        self.warnings.truncate(saved.warnings);
+        self.violations.truncate(saved.violations);
+        self.moves.truncate(saved.moves);
+        self.as_text.truncate(saved.as_text);
+        self.cost = saved.cost;
+    }
+
+    /// `v`, produced for `id`, after checking it against `id`'s constraints.
+    fn checked(&mut self, id: NodeId, v: Value) -> Value {
+        if self.schema.is_constrained_at(id) {
+            self.check_value(id, &v);
+        }
+        v
     }
 
     /// A value taken as it is: moved when owned, copied when borrowed, and not copied at all
@@ -463,17 +505,25 @@ impl Walker<'_> {
             } else if !self.invent && self.schema.default_of(id).is_none() {
                 Err(self.null_not_replaced(id))
             } else {
-                self.invent(id, WarningKind::NullReplaced, 3, "null")
+                self.invent(id, WarningKind::NullReplaced, 3, "null", depth)
             };
         }
         match kind {
-            Kind::Any => Ok(self.keep(v)),
+            Kind::Any => {
+                if self.schema.is_constrained_at(id) {
+                    self.check_value(id, &v);
+                }
+                Ok(self.keep(v))
+            }
             Kind::Never | Kind::Null | Kind::Ref(_) => Err(self.mismatch(id, &v)),
             Kind::Boolean => self.boolean(v, id),
-            Kind::Integer { minimum, maximum } => self.integer(v, id, *minimum, *maximum),
+            Kind::Integer { .. } => self.integer(v, id),
             Kind::Number => self.number(v, id),
             Kind::String => self.string(v, id),
             Kind::Enum(e) => self.enum_value(v, id, rid, e),
+            Kind::Array(_) | Kind::Object(_) if self.schema.is_constrained_at(id) => {
+                self.checked_container(v, id, rid, depth, wrapped)
+            }
             Kind::Array(_) | Kind::Object(_)
                 if self.dry > 0 && matches!(v, Cow::Borrowed(_)) && holds_document(&v) =>
             {
@@ -500,11 +550,15 @@ impl Walker<'_> {
     ) -> Result<Value, Error> {
         let kind = &self.schema.node(rid).kind;
         let weigh = |w: &mut Self| -> Result<usize, Error> {
-            match kind {
-                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped).map(|_| 0),
-                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth).map(|_| 0),
-                _ => Err(w.mismatch(id, v)),
+            let shape = match kind {
+                Kind::Array(a) => w.array(Cow::Borrowed(v), id, a, depth, wrapped)?,
+                Kind::Object(o) => w.object(Cow::Borrowed(v), id, o, depth)?,
+                _ => return Err(w.mismatch(id, v)),
+            };
+            if w.schema.is_constrained_at(id) {
+                w.check_shape(id, &shape, None);
             }
+            Ok(0)
         };
         self.memoised(v, rid, depth, wrapped, weigh)
             .map(|(_, cost)| {
@@ -526,13 +580,21 @@ impl Walker<'_> {
                 let v = self.unwrap_single(v)?;
                 let v = self.only_enum_item(v, e)?;
                 match self.enums.lookup(rid, e, &v) {
-                    Match::Exact => Ok(self.keep(v)),
+                    Match::Exact => {
+                        if self.schema.is_constrained_at(id) {
+                            self.check_value(id, &v);
+                        }
+                        Ok(self.keep(v))
+                    }
                     Match::Loose { value, how } => {
                         self.change(
                             WarningKind::EnumMatched,
                             1,
                             format!("matched {} to {value} {how}", describe_value(&v)),
                         )?;
+                        if self.schema.is_constrained_at(id) {
+                            self.check_value(id, &value);
+                        }
                         Ok(value)
                     }
                     Match::Ambiguous(values) => Err(Error::new(
@@ -709,7 +771,12 @@ impl Walker<'_> {
     fn boolean(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         let b = match &*v {
-            Value::Bool(_) => return Ok(self.keep(v)),
+            Value::Bool(_) => {
+                if self.schema.is_constrained_at(id) {
+                    self.check_value(id, &v);
+                }
+                return Ok(self.keep(v));
+            }
             Value::Number(n) if n.as_f64() == Some(1.0) => true,
             Value::Number(n) if n.as_f64() == Some(0.0) => false,
             Value::String(s) => match coerce::bool_from_text(s) {
@@ -724,7 +791,7 @@ impl Walker<'_> {
             1,
             format!("read {} as the boolean {b}", describe_value(&v)),
         )?;
-        Ok(Value::Bool(b))
+        Ok(self.checked(id, Value::Bool(b)))
     }
 
     fn number_of(&mut self, v: &Value, id: NodeId) -> Result<Option<Number>, Error> {
@@ -742,6 +809,9 @@ impl Walker<'_> {
     fn number(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         if v.is_number() {
+            if self.schema.is_constrained_at(id) {
+                self.check_value(id, &v);
+            }
             return Ok(self.keep(v));
         }
         let Some(n) = self.number_of(&v, id)? else {
@@ -752,16 +822,10 @@ impl Walker<'_> {
             1,
             format!("read {} as the number {n}", describe_value(&v)),
         )?;
-        Ok(Value::Number(n))
+        Ok(self.checked(id, Value::Number(n)))
     }
 
-    fn integer(
-        &mut self,
-        v: Cow<'_, Value>,
-        id: NodeId,
-        minimum: Option<f64>,
-        maximum: Option<f64>,
-    ) -> Result<Value, Error> {
+    fn integer(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
         let Some(n) = self.number_of(&v, id)? else {
             return Err(self.mismatch(id, &v));
@@ -769,19 +833,6 @@ impl Walker<'_> {
         let Some(i) = coerce::integer_from(&n) else {
             return Err(self.mismatch(id, &v));
         };
-        let f = i.as_f64().unwrap_or(0.0);
-        if minimum.is_some_and(|m| f < m) || maximum.is_some_and(|m| f > m) {
-            return Err(Error::new(
-                ErrorKind::Mismatch,
-                self.path.clone(),
-                format!(
-                    "an integer in {}..={}",
-                    minimum.map_or("".into(), |m| m.to_string()),
-                    maximum.map_or("".into(), |m| m.to_string())
-                ),
-                describe_value(&v),
-            ));
-        }
         if *v != Value::Number(i.clone()) {
             self.change(
                 WarningKind::Coerced,
@@ -789,7 +840,7 @@ impl Walker<'_> {
                 format!("read {} as the integer {i}", describe_value(&v)),
             )?;
         }
-        Ok(Value::Number(i))
+        Ok(self.checked(id, Value::Number(i)))
     }
 
     fn string(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
@@ -799,8 +850,14 @@ impl Walker<'_> {
         } else {
             v
         };
+        let constrained = self.schema.is_constrained_at(id);
         match &*v {
-            Value::String(_) => Ok(self.keep(v)),
+            Value::String(s) => {
+                if constrained {
+                    self.check_str(id, s);
+                }
+                Ok(self.keep(v))
+            }
             Value::Number(_) | Value::Bool(_) => {
                 let text = coerce::scalar_text(&v).unwrap_or_default();
                 self.change(
@@ -808,6 +865,9 @@ impl Walker<'_> {
                     1,
                     format!("wrote {} as the string \"{text}\"", describe_value(&v)),
                 )?;
+                if constrained {
+                    self.check_str(id, &text);
+                }
                 Ok(Value::String(text))
             }
             Value::Object(_) | Value::Array(_) => {
@@ -816,12 +876,18 @@ impl Walker<'_> {
                     3,
                     format!("wrote {} as JSON text in a string", describe_value(&v)),
                 )?;
-                if self.dry > 0 {
+                if self.dry > 0 && !constrained {
                     return Ok(Value::Null);
                 }
-                self.as_text
-                    .push((self.path.clone(), self.warnings.len() - 1));
-                Ok(Value::String(v.to_string()))
+                let text = v.to_string();
+                if constrained {
+                    self.check_str(id, &text);
+                } else if self.dry == 0 {
+                    // (A constrained string is checked as this text: it stays.)
+                    self.as_text
+                        .push((self.path.clone(), self.warnings.len() - 1));
+                }
+                Ok(Value::String(text))
             }
             Value::Null => Err(self.mismatch(id, &v)),
         }
@@ -861,7 +927,7 @@ impl Walker<'_> {
             if at != i {
                 self.moved(&i.to_string(), Some(&at.to_string()));
             }
-            let saved = self.mark();
+            let saved = self.saved();
             push_index(&mut self.path, at);
             self.wrapped = wrapping;
             let r = match self.value(item, schema, depth + 1) {
@@ -956,8 +1022,8 @@ impl Walker<'_> {
 
     /// An item that cannot be recovered, dropped (`drop_invalid_items`): its changes undone.
     #[inline(never)]
-    fn drop_item(&mut self, saved: Mark, i: usize, e: Error) -> Result<Option<Value>, Error> {
-        self.undo(saved);
+    fn drop_item(&mut self, saved: Saved, i: usize, e: Error) -> Result<Option<Value>, Error> {
+        self.restore(saved);
         self.change(
             WarningKind::ItemDropped,
             4,
@@ -1000,7 +1066,10 @@ impl Walker<'_> {
         {
             return match map {
                 Cow::Owned(map) => self.exact_owned(map, o, depth),
-                Cow::Borrowed(map) => self.exact_borrowed(map, o, depth),
+                Cow::Borrowed(map) => {
+                    let keys = self.schema.is_constrained_at(id);
+                    self.exact_borrowed(map, o, depth, keys)
+                }
             };
         }
         self.members(map, id, o, depth)
@@ -1040,7 +1109,8 @@ impl Walker<'_> {
 
         // {"TypeName": {...}} or {"result": {...}} around the expected object; not when the
         // schema takes other keys (`additionalProperties`), where the key is data.
-        let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_));
+        let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_))
+            || !o.pattern_properties.is_empty();
         if let Value::Object(map) = &*v {
             if map.len() == 1 && !o.properties.is_empty() && !extras_allowed {
                 let key = map.keys().next().cloned().unwrap_or_default();
@@ -1208,8 +1278,22 @@ impl Walker<'_> {
             Cow::Owned(map) => Members::Owned(map.into_iter()),
             Cow::Borrowed(map) => Members::Borrowed(map.iter()),
         };
+        // (A map's keys, with no properties or aliases to match, need no looking up.)
+        let no_names = o.properties.is_empty() && o.aliases.is_empty();
         for (key, value) in members {
-            let m = self.keys.lookup(oid, o, &key);
+            let m = if no_names {
+                KeyMatch::Unknown
+            } else {
+                self.keys.lookup(oid, o, &key)
+            };
+            // A key that matches a pattern is valid as written: not renamed or dropped.
+            if !matches!(m, KeyMatch::Exact(_)) {
+                if let Some(s) = pattern_property(o, &key) {
+                    any_known = true;
+                    extras.push((key, Extra::Recover(value, s)));
+                    continue;
+                }
+            }
             match m {
                 KeyMatch::Exact(i) => {
                     any_known = true;
@@ -1339,17 +1423,17 @@ impl Walker<'_> {
                 if !self.may_fill(p) {
                     return Err(self.not_given(p, "null"));
                 }
-                self.invent(p.schema, WarningKind::NullReplaced, 3, "null")
+                self.invent(p.schema, WarningKind::NullReplaced, 3, "null", depth + 1)
                     .map(Some)
             }
             Some(v) => {
-                let saved = self.mark();
+                let saved = self.saved();
                 match self.value(v, p.schema, depth + 1) {
                     Ok(v) => Ok(Some(v)),
                     // Last resort, field by field: an optional field that cannot be recovered
                     // is dropped (never silently), so the required ones can still be kept.
                     Err(e) if !p.required && !self.strict && e.kind() != ErrorKind::DepthLimit => {
-                        self.undo(saved);
+                        self.restore(saved);
                         self.change(
                             WarningKind::RequiredOnly,
                             4,
@@ -1367,7 +1451,7 @@ impl Walker<'_> {
                 if !self.may_fill(p) {
                     return Err(self.not_given(p, "nothing"));
                 }
-                self.invent(p.schema, WarningKind::MissingField, 5, "nothing")
+                self.invent(p.schema, WarningKind::MissingField, 5, "nothing", depth + 1)
                     .map(Some)
             }
             None => Ok(None),
@@ -1428,6 +1512,7 @@ impl Walker<'_> {
         kind: WarningKind,
         cost: u32,
         found: &str,
+        depth: usize,
     ) -> Result<Value, Error> {
         let (value, how) = if let Some(d) = self.schema.default_of(id) {
             (d.clone(), "the schema default")
@@ -1449,7 +1534,32 @@ impl Walker<'_> {
             "missing field"
         };
         self.change(kind, cost, format!("{what} filled with {how} {value}"))?;
+        // What is filled in must meet the constraints too: nothing is made up to fit them.
+        if how == "the empty value" && !value.is_null() && self.schema.has_checks() {
+            self.check_invented(&value, id, depth);
+        } else if self.schema.is_constrained_at(id) {
+            self.check_value(id, &value);
+        }
         Ok(value)
+    }
+
+    /// Checks an empty value made for `id` as any value is checked, by walking it (it has the
+    /// shape, so the walk changes nothing; what it would change, in a `default` inside it, is
+    /// not kept: the value is filled in as made).
+    #[inline(never)]
+    fn check_invented(&mut self, value: &Value, id: NodeId, depth: usize) {
+        let saved = self.saved();
+        let moves = self.moves.len();
+        match self.value(Cow::Owned(value.clone()), id, depth) {
+            Ok(_) => self.warnings.truncate(saved.warnings),
+            Err(_) => {
+                self.restore(saved);
+                if self.schema.is_constrained_at(id) {
+                    self.check_value(id, value);
+                }
+            }
+        }
+        self.moves.truncate(moves);
     }
 
     /// `""`, `0`, `false`, `[]`, or an object of its required fields' empty values; `None` when
@@ -1513,11 +1623,14 @@ impl Walker<'_> {
 
     /// The common case of `object` on a borrowed map (every key a property by its exact name,
     /// every required property present): the same walk in the map's order, into a new map.
+    /// While a union weighs, the map is left empty, or, with `keys` (for the checks that count
+    /// them), has the keys with `null`s.
     fn exact_borrowed(
         &mut self,
         map: &Map<String, Value>,
         o: &Object,
         depth: usize,
+        keys: bool,
     ) -> Result<Value, Error> {
         let base = self.path.len();
         let mut out = Map::new();
@@ -1527,8 +1640,10 @@ impl Walker<'_> {
             };
             let given = Cow::Borrowed(given);
             let v = self.at_key(base, key, |w| w.property(p, Some(given), depth))?;
-            if let (Some(v), 0) = (v, self.dry) {
-                out.insert(key.clone(), v);
+            match v {
+                Some(v) if self.dry == 0 => drop(out.insert(key.clone(), v)),
+                Some(_) if keys => drop(out.insert(key.clone(), Value::Null)),
+                _ => {}
             }
         }
         Ok(Value::Object(out))
@@ -1584,11 +1699,11 @@ impl Walker<'_> {
         branches: &[NodeId],
         depth: usize,
         wrapped: bool,
-    ) -> Result<(usize, u32), Error> {
+    ) -> Result<(usize, u64), Error> {
         self.memoised(v, rid, depth, wrapped, |w| {
             let saved_len = w.warnings.len();
             let saved_cost = w.cost;
-            let mut best: Option<(usize, u32)> = None;
+            let mut best: Option<(usize, u64)> = None;
             let mut first_error: Option<Error> = None;
             for (i, b) in branches.iter().enumerate() {
                 w.wrapped = wrapped;
@@ -1633,7 +1748,7 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
         weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
-    ) -> Result<(usize, u32), Error> {
+    ) -> Result<(usize, u64), Error> {
         let key = (rid, v as *const Value as usize, depth, wrapped);
         let base = self.path.len();
         let fits = |c: &Choice| {
@@ -1709,6 +1824,14 @@ impl Walker<'_> {
             why,
         )
     }
+}
+
+/// The schema of the first `patternProperties` pattern `key` matches.
+fn pattern_property(o: &Object, key: &str) -> Option<NodeId> {
+    o.pattern_properties
+        .iter()
+        .find(|(p, _)| p.is_match(key))
+        .map(|(_, s)| *s)
 }
 
 /// A string that starts like a JSON document (`{` or `[`), which an object or array schema

@@ -182,9 +182,13 @@ fn integers() {
         err(json!(4.5), &s).to_string(),
         "expected an integer, found 4.5"
     );
+    // Out of range is a violation of `minimum`, not a mismatch of type.
+    let e = err(json!(-1), &s);
+    assert_eq!(e.kind(), ErrorKind::Invalid);
+    assert_eq!(e.to_string(), "expected at least 0 (minimum), found -1");
     assert_eq!(
-        err(json!(-1), &s).to_string(),
-        "expected an integer in 0..=, found -1"
+        e.violations()[0].message(),
+        "The value is -1; the minimum is 0"
     );
     assert_eq!(err(json!("3 or 4"), &s).kind(), ErrorKind::Ambiguous);
 }

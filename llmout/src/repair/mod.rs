@@ -21,22 +21,36 @@
 //! | invalid escape | `"\'"`, `"C:\xyz"`, lone `\uD800` | `"'"`, `"C:\\xyz"`, `"\uFFFD"` | [`InvalidEscape`](RepairKind::InvalidEscape) |
 //! | raw control character | a newline inside a string | kept | [`ControlCharacter`](RepairKind::ControlCharacter) |
 //! | unescaped inner quote | `"She said "no" twice"` | one string | [`UnescapedQuote`](RepairKind::UnescapedQuote) |
+//! | missing quote | `{"a": "b, "c": 1}`, `{"a": "x}` | `{"a": "b", "c": 1}`, `{"a": "x"}` | [`MissingQuote`](RepairKind::MissingQuote) |
+//! | strings joined with `+` | `"a" + "b"` | `"ab"` | [`Concatenation`](RepairKind::Concatenation) |
 //! | truncation | `{"a": [1, "tw` | `{"a": [1, "tw"]}` | [`Truncated`](RepairKind::Truncated) |
 //! | wrong closer | `{"a": [1, 2}` | `{"a": [1, 2]}` | [`MismatchedCloser`](RepairKind::MismatchedCloser) |
 //! | extra closer | `[{"a": 1}]]` | `[{"a": 1}]` | [`ExtraCloser`](RepairKind::ExtraCloser) |
+//! | missing closer | `[{"a": 1, {"a": 2}]` | `[{"a": 1}, {"a": 2}]` | [`MissingCloser`](RepairKind::MissingCloser) |
+//! | text that is no JSON | `{"a": 1, NOTE "b": 2}`, `{{"a": 1}}` | `{"a": 1, "b": 2}`, `{"a": 1}` | [`StrayText`](RepairKind::StrayText) |
+//! | `key: value` in an array | `["a": 1, "b": 2]` | `[{"a": 1, "b": 2}]` | [`KeyValueInArray`](RepairKind::KeyValueInArray) |
+//! | Python tuple, set | `(1, 2)`, `{'a', 'b'}` | `[1, 2]`, `["a", "b"]` | [`Tuple`](RepairKind::Tuple), [`Set`](RepairKind::Set) |
+//! | an array where a key should be | `{"a": [1], [2]}` | `{"a": [1, 2]}` | [`SplitArray`](RepairKind::SplitArray) |
+//! | an empty value beside the document | `[]{"a": 1}` | `{"a": 1}` | [`EmptyValue`](RepairKind::EmptyValue) |
 //! | elision | `[1, 2, ...]`, `[1, …]` | `[1, 2]`, `[1]` | [`Ellipsis`](RepairKind::Ellipsis) |
 //! | a key with no value | `{"a": , "b": 1}` | `{"a": null, "b": 1}` | [`MissingValue`](RepairKind::MissingValue) |
 //! | duplicate key | `{"a": 1, "a": 2}` | `{"a": 2}` | [`DuplicateKey`](RepairKind::DuplicateKey) |
 //! | several top-level values | `{"a":1}\n{"a":2}` | `[{"a":1}, {"a":2}]` | [`MultipleValues`](RepairKind::MultipleValues) |
-//! | JSONP wrapper | `callback({"a": 1});` | `{"a": 1}` | [`Wrapper`](RepairKind::Wrapper) |
+//! | JSONP or call wrapper | `callback({"a": 1});`, `ObjectId("5f…")`, `NumberLong(2)` | `{"a": 1}`, `"5f…"`, `2` | [`Wrapper`](RepairKind::Wrapper) |
+//! | regex literal, code block | `/^a+$/i`, ```` ```\ncode\n``` ```` | `"/^a+$/i"`, `"code"` | [`UnquotedValue`](RepairKind::UnquotedValue), [`QuoteStyle`](RepairKind::QuoteStyle) |
 //! | double encoding (opt-in) | `"{\"a\": 1}"` | `{"a": 1}` | [`DoubleEncoded`](RepairKind::DoubleEncoded) |
 //!
 //! # How it decides
 //!
-//! * **Where a string ends.** A quote inside a string ends it only when what follows could
-//!   follow a string: `,` `:` `}` `]`, the end of input, a comment, or (after whitespace) another
-//!   string. After a `,` inside an object, the next thing must also look like a key (a quote, or
-//!   a bare word and `:`), so `{"q": "She said "no", then left"}` keeps the whole sentence.
+//! * **Where a string ends.** A quote inside a string ends it only when what follows it, past
+//!   whitespace and comments, could follow a string in its place: `:` after a key; after a
+//!   member's value a `}`, or a `,` and then the next key; after an item a `]`, or a `,` and
+//!   then the next item; the end of input. So `{"q": "She said "no", then left"}` keeps the
+//!   whole sentence. When no quote ends it, the string's closing quote was missing and it
+//!   ends at the first place one could have stood (a `,` before the next key, a closer the
+//!   input ends with), with a [`MissingQuote`](RepairKind::MissingQuote) fix. That is a guess:
+//!   if it leads the document nowhere, the document is read once more without any such guess
+//!   (at most two reads). The rules in full are in the `parser::strings` module's docs.
 //! * **Where an unquoted value ends.** At the end of the line, at `}`/`]`, or at a `,` — in an
 //!   object only at a `,` followed by the next key, so `{"a": red, green, "b": 1}` reads
 //!   `"red, green"`.
@@ -45,10 +59,13 @@
 //!   completed, a number keeps its complete prefix (`1.` is `1`).
 //! * **Closers.** A closer that does not match the innermost container closes it when an outer
 //!   container of the closer's kind is open; otherwise it is skipped.
-//! * **Text that is not JSON** (prose after the value, a bare word at the top level) is an
-//!   error: choosing among candidate spans is the pipeline's job, not the parser's. So is text
-//!   that needs more than one fix per 4 bytes (a megabyte of quotes): that is noise, and
-//!   recording a fix for each would turn a small input into a huge list.
+//! * **Text that is not JSON.** Inside a document, words and tokens that cannot be part of it
+//!   (a note between members, a stray quote or colon) are skipped with a
+//!   [`StrayText`](RepairKind::StrayText) fix. Prose around the document, or a top-level
+//!   bare word, is an error: choosing among candidate spans, and reading a reply that is
+//!   only words, is the pipeline's job, not the parser's. So is text that needs more than
+//!   one fix per 4 bytes (a megabyte of quotes): that is noise, and recording a fix for each
+//!   would turn a small input into a huge list.
 //!
 //! # Three outputs
 //!
@@ -68,10 +85,13 @@
 //!
 //! # Cost
 //!
-//! One pass over the bytes with a cursor and a depth counter. Lookahead happens only at a quote
-//! inside a string or a comma inside an unquoted value, and never reads past the next key, so
-//! every byte is looked at a bounded number of times: time is linear in the input for any input.
-//! Nesting deeper than [`RepairOptions::max_depth`] is an error, never a stack overflow.
+//! One pass over the bytes with a cursor and a depth counter, and at most one more when a
+//! guess about a missing quote led nowhere. Lookahead at a quote or a comma reads at most a
+//! key's length, except where a string's end is in doubt; what those decisions read is
+//! charged to a budget of a few bytes per input byte, and once it is spent strings end at
+//! their first possible closing quote. So every byte is looked at a bounded number of
+//! times: time is linear in the input for any input. Nesting deeper than
+//! [`RepairOptions::max_depth`] is an error, never a stack overflow.
 //!
 //! ```
 //! use llmout::repair::{parse, RepairKind, RepairOptions};
@@ -181,7 +201,8 @@ pub enum RepairKind {
     Literal,
     /// `NaN`, `Infinity` or a number too large for a double became `null`.
     NonFinite,
-    /// A number in a form JSON does not allow (`+1`, `.5`, `5.`, `007`) was normalised.
+    /// A number in a form JSON does not allow (`+1`, `.5`, `5.`, `1_000`, `1,250` as a member's
+    /// value) was normalised.
     NumberFormat,
     /// An invalid escape was kept as the characters meant, or a lone surrogate replaced by U+FFFD.
     InvalidEscape,

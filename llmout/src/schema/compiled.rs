@@ -7,6 +7,12 @@
 //! llmout's vendor keywords read: `x-aliases` (alias -> property on an object, alias -> value
 //! on an enum) and `x-no-invent` (properties recovery must never fill in).
 //!
+//! Keywords that constrain a value without changing its shape (`minLength`, `pattern`,
+//! `format`, `minimum`, `multipleOf`, `maxItems`, `uniqueItems`, `maxProperties`,
+//! `dependentRequired`, `not`, ...) become the node's [`Check`]s, which recovery checks on the value it produces (each applies to values of
+//! its type only, as in JSON Schema). Checks written beside `anyOf`/`oneOf` or a type array
+//! are carried down to each branch, so that a union weighs them when it chooses.
+//!
 //! ```
 //! use llmout::{advanced::schema::Kind, schema::Schema};
 //! let s = Schema::compile(&serde_json::json!({
@@ -19,8 +25,11 @@
 //! assert!(obj.properties[0].required);
 //! ```
 
-use serde_json::{Map, Value};
+use std::collections::HashMap;
 
+use serde_json::{Map, Number, Value};
+
+use super::{Format, Pattern};
 use crate::{Error, ErrorKind};
 
 /// Index of a node in a [`Schema`].
@@ -32,6 +41,12 @@ pub struct NodeId(usize);
 pub struct Schema {
     nodes: Vec<Node>,
     root: NodeId,
+    /// Per node: it or a node it refers to has checks.
+    constrained: Vec<bool>,
+    /// Some check is more than a fixed-size integer's range (see `is_constrained`).
+    beyond_types: bool,
+    /// Why a derived type's schema could not be compiled (see `Schema::unusable`).
+    broken: Option<Box<Error>>,
 }
 
 /// One schema node.
@@ -45,6 +60,60 @@ pub struct Node {
     pub default: Option<Value>,
     /// The `$defs` name or `title`, used to recognise `{"TypeName": {...}}` wrappers.
     pub name: Option<String>,
+    /// What the value must also meet: `pattern`, ... (see [`Check`]).
+    pub checks: Vec<Check>,
+}
+
+/// A constraint on a value beyond its shape, checked on what recovery produces. Each applies
+/// to values of one type and is met by values of the others, as in JSON Schema. A value that
+/// breaks one is an [`ErrorKind::Invalid`] error listing every [`Violation`](crate::Violation)
+/// (never a value truncated or changed to fit).
+///
+/// `const` and `enum` are no checks: they are [`Kind::Enum`], matched (loosely, with a
+/// warning) by recovery, and a value that matches none is a mismatch.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Check {
+    /// `minLength`: a string has at least this many characters (Unicode scalar values).
+    MinLength(u64),
+    /// `maxLength`: a string has at most this many characters.
+    MaxLength(u64),
+    /// `pattern`: a string matches the regular expression (anywhere, unless anchored).
+    Pattern(Pattern),
+    /// `format`: a string is of the format (see [`Format`] for what each accepts).
+    Format(Format),
+    /// `minimum`: a number is at least this.
+    Minimum(Number),
+    /// `maximum`: a number is at most this.
+    Maximum(Number),
+    /// `exclusiveMinimum` (or draft 4's `minimum` with `exclusiveMinimum: true`): a number
+    /// is more than this.
+    ExclusiveMinimum(Number),
+    /// `exclusiveMaximum`: a number is less than this.
+    ExclusiveMaximum(Number),
+    /// `multipleOf`: a number divided by this is an integer (exactly, in decimal).
+    MultipleOf(Number),
+    /// `minItems`: an array has at least this many items.
+    MinItems(u64),
+    /// `maxItems`: an array has at most this many items.
+    MaxItems(u64),
+    /// `uniqueItems: true`: no two items of an array are equal (as JSON values: `1` and
+    /// `1.0` are equal, the order of keys does not count).
+    UniqueItems,
+    /// `minProperties`: an object has at least this many properties.
+    MinProperties(u64),
+    /// `maxProperties`: an object has at most this many properties.
+    MaxProperties(u64),
+    /// `dependentRequired` (or draft 7's `dependencies` with a list): when an object has the
+    /// property, it has each of the others too.
+    DependentRequired(String, Vec<String>),
+    /// `required` on a schema that does not say it is an object (`{"required": ["a"]}`, as
+    /// under `not` or `anyOf`): an object has these properties. (On an object schema,
+    /// `required` is part of the shape: [`Property::required`].)
+    Required(Vec<String>),
+    /// `not`: the value does not fit this schema (fits: recovers with no change and no
+    /// violation).
+    Not(NodeId),
 }
 
 /// What a node accepts.
@@ -112,6 +181,9 @@ pub struct Object {
     pub additional: Additional,
     /// `x-aliases`: alias -> index into `properties`.
     pub aliases: Vec<(String, usize)>,
+    /// `patternProperties`: keys that are no property and match a pattern are recovered
+    /// against its schema (the first that matches), before `additional` is looked at.
+    pub pattern_properties: Vec<(Pattern, NodeId)>,
 }
 
 /// One declared property.
@@ -152,8 +224,27 @@ impl Schema {
         Schema {
             nodes: vec![Node::of(Kind::Any)],
             root: NodeId(0),
+            constrained: vec![false],
+            beyond_types: false,
+            broken: None,
         }
         // (Node 0 is `Any` in every schema; see `root_any`.)
+    }
+
+    /// The stand-in for a derived type's schema that does not compile (a `pattern` attribute
+    /// llmout cannot run): every reply is that error, never a value checked against less
+    /// than the type states.
+    pub(crate) fn unusable(error: Error) -> Schema {
+        let mut s = Schema::any();
+        s.constrained = vec![true];
+        s.beyond_types = true;
+        s.broken = Some(Box::new(error));
+        s
+    }
+
+    /// Why this schema could not be compiled, for a stand-in from [`Schema::unusable`].
+    pub(crate) fn broken(&self) -> Option<&Error> {
+        self.broken.as_deref()
     }
 
     /// Compiles a JSON schema. Fails with [`ErrorKind::InvalidSchema`] on anything
@@ -167,17 +258,81 @@ impl Schema {
     /// assert_eq!(err.to_string(), "at /$ref: expected a $ref that resolves inside the schema, found \"#/$defs/Missing\"");
     /// ```
     pub fn compile(schema: &Value) -> Result<Schema, Error> {
-        super::validate(schema)?;
+        let patterns = super::valid::check(schema)?;
         let mut c = Compiler {
             doc: schema,
             nodes: vec![Node::of(Kind::Any)],
             refs: Vec::new(),
+            patterns,
+            beyond_types: false,
         };
         let root = c.node(schema, None, 0)?;
-        Ok(Schema {
+        let mut schema = Schema {
             nodes: c.nodes,
             root,
+            constrained: Vec::new(),
+            beyond_types: c.beyond_types,
+            broken: None,
+        };
+        // (An object with `patternProperties` is checked for keys that match two patterns.)
+        schema.constrained = (0..schema.nodes.len())
+            .map(|i| {
+                let id = NodeId(i);
+                schema.checks(id).next().is_some()
+                    || matches!(&schema.node(schema.resolve(id)).kind,
+                        Kind::Object(o) if !o.pattern_properties.is_empty())
+            })
+            .collect();
+        Ok(schema)
+    }
+
+    /// Whether a value can have the schema's shape and still break one of its [`Check`]s (or
+    /// a key match two `patternProperties`): then values must be walked to be checked, even
+    /// when they need no recovery. Integer bounds that only restate a fixed-size integer's
+    /// range, with its `format` (what schemars writes for `u8`, `u32`, `i16`, ...), do not
+    /// count here: deserializing into that integer refuses what breaks them. (They are still
+    /// checked when a value is walked.)
+    ///
+    /// ```
+    /// use llmout::schema::Schema;
+    /// use serde_json::json;
+    /// let s = Schema::compile(&json!({"type": "string", "pattern": "^a"})).unwrap();
+    /// assert!(s.is_constrained());
+    /// assert!(!Schema::compile(&json!({"type": "string"})).unwrap().is_constrained());
+    /// let u8_field = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255});
+    /// assert!(!Schema::compile(&u8_field).unwrap().is_constrained());
+    /// let percent = json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 100});
+    /// assert!(Schema::compile(&percent).unwrap().is_constrained());
+    /// ```
+    pub fn is_constrained(&self) -> bool {
+        self.beyond_types
+    }
+
+    /// Whether any node has checks (or `patternProperties`), integer ranges included.
+    pub(crate) fn has_checks(&self) -> bool {
+        self.constrained.iter().any(|c| *c)
+    }
+
+    /// Whether `id` or a node it refers to has checks.
+    pub(crate) fn is_constrained_at(&self, id: NodeId) -> bool {
+        self.constrained.get(id.0).copied().unwrap_or(false)
+    }
+
+    /// The checks of `id` and of the nodes it refers to, in that order.
+    pub fn checks(&self, id: NodeId) -> impl Iterator<Item = &Check> {
+        let mut next = Some(id);
+        let mut hops = 0;
+        std::iter::from_fn(move || {
+            let id = next?;
+            hops += 1;
+            let node = self.node(id);
+            next = match node.kind {
+                Kind::Ref(to) if hops <= self.nodes.len() => Some(to),
+                _ => None,
+            };
+            Some(node.checks.iter())
         })
+        .flatten()
     }
 
     /// The root node.
@@ -310,6 +465,7 @@ impl Node {
             nullable: false,
             default: None,
             name: None,
+            checks: Vec::new(),
         }
     }
 }
@@ -319,6 +475,10 @@ struct Compiler<'a> {
     nodes: Vec<Node>,
     /// `$ref` strings already compiled, and their node.
     refs: Vec<(String, NodeId)>,
+    /// The schema's regular expressions, compiled once by `valid::check`, by source.
+    patterns: HashMap<String, Pattern>,
+    /// A check other than a fixed-size integer's own range was compiled.
+    beyond_types: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -354,6 +514,7 @@ impl<'a> Compiler<'a> {
             .map(str::to_owned)
             .or_else(|| obj.get("title").and_then(Value::as_str).map(str::to_owned));
         let default = obj.get("default").cloned();
+        let checks = self.checks(obj, depth)?;
 
         if let Some(reference) = obj.get("$ref").and_then(Value::as_str) {
             let target = self.reference(reference, depth)?;
@@ -362,6 +523,7 @@ impl<'a> Compiler<'a> {
                 nullable: false,
                 default,
                 name,
+                checks,
             });
             return Ok(id);
         }
@@ -369,6 +531,13 @@ impl<'a> Compiler<'a> {
         let mut node = self.own_kind(obj, depth)?;
         node.default = default;
         node.name = name;
+        node.checks = checks;
+        if let (Kind::Any, Some(required)) = (&node.kind, obj.get("required")) {
+            let names = names(Some(required));
+            if !names.is_empty() {
+                node.checks.push(Check::Required(names));
+            }
+        }
 
         // anyOf / oneOf: a union, with null branches folded into `nullable`.
         for key in ["anyOf", "oneOf"] {
@@ -394,7 +563,139 @@ impl<'a> Compiler<'a> {
                 node = self.conjoin(node, part);
             }
         }
+        // A union's checks go to each branch (a node of its own that refers to the branch),
+        // so that weighing a branch weighs them.
+        if let (Kind::Union(branches), false) = (&node.kind, node.checks.is_empty()) {
+            let branches = branches.clone();
+            let checks = std::mem::take(&mut node.checks);
+            let wrapped = branches
+                .into_iter()
+                .map(|b| {
+                    let mut n = Node::of(Kind::Ref(b));
+                    n.checks = checks.clone();
+                    self.push(n)
+                })
+                .collect();
+            node.kind = Kind::Union(wrapped);
+        }
         Ok(self.push(node))
+    }
+
+    /// The checks stated by one schema object's own keywords.
+    fn checks(&mut self, obj: &'a Map<String, Value>, depth: usize) -> Result<Vec<Check>, Error> {
+        let mut checks = Vec::new();
+        let count = |key: &str| {
+            obj.get(key).and_then(|v| {
+                v.as_u64().or_else(|| {
+                    // (`5.0`: `validate` accepts integral floats.)
+                    v.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                        .map(|f| f.min(u64::MAX as f64) as u64)
+                })
+            })
+        };
+        let number = |key: &str| match obj.get(key) {
+            Some(Value::Number(n)) => Some(n.clone()),
+            _ => None,
+        };
+        let flag = |key: &str| obj.get(key) == Some(&Value::Bool(true));
+        if let Some(n) = count("minLength") {
+            checks.push(Check::MinLength(n));
+        }
+        if let Some(n) = count("maxLength") {
+            checks.push(Check::MaxLength(n));
+        }
+        if let Some(source) = obj.get("pattern").and_then(Value::as_str) {
+            checks.push(Check::Pattern(self.pattern(source)?));
+        }
+        if let Some(f) = obj
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(Format::from_name)
+        {
+            checks.push(Check::Format(f));
+        }
+        // Draft 4 writes exclusive bounds as a flag on `minimum` / `maximum`.
+        if let Some(n) = number("minimum") {
+            checks.push(if flag("exclusiveMinimum") {
+                Check::ExclusiveMinimum(n)
+            } else {
+                Check::Minimum(n)
+            });
+        }
+        if let Some(n) = number("maximum") {
+            checks.push(if flag("exclusiveMaximum") {
+                Check::ExclusiveMaximum(n)
+            } else {
+                Check::Maximum(n)
+            });
+        }
+        if let Some(n) = number("exclusiveMinimum") {
+            checks.push(Check::ExclusiveMinimum(n));
+        }
+        if let Some(n) = number("exclusiveMaximum") {
+            checks.push(Check::ExclusiveMaximum(n));
+        }
+        if let Some(n) = number("multipleOf").filter(|n| n.as_f64().is_some_and(|f| f > 0.0)) {
+            checks.push(Check::MultipleOf(n));
+        }
+        if let Some(n) = count("minItems") {
+            checks.push(Check::MinItems(n));
+        }
+        if let Some(n) = count("maxItems") {
+            checks.push(Check::MaxItems(n));
+        }
+        if flag("uniqueItems") {
+            checks.push(Check::UniqueItems);
+        }
+        if let Some(n) = count("minProperties") {
+            checks.push(Check::MinProperties(n));
+        }
+        if let Some(n) = count("maxProperties") {
+            checks.push(Check::MaxProperties(n));
+        }
+        for key in ["dependentRequired", "dependencies"] {
+            let Some(map) = obj.get(key).and_then(Value::as_object) else {
+                continue;
+            };
+            for (name, needs) in map {
+                // (`dependencies` may hold a schema instead: `dependentSchemas`, not a list.)
+                if needs.is_array() {
+                    checks.push(Check::DependentRequired(name.clone(), names(Some(needs))));
+                }
+            }
+        }
+        if let Some(not) = obj.get("not") {
+            checks.push(Check::Not(self.node(not, None, depth + 1)?));
+        }
+        let range = obj
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(integer_range);
+        self.beyond_types |= checks.iter().any(|c| match (c, range) {
+            (Check::Minimum(n), Some((min, _))) => n.as_i128() != Some(min),
+            (Check::Maximum(n), Some((_, max))) => n.as_i128() != Some(max),
+            _ => true,
+        });
+        Ok(checks)
+    }
+
+    /// The compiled `source` (compiled by `valid::check` already; compiled here otherwise).
+    fn pattern(&mut self, source: &str) -> Result<Pattern, Error> {
+        if let Some(p) = self.patterns.get(source) {
+            return Ok(p.clone());
+        }
+        let p = Pattern::new(source).map_err(|why| {
+            invalid(
+                super::valid::PATTERN_EXPECTED,
+                format!(
+                    "{} ({why})",
+                    super::valid::json_excerpt(&Value::from(source))
+                ),
+            )
+        })?;
+        self.patterns.insert(source.to_owned(), p.clone());
+        Ok(p)
     }
 
     /// The node described by `type`, `enum`, `const`, `properties`, `items`, ... of one schema
@@ -426,7 +727,10 @@ impl<'a> Compiler<'a> {
         }
         if types.is_empty() {
             // No `type`: infer from structural keywords, else anything.
-            if obj.contains_key("properties") || obj.contains_key("additionalProperties") {
+            if obj.contains_key("properties")
+                || obj.contains_key("additionalProperties")
+                || obj.contains_key("patternProperties")
+            {
                 kinds.push(self.kind_of_type("object", obj, depth)?);
             } else if obj.contains_key("items") || obj.contains_key("prefixItems") {
                 kinds.push(self.kind_of_type("array", obj, depth)?);
@@ -525,6 +829,14 @@ impl<'a> Compiler<'a> {
                 });
             }
         }
+        if let Some(patterns) = obj.get("patternProperties").and_then(Value::as_object) {
+            self.beyond_types |= !patterns.is_empty();
+            for (source, schema) in patterns {
+                let pattern = self.pattern(source)?;
+                let id = self.node(schema, None, depth + 1)?;
+                object.pattern_properties.push((pattern, id));
+            }
+        }
         object.additional = match obj.get("additionalProperties") {
             None if object.properties.is_empty() => Additional::Allow,
             None => Additional::Unspecified,
@@ -566,6 +878,7 @@ impl<'a> Compiler<'a> {
             nullable: false,
             default: None,
             name: name.map(str::to_owned),
+            checks: Vec::new(),
         };
         Ok(placeholder)
     }
@@ -598,6 +911,8 @@ impl<'a> Compiler<'a> {
     /// merged; otherwise the more specific side wins.
     fn conjoin(&mut self, a: Node, b: Node) -> Node {
         let nullable = b.nullable && (a.nullable || a.kind == Kind::Any);
+        let mut checks = a.checks;
+        checks.extend(b.checks);
         let mut merged = match (a.kind, b.kind) {
             (Kind::Any, kind) | (kind, Kind::Any) => Node::of(kind),
             (Kind::Object(mut x), Kind::Object(y)) => {
@@ -605,6 +920,7 @@ impl<'a> Compiler<'a> {
                 x.properties.extend(y.properties);
                 x.aliases
                     .extend(y.aliases.into_iter().map(|(a, i)| (a, i + offset)));
+                x.pattern_properties.extend(y.pattern_properties);
                 if x.additional == Additional::Unspecified || x.additional == Additional::Allow {
                     x.additional = match y.additional {
                         Additional::Allow if !x.properties.is_empty() => Additional::Unspecified,
@@ -615,15 +931,48 @@ impl<'a> Compiler<'a> {
             }
             (Kind::Object(x), Kind::Ref(r)) | (Kind::Ref(r), Kind::Object(x)) => {
                 let target = self.nodes[r.0].clone();
-                return self.conjoin(Node::of(Kind::Object(x)), target);
+                let mut node = Node::of(Kind::Object(x));
+                node.checks = checks;
+                return self.conjoin(node, target);
             }
             (_, kind) => Node::of(kind),
         };
+        merged.checks = checks;
         merged.nullable = nullable;
         merged.default = a.default.or(b.default);
         merged.name = a.name.or(b.name);
         merged
     }
+}
+
+/// The range of the fixed-size integer a `format` names, as schemars writes them: what
+/// deserializing into that integer enforces.
+fn integer_range(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        "int128" => (i128::MIN, i128::MAX),
+        "uint128" => (0, i128::MAX),
+        _ => return None,
+    })
+}
+
+/// The strings of a JSON array (property names).
+fn names(list: Option<&Value>) -> Vec<String> {
+    list.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn aliases_of_values(obj: &Map<String, Value>) -> Vec<(String, Value)> {

@@ -4,9 +4,13 @@
 
 pub(crate) mod compiled;
 pub mod dialect;
+mod format;
+pub(crate) mod pattern;
 pub mod prompt;
 mod valid;
 
 pub use compiled::Schema;
 pub(crate) use compiled::*;
+pub use format::Format;
+pub(crate) use pattern::Pattern;
 pub use valid::validate;

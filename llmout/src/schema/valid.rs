@@ -11,7 +11,9 @@
 //! | `properties`, `$defs`, `patternProperties`… that are not objects of schemas | `{"properties": "x"}` |
 //! | `anyOf`, `oneOf`, `allOf` that are not non-empty arrays of schemas | `{"anyOf": []}` |
 //! | `required`, `x-no-invent` that are not arrays of strings; `x-aliases` not an object of strings | `{"required": "a"}` |
-//! | bounds that are not numbers, counts that are not non-negative integers | `{"minItems": -1}` |
+//! | bounds that are not numbers, counts that are not non-negative integers, `multipleOf` not above 0 | `{"minItems": -1}` |
+//! | `format` that is not a string, `uniqueItems` not a boolean, `dependentRequired` not an object of name lists | `{"format": 1}` |
+//! | a `pattern` or `patternProperties` key that is not a regular expression llmout can run (see [`Pattern`](super::Pattern): ECMA-262 without look-around or backreferences) | `{"pattern": "(?=a)"}` |
 //! | a `$ref` that is not a string or does not resolve inside the document | `{"$ref": "#/$defs/Missing"}` |
 //! | references that loop without consuming input: a cycle of `$ref`s and in-place applicators (`anyOf`, `oneOf`, `allOf`, `not`, `if`/`then`/`else`) with no `properties` or `items` on the way | `A -> B -> A`, a `$ref` that is its own `anyOf` branch |
 //! | schema positions nested more than 100 deep | |
@@ -42,7 +44,12 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::Pattern;
 use crate::{pointer_push, Error, ErrorKind};
+
+/// What an invalid-schema error for a regular expression expects.
+pub(crate) const PATTERN_EXPECTED: &str =
+    "a regular expression llmout can run (ECMA-262 without look-around or backreferences)";
 
 /// Schema positions nested deeper than this are rejected (the checks and every consumer recurse
 /// once per level).
@@ -101,11 +108,18 @@ const COUNTS: [&str; 6] = [
 /// );
 /// ```
 pub fn validate(schema: &Value) -> Result<(), Error> {
+    check(schema).map(drop)
+}
+
+/// [`validate`], keeping the regular expressions it compiled (by source) for
+/// [`Schema::compile`](super::Schema::compile).
+pub(crate) fn check(schema: &Value) -> Result<HashMap<String, Pattern>, Error> {
     let mut c = Checker {
         root: schema,
         seen: HashSet::new(),
         refs: HashMap::new(),
         pending: Vec::new(),
+        patterns: HashMap::new(),
     };
     let mut path = String::new();
     c.check(schema, &mut path, 0)?;
@@ -115,7 +129,8 @@ pub fn validate(schema: &Value) -> Result<(), Error> {
             c.check(target, &mut path, 0)?;
         }
     }
-    c.cycles()
+    c.cycles()?;
+    Ok(c.patterns)
 }
 
 fn addr(v: &Value) -> usize {
@@ -138,6 +153,8 @@ struct Checker<'a> {
     refs: HashMap<usize, Ref<'a>>,
     /// Reference targets still to check, with their pointers.
     pending: Vec<(&'a Value, String)>,
+    /// The regular expressions compiled, by source.
+    patterns: HashMap<String, Pattern>,
 }
 
 fn bad(path: &str, expected: &str, found: &Value) -> Error {
@@ -230,6 +247,23 @@ impl<'a> Checker<'a> {
                     self.pending.push((target, ref_pointer(reference)));
                 }
             }
+            "pattern" => {
+                if let Some(source) = value.as_str() {
+                    self.pattern(source, path)?;
+                }
+            }
+            "patternProperties" => {
+                let Some(map) = value.as_object() else {
+                    return Err(bad(path, "an object of schemas", value));
+                };
+                for source in map.keys() {
+                    path.truncate(base);
+                    push_segment(path, source);
+                    self.pattern(source, path)?;
+                }
+                path.truncate(base);
+                self.check_all(map.iter().map(|(k, v)| (k.clone(), v)), path, depth)?;
+            }
             "items" if !value.is_array() => self.check(value, path, depth + 1)?,
             k if SCHEMA_ONE.contains(&k) => self.check(value, path, depth + 1)?,
             k if SCHEMA_MAPS.contains(&k) => {
@@ -262,6 +296,23 @@ impl<'a> Checker<'a> {
             _ => {}
         }
         path.truncate(base);
+        Ok(())
+    }
+
+    /// Compiles a regular expression once (see [`Pattern`]); the error is at `path`.
+    fn pattern(&mut self, source: &str, path: &str) -> Result<(), Error> {
+        if self.patterns.contains_key(source) {
+            return Ok(());
+        }
+        let p = Pattern::new(source).map_err(|why| {
+            Error::new(
+                ErrorKind::InvalidSchema,
+                path,
+                PATTERN_EXPECTED,
+                format!("{} ({why})", json_excerpt(&Value::from(source))),
+            )
+        })?;
+        self.patterns.insert(source.to_owned(), p);
         Ok(())
     }
 
@@ -410,6 +461,16 @@ fn wrong_value(key: &str, value: &Value) -> Option<&'static str> {
         k if BOUNDS.contains(&k) => (
             value.is_number() || (k.starts_with("exclusive") && value.is_boolean()),
             "a number",
+        ),
+        "pattern" => (value.is_string(), "a regular expression (a string)"),
+        "format" => (value.is_string(), "a format name (a string)"),
+        "uniqueItems" => (value.is_boolean(), "true or false"),
+        "dependentRequired" => (
+            value.as_object().is_some_and(|m| {
+                m.values()
+                    .all(|v| v.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
+            }),
+            "an object mapping property names to arrays of property names",
         ),
         "multipleOf" => (
             value.as_f64().is_some_and(|m| m > 0.0),

@@ -214,9 +214,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn member(&mut self, first: bool) -> Result<Member> {
         self.joinable = None;
         let key_start = self.pos;
-        let quoted = Quote::at(self.b, self.pos).is_some();
+        let quote = Quote::at(self.b, self.pos);
+        let quoted = quote.is_some();
+        let mut bare = None;
         if !quoted && self.b[key_start] >= 0x20 {
             let end = self.bare_end();
+            bare = Some(end);
             let (next, _) = self.skip_gap(end);
             if first && is_number(&self.b[key_start..end]) && self.set_follows_at(next) {
                 return Ok(Member::SetItem(None));
@@ -234,7 +237,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 return Ok(Member::Stray);
             }
         }
-        let Some((key, seg)) = self.key()? else {
+        let Some((key, seg)) = self.key(quote, bare)? else {
             return Ok(Member::Done);
         };
         self.skip_ws();
@@ -333,10 +336,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// A quote right after a value and before a separator (`abcdef",` or `12",`): the end of
     /// a string whose opening quote is missing. Skipped, and recorded.
+    #[inline(always)]
     fn stray_quote(&mut self) {
-        if self.peek() != Some(b'"') {
-            return;
+        if self.peek() == Some(b'"') {
+            self.stray_quote_at_cursor();
         }
+    }
+
+    #[inline(never)]
+    fn stray_quote_at_cursor(&mut self) {
         let (i, _) = self.skip_gap(self.pos + 1);
         if self
             .b
@@ -348,9 +356,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
     }
 
-    /// A key, quoted or bare. `None` when the input ended inside it (the key is dropped).
-    fn key(&mut self) -> Result<Option<(Text, Seg)>> {
-        if let Some((q, len)) = Quote::at(self.b, self.pos) {
+    /// A key, quoted (`quote`, the quote at the cursor) or bare (ending at `bare`, when
+    /// known). `None` when the input ended inside it (the key is dropped).
+    fn key(
+        &mut self,
+        quote: Option<(Quote, usize)>,
+        bare: Option<usize>,
+    ) -> Result<Option<(Text, Seg)>> {
+        if let Some((q, len)) = quote {
             if q != Quote::Double {
                 self.repair(RepairKind::QuoteStyle, self.pos);
             }
@@ -362,7 +375,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             return Ok(Some((key, Seg::Key { start, end })));
         }
         let start = self.pos;
-        self.pos = self.bare_end();
+        self.pos = bare.unwrap_or_else(|| self.bare_end());
         let safe = !self.b[start..self.pos]
             .iter()
             .any(|&c| c == b'\\' || c < 0x20);
@@ -381,6 +394,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn bare_end(&self) -> usize {
         let b = self.b;
         let mut i = self.pos;
+        // A word is the common key: none of its bytes can end it.
+        while b
+            .get(i)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            i += 1;
+        }
         while let Some(&c) = b.get(i) {
             if matches!(
                 c,

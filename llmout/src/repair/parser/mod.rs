@@ -379,6 +379,22 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             let body = i + len;
             let limit = (body + KEY_LOOK).min(b.len());
             let mut k = body;
+            if matches!(q, Quote::Double | Quote::Single) {
+                // The common quotes, closed by the byte they open with: a tight loop.
+                let quote = b[i];
+                while k < limit {
+                    match b[k] {
+                        c if c == quote => {
+                            let (j, _) = self.skip_gap(k + 1);
+                            return b.get(j).is_none_or(|&d| d == b':');
+                        }
+                        b'\\' => k += 2,
+                        b'\n' => return false,
+                        _ => k += 1,
+                    }
+                }
+                return true;
+            }
             while k < limit {
                 match b[k] {
                     b'\\' => k += 2,

@@ -68,7 +68,18 @@ pub(super) enum Quote {
 
 impl Quote {
     /// The quote opening at `at`, if any, and its length in bytes.
+    #[inline(always)]
     pub(super) fn at(b: &[u8], at: usize) -> Option<(Quote, usize)> {
+        match *b.get(at)? {
+            b'"' if !next2(b, at, b'"', b'"') => Some((Quote::Double, 1)),
+            b'\'' if !next2(b, at, b'\'', b'\'') => Some((Quote::Single, 1)),
+            b'"' | b'\'' | b'`' | 0xE2 | 0xC2 => Quote::at_slow(b, at),
+            _ => None,
+        }
+    }
+
+    #[inline(never)]
+    fn at_slow(b: &[u8], at: usize) -> Option<(Quote, usize)> {
         match b.get(at)? {
             b'"' if next2(b, at, b'"', b'"') => Some((Quote::TripleDouble, 3)),
             b'"' => Some((Quote::Double, 1)),
@@ -262,6 +273,26 @@ impl Brackets {
     }
 }
 
+/// The brackets a string's text holds up to a quote, counted as far as a verdict has needed
+/// them (`counted`), and no further until one needs more: each byte of the text is counted
+/// once at most.
+struct OpenBrackets {
+    q: Quote,
+    counted: usize,
+    open: Brackets,
+}
+
+impl OpenBrackets {
+    /// The brackets open in the text before `at` (a closing quote's position).
+    fn upto(&mut self, b: &[u8], at: usize) -> &Brackets {
+        if at > self.counted {
+            self.open.count(&b[self.counted..at], self.q);
+            self.counted = at;
+        }
+        &self.open
+    }
+}
+
 /// Bytes that may begin a JSON value, or the end of a container: after an item's comma, what
 /// shows that the comma separated items.
 fn starts_item(b: &[u8], i: usize) -> bool {
@@ -287,6 +318,9 @@ fn cut_literal_at(b: &[u8], i: usize) -> bool {
 
 /// A JSON or Python literal at `i`, not glued to more letters.
 pub(super) fn literal_at(b: &[u8], i: usize) -> bool {
+    if !matches!(b.get(i), Some(b't' | b'f' | b'n' | b'T' | b'F' | b'N')) {
+        return false;
+    }
     ["true", "false", "null", "True", "False", "None"]
         .iter()
         .any(|w| {
@@ -424,13 +458,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         };
         let double = q == Quote::Double;
         let mut i = start;
-        let mut plain = double;
-        // After a quote that is text (`"She said "hi" to"`), the next ones are weighed with
-        // the brackets the text holds so far, counted once as the scan goes (`counted` is how
-        // far), and as not the first quote.
+        // Every byte that needs decoding or escaping is a stop of `table`: a body none of
+        // whose stops is met before the closing quote is the text as it stands.
+        let mut plain = true;
+        // After a quote that is text (`"She said "hi" to"`), the next ones are weighed as not
+        // the first quote, and with the brackets the text holds so far when that needs them:
+        // counted once, up to `counted`, when first needed (a quote is no bracket).
         let mut first = true;
-        let mut brackets = Brackets::default();
-        let mut counted = start;
+        let mut open = OpenBrackets {
+            q,
+            counted: start,
+            open: Brackets::default(),
+        };
         loop {
             if double {
                 i = skip_plain_words(b, i);
@@ -449,9 +488,19 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 let verdict = if self.look_spent() {
                     Verdict::End
                 } else if first {
-                    self.verdict(q, start, i, len, ctx, None, true)
+                    if self.plainly_ends(start, i + len, ctx, None) {
+                        Verdict::End
+                    } else if self.plainly_inside(start, i, len, ctx, true) {
+                        Verdict::Inside
+                    } else {
+                        self.verdict(q, start, i, len, ctx, None, true)
+                    }
+                } else if self.plainly_inside(start, i, len, ctx, false) {
+                    Verdict::Inside
+                } else if self.plainly_ends(start, i + len, ctx, Some(&mut open)) {
+                    Verdict::End
                 } else {
-                    brackets.count(&b[counted..i], q);
+                    let brackets = *open.upto(b, i);
                     self.verdict(q, start, i, len, ctx, Some(&brackets), false)
                 };
                 let resume = match verdict {
@@ -460,13 +509,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     // Text inside the string: go on to the next quote. What the string ends
                     // on otherwise is the slow path's to decide, from the start.
                     Verdict::Inside if !q.is_block() => {
-                        if first {
-                            brackets.count(&b[start..i], q);
-                            first = false;
-                        }
+                        first = false;
                         plain = false;
                         i += len;
-                        counted = i;
                         continue;
                     }
                     _ => break,
@@ -492,6 +537,67 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             };
         }
         self.string_end_slow(q, start, ctx)
+    }
+
+    /// Whether what follows the closing quote ending at `after` plainly ends the string, as
+    /// in nearly every string: a key's `:`; a `,` and the next item or key; a closer the text
+    /// opened no bracket of. The same answer [`verdict`](Self::verdict) gives these, for a
+    /// fraction of its work; anything else is left to it.
+    #[inline(always)]
+    fn plainly_ends(
+        &self,
+        start: usize,
+        after: usize,
+        ctx: Ctx,
+        brackets: Option<&mut OpenBrackets>,
+    ) -> bool {
+        let b = self.b;
+        let Some(&c) = b.get(after).filter(|_| !self.doubled_quote) else {
+            return false;
+        };
+        match (ctx, c) {
+            (Ctx::Key, _) => !(c.is_ascii_alphabetic() || c == b'_' || c >= 0x80),
+            (_, b':') => ctx != Ctx::Member,
+            (Ctx::Member, b',') => self.key_follows(after + 1),
+            (_, b',') => {
+                let next = after + 1 + usize::from(b.get(after + 1) == Some(&b' '));
+                matches!(b.get(next), Some(b'"' | b'{' | b'[' | b']' | b'0'..=b'9'))
+            }
+            (_, b'}' | b']' | b')') => match brackets {
+                Some(open) => !open.upto(b, after - 1).opens(c),
+                None => !b[start..after]
+                    .iter()
+                    .any(|&d| matches!(d, b'(' | b'[' | b'{')),
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether the closing quote at `at` (of `len` bytes) is plainly text inside the string,
+    /// as the quotes of a quotation are (`"She said "hi" to me"`): a word follows it on the
+    /// same line (glued to it, unless `first`, where a word after a space may stand on its
+    /// own) that is no literal, and what stands before it is no separator or opener. The
+    /// same answer [`verdict`](Self::verdict) gives these; anything else is left to it.
+    #[inline(always)]
+    fn plainly_inside(&self, start: usize, at: usize, len: usize, ctx: Ctx, first: bool) -> bool {
+        if ctx == Ctx::Key || self.doubled_quote {
+            return false;
+        }
+        let b = self.b;
+        let after = at + len;
+        let (i, newline) = self.skip_gap(after);
+        let glued = i == after;
+        if newline || (first && !glued) {
+            return false;
+        }
+        let Some(&c) = b.get(i) else {
+            return false;
+        };
+        c.is_ascii_alphabetic()
+            && !literal_at(b, i)
+            && self
+                .before(start, at)
+                .is_none_or(|d| !matches!(b[d], b',' | b':' | b'[' | b'{' | b'('))
     }
 
     /// Whether the budget for reading ahead is spent.
@@ -916,7 +1022,20 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// Skips whitespace and comments from `i` (without recording them); returns where they
     /// end and whether they held a line break.
-    pub(super) fn skip_gap(&self, mut i: usize) -> (usize, bool) {
+    #[inline(always)]
+    pub(super) fn skip_gap(&self, i: usize) -> (usize, bool) {
+        // Most gaps are empty or one space: settled without a call.
+        let b = self.b;
+        let at = i + usize::from(b.get(i) == Some(&b' '));
+        match b.get(at) {
+            Some(&c) if c > b' ' && c != b'/' && c != b'#' => (at, false),
+            None => (at, false),
+            _ => self.skip_gap_slow(i),
+        }
+    }
+
+    #[inline(never)]
+    fn skip_gap_slow(&self, mut i: usize) -> (usize, bool) {
         let b = self.b;
         let mut newline = false;
         loop {
@@ -1015,6 +1134,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// and is dropped with the indentation after it. Escaped line breaks (`\n`) are text.
     fn trim_layout(&mut self, text: Text, start: usize, end: usize) -> Text {
         let b = self.b;
+        if end == start || !matches!(b[end - 1], b' ' | b'\t' | b'\n') {
+            return text;
+        }
         let mut k = end;
         while k > start && matches!(b[k - 1], b' ' | b'\t') {
             k -= 1;
