@@ -932,3 +932,54 @@ fn cut_off_in_the_second_call() {
         streams_like_parse(cut);
     });
 }
+
+/// The reply cut off at every character (the model's token limit can fall anywhere): no call
+/// is made of a fragment (the calls read are the first calls of the whole reply, exactly),
+/// and no text is lost: the text before the calls stays content, and once the cut falls past
+/// the second call's name (in harmony, its message) with that call not read, the cut-off
+/// text ends the content.
+#[test]
+fn cut_off_at_every_character() {
+    each(|fam| {
+        let whole = reply(fam, &[a(), b()]);
+        let all = expected(fam, &[a(), b()]);
+        // Where the second call's text that is content when cut begins: its name, or in
+        // harmony, whose content is the messages' bodies, its message (the role header cut
+        // off is protocol, no text).
+        let second = match fam.name {
+            "gpt-oss harmony" => whole.rfind("<|message|>").unwrap() + "<|message|>".len(),
+            _ => whole.rfind("search").unwrap() + "search".len(),
+        };
+        for (at, _) in whole.char_indices().skip(1) {
+            let cut = &whole[..at];
+            let r = parse(cut);
+            assert!(
+                r.tool_calls.len() <= all.len() && r.tool_calls[..] == all[..r.tool_calls.len()],
+                "{}: {cut:?} gives {:?}",
+                fam.name,
+                r.tool_calls
+            );
+            let content = r.content.as_deref().unwrap_or_default();
+            if fam.content.is_some() && !fam.before.is_empty() && at >= fam.before.len() {
+                assert!(
+                    content.contains("Checking both."),
+                    "{}: {cut:?} gives {content:?}",
+                    fam.name
+                );
+            }
+            let tail: String = {
+                let t = cut.trim_end();
+                let from = t.char_indices().rev().nth(2).map_or(0, |(i, _)| i);
+                let from = from.max(second).min(t.len());
+                t[from..].to_owned()
+            };
+            if at > second && r.tool_calls.len() < all.len() {
+                assert!(
+                    content.ends_with(&tail),
+                    "{}: {cut:?} gives {content:?}",
+                    fam.name
+                );
+            }
+        }
+    });
+}

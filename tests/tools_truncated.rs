@@ -70,3 +70,54 @@ fn a_cut_inside_the_first_call_gives_none() {
         streams_like_parse(&reply);
     }
 }
+
+#[test]
+fn a_bare_array_and_an_envelope_cut_off_keep_their_whole_calls() {
+    for (reply, content) in [
+        (
+            "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"argu",
+            "[, {\"name\": \"b\", \"argu",
+        ),
+        (
+            "{\"tool_calls\": [{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"argu",
+            "{\"tool_calls\": [, {\"name\": \"b\", \"argu",
+        ),
+    ] {
+        let r = parse(reply);
+        assert_eq!(r.tool_calls, [call(None, "a", json!({}))], "{reply}");
+        assert_eq!(r.content.as_deref(), Some(content), "{reply}");
+        assert_eq!(r.warnings.len(), 1, "{reply}");
+        assert_eq!(r.warnings[0].path, "/tool_calls", "{reply}");
+        streams_like_parse(reply);
+    }
+}
+
+/// Arguments cut off inside a string that holds a brace: the lenient reader could end the
+/// string at that brace and close the object (`{"q": "a {b}` as `{"q": "a {b"}`), a call made
+/// of a fragment. None is: the text stays content. So too a DeepSeek V3 call cut off as its
+/// fence opens (its JSON whole before the fence's closer is a call, as the stream shows it).
+#[test]
+fn arguments_cut_off_inside_a_string_at_a_brace_are_no_call() {
+    for reply in [
+        "[TOOL_CALLS]search[ARGS]{\"q\": \"a {b}",
+        "<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>{\"q\": \"a {b}",
+        "<｜tool▁call▁begin｜>search<｜tool▁sep｜>{\"q\": \"a {b}",
+        "<|tool_call>call:search{q:<|\"|>a {b}",
+        "<start_function_call>call:search{q:<escape>a {b}",
+        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n``",
+    ] {
+        let r = parse(reply);
+        assert_eq!(r.tool_calls, [], "{reply}");
+        assert_eq!(r.content.as_deref(), Some(reply));
+        streams_like_parse(reply);
+    }
+    // The same string closed: a call.
+    let r = parse("[TOOL_CALLS]search[ARGS]{\"q\": \"a {b}\"}");
+    assert_eq!(r.tool_calls, [call(None, "search", json!({"q": "a {b}"}))]);
+    let reply = "<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n```json\n{\"q\": \"a\"}\n``";
+    assert_eq!(
+        parse(reply).tool_calls,
+        [call(None, "search", json!({"q": "a"}))]
+    );
+    streams_like_parse(reply);
+}

@@ -41,12 +41,13 @@
 //! | LFM2 | `<\|tool_call_start\|>` | `<\|tool_call_start\|>[ls(dir="/")]<\|tool_call_end\|>` (or a JSON array) |
 //!
 //! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
-//! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, its
-//! closer never written at the end of the reply) is not a call, and no call is made of a
-//! fragment, but the calls of a list written in full before the cut are calls (as the stream
-//! shows them); text that is not a call is always content, whatever else fails (a reply with no
-//! call is all content); `needs_more_work` is the envelope's flag when it has one, else `true`
-//! when there are calls, else `None`. Reasoning (`<think>`, `<thinking>`, `<reasoning>`, and
+//! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, a
+//! string in it left open included, even where a brace inside that string could close the
+//! object; its closer never written at the end of the reply) is not a call, and no call is
+//! made of a fragment, but the calls of a list written in full before the cut are calls (as
+//! the stream shows them); text that is not a call is always content, whatever else fails (a
+//! reply with no call is all content); `needs_more_work` is the envelope's flag when it has
+//! one, else `true` when there are calls, else `None`. Reasoning (`<think>`, `<thinking>`, `<reasoning>`, and
 //! the families' own: Seed-OSS `<seed:think>`, Cohere `<|START_THINKING|>`, MiniMax M3
 //! `<mm:think>`, LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4
 //! `<|channel>`, Hy3 `<think:opensource>`, harmony's `analysis`) is never calls and never

@@ -64,7 +64,7 @@ pub(crate) fn param_value(text: &str) -> Value {
 /// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
 pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
     match repair::parse(text.trim(), &RepairOptions::default()) {
-        Ok(p) if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => {
+        Ok(p) if cut_off(text, &p.repairs) => {
             found.warnings.push(Warning::new(
                 WarningKind::ItemDropped,
                 format!("/tool_calls/{}", found.calls.len()),
@@ -87,6 +87,30 @@ pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value
     }
 }
 
+/// Whether the JSON `text`, read with `repairs`, was cut off: the repair says so, or `text`
+/// ends inside a string (read strictly, a quote after a backslash escaped). The repair may
+/// have ended such a string at a brace inside it (`{"q": "a {b}` read as `{"q": "a {b"}`): a
+/// value made of what came before the cut, which is no call.
+fn cut_off(text: &str, repairs: &repair::Repairs) -> bool {
+    if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+        return true;
+    }
+    if !repairs.iter().any(|r| r.kind == RepairKind::MissingQuote) {
+        return false;
+    }
+    let mut in_string = false;
+    let mut escaped = false;
+    for &c in text.as_bytes() {
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (_, false, b'"') => in_string = !in_string,
+            _ => {}
+        }
+    }
+    in_string
+}
+
 /// The JSON calls in `text` (a call or an array of calls, white space around), as the stream
 /// completes them: every call when the value is whole; when it was cut off, the calls of the
 /// array written in full before the cut, and a warning for the rest, which stays content.
@@ -94,7 +118,7 @@ pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value
 /// when it gives no call.
 pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<usize> {
     let p = repair::parse(text.trim(), &RepairOptions::default()).ok()?;
-    if !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+    if !cut_off(text, &p.repairs) {
         let base = format!("/tool_calls/{}", found.calls.len());
         let mut fixes: Vec<Warning> = p
             .repairs
