@@ -3,6 +3,9 @@
 //! never changing; a call's name is shown before the call ends; every argument the live view
 //! reports complete already has its final value.
 
+mod common;
+
+use common::chunks::chunks;
 use llmout::stream::FieldState;
 use llmout::tools::{parse, Stream, ToolCall};
 use proptest::prelude::*;
@@ -477,23 +480,6 @@ fn hostile_inputs_in_small_chunks_finish_as_parse() {
         s.push(chunk);
     }
     assert_eq!(s.calls().len(), 100);
-}
-
-/// `text` in pieces of about `n` bytes, cut at character boundaries.
-fn chunks(text: &str, n: usize) -> impl Iterator<Item = &str> {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        if at >= text.len() {
-            return None;
-        }
-        let mut end = (at + n).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        let piece = &text[at..end];
-        at = end;
-        Some(piece)
-    })
 }
 
 proptest! {

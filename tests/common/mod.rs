@@ -2,6 +2,8 @@
 //! `tools::Stream` fed a reply in many chunkings agrees with `tools::parse` on it.
 #![allow(dead_code)]
 
+pub mod chunks;
+
 use llmout::tools::{parse, Stream, ToolCall};
 use serde_json::Value;
 
