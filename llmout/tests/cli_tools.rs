@@ -234,3 +234,33 @@ fn a_call_whose_arguments_break_constraints_lists_the_violations() {
         })
     );
 }
+
+#[path = "../../tests/common/table.rs"]
+#[allow(dead_code)]
+mod table;
+
+/// Every example reply of the `tools` module docs' family table prints, through the CLI, the
+/// envelope `tools::parse` gives it, with `parse`'s warnings.
+#[test]
+fn every_family_of_the_docs_table_through_the_cli() {
+    let rows = table::rows(include_str!("../src/tools/mod.rs"));
+    assert!(rows.len() >= 32, "{} rows", rows.len());
+    for row in rows {
+        let example = table::code_spans(&row.examples).remove(0);
+        let r = llmout::tools::parse(&example);
+        let (code, out) = tools(example.as_bytes());
+        assert_eq!(code, Some(0), "{}", row.family);
+        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let warnings = v.as_object_mut().unwrap().remove("warnings").unwrap();
+        assert_eq!(v, serde_json::to_value(&r).unwrap(), "{}", row.family);
+        let paths: Vec<&str> = warnings
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["path"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(paths, want, "{}", row.family);
+        assert!(!r.tool_calls.is_empty(), "{}", row.family);
+    }
+}

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod chunks;
+pub mod table;
 
 use llmout::tools::{parse, Stream, ToolCall};
 use serde_json::Value;
