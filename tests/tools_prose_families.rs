@@ -1,6 +1,7 @@
 //! Calls written in the prose, with no marker: Llama 3 JSON calls separated by `;` after
-//! text, and pythonic lists (Llama 3.2 / 4) whose closing `]` is missing. Each reply is also
-//! streamed in many chunkings.
+//! text, and pythonic lists (Llama 3.2 / 4) whose closing `]` is missing; Command R's
+//! `Action:` on one line, with text after it; and a `<tool_call>` holding prose. Each reply
+//! is also streamed in many chunkings.
 
 mod common;
 
@@ -107,4 +108,27 @@ fn a_long_chain_of_json_calls_is_read_from_its_first_call() {
     assert_eq!(ids, (0..30).collect::<Vec<u64>>());
     assert_eq!(r.content.as_deref(), Some("Looking them all up."));
     streams_like_parse(&reply);
+}
+
+#[test]
+fn command_r_actions_on_one_line_and_unfenced() {
+    let reply = "Action: ```json [{\"tool_name\": \"ls\", \"parameters\": {\"dir\": \"/\"}}] ``` then more text";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/"}))]);
+    assert_eq!(r.content.as_deref(), Some("then more text"));
+    streams_like_parse(reply);
+    let reply = "Action: [{\"tool_name\": \"search\", \"parameters\": {\"q\": \"x\"}}]";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "search", json!({"q": "x"}))]);
+    assert_eq!(r.content, None);
+    streams_like_parse(reply);
+}
+
+#[test]
+fn a_tool_call_element_holding_no_call_stays_content() {
+    let reply = "<tool_call>I think I should call something</tool_call> and more";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, []);
+    assert_eq!(r.content.as_deref(), Some(reply));
+    streams_like_parse(reply);
 }
