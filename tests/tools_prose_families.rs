@@ -132,3 +132,22 @@ fn a_tool_call_element_holding_no_call_stays_content() {
     assert_eq!(r.content.as_deref(), Some(reply));
     streams_like_parse(reply);
 }
+
+/// An action whose JSON list never closes holds the rest of the reply: its whole calls are
+/// calls, and no `Action:` after it starts one (as the stream reads it), so thousands of
+/// such actions are read once, in linear time (`benches/tools.rs`, `action_fences`).
+#[test]
+fn an_action_list_that_never_closes_holds_the_rest_of_the_reply() {
+    let reply = "Action: ```json\n[{\"tool_name\": \"ls\", \"parameters\": {}}, {\"tool_name\": \"cat\", \"para\nAction: click(start_box='(1,2)')";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some(", {\"tool_name\": \"cat\", \"para\nAction: click(start_box='(1,2)')")
+    );
+    streams_like_parse(reply);
+    let reply = "Action: ```json\n[".repeat(1000);
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, []);
+    assert_eq!(r.content.as_deref(), Some(reply.trim()));
+}

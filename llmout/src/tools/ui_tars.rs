@@ -30,7 +30,15 @@ impl Family for UiTars {
             // JSON starts within the window the stream looks at, or not at all.
             if let Ok(Some((offset, fenced))) = json_start(window(t, body)) {
                 let value = body + offset;
-                let whole = json_end(&t[value..]).unwrap_or(t.len() - value);
+                let Some(whole) = json_end(&t[value..]) else {
+                    // The value runs to the end of the reply: all after it is inside it (as
+                    // the stream reads it), no `Action:` there starts a call, and it is read
+                    // once (one read a marker would make this quadratic).
+                    if let Some(len) = value_calls(&t[value..], found, "an action") {
+                        found.taken.push(start..value + len);
+                    }
+                    break;
+                };
                 if let Some(len) = value_calls(&t[value..value + whole], found, "an action") {
                     let mut end = value + len;
                     let rest = &t[end..];
