@@ -110,8 +110,20 @@ pub(crate) fn pythonic(text: &str) -> Option<Vec<ToolCall>> {
     (!calls.is_empty()).then_some(calls)
 }
 
-/// A reply that is nothing but pythonic calls.
+/// A reply of pythonic calls: a list (`[f(a=1), g()]`) read as the stream reads it, the calls
+/// heading it (what follows them, a call cut off or text, stays content); or, with no `[`,
+/// a reply that is nothing but calls.
 pub(crate) fn pythonic_reply(t: &str, found: &mut Found) -> bool {
+    let lead = t.len() - t.trim_start().len();
+    if t[lead..].starts_with('[') && starts_pythonic(&t[lead..]) == Some(true) {
+        let (calls, end) = leading_calls(t, lead..t.len());
+        if calls.is_empty() {
+            return false;
+        }
+        found.calls.extend(calls);
+        found.taken.push(lead..end);
+        return true;
+    }
     match pythonic(t) {
         Some(calls) => {
             found.calls.extend(calls);
