@@ -1,12 +1,21 @@
-//! Tool-call parsing throughput (issues 8 and 17): replies of 1 000 calls in twelve families;
-//! and `tools::Stream` (issue 7) on replies of about 1 MB fed in 10-byte chunks, against one
-//! `parse` of the same text (linear: a small constant times it), hostile input aimed at every
-//! family included.
+//! Tool-call parsing throughput (issues 8 and 17): replies of 1 000 calls in twenty-two families;
+//! `tools::Stream` (issue 7) on replies of about 1 MB fed in 10-byte chunks, against one
+//! `parse` of the same text (linear: a small constant times it); and hostile input aimed at
+//! every family (markers without closers, thousands of markers, markers inside JSON strings
+//! and reasoning), `parse` and the stream each at 256 KiB and 1 MiB: linear time is the same
+//! throughput at both sizes.
 //!
 //! Run: `cargo bench --bench tools`. Results are in BENCHMARKS.md.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
 use std::hint::black_box;
+use std::time::Duration;
+
+#[path = "../tests/common/chunks.rs"]
+mod chunks;
+use chunks::chunks;
 
 fn replies() -> Vec<(&'static str, String)> {
     let n = 1_000;
@@ -46,6 +55,47 @@ fn replies() -> Vec<(&'static str, String)> {
         .map(|i| format!("get_weather(city=\"City {i}\", days=3)"))
         .collect::<Vec<_>>()
         .join(", ");
+    let hy3: String = (0..n)
+        .map(|i| format!("<tool_call:opensource>get_weather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>City {i}</arg_value:opensource>\n</tool_call:opensource>\n"))
+        .collect();
+    let ns = "]<]minimax[>[";
+    let m3: String = (0..n)
+        .map(|i| format!("{ns}\n<invoke name=\"create\">{ns}\n<id>{i}{ns}</id>{ns}\n<tags>{ns}<item>a{ns}</item>{ns}<item>b \"{i}\"{ns}</item>{ns}</tags>\n{ns}</invoke>\n"))
+        .collect();
+    let command_r: Vec<String> = (0..n)
+        .map(|i| format!("{{\"tool_name\": \"internet_search\", \"parameters\": {{\"query\": \"item {i}\"}}}}"))
+        .collect();
+    let apertus: Vec<String> = (0..n)
+        .map(|i| format!("{{\"get_weather\": {{\"city\": \"City {i}\"}}}}"))
+        .collect();
+    let function_gemma: String = (0..n)
+        .map(|i| format!("<start_function_call>call:search{{query:<escape>item {i}<escape>,limit:5}}<end_function_call>"))
+        .collect();
+    let olmo3: String = (0..n)
+        .map(|i| format!("get_weather(city=\"City {i}\", days=3)\n"))
+        .collect();
+    let step3: String = (0..n)
+        .map(|i| format!("<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\"><steptml:parameter name=\"city\">City {i}</steptml:parameter></steptml:invoke><｜tool_call_end｜>"))
+        .collect();
+    let minicpm: String = (0..n)
+        .map(|i| {
+            format!(
+                "<function name=\"get_weather\"><param name=\"city\">City {i}</param></function>\n"
+            )
+        })
+        .collect();
+    let longcat: String = (0..n)
+        .map(|i| format!("<longcat_tool_call>{{\"name\": \"lookup\", \"arguments\": {{\"id\": {i}}}}}</longcat_tool_call>\n"))
+        .collect();
+    let glm: String = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                "<tool_call>get_time</tool_call>\n".to_owned()
+            } else {
+                format!("<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>City {i}</arg_value>\n</tool_call>\n")
+            }
+        })
+        .collect();
     let llama: String = (0..n)
         .map(|i| format!("{{\"name\": \"lookup\", \"parameters\": {{\"id\": {i}}}}}"))
         .collect::<Vec<_>>()
@@ -81,6 +131,34 @@ fn replies() -> Vec<(&'static str, String)> {
             "llama3_json_after_prose",
             format!("Looking them up. {llama}"),
         ),
+        (
+            "hy3_suffixed",
+            format!("<think:opensource>Many.</think:opensource><tool_calls:opensource>\n{hy3}</tool_calls:opensource>"),
+        ),
+        (
+            "minimax_m3_spaced",
+            format!("<mm:think>Many.</mm:think>{ns}\n<tool_call>\n{m3}{ns}\n</tool_call>"),
+        ),
+        (
+            "command_r_action",
+            format!("Plan: look them up.\nAction: ```json\n[{}]\n```", command_r.join(",\n")),
+        ),
+        (
+            "apertus",
+            format!("<|tools_prefix|>[{}]<|tools_suffix|>", apertus.join(", ")),
+        ),
+        ("function_gemma", function_gemma),
+        (
+            "olmo3",
+            format!("<function_calls>\n{olmo3}</function_calls>"),
+        ),
+        (
+            "step3",
+            format!("<｜tool_calls_begin｜>{step3}<｜tool_calls_end｜>"),
+        ),
+        ("minicpm", minicpm),
+        ("longcat", longcat),
+        ("glm_with_zero_argument_calls", glm),
     ]
 }
 
@@ -222,26 +300,126 @@ pub fn adversarial(n: usize) -> Vec<(&'static str, String)> {
             "harmony_role_headers",
             "<|start|>assistant to=functions.f".repeat(n / 32),
         ),
+        (
+            "hy3_open_calls",
+            format!(
+                "<tool_calls:opensource>{}",
+                "<tool_call:opensource>f<tool_sep:opensource>".repeat(n / 44)
+            ),
+        ),
+        (
+            "hy3_suffix_never_closed",
+            format!("<tool_call:{}", "y".repeat(n)),
+        ),
+        (
+            "think_suffixed_openers",
+            "<think:opensource>".repeat(n / 18),
+        ),
+        (
+            "minimax_m3_tag_never_closed",
+            format!("]<]minimax[>[<{}", "z".repeat(n)),
+        ),
+        (
+            "minimax_m3_tokens_and_spaces",
+            format!(
+                "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">{}",
+                "]<]minimax[>[ \n".repeat(n / 16)
+            ),
+        ),
+        ("action_fences", "Action: ```json\n[".repeat(n / 18)),
+        ("action_words", "Action: maybe ".repeat(n / 14)),
+        ("every_marker", {
+            let all: String = MARKERS.concat();
+            all.repeat(n / all.len())
+        }),
+        (
+            "markers_in_a_json_string",
+            format!(
+                "<tool_call>{{\"name\": \"f\", \"arguments\": {{\"a\": \"{}\"}}}}</tool_call>",
+                MARKERS.concat().replace('"', "\\\"").repeat(n / 600)
+            ),
+        ),
+        (
+            "calls_in_reasoning",
+            format!(
+                "<think>{}</think>Done.",
+                "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>".repeat(n / 50)
+            ),
+        ),
+        (
+            "calls_in_unclosed_reasoning",
+            format!(
+                "<think>{}",
+                "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>".repeat(n / 50)
+            ),
+        ),
     ]
 }
 
-fn streaming_adversarial(c: &mut Criterion) {
-    let mut g = c.benchmark_group("tools_stream_adversarial");
-    g.sample_size(10);
-    for (name, text) in adversarial(1 << 20) {
-        g.throughput(Throughput::Bytes(text.len() as u64));
-        g.bench_with_input(BenchmarkId::from_parameter(name), &text, |b, t| {
-            b.iter(|| {
-                let mut s = llmout::tools::Stream::new();
-                for chunk in t.as_bytes().chunks(10) {
-                    s.push(std::str::from_utf8(chunk).unwrap_or(""));
-                }
-                s
-            })
-        });
+/// An opener of every family, for the hostile input made of all of them.
+const MARKERS: &[&str] = &[
+    "<function_calls>",
+    "<invoke name=\"f\">",
+    "<tool_call>",
+    "<function=f>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "<｜tool▁calls▁begin｜>",
+    "<|tool_calls_section_begin|>",
+    "<|tool_call|>",
+    "<tool_calls>",
+    "functools[",
+    "<|action_start|><|plugin|>",
+    "<|start|>assistant to=functions.f<|channel|>",
+    "<|tool_call>call:f{",
+    "<|python_start|>",
+    "Action: ",
+    "<｜DSML｜function_calls>",
+    "<minimax:tool_call>",
+    "<｜tool_calls_begin｜>",
+    "<function name=\"f\">",
+    "<seed:tool_call>",
+    "<longcat_tool_call>",
+    "<function_call>",
+    "<function-call>",
+    "<|START_ACTION|>",
+    "<|tools_prefix|>",
+    "function call<|role_sep|>",
+    "<start_function_call>",
+    "<|tool_call_start|>",
+    "]<]minimax[>[<tool_call>",
+    "<tool_calls:opensource>",
+    "<tool_call:opensource>",
+];
+
+/// `parse` and the stream on every hostile input at two sizes: the same throughput at both
+/// is linear time.
+fn adversarial_scaling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tools_adversarial");
+    g.sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for n in [1 << 18, 1 << 20] {
+        for (name, text) in adversarial(n) {
+            let size = format!("{name}/{}KiB", n >> 10);
+            g.throughput(Throughput::Bytes(text.len() as u64));
+            g.bench_with_input(BenchmarkId::new("parse", &size), &text, |b, t| {
+                b.iter(|| llmout::tools::parse(black_box(t)))
+            });
+            g.bench_with_input(BenchmarkId::new("push_10_bytes", &size), &text, |b, t| {
+                b.iter(|| {
+                    let mut s = llmout::tools::Stream::new();
+                    for chunk in chunks(t, 10) {
+                        s.push(chunk);
+                    }
+                    s
+                })
+            });
+        }
     }
     g.finish();
 }
 
-criterion_group!(benches, tools, streaming, streaming_adversarial);
+criterion_group!(benches, tools, streaming, adversarial_scaling);
 criterion_main!(benches);

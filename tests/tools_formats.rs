@@ -1,17 +1,12 @@
 //! `tools::parse` on realistic replies of each marker family: several calls, text before and
 //! after, arguments with braces, quotes and newlines, truncation, reasoning blocks.
 
+mod common;
+
+use common::{call, streams_like_parse};
 use llmout::tools::{parse, ToolCall};
 use proptest::prelude::*;
-use serde_json::{json, Value};
-
-fn call(id: Option<&str>, name: &str, args: Value) -> ToolCall {
-    ToolCall {
-        id: id.map(str::to_owned),
-        name: name.to_owned(),
-        arguments: args.as_object().unwrap().clone(),
-    }
-}
+use serde_json::json;
 
 #[test]
 fn hermes_qwen_several_calls_closer_optional() {
@@ -59,8 +54,22 @@ fn qwen3_coder_functions_with_missing_closers() {
             json!({"path": "a.py", "content": "def f():\n    return {\"a\": 1}"})
         )]
     );
-    let r = parse("<function=ls>\n<parameter=dir>\n/tmp\n");
-    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/tmp"}))]);
+    // A parameter's closer left out, the next parameter or the call's closer ending it.
+    let reply = "<function=ls>\n<parameter=dir>\n/tmp\n<parameter=all>\ntrue\n</function>";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "ls", json!({"dir": "/tmp", "all": true}))]
+    );
+    streams_like_parse(reply);
+    // No closer at all before the end of the reply: cut off (its value may be half written),
+    // not a call; its text is content, as in the stream.
+    let cut = "Listing.\n<function=ls>\n<parameter=dir>\n/tmp\n";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut.trim()));
+    assert_eq!(r.warnings[0].path, "/tool_calls/0");
+    streams_like_parse(cut);
 }
 
 #[test]
@@ -353,6 +362,22 @@ fn the_word_action_is_not_a_format() {
         (r.content.as_deref(), r.tool_calls.len()),
         (Some("Action: none needed."), 0)
     );
+    // `Action:` in prose before another family's call: that family reads the reply, and the
+    // stream decides the same way once the word after `Action:` has come.
+    let reply = "Action: I will list the directory.\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"dir\": \"/tmp\"}}\n</tool_call>";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/tmp"}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Action: I will list the directory.")
+    );
+    let mut s = llmout::tools::Stream::new();
+    for c in reply.chars() {
+        s.push(&c.to_string());
+        assert!(s.calls().len() <= 1);
+    }
+    assert_eq!(s.calls(), &r.tool_calls[..]);
+    assert_eq!(s.finish(), r);
 }
 
 #[test]

@@ -1,15 +1,10 @@
 //! Line-oriented families: Jamba and MiniMax `<tool_calls>`, Phi-4 `functools`, UI-TARS.
 
-use llmout::tools::{parse, ToolCall};
-use serde_json::{json, Value};
+mod common;
 
-fn call(id: Option<&str>, name: &str, args: Value) -> ToolCall {
-    ToolCall {
-        id: id.map(str::to_owned),
-        name: name.to_owned(),
-        arguments: args.as_object().unwrap().clone(),
-    }
-}
+use common::{call, streams_like_parse};
+use llmout::tools::parse;
+use serde_json::json;
 
 #[test]
 fn jamba() {
@@ -89,4 +84,18 @@ fn ui_tars() {
     // Cut off inside the call: no action.
     let r = parse("Thought: Click it.\nAction: click(start_box='(1,");
     assert!(r.tool_calls.is_empty());
+    // The calls at the head of an action line are read as the stream reads them; what follows
+    // them is content.
+    let reply =
+        "Thought: Click, then wait.\nAction: click(start_box='(10,20)') and wait for the page";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "click", json!({"start_box": "(10,20)"}))]
+    );
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Click, then wait.\n and wait for the page")
+    );
+    streams_like_parse(reply);
 }

@@ -1,6 +1,7 @@
 //! Calls written in the prose, with no marker: Llama 3 JSON calls separated by `;` after
-//! text, and pythonic lists (Llama 3.2 / 4) whose closing `]` is missing. Each reply is also
-//! streamed in many chunkings.
+//! text, and pythonic lists (Llama 3.2 / 4) whose closing `]` is missing; Command R's
+//! `Action:` on one line, with text after it; and a `<tool_call>` holding prose. Each reply
+//! is also streamed in many chunkings.
 
 mod common;
 
@@ -68,11 +69,22 @@ fn pythonic_lists_missing_their_closing_bracket() {
     );
     assert_eq!(r.content, None);
     streams_like_parse(reply);
-    // Cut off inside the second call: no call at all (the reply is not all calls).
+    // Cut off inside the second call: the first call, written in full, is a call (as the
+    // stream shows it); the second is not, and its text stays content.
     let cut = "[get_weather(city='Paris'), get_time(tz=\"Eur";
+    let r = parse(cut);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "get_weather", json!({"city": "Paris"}))]
+    );
+    assert_eq!(r.content.as_deref(), Some(", get_time(tz=\"Eur"));
+    streams_like_parse(cut);
+    // Cut off inside the first: no call.
+    let cut = "[get_weather(city='Par";
     let r = parse(cut);
     assert!(r.tool_calls.is_empty());
     assert_eq!(r.content.as_deref(), Some(cut));
+    streams_like_parse(cut);
 }
 
 #[test]
@@ -96,4 +108,46 @@ fn a_long_chain_of_json_calls_is_read_from_its_first_call() {
     assert_eq!(ids, (0..30).collect::<Vec<u64>>());
     assert_eq!(r.content.as_deref(), Some("Looking them all up."));
     streams_like_parse(&reply);
+}
+
+#[test]
+fn command_r_actions_on_one_line_and_unfenced() {
+    let reply = "Action: ```json [{\"tool_name\": \"ls\", \"parameters\": {\"dir\": \"/\"}}] ``` then more text";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/"}))]);
+    assert_eq!(r.content.as_deref(), Some("then more text"));
+    streams_like_parse(reply);
+    let reply = "Action: [{\"tool_name\": \"search\", \"parameters\": {\"q\": \"x\"}}]";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "search", json!({"q": "x"}))]);
+    assert_eq!(r.content, None);
+    streams_like_parse(reply);
+}
+
+#[test]
+fn a_tool_call_element_holding_no_call_stays_content() {
+    let reply = "<tool_call>I think I should call something</tool_call> and more";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, []);
+    assert_eq!(r.content.as_deref(), Some(reply));
+    streams_like_parse(reply);
+}
+
+/// An action whose JSON list never closes holds the rest of the reply: its whole calls are
+/// calls, and no `Action:` after it starts one (as the stream reads it), so thousands of
+/// such actions are read once, in linear time (`benches/tools.rs`, `action_fences`).
+#[test]
+fn an_action_list_that_never_closes_holds_the_rest_of_the_reply() {
+    let reply = "Action: ```json\n[{\"tool_name\": \"ls\", \"parameters\": {}}, {\"tool_name\": \"cat\", \"para\nAction: click(start_box='(1,2)')";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some(", {\"tool_name\": \"cat\", \"para\nAction: click(start_box='(1,2)')")
+    );
+    streams_like_parse(reply);
+    let reply = "Action: ```json\n[".repeat(1000);
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, []);
+    assert_eq!(r.content.as_deref(), Some(reply.trim()));
 }

@@ -3,6 +3,9 @@
 //! never changing; a call's name is shown before the call ends; every argument the live view
 //! reports complete already has its final value.
 
+mod common;
+
+use common::chunks::chunks;
 use llmout::stream::FieldState;
 use llmout::tools::{parse, Stream, ToolCall};
 use proptest::prelude::*;
@@ -442,6 +445,20 @@ fn hostile_inputs_in_small_chunks_finish_as_parse() {
         format!("[{}", "f(a=1), ".repeat(N / 8)),
         "<|start|>assistant to=functions.f".repeat(N / 32),
         "<|END_THINKING|>x".repeat(N / 17),
+        format!(
+            "<tool_calls:opensource>{}",
+            "<tool_call:opensource>f<tool_sep:opensource>".repeat(N / 44)
+        ),
+        format!("<tool_call:opensource>{}", "x".repeat(N)),
+        format!("<tool_call:{}", "y".repeat(N)),
+        "<think:opensource>".repeat(N / 18),
+        format!("]<]minimax[>[<{}", "z".repeat(N)),
+        format!(
+            "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">{}",
+            "]<]minimax[>[ \n".repeat(N / 16)
+        ),
+        "<mm:think>".repeat(N / 10),
+        "Action: ```json\n[".repeat(N / 18),
     ];
     for text in cases {
         let mut s = Stream::new();
@@ -465,23 +482,6 @@ fn hostile_inputs_in_small_chunks_finish_as_parse() {
     assert_eq!(s.calls().len(), 100);
 }
 
-/// `text` in pieces of about `n` bytes, cut at character boundaries.
-fn chunks(text: &str, n: usize) -> impl Iterator<Item = &str> {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        if at >= text.len() {
-            return None;
-        }
-        let mut end = (at + n).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        let piece = &text[at..end];
-        at = end;
-        Some(piece)
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -502,6 +502,9 @@ proptest! {
                     "<|python_tag|>", "<think>", "</think>", "<function=f>", "<parameter=p>",
                     "<|channel|>", "to=functions.f", "<|message|>", "<|call|>", "Action:", "\n",
                     "<|tool_call>", "call:f{", "<tool_call|>", "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>",
+                    "<tool_calls:opensource>", "<tool_call:opensource>", "<tool_sep:opensource>",
+                    "</tool_call:opensource>", "<arg_key:opensource>", "</think:opensource>",
+                    "]<]minimax[>[", " ", "<invoke name=\"f\">", "```json\n", "<mm:think>",
                 ]).prop_map(str::to_owned),
                 any::<char>().prop_map(String::from),
             ],

@@ -1,10 +1,11 @@
 //! Families whose calls sit between `<tool_call>` / `<tool_calls>`-like tags: xLAM and
-//! Granite 4 JSON arrays, GLM calls with no arguments, Tencent HY v3 and Hunyuan A13B.
+//! Granite 4 JSON arrays, GLM calls with no arguments, Tencent HY v3 (its tokens bare or
+//! suffixed) and Hunyuan A13B.
 //! Several replies each, each also streamed in many chunkings.
 
 mod common;
 
-use common::{call, streams_like_parse};
+use common::{call, streams_like_parse, streams_to_parse_calls};
 use llmout::tools::parse;
 use serde_json::json;
 
@@ -111,6 +112,72 @@ fn tencent_hy_v3() {
     assert_eq!(r.tool_calls, [call(None, "get_time", json!({}))]);
     assert!(r.content.unwrap().ends_with("<arg_value>Shen"));
     streams_like_parse(reply);
+}
+
+#[test]
+fn tencent_hy3_with_suffixed_tokens() {
+    // The released Hy3 tokenizers append `:opensource` to every special token, reasoning
+    // included; a call quoted in the reasoning is not a call.
+    let reply = "<think:opensource>The user wants both. I could write <tool_calls:opensource><tool_call:opensource>rm<tool_sep:opensource></tool_call:opensource></tool_calls:opensource> but no.</think:opensource>Looking up both.\n<tool_calls:opensource>\n<tool_call:opensource>get_weather<tool_sep:opensource>\n<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Shenzhen \"Futian\"</arg_value:opensource>\n<arg_key:opensource>filters</arg_key:opensource>\n<arg_value:opensource>{\"days\": [1, 2], \"note\": \"a \\\"b\\\"\"}</arg_value:opensource>\n</tool_call:opensource>\n<tool_call:opensource>get_current_date<tool_sep:opensource>\n</tool_call:opensource>\n</tool_calls:opensource>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Looking up both."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "get_weather",
+                json!({"city": "Shenzhen \"Futian\"", "filters": {"days": [1, 2], "note": "a \"b\""}})
+            ),
+            call(None, "get_current_date", json!({})),
+        ]
+    );
+    assert_eq!(r.needs_more_work, Some(true));
+    streams_like_parse(reply);
+
+    // Low and high effort: the opener of the reasoning is in the prompt, the reply starts
+    // inside it. Another checkpoint's suffix, and the first key right after the name.
+    let reply = "The user asks for the time in Tokyo.</think:6124c78e>\n<tool_calls:6124c78e><tool_call:6124c78e>get_time<arg_key:6124c78e>tz</arg_key:6124c78e><arg_value:6124c78e>Asia/Tokyo</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>";
+    let r = parse(reply);
+    assert_eq!(r.content, None);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "get_time", json!({"tz": "Asia/Tokyo"}))]
+    );
+    streams_like_parse(reply);
+
+    // Cut off in the second call: the first is read, the rest stays content, said.
+    let reply = "Sure.<tool_calls:opensource><tool_call:opensource>search<tool_sep:opensource><arg_key:opensource>q</arg_key:opensource><arg_value:opensource>rust</arg_value:opensource></tool_call:opensource><tool_call:opensource>open<tool_sep:opensource><arg_key:opensource>url</arg_key:opensource><arg_value:opensource>https://ex";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "search", json!({"q": "rust"}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Sure.<tool_call:opensource>open<tool_sep:opensource><arg_key:opensource>url</arg_key:opensource><arg_value:opensource>https://ex")
+    );
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].path, "/tool_calls/1");
+    streams_like_parse(reply);
+
+    // Inside a wrapper that is read, a call that is no call (a key with no value) stays
+    // content.
+    let broken = "<tool_call:opensource>a<tool_sep:opensource><arg_key:opensource>x</arg_key:opensource></tool_call:opensource>";
+    let reply = format!("<tool_calls:opensource>{broken}\n<tool_call:opensource>b<tool_sep:opensource></tool_call:opensource></tool_calls:opensource>");
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, [call(None, "b", json!({}))]);
+    assert_eq!(r.content.as_deref(), Some(broken));
+    streams_to_parse_calls(&reply);
+
+    // A call whose arguments are not key and value pairs is no call; nor is a tag whose
+    // suffix has a space in it.
+    for reply in [
+        "<tool_calls:opensource><tool_call:opensource>get_time<tool_sep:opensource><arg_key:opensource>tz</arg_key:opensource></tool_call:opensource></tool_calls:opensource>",
+        "<tool_calls: opensource><tool_call: opensource>get_time<tool_sep: opensource></tool_call: opensource></tool_calls: opensource>",
+    ] {
+        let r = parse(reply);
+        assert!(r.tool_calls.is_empty(), "{reply}");
+        assert_eq!(r.content.as_deref(), Some(reply));
+        streams_like_parse(reply);
+    }
 }
 
 #[test]
@@ -225,17 +292,36 @@ fn cohere_command() {
         ]
     );
     streams_like_parse(reply);
-    // Command R's older form: `Action:` then a fenced JSON list.
-    let r = parse("Action: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emperor penguin height\"}}\n]\n```");
+    // Command R's older form: `Action:` then a fenced JSON list; the marker and the fence
+    // are not content, the plan is. Live as well.
+    let reply = "Plan: I will search for the height, then for the \"largest\" colony.\nAction: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emperor penguin height\", \"filters\": {\"lang\": [\"en\"]}}},\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"largest \\\"penguin\\\" colony\"}}\n]\n```";
+    let r = parse(reply);
     assert_eq!(
         r.tool_calls,
-        [call(
-            None,
-            "internet_search",
-            json!({"query": "emperor penguin height"})
-        )]
+        [
+            call(
+                None,
+                "internet_search",
+                json!({"query": "emperor penguin height", "filters": {"lang": ["en"]}})
+            ),
+            call(
+                None,
+                "internet_search",
+                json!({"query": "largest \"penguin\" colony"})
+            ),
+        ]
     );
-    assert_eq!(r.content.as_deref(), Some("Action:"));
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Plan: I will search for the height, then for the \"largest\" colony.")
+    );
+    streams_like_parse(reply);
+    // Cut off inside the list: no call, the text kept.
+    let cut = "Action: ```json\n[\n    {\"tool_name\": \"internet_search\", \"parameters\": {\"query\": \"emp";
+    let r = parse(cut);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(cut));
+    streams_like_parse(cut);
     let cut = "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"web_search\", \"parameters\": {\"qu";
     assert!(parse(cut).tool_calls.is_empty());
 }

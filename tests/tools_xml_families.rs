@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{call, streams_like_parse};
+use common::{call, streams_like_parse, streams_to_parse_calls};
 use llmout::tools::parse;
 use serde_json::json;
 
@@ -205,4 +205,53 @@ fn minimax_m3() {
     let r = parse(&cut);
     assert!(r.tool_calls.is_empty());
     assert_eq!(r.content.as_deref(), Some(cut.as_str()));
+    streams_like_parse(&cut);
+}
+
+#[test]
+fn minimax_m3_white_space_between_the_token_and_its_tag() {
+    // The serving projects drop white space between the namespace token and the tag it
+    // prefixes; models write newlines and spaces there.
+    let ns = "]<]minimax[>[";
+    let reply = format!(
+        "I will create it.\n{ns}\n<tool_call>\n{ns} <invoke name=\"create_order\">\n{ns}\n<user_id>42{ns}\n</user_id>\n{ns}\t<note>Leave it at the \"front\" desk.{ns} </note>\n{ns}\r\n<items>{ns} <item>{ns}<sku>book-001{ns}</sku>{ns}<qty>2{ns}</qty>{ns}</item>{ns}\n</items>\n{ns}\n</invoke>\n{ns} <invoke name=\"notify\">{ns}\n</invoke>\n{ns}\n</tool_call>\nDone."
+    );
+    let r = parse(&reply);
+    assert_eq!(r.content.as_deref(), Some("I will create it.\n\nDone."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(
+                None,
+                "create_order",
+                json!({"user_id": 42, "note": "Leave it at the \"front\" desk.", "items": [{"sku": "book-001", "qty": 2}]})
+            ),
+            call(None, "notify", json!({})),
+        ]
+    );
+    streams_like_parse(&reply);
+    // A call that the next one begins before its closer is no call; the next one is.
+    let reply = format!(
+        "{ns}<tool_call>{ns} <invoke name=\"a\">{ns}<x>1{ns}</x>\n{ns} <invoke name=\"b\">{ns}<y>2{ns}</y>{ns} </invoke>{ns}</tool_call>"
+    );
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, [call(None, "b", json!({"y": 2}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some(format!("{ns} <invoke name=\"a\">{ns}<x>1{ns}</x>").as_str())
+    );
+    assert_eq!(r.warnings[0].path, "/tool_calls/0");
+    streams_to_parse_calls(&reply);
+    // More white space than a gap may hold: the token is text, no call.
+    let reply = format!(
+        "{ns}{}<tool_call>{ns}<invoke name=\"a\">{ns}</invoke>",
+        " ".repeat(70)
+    );
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, [call(None, "a", json!({}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some(format!("{ns}{}<tool_call>", " ".repeat(70)).as_str())
+    );
+    streams_like_parse(&reply);
 }

@@ -141,6 +141,63 @@ fn a_call_missing_a_required_argument_carries_its_error_and_warnings_name_what_c
     );
 }
 
+#[test]
+fn the_families_of_issue_17_through_the_cli() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-tools-families-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let defs = dir.join("tools.json");
+    std::fs::write(
+        &defs,
+        r#"[{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}, "zip": {"type": "string"}}, "required": ["city"]}}]"#,
+    )
+    .unwrap();
+    let defs = defs.to_string_lossy().into_owned();
+    // Hy3's suffixed tokens, its reasoning left out; the arguments typed with the schema.
+    let (code, out) = tools_with(
+        &["--tools", &defs],
+        "<think:opensource>Two cities.</think:opensource>Checking.<tool_calls:opensource><tool_call:opensource>get_weather<tool_sep:opensource><arg_key:opensource>city</arg_key:opensource><arg_value:opensource>Shenzhen</arg_value:opensource><arg_key:opensource>days</arg_key:opensource><arg_value:opensource>\"2\"</arg_value:opensource><arg_key:opensource>zip</arg_key:opensource><arg_value:opensource>518000</arg_value:opensource></tool_call:opensource></tool_calls:opensource>".as_bytes(),
+    );
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["content"], "Checking.");
+    assert_eq!(
+        v["tool_calls"],
+        serde_json::json!([{"id": null, "name": "get_weather", "arguments": {"city": "Shenzhen", "days": 2, "zip": "518000"}}])
+    );
+    let paths: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/tool_calls/0/arguments/days",
+            "/tool_calls/0/arguments/zip"
+        ]
+    );
+    // MiniMax M3 with newlines after its namespace tokens, the second call cut off.
+    let ns = "]<]minimax[>[";
+    let reply = format!(
+        "{ns}\n<tool_call>\n{ns}\n<invoke name=\"get_weather\">{ns}\n<city>Oslo{ns}\n</city>{ns}\n</invoke>\n{ns}\n<invoke name=\"get_weather\">{ns}\n<city>Ber"
+    );
+    let (code, out) = tools(reply.as_bytes());
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["tool_calls"],
+        serde_json::json!([{"id": null, "name": "get_weather", "arguments": {"city": "Oslo"}}])
+    );
+    assert_eq!(
+        v["content"],
+        format!("{ns}\n<invoke name=\"get_weather\">{ns}\n<city>Ber")
+    );
+    assert_eq!(v["warnings"][0]["kind"], "item_dropped");
+    assert_eq!(v["warnings"][0]["path"], "/tool_calls/1");
+}
+
 /// Arguments that break their tool's constraints: the call's error lists every violation.
 #[test]
 fn a_call_whose_arguments_break_constraints_lists_the_violations() {
@@ -176,4 +233,34 @@ fn a_call_whose_arguments_break_constraints_lists_the_violations() {
             ]
         })
     );
+}
+
+#[path = "../../tests/common/table.rs"]
+#[allow(dead_code)]
+mod table;
+
+/// Every example reply of the `tools` module docs' family table prints, through the CLI, the
+/// envelope `tools::parse` gives it, with `parse`'s warnings.
+#[test]
+fn every_family_of_the_docs_table_through_the_cli() {
+    let rows = table::rows(include_str!("../src/tools/mod.rs"));
+    assert!(rows.len() >= 32, "{} rows", rows.len());
+    for row in rows {
+        let example = table::code_spans(&row.examples).remove(0);
+        let r = llmout::tools::parse(&example);
+        let (code, out) = tools(example.as_bytes());
+        assert_eq!(code, Some(0), "{}", row.family);
+        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let warnings = v.as_object_mut().unwrap().remove("warnings").unwrap();
+        assert_eq!(v, serde_json::to_value(&r).unwrap(), "{}", row.family);
+        let paths: Vec<&str> = warnings
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["path"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(paths, want, "{}", row.family);
+        assert!(!r.tool_calls.is_empty(), "{}", row.family);
+    }
 }

@@ -156,6 +156,12 @@ impl Calls {
     }
 }
 
+impl Extend<ToolCall> for Calls {
+    fn extend<I: IntoIterator<Item = ToolCall>>(&mut self, calls: I) {
+        Calls::extend(self, calls);
+    }
+}
+
 impl IntoIterator for Calls {
     type Item = ToolCall;
     type IntoIter = std::vec::IntoIter<ToolCall>;

@@ -28,18 +28,27 @@ impl Family for DeepSeek {
             let right = &inner[s + SEP.len()..];
             let (name, json_text) = if left == "function" {
                 // V3: the name up to the line end, then a fenced JSON.
+                // The fence's closer may be cut off (the JSON is read as in the stream); a
+                // fence being opened holds no JSON yet.
                 let (name, rest) = right.split_once('\n').unwrap_or((right, ""));
-                let rest = rest
-                    .trim()
-                    .trim_start_matches("```json")
-                    .trim_start_matches("```");
-                (
-                    name.trim().to_owned(),
-                    rest.trim_end().trim_end_matches("```").to_owned(),
-                )
+                let rest = rest.trim();
+                let json_text = match rest
+                    .strip_prefix("```json")
+                    .or_else(|| rest.strip_prefix("```"))
+                {
+                    Some(body) => body.trim_end().trim_end_matches('`'),
+                    None if rest.starts_with('`') => "",
+                    None => rest,
+                };
+                (name.trim().to_owned(), json_text.to_owned())
             } else {
                 (left.to_owned(), right.to_owned())
             };
+            if json_text.trim().is_empty() {
+                // V3's arguments are always written (`{}` at the least): none is a cut.
+                found.drop_call(whole, "a DeepSeek call was cut off before its arguments");
+                continue;
+            }
             if let Some(v) = lenient(&json_text, found, "a DeepSeek call") {
                 found.calls.push(ToolCall {
                     id: None,

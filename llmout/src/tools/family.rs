@@ -9,13 +9,14 @@
 use std::ops::Range;
 
 use super::params::ParamStyle;
+use super::stream::{find_any, hold_back_any};
 use super::{
     apertus, cohere, deepseek, dsml, function_call, function_calls, function_gemma, gemma,
-    gigachat, granite, harmony, hermes, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
+    gigachat, granite, harmony, hermes, hy_v3, internlm, invoke, jamba, kimi, lfm2, llama, longcat,
     minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
     ui_tars,
 };
-use crate::Warning;
+use crate::{Warning, WarningKind};
 
 /// What a family's reader found: calls, the byte ranges of the text they took, warnings.
 #[derive(Default)]
@@ -23,9 +24,25 @@ pub(crate) struct Found {
     pub calls: super::calls::Calls,
     pub taken: Vec<Range<usize>>,
     pub warnings: Vec<Warning>,
+    /// The text of calls that were no calls (cut off, unreadable): content, even inside a
+    /// wrapper that is taken.
+    pub kept: Vec<Range<usize>>,
     pub needs_more_work: Option<bool>,
     /// Content given by an envelope, replacing the text outside the calls.
     pub content: Option<Option<String>>,
+}
+
+impl Found {
+    /// A call that is no call (`why`: cut off, unreadable): its text, `text`, stays content,
+    /// even inside a wrapper that is taken, and a warning says so.
+    pub fn drop_call(&mut self, text: Range<usize>, why: &str) {
+        self.kept.push(text);
+        self.warnings.push(Warning::new(
+            WarningKind::ItemDropped,
+            format!("/tool_calls/{}", self.calls.len()),
+            format!("{why}; its text is kept as content"),
+        ));
+    }
 }
 
 /// A call whose name is known.
@@ -99,6 +116,29 @@ pub(crate) trait Family: Sync {
     /// What follows the opener that starts at `start` in `v` and ends at `head`.
     fn head(&self, v: &str, start: usize, head: usize) -> Head;
 
+    /// Where a call read whole ([`Head::Whole`]), opened at `start` in `v`, ends: `Ok(end)`
+    /// once what ends it has arrived (searched from `from`), else `Err(resume)`, where to
+    /// search from when more text has come. By default, after the earliest of the
+    /// [`closers`](Family::closers); a family whose closers are known only from its opener
+    /// (a token suffix) or are written with white space inside finds them itself.
+    fn whole_end(&self, v: &str, start: usize, from: usize) -> Result<usize, usize> {
+        let _ = start;
+        let closers = self.closers();
+        match find_any(v, from, closers) {
+            Some((at, len)) => Ok(at + len),
+            None => Err(hold_back_any(v, closers).max(from)),
+        }
+    }
+
+    /// Whether this family's marker, which ends at `after` in `t`, opens calls: `Some(false)`
+    /// makes it text (the scan for markers goes on past it), `None` says the text ends before
+    /// that can be told (only when `complete` is false: `t` is not the whole reply yet). Every
+    /// marker opens calls, but for a family whose marker is also a word (UI-TARS's `Action:`).
+    fn opens(&self, t: &str, after: usize, complete: bool) -> Option<bool> {
+        let _ = (t, after, complete);
+        Some(true)
+    }
+
     /// Whether the next call may follow a call directly, with no opener of its own (JSON values
     /// after one marker, separated by `;`, commas or newlines).
     fn values_follow(&self) -> bool {
@@ -139,6 +179,7 @@ pub(crate) static FAMILIES: &[&dyn Family] = &[
     &function_gemma::FunctionGemma,
     &lfm2::Lfm2,
     &minimax_m3::MinimaxM3,
+    &hy_v3::HyV3,
 ];
 
 /// Every family's markers, indexed by their first two bytes: the scan for the earliest marker
@@ -179,24 +220,43 @@ fn index() -> &'static MarkerIndex {
     })
 }
 
-/// The earliest marker in `t` from `from`: its offset and its family (at one position, the
-/// first family in [`FAMILIES`]).
-pub(crate) fn detect(t: &str, from: usize) -> Option<(usize, &'static dyn Family)> {
+/// What the scan for the earliest marker came to.
+pub(crate) enum Detected {
+    /// A marker at this offset, of this family.
+    At(usize, &'static dyn Family),
+    /// A marker at this offset whose family cannot tell yet whether it opens calls (the text
+    /// is still arriving): nothing before it is a marker.
+    Pending(usize),
+    /// No marker.
+    None,
+}
+
+/// The earliest marker in `t` from `from` that opens calls ([`Family::opens`]): its offset
+/// and its family (at one position, the first family in [`FAMILIES`]). `complete`: `t` is the
+/// whole reply.
+pub(crate) fn detect(t: &str, from: usize, complete: bool) -> Detected {
     let ix = index();
     let b = t.as_bytes();
     let start = from.min(b.len());
-    b[start..].windows(2).enumerate().find_map(|(i, w)| {
+    for (i, w) in b[start..].windows(2).enumerate() {
         let (c0, c1) = (usize::from(w[0]), usize::from(w[1]));
         if !ix.pair[c0][c1] {
-            return None;
+            continue;
         }
         let at = start + i;
-        ix.by_first[c0]
-            .iter()
-            .map(|&k| ix.markers[k])
-            .find(|(m, _)| b[at..].starts_with(m.as_bytes()))
-            .map(|(_, f)| (at, f))
-    })
+        let candidates = ix.by_first[c0].iter().map(|&k| ix.markers[k]);
+        for (m, family) in candidates {
+            if !b[at..].starts_with(m.as_bytes()) {
+                continue;
+            }
+            match family.opens(t, at + m.len(), complete) {
+                Some(true) => return Detected::At(at, family),
+                Some(false) => {}
+                None => return Detected::Pending(at),
+            }
+        }
+    }
+    Detected::None
 }
 
 /// The length of the longest marker of any family.

@@ -7,7 +7,7 @@ use super::invoke::{
     invoke_head, invokes, CLOSERS, NS_FUNCTION_CALLS, NS_FUNCTION_CALLS_CLOSE, OPENERS,
 };
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{calls_from_json, elements, lenient};
+use super::read::{elements, take_calls, value_calls};
 
 pub(crate) struct FunctionCalls;
 
@@ -24,14 +24,20 @@ impl Family for FunctionCalls {
             for (whole, body) in elements(t, 0..t.len(), open, close) {
                 let inner = t.get(body.clone()).unwrap_or_default();
                 if inner.contains("invoke name=") {
-                    invokes(t, body, found);
-                    found.taken.push(whole);
+                    let first = found.taken.len();
+                    invokes(t, body.clone(), found);
+                    // Whole when its closer came; else up to its last call (what follows may
+                    // be a call cut off, which stays content).
+                    match found.taken[first..].iter().map(|r| r.end).max() {
+                        Some(_) if whole.end > body.end => found.taken.push(whole),
+                        Some(end) => found.taken.push(whole.start..end),
+                        None => {}
+                    }
                 } else if starts_pythonic(inner) == Some(true) {
                     read_element(t, whole, body.clone(), found);
-                } else if let Some(v) = lenient(inner, found, "a <function_calls> block") {
-                    if calls_from_json(&v, found) {
-                        found.taken.push(whole);
-                    }
+                } else {
+                    let len = value_calls(inner, found, "a <function_calls> block");
+                    take_calls(whole, body.start, len, inner, found);
                 }
             }
         }

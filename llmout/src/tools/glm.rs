@@ -12,7 +12,6 @@ use super::family::{Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
 use super::read::{elements, param_value};
 use super::ToolCall;
-use crate::{Warning, WarningKind};
 
 /// `<arg_key>p</arg_key><arg_value>v</arg_value>`, ended by `</tool_call>`.
 pub(crate) static GLM: ParamStyle = ParamStyle {
@@ -38,11 +37,7 @@ pub(crate) fn read_call(
     found: &mut Found,
 ) -> bool {
     if whole.end == body.end && body.end == end {
-        found.warnings.push(Warning::new(
-            WarningKind::ItemDropped,
-            format!("/tool_calls/{}", found.calls.len()),
-            "a call was cut off; its text is kept as content",
-        ));
+        found.drop_call(whole, "a call was cut off");
         return false;
     }
     let inner = t.get(body.clone()).unwrap_or_default();

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::family::{Family, Found, Head, Named};
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{calls_from_json, elements, lenient};
+use super::read::{elements, take_calls, value_calls};
 use super::stream::window;
 use super::{glm, qwen_coder};
 
@@ -68,11 +68,8 @@ pub(crate) fn read_within(t: &str, within: Range<usize>, found: &mut Found) {
         if trimmed.starts_with('[') && starts_pythonic(trimmed) == Some(true) {
             read_element(t, whole, body.clone(), found);
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
-            if let Some(v) = lenient(inner, found, "a <tool_call> call") {
-                if calls_from_json(&v, found) {
-                    found.taken.push(whole);
-                }
-            }
+            let len = value_calls(inner, found, "a <tool_call> call");
+            take_calls(whole, body.start, len, inner, found);
         } else if trimmed.starts_with("<function=") {
             qwen_coder::functions(t, body, found);
             found.taken.push(whole);

@@ -12,7 +12,6 @@ use super::pythonic::starts_pythonic;
 use super::read::{elements, param_value, quoted_attr};
 use super::stream::window;
 use super::ToolCall;
-use crate::{Warning, WarningKind};
 
 pub(crate) const NS_FUNCTION_CALLS: &str = concat!("<", "antml", ":function_calls>");
 pub(crate) const NS_FUNCTION_CALLS_CLOSE: &str = concat!("</", "antml", ":function_calls>");
@@ -104,11 +103,7 @@ pub(crate) fn invokes(t: &str, within: Range<usize>, found: &mut Found) {
             // An `<invoke>` whose closer never came, running to the end of the text, was cut
             // off: its last parameter may be half written, so it is not a call.
             if whole.end == body.end && body.end == t.len() {
-                found.warnings.push(Warning::new(
-                    WarningKind::ItemDropped,
-                    format!("/tool_calls/{}", found.calls.len()),
-                    "an <invoke> was cut off; its text is kept as content",
-                ));
+                found.drop_call(whole, "an <invoke> was cut off");
                 continue;
             }
             // `"name">` then the parameters.

@@ -4,7 +4,7 @@
 //! markers.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, calls_from_json, elements, lenient};
+use super::read::{arguments, elements, lenient, take_calls, value_calls};
 use super::stream::window;
 use super::ToolCall;
 
@@ -23,6 +23,7 @@ impl Family for Kimi {
 
     fn read(&self, t: &str, found: &mut Found) {
         for (whole, body) in elements(t, 0..t.len(), CALL_BEGIN, CALL_END) {
+            let body_start = body.start;
             let inner = t.get(body).unwrap_or_default();
             match inner.find(ARG) {
                 Some(a) => {
@@ -38,11 +39,8 @@ impl Family for Kimi {
                     }
                 }
                 None => {
-                    if let Some(v) = lenient(inner, found, "a call") {
-                        if calls_from_json(&v, found) {
-                            found.taken.push(whole);
-                        }
-                    }
+                    let len = value_calls(inner, found, "a call");
+                    take_calls(whole, body_start, len, inner, found);
                 }
             }
         }

@@ -4,7 +4,7 @@
 use super::family::{Family, Found, Head};
 use super::longcat::json_head;
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{calls_from_json, elements, lenient};
+use super::read::{elements, take_calls, value_calls};
 use super::stream::window;
 
 const OPEN: &str = "<|tool_call_start|>";
@@ -22,10 +22,9 @@ impl Family for Lfm2 {
             let inner = t.get(body.clone()).unwrap_or_default();
             if starts_pythonic(inner) == Some(true) {
                 read_element(t, whole, body.clone(), found);
-            } else if let Some(v) = lenient(inner, found, "an LFM2 call") {
-                if calls_from_json(&v, found) {
-                    found.taken.push(whole);
-                }
+            } else {
+                let len = value_calls(inner, found, "an LFM2 call");
+                take_calls(whole, body.start, len, inner, found);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! `name[ARGS]{json}`, `name[CALL_ID]id[ARGS]{json}` (newer), one marker per call.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, calls_from_json, json_end, lenient};
+use super::read::{arguments, json_end, lenient, value_calls};
 use super::stream::window;
 use super::ToolCall;
 
@@ -27,10 +27,8 @@ impl Family for Mistral {
             if rest.starts_with('[') {
                 // Older generations: a JSON array of calls.
                 let end = json_end(rest).unwrap_or(rest.len());
-                if let Some(v) = lenient(&rest[..end], found, "a [TOOL_CALLS] array") {
-                    if calls_from_json(&v, found) {
-                        found.taken.push(start..pos + end);
-                    }
+                if let Some(len) = value_calls(&rest[..end], found, "a [TOOL_CALLS] array") {
+                    found.taken.push(start..pos + len);
                 }
                 at = pos + end;
                 continue;

@@ -8,11 +8,11 @@
 //! | family | markers | example reply |
 //! |---|---|---|
 //! | JSON (no marker) | none: a JSON envelope `{"content", "tool_calls"/"toolCalls", "needs_more_work"/"needsMoreWork"}`, a `{"name", "arguments"}` call, OpenAI-shaped `{"tool_calls": [{"id", "function": {"name", "arguments": "<json>"}}]}`, or an array of calls; whole, fenced or in prose; more calls may follow the first after `;` (Llama 3) | `Checking. {"name": "ls", "parameters": {"dir": "/"}}; {"name": "pwd", "parameters": {}}` |
-//! | pythonic (Llama 3.2 / 4, no marker) | none: the whole reply is calls, `[` `]` optional | `[get_weather(city='Paris', days=[1, 2]), now()]` |
+//! | pythonic (Llama 3.2 / 4, no marker) | none: a list of calls heading the reply (`]` optional), or a reply that is nothing but calls | `[get_weather(city='Paris', days=[1, 2]), now()]` |
 //! | `<function_calls>` (also `antml:`-prefixed; OLMo 3) | `<function_calls>…</function_calls>` | `<function_calls>[{"name": "ls", "arguments": {}}]</function_calls>`; OLMo 3: `<function_calls>\nls(dir="/")\n</function_calls>` |
 //! | Anthropic | `<invoke name="…">` (wrapper and `antml:` prefix optional) | `<invoke name="search"><parameter name="q">rust</parameter></invoke>` |
 //! | Hermes / Qwen / xLAM / Granite 4 / GLM | `<tool_call>…</tool_call>` (closer optional) | `<tool_call>{"name": "ls", "arguments": {}}</tool_call>`; a JSON array of calls; pythonic calls; GLM `<tool_call>get_time<arg_key>tz</arg_key><arg_value>UTC</arg_value></tool_call>`, with no arguments `<tool_call>get_time</tool_call>` |
-//! | Qwen3-Coder | `<function=name>` (closers optional) | `<function=ls><parameter=dir>/tmp</parameter></function>` |
+//! | Qwen3-Coder | `<function=name>` (a parameter's closer optional, the call's when the next call or `</tool_call>` ends it) | `<function=ls><parameter=dir>/tmp</parameter></function>` |
 //! | Mistral | `[TOOL_CALLS]` | `[TOOL_CALLS]get_time[CALL_ID]a1b2c3d4e[ARGS]{"tz": "UTC"}`; older: `[TOOL_CALLS][{"name": "ls", "arguments": {}}]` |
 //! | Llama 3.1-3.3 | `<\|python_tag\|>` | `<\|python_tag\|>{"name": "ls", "parameters": {}}; {"name": "pwd", "parameters": {}}`; 3.3: `<\|python_tag\|>[get_weather(city="SF")]<\|eom_id\|>` |
 //! | Llama 4 | `<\|python_start\|>…<\|python_end\|>` | `<\|python_start\|>[search(q="rust")]<\|python_end\|>` |
@@ -22,30 +22,37 @@
 //! | Granite | `<\|tool_call\|>` | `<\|tool_call\|>[{"name": "ls", "arguments": {}}]` |
 //! | Granite 20B FC, `<function-call>` | `<function_call>`, `<function-call>` (closers optional) | `<function_call> {"name": "ls", "arguments": {}} <function_call> {…}`; `<function-call>move_camera</function-call>` |
 //! | Jamba / MiniMax-Text / Hunyuan A13B / HY v3 | `<tool_calls>…</tool_calls>` | `<tool_calls>[{"name": "ls", "arguments": {}}]</tool_calls>` (Hunyuan inside `<answer>`); HY v3: `<tool_calls><tool_call>ls<tool_sep><arg_key>dir</arg_key><arg_value>/</arg_value></tool_call></tool_calls>` |
+//! | Hy3 (released tokenizers) | `<tool_calls:…>`, `<tool_call:…>`: every token with the checkpoint's suffix | `<tool_calls:opensource><tool_call:opensource>ls<tool_sep:opensource><arg_key:opensource>dir</arg_key:opensource><arg_value:opensource>/</arg_value:opensource></tool_call:opensource></tool_calls:opensource>`; reasoning in `<think:opensource>` |
 //! | Phi-4 | `functools[` | `functools[{"name": "ls", "arguments": {}}]` |
 //! | InternLM | `<\|action_start\|><\|plugin\|>` | `<\|action_start\|><\|plugin\|>{"name": "ls", "parameters": {}}<\|action_end\|>` |
 //! | gpt-oss harmony | `<\|channel\|>` messages | `<\|start\|>assistant to=functions.ls<\|channel\|>commentary json<\|message\|>{"dir": "/"}<\|call\|>` (recipient also after the channel); `final` and `commentary` without recipient are content, `analysis` is reasoning |
-//! | Gemma | `<\|tool_call>` (closer `<tool_call\|>` or `<turn\|>`) | `<\|tool_call>call:ls{dir:<\|"\|>/tmp<\|"\|>,all:true}<tool_call\|>`; also `{dir='/tmp'}`, `{dir=/tmp}` |
+//! | Gemma | `<\|tool_call>` (closer `<tool_call\|>` or `<turn\|>`) | `<\|tool_call>call:ls{dir:<\|"\|>/tmp<\|"\|>,all:true}<tool_call\|>`; also `{dir='/tmp'}`, `{dir=/tmp}`; Gemma 4's reasoning in `<\|channel>thought…<channel\|>` |
 //! | FunctionGemma | `<start_function_call>` | `<start_function_call>call:ls{dir:<escape>/tmp<escape>}<end_function_call>` |
-//! | UI-TARS | `Action:` | `Thought: The box is at the top.\nAction: click(start_box='(10,20)')`; the thought is content |
+//! | UI-TARS, Command R | `Action:`, where a call starts after it (a name and `(`, or JSON, maybe fenced) | `Thought: The box is at the top.\nAction: click(start_box='(10,20)')`; the thought is content; Command R: ``Action: ```json [{"tool_name": "ls", "parameters": {}}] ``` `` |
 //! | MiniMax M2 | `<minimax:tool_call>` | `<minimax:tool_call><invoke name="ls"><parameter name="dir">/</parameter></invoke></minimax:tool_call>` |
-//! | MiniMax M3 | `]<]minimax[>[<tool_call>` | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="ls">]<]minimax[>[<dir>/]<]minimax[>[</dir>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>` |
+//! | MiniMax M3 | `]<]minimax[>[` before every tag (white space may follow it) | `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="ls">]<]minimax[>[<dir>/]<]minimax[>[</dir>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`; reasoning in `<mm:think>` |
 //! | Step-3 | `<｜tool_calls_begin｜>`, `<｜tool_call_begin｜>`, `<steptml:invoke name=` | `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="ls"><steptml:parameter name="dir">/</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>` |
 //! | MiniCPM | `<function name=` | `<function name="ls"><param name="dir">/</param></function>` (values may be `<![CDATA[…]]>`) |
 //! | Seed-OSS | `<seed:tool_call>` | `<seed:tool_call><function=ls><parameter=dir>/</parameter></function></seed:tool_call>`; reasoning in `<seed:think>` |
-//! | LongCat | `<longcat_tool_call>` | `<longcat_tool_call>{"name": "ls", "arguments": {}}</longcat_tool_call>` |
+//! | LongCat | `<longcat_tool_call>` | `<longcat_tool_call>{"name": "ls", "arguments": {}}</longcat_tool_call>`; reasoning in `<longcat_think>` |
 //! | Cohere Command | `<\|START_ACTION\|>` | `<\|START_ACTION\|>[{"tool_call_id": "0", "tool_name": "ls", "parameters": {}}]<\|END_ACTION\|>`; reasoning in `<\|START_THINKING\|>` |
-//! | Apertus | `<\|tools_prefix\|>` | `<\|tools_prefix\|>[{"ls": {"dir": "/"}}]<\|tools_suffix\|>` |
+//! | Apertus | `<\|tools_prefix\|>` | `<\|tools_prefix\|>[{"ls": {"dir": "/"}}]<\|tools_suffix\|>`; reasoning in `<\|inner_prefix\|>…<\|inner_suffix\|>` |
 //! | GigaChat 3 | `function call<\|role_sep\|>`, `<\|function_call\|>` | `Listing.<\|message_sep\|>function call<\|role_sep\|>\n{"name": "ls", "arguments": {}}` |
 //! | LFM2 | `<\|tool_call_start\|>` | `<\|tool_call_start\|>[ls(dir="/")]<\|tool_call_end\|>` (or a JSON array) |
 //!
 //! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
-//! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, its
-//! closer never written at the end of the reply) is not a call, and no call is made of a
-//! fragment; text that is not a call is always content, whatever else fails (a reply with no
-//! call is all content); `needs_more_work` is the envelope's flag when it has one, else `true`
-//! when there are calls, else `None`. Reasoning (`<think>`, Seed-OSS `<seed:think>`, Cohere
-//! `<|START_THINKING|>`, harmony's `analysis`) is never calls and never content.
+//! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, a
+//! string in it left open included, even where a brace inside that string could close the
+//! object; its closer never written at the end of the reply) is not a call, and no call is
+//! made of a fragment, but the calls of a list written in full before the cut are calls (as
+//! the stream shows them); text that is not a call is always content, whatever else fails (a
+//! reply with no call is all content); `needs_more_work` is the envelope's flag when it has
+//! one, else `true` when there are calls, else `None`. Reasoning (`<think>`, `<thinking>`, `<reasoning>`, and
+//! the families' own: Seed-OSS `<seed:think>`, Cohere `<|START_THINKING|>`, MiniMax M3
+//! `<mm:think>`, LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4
+//! `<|channel>`, Hy3 `<think:opensource>`, harmony's `analysis`) is never calls and never
+//! content; a closer with no opener (the opener was in the prompt) makes all before it
+//! reasoning.
 //!
 //! ```
 //! let r = llmout::tools::parse(
@@ -98,6 +105,7 @@ mod glm;
 mod granite;
 mod harmony;
 mod hermes;
+mod hy_v3;
 mod internlm;
 mod invoke;
 mod jamba;
@@ -243,7 +251,10 @@ fn read(text: &str, calls: Calls) -> Read {
         calls,
         ..Found::default()
     };
-    let family = family::detect(t, 0).map(|(_, f)| f);
+    let family = match family::detect(t, 0, true) {
+        family::Detected::At(_, f) => Some(f),
+        _ => None,
+    };
     match family {
         Some(family) => family.read(t, &mut found),
         None => json::read(t, &mut found),
@@ -252,8 +263,8 @@ fn read(text: &str, calls: Calls) -> Read {
     let content = match found.content.take() {
         Some(c) => c,
         // No call: every word of the reply is content, whatever was tried on it.
-        None if found.calls.is_empty() => outside(t, &[], strip),
-        None => outside(t, &found.taken, strip),
+        None if found.calls.is_empty() => outside(t, &[], &[], strip),
+        None => outside(t, &found.taken, &found.kept, strip),
     };
     let needs_more_work = found
         .needs_more_work
@@ -418,18 +429,21 @@ pub fn check_call(
     }
 }
 
-/// The text outside `taken`, trimmed; `None` when empty. The family's section markers
-/// (`strip`) left around are dropped too.
-pub(crate) fn outside(t: &str, taken: &[Range<usize>], strip: &[&str]) -> Option<String> {
-    let mut ranges = taken.to_vec();
-    ranges.sort_by_key(|r| r.start);
+/// The text outside `taken` (but for the `kept` ranges inside it: calls that were no calls),
+/// trimmed; `None` when empty. The family's section markers (`strip`) left around are
+/// dropped too.
+pub(crate) fn outside(
+    t: &str,
+    taken: &[Range<usize>],
+    kept: &[Range<usize>],
+    strip: &[&str],
+) -> Option<String> {
+    let hidden = subtract(merged(taken), &merged(kept));
     let mut out = String::new();
     let mut at = 0;
-    for r in ranges {
-        if r.start > at {
-            out.push_str(t.get(at..r.start).unwrap_or_default());
-        }
-        at = at.max(r.end);
+    for r in hidden {
+        out.push_str(t.get(at..r.start).unwrap_or_default());
+        at = r.end;
     }
     out.push_str(t.get(at..).unwrap_or_default());
     for marker in strip {
@@ -442,4 +456,41 @@ pub(crate) fn outside(t: &str, taken: &[Range<usize>], strip: &[&str]) -> Option
     let lead = out.len() - out.trim_start().len();
     out.drain(..lead);
     (!out.is_empty()).then_some(out)
+}
+
+/// `ranges` sorted, overlapping ones joined.
+fn merged(ranges: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut sorted = ranges.to_vec();
+    sorted.sort_by_key(|r| r.start);
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(sorted.len());
+    for r in sorted {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The parts of `ranges` outside `holes` (both sorted and disjoint), in order.
+fn subtract(ranges: Vec<Range<usize>>, holes: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(ranges.len());
+    let mut h = 0;
+    for mut r in ranges {
+        while h < holes.len() && holes[h].end <= r.start {
+            h += 1;
+        }
+        let mut k = h;
+        while k < holes.len() && holes[k].start < r.end {
+            if holes[k].start > r.start {
+                out.push(r.start..holes[k].start);
+            }
+            r.start = r.start.max(holes[k].end);
+            k += 1;
+        }
+        if r.start < r.end {
+            out.push(r);
+        }
+    }
+    out
 }

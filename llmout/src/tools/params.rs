@@ -13,7 +13,6 @@ use super::family::Found;
 use super::read::{elements, param_value};
 use super::stream::{find_any, window};
 use super::ToolCall;
-use crate::{Warning, WarningKind};
 
 /// How a parameter's (or a call's) name is written after its opener.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +52,24 @@ pub(crate) enum ParamHead {
 }
 
 impl ParamStyle {
+    /// What ends a parameter's value: its closer, or (its closer left out) the next
+    /// parameter or the call's closer, which are not part of it.
+    pub fn value_ends(&self) -> Vec<&'static str> {
+        let mut ends = self.closes.to_vec();
+        ends.extend(self.opens);
+        ends.extend(self.call_closes);
+        ends
+    }
+
+    /// Where the value from `from` in `v` ends: the offset, and how long the marker there is
+    /// when it is the value's own closer (0 for what begins the next parameter or ends the
+    /// call, read next).
+    pub fn value_end(&self, v: &str, from: usize, ends: &[&str]) -> Option<(usize, usize)> {
+        let (at, len) = find_any(v, from, ends)?;
+        let own = self.closes.contains(&&v[at..at + len]);
+        Some((at, if own { len } else { 0 }))
+    }
+
     /// Reads a parameter's name from `rest`, the text after its opener.
     pub fn head(&self, rest: &str) -> ParamHead {
         match name_at(self.name, rest) {
@@ -116,12 +133,13 @@ pub(crate) fn read_params(t: &str, range: Range<usize>, style: &ParamStyle) -> M
         return args;
     };
     let mut pos = range.start;
+    let ends = style.value_ends();
     while let Some((at, len)) = find_any(within, pos, style.opens) {
         let ParamHead::Named(name, after, raw) = style.head(window(within, at + len)) else {
             break;
         };
         let value_start = at + len + after;
-        match find_any(within, value_start, style.closes) {
+        match style.value_end(within, value_start, &ends) {
             Some((close, close_len)) => {
                 args.insert(name, style.value(&within[value_start..close], raw));
                 pos = close + close_len;
@@ -159,11 +177,7 @@ pub(crate) fn read_calls(
     let before = found.calls.len();
     for (whole, body) in elements(t, within.clone(), syntax.open, syntax.close) {
         if whole.end == body.end && body.end == within.end {
-            found.warnings.push(Warning::new(
-                WarningKind::ItemDropped,
-                format!("/tool_calls/{}", found.calls.len()),
-                "a call was cut off; its text is kept as content",
-            ));
+            found.drop_call(whole, "a call was cut off");
             continue;
         }
         let Some((name, after, _)) = name_at(syntax.name, window(t, body.start)) else {

@@ -1,7 +1,7 @@
 //! Llama 4: pythonic calls inside `<|python_start|>…<|python_end|>`.
 
 use super::family::{Family, Found, Head};
-use super::pythonic::pythonic;
+use super::pythonic::read_element;
 use super::read::elements;
 use super::stream::window;
 
@@ -14,10 +14,9 @@ impl Family for PythonStart {
 
     fn read(&self, t: &str, found: &mut Found) {
         for (whole, body) in elements(t, 0..t.len(), "<|python_start|>", "<|python_end|>") {
-            if let Some(calls) = pythonic(t.get(body).unwrap_or_default()) {
-                found.calls.extend(calls);
-                found.taken.push(whole);
-            }
+            // The calls heading it, as the stream reads them: a list cut off keeps the calls
+            // written in full.
+            read_element(t, whole, body, found);
         }
     }
 

@@ -118,11 +118,22 @@ fn read_calls(text: &str, calls: &mut Calls) -> Option<()> {
     Some(())
 }
 
-/// A reply that is nothing but pythonic calls. They go straight into `found` as they are
-/// read (a reply of many calls is never held as a list of its own besides), and are taken
-/// back if the reply turns out not to be all calls.
+/// A reply of pythonic calls: a list (`[f(a=1), g()]`) read as the stream reads it, the calls
+/// heading it (what follows them, a call cut off or text, stays content); or, with no `[`,
+/// a reply that is nothing but calls. Either way the calls go straight into `found` as they
+/// are read (a reply of many calls is never held as a list of its own besides), and are
+/// taken back if they turn out not to be calls of the reply.
 pub(crate) fn pythonic_reply(t: &str, found: &mut Found) -> bool {
     let before = found.calls.len();
+    let lead = t.len() - t.trim_start().len();
+    if t[lead..].starts_with('[') && starts_pythonic(&t[lead..]) == Some(true) {
+        let (read, end) = leading_calls_into(t, lead..t.len(), &mut found.calls);
+        if read == 0 {
+            return false;
+        }
+        found.taken.push(lead..end);
+        return true;
+    }
     if read_calls(t, &mut found.calls).is_some() && found.calls.len() > before {
         found.taken.push(0..t.len());
         return true;
@@ -152,15 +163,44 @@ pub(crate) fn starts_pythonic(s: &str) -> Option<bool> {
 /// read as the stream reads them: each call once its `)` is written, until what follows is not
 /// a call. Returns the calls and where the text they take ends (with the `]` closing them).
 pub(crate) fn leading_calls(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usize) {
+    let mut calls = Vec::new();
+    let (_, end) = leading_calls_into(t, range, &mut calls);
+    (calls, end)
+}
+
+/// [`leading_calls`], each call put in `calls` as it is read: how many, and where the text
+/// they take ends.
+pub(crate) fn leading_calls_into(
+    t: &str,
+    range: Range<usize>,
+    calls: &mut impl Extend<ToolCall>,
+) -> (usize, usize) {
     let Some(within) = t.get(..range.end) else {
-        return (Vec::new(), range.start);
+        return (0, range.start);
     };
-    let (calls, end) = PyList::leading(within, range.start);
+    let mut counted = Counted { calls, read: 0 };
+    let end = PyList::leading_into(within, range.start, &mut counted);
+    let read = counted.read;
     let rest = &within[end..];
     let trimmed = rest.trim_start();
     match trimmed.strip_prefix(']') {
-        Some(after) if !calls.is_empty() => (calls, range.end - after.len()),
-        _ => (calls, end),
+        Some(after) if read > 0 => (read, range.end - after.len()),
+        _ => (read, end),
+    }
+}
+
+/// Passes calls on to `calls`, counting them.
+struct Counted<'c, C> {
+    calls: &'c mut C,
+    read: usize,
+}
+
+impl<C: Extend<ToolCall>> Extend<ToolCall> for Counted<'_, C> {
+    fn extend<I: IntoIterator<Item = ToolCall>>(&mut self, calls: I) {
+        for call in calls {
+            self.read += 1;
+            self.calls.extend(std::iter::once(call));
+        }
     }
 }
 

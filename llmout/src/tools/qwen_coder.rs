@@ -1,5 +1,7 @@
 //! Qwen3-Coder: `<function=name><parameter=p>value</parameter></function>`, alone or inside
-//! `<tool_call>` (closers optional). One text value per parameter.
+//! `<tool_call>`. A parameter's closer may be left out, and a call's when the next call or its
+//! `</tool_call>` ends it; a call that runs to the end of the reply with no closer was cut off
+//! and is not a call. One text value per parameter.
 
 use std::ops::Range;
 
@@ -47,6 +49,12 @@ impl Family for QwenCoder {
 /// Every `<function=…>` call in `t[within]`.
 pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
     for (whole, body) in elements(t, within, "<function=", "</function>") {
+        // No closer (neither its own nor its `<tool_call>`'s) before the end of the reply: cut
+        // off, its last parameter maybe half written. Not a call.
+        if whole.end == body.end && body.end == t.len() {
+            found.drop_call(whole, "a <function=…> call was cut off");
+            continue;
+        }
         let head = t.get(body.clone()).unwrap_or_default();
         let Some(gt) = head.find('>') else { continue };
         let name = head[..gt].trim().to_owned();

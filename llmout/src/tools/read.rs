@@ -64,7 +64,7 @@ pub(crate) fn param_value(text: &str) -> Value {
 /// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
 pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
     match repair::parse(text.trim(), &RepairOptions::default()) {
-        Ok(p) if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => {
+        Ok(p) if cut_off(text, &p.repairs) => {
             found.warnings.push(Warning::new(
                 WarningKind::ItemDropped,
                 format!("/tool_calls/{}", found.calls.len()),
@@ -85,6 +85,99 @@ pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value
         }
         Err(_) => None,
     }
+}
+
+/// Whether the JSON `text`, read with `repairs`, was cut off: the repair says so, or `text`
+/// ends inside a string (read strictly, a quote after a backslash escaped). The repair may
+/// have ended such a string at a brace inside it (`{"q": "a {b}` read as `{"q": "a {b"}`): a
+/// value made of what came before the cut, which is no call.
+fn cut_off(text: &str, repairs: &repair::Repairs) -> bool {
+    if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+        return true;
+    }
+    if !repairs.iter().any(|r| r.kind == RepairKind::MissingQuote) {
+        return false;
+    }
+    let mut in_string = false;
+    let mut escaped = false;
+    for &c in text.as_bytes() {
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (_, false, b'"') => in_string = !in_string,
+            _ => {}
+        }
+    }
+    in_string
+}
+
+/// The JSON calls in `text` (a call or an array of calls, white space around), as the stream
+/// completes them: every call when the value is whole; when it was cut off, the calls of the
+/// array written in full before the cut, and a warning for the rest, which stays content.
+/// Returns how much of `text` the calls take (all of it when the value is whole), or `None`
+/// when it gives no call.
+pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<usize> {
+    let p = repair::parse(text.trim(), &RepairOptions::default()).ok()?;
+    if !cut_off(text, &p.repairs) {
+        let base = format!("/tool_calls/{}", found.calls.len());
+        let mut fixes: Vec<Warning> = p
+            .repairs
+            .iter()
+            .map(|r| {
+                Warning::new(
+                    WarningKind::Repaired(r.kind),
+                    format!("{base}{}", r.path),
+                    r.kind.description(),
+                )
+            })
+            .collect();
+        if !calls_from_json(&p.value, found) {
+            return None;
+        }
+        found.warnings.append(&mut fixes);
+        return Some(text.len());
+    }
+    let lead = text.len() - text.trim_start().len();
+    let (calls, end) = leading_items(&text[lead..]);
+    let read = !calls.is_empty();
+    found.calls.extend(calls);
+    found.warnings.push(Warning::new(
+        WarningKind::ItemDropped,
+        format!("/tool_calls/{}", found.calls.len()),
+        format!("{what} was cut off; its text is kept as content"),
+    ));
+    read.then_some(lead + end)
+}
+
+/// The calls of an array of calls cut off at the end of `text` (which starts with `[`) that
+/// were written in full, and where the last of them ends.
+fn leading_items(text: &str) -> (Vec<ToolCall>, usize) {
+    let mut calls = Vec::new();
+    let (mut pos, mut end) = (0, 0);
+    if !text.starts_with('[') {
+        return (calls, end);
+    }
+    pos += 1;
+    loop {
+        pos += text[pos..]
+            .bytes()
+            .take_while(|c| c.is_ascii_whitespace() || *c == b',')
+            .count();
+        if !text[pos..].starts_with('{') {
+            break;
+        }
+        let Some(len) = json_end(&text[pos..]) else {
+            break;
+        };
+        let item = repair::parse(&text[pos..pos + len], &RepairOptions::default());
+        let Some(call) = item.ok().and_then(|p| call_from_json(&p.value)) else {
+            break;
+        };
+        calls.push(call);
+        pos += len;
+        end = pos;
+    }
+    (calls, end)
 }
 
 /// Arguments as an object: decoded once when given as a JSON string.
@@ -243,7 +336,10 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
     while let Some(j) = text[pos..].find(['{', '[']) {
         let from = pos + j;
         let Some(len) = json_end(&text[from..]) else {
-            lenient(&text[from..], found, "a call");
+            // Cut off: the calls of an array written in full before the cut.
+            if let Some(len) = value_calls(&text[from..], found, "a call") {
+                last_call = Some(from + len);
+            }
             break;
         };
         if let Some(v) = lenient(&text[from..from + len], found, "a call") {
@@ -269,12 +365,31 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
 /// next opener): each element whose JSON gives calls is taken; one cut off is content.
 pub(crate) fn tagged_json(t: &str, open: &str, close: &str, found: &mut Found) {
     for (whole, body) in elements(t, 0..t.len(), open, close) {
-        let inner = t.get(body).unwrap_or_default();
-        if let Some(v) = lenient(inner, found, "a call") {
-            if calls_from_json(&v, found) {
-                found.taken.push(whole);
-            }
-        }
+        let inner = t.get(body.clone()).unwrap_or_default();
+        take_calls(
+            whole,
+            body.start,
+            value_calls(inner, found, "a call"),
+            inner,
+            found,
+        );
+    }
+}
+
+/// Takes the element `whole` (its body starting at `body`, its text `inner`) when [`value_calls`]
+/// read calls taking `len` of `inner`: whole when they took all of it, else up to where they
+/// end (what follows was cut off, and stays content).
+pub(crate) fn take_calls(
+    whole: Range<usize>,
+    body: usize,
+    len: Option<usize>,
+    inner: &str,
+    found: &mut Found,
+) {
+    match len {
+        Some(len) if len == inner.len() => found.taken.push(whole),
+        Some(len) => found.taken.push(whole.start..body + len),
+        None => {}
     }
 }
 

@@ -55,20 +55,19 @@ mod python;
 mod reasoning;
 mod scan;
 
-pub(crate) use reasoning::hide_extra;
-pub(crate) use scan::{find_any, window};
+pub(crate) use reasoning::{hide_extra, suffix_len, Suffix};
+pub(crate) use scan::{find_any, hold_back, hold_back_any, window};
 
 use body::{body_calls, body_current};
 pub(crate) use python::PyList;
 use reasoning::Reasoning;
-use scan::hold_back_any;
 
-use super::family::{detect, longest_marker, Family, Found, Head, Named};
+use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named};
 use super::json;
 use super::params::{ParamHead, ParamStyle};
 use super::read::{arguments, calls_from_json};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
-use crate::repair::{self, RepairOptions};
+use crate::repair::{self, RepairKind, RepairOptions};
 use crate::stream::{FieldState, Partial, ValueScan};
 
 /// How far after a call's opener its name (and id) is looked for. A model writing more than
@@ -252,6 +251,9 @@ struct Live {
     loose: Option<Loose>,
     /// How much of the visible text is whitespace before anything else.
     blank: usize,
+    /// Whether a JSON body of calls just ended: in families whose calls are JSON values after
+    /// one marker, the next value may follow it.
+    after_body: bool,
 }
 
 impl std::fmt::Debug for Live {
@@ -305,9 +307,15 @@ impl Live {
     /// family in the registry, as [`parse`] decides).
     fn find_marker(&mut self, v: &str) -> Option<(usize, &'static dyn Family)> {
         let from = self.scan;
-        let found = detect(v, from);
-        // A marker may be cut by the end of the text: search its last bytes again next time.
-        let mut next = v.len().saturating_sub(longest_marker() - 1).max(from);
+        let (found, mut next) = match detect(v, from, false) {
+            Detected::At(at, family) => (Some((at, family)), v.len()),
+            // Whether this marker opens calls is told by text still to come: look again
+            // from it.
+            Detected::Pending(at) => (None, at),
+            // A marker may be cut by the end of the text: search its last bytes again.
+            Detected::None => (None, v.len().saturating_sub(longest_marker() - 1)),
+        };
+        next = next.max(from);
         while !v.is_char_boundary(next) {
             next -= 1;
         }
@@ -490,6 +498,7 @@ impl Live {
                 match scan.end() {
                     Some(end) => {
                         self.pos = end;
+                        self.after_body = true;
                         self.phase = Phase::Close;
                         true
                     }
@@ -530,17 +539,17 @@ impl Live {
                     false
                 }
             },
-            Phase::Whole { call, start } => match find_any(v, self.pos, family.closers()) {
-                Some((at, len)) => {
+            Phase::Whole { call, start } => match family.whole_end(v, start, self.pos) {
+                Ok(end) => {
                     let mut found = Found::default();
-                    family.read(&v[start..at + len], &mut found);
+                    family.read(&v[start..end], &mut found);
                     self.calls.extend(found.calls);
-                    self.pos = at + len;
+                    self.pos = end;
                     self.phase = Phase::Seek;
                     true
                 }
-                None => {
-                    self.pos = hold_back_any(v, family.closers()).max(self.pos);
+                Err(resume) => {
+                    self.pos = resume;
                     self.phase = Phase::Whole { call, start };
                     false
                 }
@@ -577,13 +586,18 @@ impl Live {
     fn seek(&mut self, family: &'static dyn Family, v: &str) -> bool {
         let opens = family.openers();
         // Families whose calls are JSON values after one marker: the next value.
-        if family.values_follow() && self.pos > 0 {
+        if family.values_follow() && self.after_body {
             // Separators read are not read again.
             self.pos += v[self.pos..]
                 .bytes()
                 .take_while(|c| c.is_ascii_whitespace() || matches!(c, b';' | b','))
                 .count();
             let rest = &v[self.pos..];
+            if rest.is_empty() {
+                self.phase = Phase::Seek;
+                return false;
+            }
+            self.after_body = false;
             match rest.as_bytes().first() {
                 Some(b'{' | b'[') => {
                     self.start_body(self.pos);
@@ -692,8 +706,8 @@ impl Live {
         match p.open.take() {
             Some((name, shown, raw)) => {
                 // Inside a parameter's value, from `self.pos` (its start).
-                let closes = p.style.closes;
-                match find_any(v, shown, closes) {
+                let ends = p.style.value_ends();
+                match p.style.value_end(v, shown, &ends) {
                     Some((at, len)) => {
                         let value = p.style.value(&v[self.pos..at], raw);
                         if let Some(m) = p.partial.members() {
@@ -705,7 +719,7 @@ impl Live {
                     }
                     None => {
                         // Show the text so far, but not what may be the start of the closer.
-                        let keep = hold_back_any(v, closes).max(shown);
+                        let keep = hold_back_any(v, &ends).max(shown);
                         if let Some(Value::String(s)) =
                             p.partial.members().and_then(|m| m.get_mut(&name))
                         {
@@ -798,7 +812,12 @@ impl Live {
         };
         let text = &v[from..at];
         if let Some(start) = text.find(['{', '[']) {
-            if let Ok(p) = repair::parse(&text[start..], &RepairOptions::default()) {
+            let parsed = repair::parse(&text[start..], &RepairOptions::default());
+            // What was cut off gives no call, as in `parse`.
+            let whole = parsed
+                .ok()
+                .filter(|p| !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated));
+            if let Some(p) = whole {
                 match call {
                     Some(call) => self.calls.push(ToolCall {
                         id: call.id,

@@ -37,17 +37,17 @@ impl PyList {
     }
 
     /// The calls at the start of `v[from..]`, which is all written: each call once its `)`
-    /// is, until what follows is not a call. Returns them and where the last one ended.
-    pub(crate) fn leading(v: &str, from: usize) -> (Vec<ToolCall>, usize) {
+    /// is, until what follows is not a call, each put in `calls` as it is read. Returns where
+    /// the last one ended.
+    pub(crate) fn leading_into(v: &str, from: usize, calls: &mut impl Extend<ToolCall>) -> usize {
         let mut list = PyList::at(from);
-        let mut calls = Vec::new();
-        list.read(v, &mut calls);
-        (calls, list.last_end)
+        list.read(v, calls);
+        list.last_end
     }
 
     /// Reads calls into `calls`. `Some(end)` when the list ended at `end` (what follows is
     /// not another call); `None` when more text is needed.
-    pub(crate) fn read(&mut self, v: &str, calls: &mut Vec<ToolCall>) -> Option<usize> {
+    pub(crate) fn read(&mut self, v: &str, calls: &mut impl Extend<ToolCall>) -> Option<usize> {
         loop {
             if let Some(p) = &mut self.call {
                 let call = python_step(p, v)?;
@@ -59,7 +59,7 @@ impl PyList {
                 };
                 self.next = end;
                 self.last_end = end;
-                calls.push(call);
+                calls.extend(std::iter::once(call));
                 continue;
             }
             // Separators read are not read again.

@@ -1,39 +1,60 @@
 //! Reasoning blocks left out of a reply: `<think>`-like tags as they arrive (as
 //! [`visible_segments`](crate::extract::visible_segments) does for a whole text), and the
-//! reasoning markers of families that write their own ([`EXTRA`]), for a whole text too.
+//! reasoning markers of families that write their own ([`EXTRA`], and the suffixed
+//! `<think:opensource>` of Tencent's Hy3 tokenizers), for a whole text too.
 
 use std::borrow::Cow;
 
-use crate::tools::family::scan_for;
-
 /// Reasoning blocks some families write with markers of their own, opener and closer:
-/// Seed-OSS `<seed:think>`, Cohere Command `<|START_THINKING|>`.
-pub(crate) const EXTRA: [(&str, &str); 2] = [
+/// Seed-OSS `<seed:think>`, Cohere Command `<|START_THINKING|>`, MiniMax M3 `<mm:think>`,
+/// LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4 `<|channel>thought…`.
+pub(crate) const EXTRA: [(&str, &str); 6] = [
     ("<seed:think>", "</seed:think>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
+    ("<mm:think>", "</mm:think>"),
+    ("<longcat_think>", "</longcat_think>"),
+    ("<|inner_prefix|>", "<|inner_suffix|>"),
+    ("<|channel>", "<channel|>"),
 ];
 
-/// `t` without the [`EXTRA`] reasoning blocks, read as the stream reads them: an opener hides
-/// the text up to the next closer (or the end), and a closer with no opener hides all before
-/// it.
+/// The longest suffix a special token may carry after its name (`<think:opensource>`: the
+/// `:opensource`, colon included).
+pub(crate) const MAX_SUFFIX: usize = 64;
+
+/// `t` without the reasoning blocks that [`visible_segments`](crate::extract::visible_segments)
+/// does not know ([`EXTRA`], and `<think:…>` with a token suffix), read as the stream reads
+/// them: an opener hides the text up to the next closer (or the end), and a closer with no
+/// opener hides all before it.
 pub(crate) fn hide_extra(t: &str) -> Cow<'_, str> {
-    let markers = EXTRA.iter().flat_map(|(open, close)| [*open, *close]);
-    let Some(first) = scan_for(t, 0, markers.clone()) else {
+    let b = t.as_bytes();
+    let next = |from: usize| {
+        let mut at = from;
+        while let Some(i) = b.get(at..).and_then(|s| s.iter().position(|&c| c == b'<')) {
+            at += i;
+            match tag(&b[at..], false) {
+                Tag::Open(len) => return Some((at, len, false)),
+                Tag::Close(len) => return Some((at, len, true)),
+                // The text is whole: a tag it ends inside is no tag.
+                Tag::None | Tag::Partial => at += 1,
+            }
+        }
+        None
+    };
+    let Some(first) = next(0) else {
         return Cow::Borrowed(t);
     };
     let mut out = String::with_capacity(t.len());
-    let (mut pos, mut inside, mut next) = (0, false, Some(first));
-    while let Some((at, k)) = next {
+    let (mut pos, mut inside, mut found) = (0, false, Some(first));
+    while let Some((at, len, closing)) = found {
         if !inside {
             out.push_str(&t[pos..at]);
         }
-        let closing = k % 2 == 1;
         if closing && !inside {
             out.clear();
         }
         inside = !closing;
-        pos = at + markers.clone().nth(k).map_or(1, str::len);
-        next = scan_for(t, pos, markers.clone());
+        pos = at + len;
+        found = next(pos);
     }
     if !inside {
         out.push_str(&t[pos..]);
@@ -42,7 +63,8 @@ pub(crate) fn hide_extra(t: &str) -> Cow<'_, str> {
 }
 
 /// Leaves reasoning blocks out of text as it arrives, as
-/// [`visible_segments`](crate::extract::visible_segments) does for a whole text.
+/// [`visible_segments`](crate::extract::visible_segments) and [`hide_extra`] do for a whole
+/// text.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Reasoning {
     pos: usize,
@@ -69,7 +91,7 @@ impl Reasoning {
             if !self.inside {
                 visible.push_str(&text[self.pos..at]);
             }
-            match reasoning_tag(&b[at..]) {
+            match tag(&b[at..], true) {
                 Tag::Partial => {
                     self.pos = at;
                     break;
@@ -106,9 +128,10 @@ enum Tag {
     Close(usize),
 }
 
-/// The reasoning tag at the start of `b` (a `<`), case-insensitive; or one of the
-/// [`EXTRA`] markers, as written.
-fn reasoning_tag(b: &[u8]) -> Tag {
+/// The reasoning tag at the start of `b` (a `<`): one of the [`EXTRA`] markers, as written;
+/// a reasoning name with a token suffix (`<think:opensource>`, case-insensitive); and, when
+/// `bare`, a reasoning name alone (`<think>`, case-insensitive).
+fn tag(b: &[u8], bare: bool) -> Tag {
     for (open, close) in EXTRA {
         for (marker, closing) in [(open, false), (close, true)] {
             let m = marker.as_bytes();
@@ -126,24 +149,74 @@ fn reasoning_tag(b: &[u8]) -> Tag {
     }
     let closing = b.get(1) == Some(&b'/');
     let name_at = if closing { 2 } else { 1 };
+    let Some(got) = b.get(name_at..) else {
+        return Tag::Partial;
+    };
+    let mut partial = false;
     for name in REASONING {
         let n = name.len();
-        let Some(got) = b.get(name_at..) else {
-            return Tag::Partial;
-        };
-        let m = got.len().min(n + 1);
-        let want = |i: usize| if i < n { name.as_bytes()[i] } else { b'>' };
-        if (0..m).all(|i| got[i].eq_ignore_ascii_case(&want(i))) {
-            if m < n + 1 {
-                return Tag::Partial;
+        let m = got.len().min(n);
+        if !(0..m).all(|i| got[i].eq_ignore_ascii_case(&name.as_bytes()[i])) {
+            continue;
+        }
+        let len = match got.get(n) {
+            None => {
+                partial = true;
+                continue;
             }
-            let len = name_at + n + 1;
+            Some(b'>') if bare => Some(n + 1),
+            Some(b':') => match suffix_len(&got[n..]) {
+                Suffix::Len(s) => Some(n + s + 1),
+                Suffix::Partial => {
+                    partial = true;
+                    continue;
+                }
+                Suffix::None => None,
+            },
+            Some(_) => None,
+        };
+        if let Some(len) = len {
             return if closing {
-                Tag::Close(len)
+                Tag::Close(name_at + len)
             } else {
-                Tag::Open(len)
+                Tag::Open(name_at + len)
             };
         }
     }
-    Tag::None
+    if partial {
+        Tag::Partial
+    } else {
+        Tag::None
+    }
+}
+
+/// What a token suffix (`:opensource`) at the start of a tag's remainder came to.
+pub(crate) enum Suffix {
+    /// Not a suffix: no `:`, an empty one, white space, `<`, or longer than [`MAX_SUFFIX`].
+    None,
+    /// The text ends inside it.
+    Partial,
+    /// Its length, colon included; a `>` follows it.
+    Len(usize),
+}
+
+/// The token suffix at the start of `b`: a `:` and up to [`MAX_SUFFIX`] bytes that are not
+/// white space, `<` or `>`, then `>`.
+pub(crate) fn suffix_len(b: &[u8]) -> Suffix {
+    if b.first() != Some(&b':') {
+        return Suffix::None;
+    }
+    for (i, &c) in b.iter().enumerate().skip(1).take(MAX_SUFFIX) {
+        match c {
+            b'>' if i > 1 => return Suffix::Len(i),
+            b'>' | b'<' => return Suffix::None,
+            c if c.is_ascii_whitespace() => return Suffix::None,
+            _ => {}
+        }
+    }
+    if b.len() <= MAX_SUFFIX {
+        Suffix::Partial
+    } else {
+        Suffix::None
+    }
 }

@@ -1,0 +1,82 @@
+//! Reasoning written with a family's own markers is never calls and never content: MiniMax M3
+//! `<mm:think>`, LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4
+//! `<|channel>thought…<channel|>` (Seed-OSS, Cohere and Hy3 are in their families' files).
+//! A call quoted in the reasoning is not a call; a closer with no opener (the opener was in
+//! the prompt) means all before it was reasoning. Each reply also streamed in many chunkings.
+
+mod common;
+
+use common::{call, streams_like_parse};
+use llmout::tools::{parse, Stream};
+use serde_json::json;
+
+const NS: &str = "]<]minimax[>[";
+
+#[test]
+fn minimax_m3_reasoning() {
+    let quoted = format!("{NS}<tool_call>{NS}<invoke name=\"rm\">{NS}<path>/{NS}</path>{NS}</invoke>{NS}</tool_call>");
+    let real = format!("{NS}<tool_call>{NS}<invoke name=\"ls\">{NS}<dir>/tmp{NS}</dir>{NS}</invoke>{NS}</tool_call>");
+    let reply =
+        format!("<mm:think>I could call {quoted} but that is wrong.</mm:think>Listing it.\n{real}");
+    let r = parse(&reply);
+    assert_eq!(r.content.as_deref(), Some("Listing it."));
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/tmp"}))]);
+    streams_like_parse(&reply);
+    // The opener in the prompt: the reply starts inside the reasoning. The live view cannot
+    // know that until the closer comes; then it starts again, and ends with `parse`'s calls.
+    let reply = format!("Maybe {quoted}.</mm:think>{real}");
+    let r = parse(&reply);
+    assert_eq!(r.content, None);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"dir": "/tmp"}))]);
+    let mut s = Stream::new();
+    for c in reply.chars() {
+        s.push(&c.to_string());
+    }
+    assert_eq!(s.calls(), &r.tool_calls[..]);
+    assert_eq!(s.finish(), r);
+}
+
+#[test]
+fn longcat_reasoning() {
+    let reply = "<longcat_think>\nShould I <longcat_tool_call>{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}</longcat_tool_call>? No.\n</longcat_think>\nOpening it.<longcat_tool_call>{\"name\": \"open\", \"arguments\": {\"path\": \"a \\\"b\\\".txt\"}}</longcat_tool_call>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Opening it."));
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "open", json!({"path": "a \"b\".txt"}))]
+    );
+    streams_like_parse(reply);
+}
+
+#[test]
+fn apertus_reasoning() {
+    let reply = "<|inner_prefix|>I might use <|tools_prefix|>[{\"delete_all\": {}}]<|tools_suffix|> here.<|inner_suffix|>Both at once.<|tools_prefix|>[{\"get_weather\": {\"city\": \"Bern\"}}, {\"get_time\": {\"tz\": \"Europe/Zurich\"}}]<|tools_suffix|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Both at once."));
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "get_weather", json!({"city": "Bern"})),
+            call(None, "get_time", json!({"tz": "Europe/Zurich"})),
+        ]
+    );
+    streams_like_parse(reply);
+}
+
+#[test]
+fn gemma4_reasoning() {
+    let reply = "<|channel>thought\nThe user wants a listing. <|tool_call>call:rm{path:<|\"|>/<|\"|>}<tool_call|> would be wrong.<channel|>Listing.<|tool_call>call:ls{dir:<|\"|>/tmp<|\"|>,all:true}<tool_call|>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Listing."));
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "ls", json!({"dir": "/tmp", "all": true}))]
+    );
+    streams_like_parse(reply);
+    // Reasoning never closed: nothing after its opener is a call or content.
+    let reply = "Let me think.<|channel>thought\n<|tool_call>call:rm{}<tool_call|>";
+    let r = parse(reply);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some("Let me think."));
+    streams_like_parse(reply);
+}
