@@ -484,6 +484,38 @@ fn parse_writes_an_array_item_by_item() {
         stdout(&o),
         "{\"error\":{\"kind\":\"mismatch\",\"path\":\"/1/n\",\"message\":\"at /1/n: expected an integer, found \\\"x\\\"\"}}\n"
     );
+    // Replies of 1 MiB and more are read item by item, shorter ones whole: each reply above,
+    // after 1 MiB of white space (which changes nothing in what is read), prints the same.
+    let pad = " ".repeat(1 << 20);
+    let cases: [(&[&str], &[u8]); 5] = [
+        (
+            &["parse", "--schema", path],
+            b"// two\n[{n: 1}, {\"N\": \"2\"},]",
+        ),
+        (&["parse", "--schema", path], b"[]"),
+        (
+            &["parse", "--pretty", "--schema", path],
+            b"[{\"n\": 1}, {\"n\": 2}]",
+        ),
+        (
+            &["parse", "--schema", path],
+            b"[{\"n\": 1}, {\"n\": \"x\"}]",
+        ),
+        (
+            &["parse", "--schema", path],
+            b"[{n: 1, s: 'a'}, {n: 2, s: 'b'}]",
+        ),
+    ];
+    for (args, reply) in cases {
+        let short = llmout(args, reply);
+        let long = llmout(args, &[pad.as_bytes(), reply].concat());
+        assert_eq!(
+            (long.status.code(), stdout(&long), stderr(&long)),
+            (short.status.code(), stdout(&short), stderr(&short)),
+            "{}",
+            String::from_utf8_lossy(reply)
+        );
+    }
 }
 
 /// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the
