@@ -35,3 +35,24 @@ COMPAT_REPLIES = [
     "",
     "   \n\t ",
 ]
+
+
+def engine_rows(n):
+    """`n` replies for the engine tests, with the repaired JSON each must give (as
+    `json.dumps(..., ensure_ascii=False)` writes the intended value) and the error kind of
+    each that holds none: every seventh reply is empty."""
+    import json
+
+    rows = []
+    for i in range(n):
+        if i % 7 == 3:
+            rows.append(("", None, "no_json"))
+            continue
+        flag = "True" if i % 2 else "False"
+        reply = (
+            f"Row {i} — here you go:\n```json\n{{'id': {i}, name: 'Zoë {i}', 'ok': {flag}, "
+            f"// checked\n 'tags': ['t{i}', None,],}}\n```"
+        )
+        value = {"id": i, "name": f"Zoë {i}", "ok": bool(i % 2), "tags": [f"t{i}", None]}
+        rows.append((reply, json.dumps(value, ensure_ascii=False), None))
+    return rows

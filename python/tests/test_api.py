@@ -250,3 +250,17 @@ def test_errors_pickle_whole():
     back = pickle.loads(pickle.dumps(err))
     assert (back.kind, back.path, back.expected, back.found, str(back)) == (
         err.kind, err.path, err.expected, err.found, str(err))
+
+
+def test_the_readme_example_prints_what_its_comments_say(capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Python") :]
+    block = section[section.index("```python\n") + 10 :]
+    block = block[: block.index("```")]
+    exec(block, {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [line.split("# ", 1)[1] for line in block.splitlines() if "# " in line]
+    assert len(said) == 2
+    assert printed == said
