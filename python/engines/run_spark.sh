@@ -11,6 +11,7 @@ java -version 2>&1 | head -1
 venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
+export PATH="$venv/bin:$PATH" # the maturin backend runs the `maturin` it installs
 "$venv/bin/pip" install --quiet maturin pytest pyspark pandas pyarrow
 "$venv/bin/pip" install --quiet --no-build-isolation ./python
 "$venv/bin/python" -m pytest python/engines -q

@@ -93,6 +93,11 @@ fn batch<'py, R: Send>(
     f: impl Fn(&str) -> R + Sync,
     to_py: impl Fn(Python<'py>, R) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
+    if replies.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "replies must be a list (or any iterable) of str, not one str",
+        ));
+    }
     let texts: Vec<PyResult<String>> = replies
         .try_iter()?
         .map(|item| item.and_then(|i| text_of(&i)))

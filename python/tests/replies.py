@@ -24,6 +24,8 @@ COMPAT_REPLIES = [
     '{"greeting": "¡Hola, señor! 👋", "raw": "x\x7fy"}',
     # Escapes that must survive.
     '{"path": "C:\\\\temp\\\\new", "quote": "she said \\"no\\"", "tab": "a\\tb"}',
+    # Valid JSON with escapes that decode to non-ASCII, and an escaped slash.
+    '{"emoji": "\\ud83d\\ude00", "accent": "caf\\u00e9", "slash": "a\\/b"}',
     # Numbers that json.dumps rewrites.
     '{"small": 0.00001, "big": 1e16, "exact": 98765432109876543210, "neg_zero": -0, "two": 2.50}',
     # Nesting.
@@ -35,6 +37,14 @@ COMPAT_REPLIES = [
     "",
     "   \n\t ",
 ]
+
+# Valid JSON that json_repair's own parser (run on valid JSON by skip_json_loads=True) reads
+# otherwise than json.loads does.
+JSON_REPAIR_PARSER_DIFFERS = {
+    '"a lone string"',
+    "17",
+    '{"emoji": "\\ud83d\\ude00", "accent": "caf\\u00e9", "slash": "a\\/b"}',
+}
 
 
 def engine_rows(n):

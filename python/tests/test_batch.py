@@ -54,6 +54,8 @@ def test_batches_take_any_iterable_and_an_empty_one():
     assert llmout.tools_many(()) == []
     with pytest.raises(TypeError):
         llmout.repair_json_many(5)
+    with pytest.raises(TypeError, match="not one str"):
+        llmout.repair_json_many("[1, 2]")
 
 
 def test_thread_count_from_the_environment(monkeypatch):
