@@ -7,70 +7,68 @@
 use std::fmt::Write;
 
 /// See the module docs. `compact` must be compact JSON, strings escaped as `serde_json`
-/// escapes them (what `llmout::repair_json` returns).
+/// escapes them (what `llmout::repair_json` returns). What needs no change (brackets,
+/// literals, integers, strings without non-ASCII) is copied in runs, not byte by byte.
 pub fn reformat(compact: &str, ensure_ascii: bool) -> String {
     let bytes = compact.as_bytes();
     let mut out = String::with_capacity(compact.len() + compact.len() / 8);
-    let mut i = 0;
+    // `compact[run..i]` is copied as it is when something else must be written.
+    let (mut run, mut i) = (0, 0);
     while let Some(&b) = bytes.get(i) {
         match b {
             b'"' => {
-                let end = string_end(bytes, i);
-                let s = &compact[i..end];
-                if ensure_ascii {
-                    escape_non_ascii(s, &mut out);
-                } else {
-                    out.push_str(s);
+                let (end, ascii) = string_end(bytes, i);
+                if ensure_ascii && !ascii {
+                    out.push_str(&compact[run..i]);
+                    escape_non_ascii(&compact[i..end], &mut out);
+                    run = end;
                 }
                 i = end;
             }
-            b',' => {
-                out.push_str(", ");
+            b',' | b':' => {
+                out.push_str(&compact[run..i]);
+                out.push_str(if b == b',' { ", " } else { ": " });
                 i += 1;
+                run = i;
             }
-            b':' => {
-                out.push_str(": ");
-                i += 1;
-            }
-            b'{' | b'}' | b'[' | b']' => {
-                out.push(char::from(b));
-                i += 1;
-            }
-            _ => {
+            b'-' | b'0'..=b'9' => {
                 let end = bytes[i..]
                     .iter()
-                    .position(|c| b",:{}[]\"".contains(c))
+                    .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
                     .map_or(bytes.len(), |p| i + p);
-                scalar(&compact[i..end], &mut out);
+                let number = &compact[i..end];
+                let integer = !number.contains(['.', 'e', 'E']);
+                if !integer || number == "-0" {
+                    out.push_str(&compact[run..i]);
+                    python_number(number, &mut out);
+                    run = end;
+                }
                 i = end;
             }
+            _ => i += 1,
         }
     }
+    out.push_str(&compact[run..]);
     out
 }
 
-/// The index just past the string that opens at `start`.
-fn string_end(bytes: &[u8], start: usize) -> usize {
+/// The index just past the string that opens at `start`, and whether it is all ASCII below
+/// DEL (what `ensure_ascii` leaves as it is).
+fn string_end(bytes: &[u8], start: usize) -> (usize, bool) {
     let mut i = start + 1;
-    while let Some(p) = bytes[i..].iter().position(|&c| c == b'"' || c == b'\\') {
+    while let Some(p) = memchr::memchr2(b'"', b'\\', &bytes[i..]) {
         let at = i + p;
         if bytes[at] == b'"' {
-            return at + 1;
+            let ascii = bytes[start..at].iter().all(|&c| c < 0x7f);
+            return (at + 1, ascii);
         }
-        i = at + 2;
-        if i >= bytes.len() {
-            break;
-        }
+        i = (at + 2).min(bytes.len());
     }
-    bytes.len()
+    (bytes.len(), bytes[start..].iter().all(|&c| c < 0x7f))
 }
 
 /// A string token with every character past `~` written as `\uXXXX`.
 fn escape_non_ascii(s: &str, out: &mut String) {
-    if s.bytes().all(|b| b < 0x7f) {
-        out.push_str(s);
-        return;
-    }
     for c in s.chars() {
         if (c as u32) < 0x7f {
             out.push(c);
@@ -83,18 +81,13 @@ fn escape_non_ascii(s: &str, out: &mut String) {
     }
 }
 
-/// A number or literal as Python writes it.
-fn scalar(token: &str, out: &mut String) {
-    let digits = token.strip_prefix('-').unwrap_or(token);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        // An integer: Python keeps every digit; `int("-0")` is `0`.
-        out.push_str(if token == "-0" { "0" } else { token });
-        return;
-    }
-    match token.parse::<f64>() {
-        Ok(f) if token.bytes().any(|b| b.is_ascii_digit()) => python_float(f, out),
-        // `true`, `false`, `null`.
-        _ => out.push_str(token),
+/// A JSON number that is not a plain integer as Python writes it: `-0` as `0`, a float as
+/// its `repr`.
+fn python_number(number: &str, out: &mut String) {
+    match number.parse::<f64>() {
+        Ok(_) if number == "-0" => out.push('0'),
+        Ok(f) => python_float(f, out),
+        Err(_) => out.push_str(number),
     }
 }
 

@@ -28,6 +28,9 @@ COMPAT_REPLIES = [
     '{"emoji": "\\ud83d\\ude00", "accent": "caf\\u00e9", "slash": "a\\/b"}',
     # Numbers that json.dumps rewrites.
     '{"small": 0.00001, "big": 1e16, "exact": 98765432109876543210, "neg_zero": -0, "two": 2.50}',
+    # Strings holding what the rewrite changes outside strings (valid JSON: json_repair
+    # splits such a string when it repairs).
+    '{"k": "a,b:-0 1.50 \\"q\\" [x] 2E3", "n": -0.0, "m": 2E3, "e": ""}',
     # Nesting.
     '{"a": {"b": {"c": [[1, 2], [3, {"d": "e"}]]}}}',
     # An empty object and list.
@@ -44,6 +47,7 @@ JSON_REPAIR_PARSER_DIFFERS = {
     '"a lone string"',
     "17",
     '{"emoji": "\\ud83d\\ude00", "accent": "caf\\u00e9", "slash": "a\\/b"}',
+    '{"k": "a,b:-0 1.50 \\"q\\" [x] 2E3", "n": -0.0, "m": 2E3, "e": ""}',
 }
 
 

@@ -24,7 +24,8 @@ OPTIONS = [
 def test_repair_json_gives_what_json_repair_gives(reply, options):
     if options.get("skip_json_loads") and reply in JSON_REPAIR_PARSER_DIFFERS:
         # json_repair's own parser (what skip_json_loads runs on valid JSON) gives '' for a
-        # bare scalar and keeps the backslash of an escaped slash; llmout gives what
+        # bare scalar, keeps the backslash of an escaped slash and splits a string at an
+        # escaped quote after a comma; llmout gives what
         # json.loads would, as json_repair does without skip_json_loads.
         options = {}
     expected = json_repair.repair_json(reply, **options)
