@@ -63,14 +63,17 @@ def messy_reply(records: int, prose: str) -> "tuple[str, list]":
     return f"{prose}\n```json\n[\n{''.join(parts)}]\n```\n", values
 
 
-def rounds(contenders: dict, n: int) -> dict:
-    """Each contender once a round, `n` rounds; seconds per call for each, every round."""
+def rounds(contenders: dict, n: int, cpu: "dict | None" = None) -> dict:
+    """Each contender once a round, `n` rounds; seconds per call for each, every round (and
+    in `cpu`, when given, the CPU seconds the process spent on each call, all threads)."""
     times: dict = {name: [] for name in contenders}
     for _ in range(n):
         for name, call in contenders.items():
-            t = time.perf_counter()
+            c, t = time.process_time(), time.perf_counter()
             call()
             times[name].append(time.perf_counter() - t)
+            if cpu is not None:
+                cpu.setdefault(name, []).append(time.process_time() - c)
     return times
 
 
@@ -107,15 +110,23 @@ def main() -> None:
     one = llmout.repair_json_many(small, threads=1)
     assert one == llmout.repair_json_many(small, threads=2)
     assert [json.loads(s) for s in one[:3]] == [messy_reply(3, "")[1]] * 3
+    cpu: dict = {}
     t = rounds(
         {
             "1 thread": lambda: llmout.repair_json_many(small, threads=1),
             "2 threads": lambda: llmout.repair_json_many(small, threads=2),
         },
         5 if quick else 15,
+        cpu,
     )
-    print(f"  1 thread  {summary(t['1 thread'])}")
-    print(f"  2 threads {summary(t['2 threads'])}")
+    for name in t:
+        # Cores used: CPU time over wall time, summed over the rounds. Below the thread count
+        # when other processes hold the cores.
+        cores = sum(cpu[name]) / sum(t[name])
+        print(
+            f"  {name:9} {summary(t[name])}; CPU {statistics.median(cpu[name]) * 1e3:.1f} ms "
+            f"(median), {cores:.2f} cores used"
+        )
     fast = min(t["1 thread"]) / min(t["2 threads"])
     median = statistics.median(t["1 thread"]) / statistics.median(t["2 threads"])
     print(f"  speed-up: {fast:.2f}x (fastest), {median:.2f}x (median)")

@@ -5,13 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v java >/dev/null; then
-    apt-get install -y default-jre-headless >/dev/null
+    apt-get update -qq && apt-get install -y -qq default-jre-headless >/dev/null
 fi
 java -version 2>&1 | head -1
 venv=$(mktemp -d)
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv "$venv"
 export PATH="$venv/bin:$PATH" # the maturin backend runs the `maturin` it installs
-"$venv/bin/pip" install --quiet maturin pytest pyspark pandas pyarrow
-"$venv/bin/pip" install --quiet --no-build-isolation ./python
-"$venv/bin/python" -m pytest python/engines -q
+pip install --quiet maturin pytest pyspark pandas pyarrow
+pip install --quiet --no-build-isolation ./python
+python -m pytest python/engines -q
