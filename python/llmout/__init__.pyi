@@ -5,15 +5,29 @@ from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, Un
 
 from ._errors import LlmoutError as LlmoutError
 
-JSON = Union[Dict[str, Any], List[Any], str, int, float, bool, None]
-Warning_ = Dict[str, str]
-Policy = Literal["lenient", "no-invent", "strict"]
-Schema = Union[Dict[str, Any], bool, Type[Any]]
+__all__ = [
+    "LlmoutError",
+    "ParseResult",
+    "default_threads",
+    "loads",
+    "parse",
+    "parse_many",
+    "repair",
+    "repair_json",
+    "repair_json_many",
+    "tools",
+    "tools_many",
+]
+
+_JSON = Union[Dict[str, Any], List[Any], str, int, float, bool, None]
+_Warning = Dict[str, str]
+_Policy = Literal["lenient", "no-invent", "strict"]
+_Schema = Union[Dict[str, Any], bool, Type[Any]]
 
 @dataclass(frozen=True)
 class ParseResult:
     value: Any
-    warnings: List[Warning_]
+    warnings: List[_Warning]
     recovered: bool
 
 def default_threads() -> int: ...
@@ -25,9 +39,9 @@ def repair_json(
     ensure_ascii: bool = ...,
     **json_dumps_args: Any,
 ) -> Any: ...
-def loads(text: str, *, skip_json_loads: bool = ...) -> JSON: ...
-def repair(text: str) -> Tuple[JSON, List[Warning_]]: ...
-def parse(text: str, schema: Schema, *, policy: Policy = ...) -> ParseResult: ...
+def loads(text: str, *, skip_json_loads: bool = ...) -> _JSON: ...
+def repair(text: str) -> Tuple[_JSON, List[_Warning]]: ...
+def parse(text: str, schema: _Schema, *, policy: _Policy = ...) -> ParseResult: ...
 def tools(text: str, tools: Optional[Sequence[Dict[str, Any]]] = ...) -> Dict[str, Any]: ...
 def repair_json_many(
     texts: Sequence[Any],
@@ -35,12 +49,12 @@ def repair_json_many(
     return_objects: bool = ...,
     ensure_ascii: bool = ...,
     threads: Optional[int] = ...,
-) -> List[Union[JSON, BaseException]]: ...
+) -> List[Union[_JSON, BaseException]]: ...
 def parse_many(
     texts: Sequence[Any],
-    schema: Schema,
+    schema: _Schema,
     *,
-    policy: Policy = ...,
+    policy: _Policy = ...,
     threads: Optional[int] = ...,
 ) -> List[Union[ParseResult, BaseException]]: ...
 def tools_many(

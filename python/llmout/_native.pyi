@@ -2,6 +2,17 @@
 
 from typing import Any, Dict, List, Optional, Tuple
 
+__all__ = [
+    "default_threads",
+    "parse",
+    "parse_many",
+    "repair",
+    "repair_json",
+    "repair_json_many",
+    "tools",
+    "tools_many",
+]
+
 def repair_json(text: str, ensure_ascii: bool = ...) -> str: ...
 def repair_json_many(texts: Any, ensure_ascii: bool = ..., threads: Optional[int] = ...) -> List[Any]: ...
 def repair(text: str) -> Tuple[Any, List[Dict[str, str]]]: ...
