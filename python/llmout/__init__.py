@@ -238,7 +238,7 @@ def parse_many(
     for parsed in out:
         try:
             results.append(_result(parsed, model))
-        except ValueError as e:  # pydantic's ValidationError
+        except Exception as e:  # noqa: BLE001 - the model's own error, in its slot
             results.append(e)
     return results
 

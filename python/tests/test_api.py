@@ -170,6 +170,16 @@ def test_a_pydantic_validation_error_is_raised_or_kept_in_its_slot():
     assert out[0] == llmout.ParseResult(Even(n=2), [], False)
     assert isinstance(out[1], pydantic.ValidationError)
 
+    class Picky(pydantic.BaseModel):
+        n: int
+
+        @classmethod
+        def model_validate(cls, obj, **kwargs):  # any exception, not only ValueError
+            raise KeyError("picky")
+
+    out = llmout.parse_many(['{"n": 1}'], Picky)
+    assert isinstance(out[0], KeyError)
+
 
 def test_tools_without_definitions():
     reply = 'Let me look.\n<tool_call>\n{"name": "search", "arguments": {"q": "llmout",}}\n</tool_call>'
