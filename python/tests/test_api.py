@@ -274,3 +274,31 @@ def test_the_readme_example_prints_what_its_comments_say(capsys):
     said = [line.split("# ", 1)[1] for line in block.splitlines() if "# " in line]
     assert len(said) == 2
     assert printed == said
+
+
+def test_tools_envelope_as_the_cli_prints_it():
+    defs = [{"name": "read", "parameters": {
+        "type": "object", "properties": {"path": {"type": "string"}, "line": {"type": "integer"}},
+        "required": ["path"]}}]
+    reply = (
+        'Calling: <tool_call>{"name": "read", "arguments": {"line": "7", "extra": 1,}}</tool_call>'
+        '<tool_call>{"name": "nope", "arguments": {}}</tool_call>'
+    )
+    # What `llmout tools --tools defs.json` prints for this reply.
+    assert llmout.tools(reply, defs) == {
+        "content": "Calling:",
+        "tool_calls": [
+            {"id": None, "name": "read", "arguments": {"line": "7", "extra": 1}, "error": {
+                "kind": "forbidden",
+                "path": "/tool_calls/0/arguments/path",
+                "message": 'at /tool_calls/0/arguments/path: expected a string for "path" '
+                '(required; never filled in), found nothing',
+            }},
+            {"id": None, "name": "nope", "arguments": {}},
+        ],
+        "needs_more_work": True,
+        "warnings": [
+            {"kind": "repaired", "path": "/tool_calls/0/arguments", "message": "removed a trailing comma"},
+            {"kind": "unknown_tool", "path": "/tool_calls/1/name", "message": 'no tool is named "nope"'},
+        ],
+    }
