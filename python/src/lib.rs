@@ -46,8 +46,8 @@ fn thread_count(threads: Option<usize>) -> usize {
         .max(1)
 }
 
-/// `f` over `items` on `threads` scoped threads, each taking the next item left; the results
-/// in the items' order.
+/// `f` over `items` on `threads` threads (the calling one and `threads - 1` scoped ones), each
+/// taking the next run of [`RUN`] items left; the results in the items' order.
 fn run_all<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = threads.min(items.len());
     if threads <= 1 {
@@ -57,21 +57,25 @@ fn run_all<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + 
     let work = || {
         let mut done = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else {
+            let start = next.fetch_add(RUN, Ordering::Relaxed);
+            let Some(run) = items.get(start..).filter(|r| !r.is_empty()) else {
                 return done;
             };
-            done.push((i, f(item)));
+            let run = &run[..run.len().min(RUN)];
+            done.extend(run.iter().enumerate().map(|(k, item)| (start + k, f(item))));
         }
     };
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-        for handle in handles {
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mine = work();
+        let others = handles.into_iter().map(|handle| {
             // A panic in llmout is a bug; pass it on as the panic it is.
-            let done = handle
+            handle
                 .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        });
+        for done in std::iter::once(mine).chain(others.collect::<Vec<_>>()) {
             for (i, r) in done {
                 slots[i] = Some(r);
             }
@@ -82,6 +86,10 @@ fn run_all<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + 
         .map(|r| r.expect("every item is run"))
         .collect()
 }
+
+/// How many items a thread of [`run_all`] takes at a time: few enough that the threads end
+/// together, enough that they rarely meet on the shared counter.
+const RUN: usize = 16;
 
 /// A batch: each item's text, `f` on every text with the GIL released, and the results
 /// turned into Python objects by `to_py`; an item that is no text, or for which `to_py` fails,
