@@ -3,7 +3,8 @@
 //! recovery must stay polynomial). A schema `validate` refuses is refused by `compile` and by
 //! the pipeline with the same error; otherwise a value or an error, never both or neither,
 //! `recovered` iff warnings, and the value recovered again fits the schema (unless it holds a
-//! schema `default`, which is filled in as given).
+//! schema `default`, which is filled in as given). `large::from_llm_with_compiled` gives the
+//! same value and warnings, whole or item by item.
 #![no_main]
 
 mod common;
@@ -42,6 +43,29 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     assert!(r.value.is_some() != r.error.is_some(), "{r:?}");
+    let compiled = Schema::compile(&schema).unwrap();
+    match llmout::large::from_llm_with_compiled(&reply, &compiled, &options) {
+        llmout::large::Large::Whole(whole) => assert_eq!(whole, r),
+        llmout::large::Large::Items(items) => {
+            let mut values = Vec::new();
+            items
+                .for_each_item(|v| -> Result<(), ()> {
+                    values.push(v);
+                    Ok(())
+                })
+                .unwrap();
+            let mut warnings = Vec::new();
+            items
+                .for_each_warning(|w| -> Result<(), ()> {
+                    warnings.push(w);
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(Some(serde_json::Value::Array(values)), r.value);
+            assert_eq!(warnings, r.warnings);
+            assert_eq!(items.recovered(), r.recovered);
+        }
+    }
     assert_eq!(r.recovered, !r.warnings.is_empty());
     // (A `default` is filled in as the schema gives it, fitting or not: not checked here.)
     if let (Some(value), false) = (r.value, schema.to_string().contains("\"default\"")) {

@@ -2,7 +2,8 @@
 //! empty; and the same text always gives the same response. `tools::Stream` on the same text
 //! in chunks (their size from the first byte): never panics, and `finish` is `parse`.
 //! `parse_with_tools` against two tools: never panics, keeps every call, and each error is
-//! on a call. Run with `-dict=tools.dict` to give the fuzzer every family's markers.
+//! on a call. `parse_compact` (calls kept as their JSON) gives what `parse` gives. Run with
+//! `-dict=tools.dict` to give the fuzzer every family's markers.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,6 +16,18 @@ fuzz_target!(|data: &[u8]| {
         assert!(!c.is_empty() && c.trim() == c, "{c:?}");
     }
     assert_eq!(r, llmout::tools::parse(&text));
+
+    let compact = llmout::tools::parse_compact(&text);
+    assert_eq!(compact.content, r.content);
+    assert_eq!(compact.len(), r.tool_calls.len());
+    for (i, call) in r.tool_calls.iter().enumerate() {
+        assert_eq!(compact.call(i).as_ref(), Some(call));
+        let mut written = Vec::new();
+        compact.write_call(i, &mut written).unwrap();
+        assert_eq!(written, serde_json::to_vec(call).unwrap());
+    }
+    assert_eq!(compact.needs_more_work, r.needs_more_work);
+    assert_eq!(compact.warnings, r.warnings);
 
     let mut s = llmout::tools::Stream::new();
     let chars: Vec<char> = text.chars().collect();
