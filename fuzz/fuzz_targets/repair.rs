@@ -41,7 +41,10 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(strict) = serde_json::from_str::<serde_json::Value>(&text) {
                 assert_eq!(parsed.value, strict);
                 assert!(
-                    parsed.repairs.iter().all(|r| r.kind == RepairKind::DuplicateKey),
+                    parsed
+                        .repairs
+                        .iter()
+                        .all(|r| r.kind == RepairKind::DuplicateKey),
                     "{:?}",
                     parsed.repairs
                 );
