@@ -1,44 +1,12 @@
 //! The CLI contract (DESIGN.md section 7): stdout JSON on success, exit 1 with one stderr line
 //! for input that cannot be recovered, exit 2 for usage errors, never a crash on any bytes.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn llmout(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the llmout binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let data = stdin.to_vec();
-    // Write from another thread so a large input cannot deadlock against a full stdout pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("llmout exits");
-    writer.join().expect("writer thread");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-fn schema_file(name: &str, schema: &serde_json::Value) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, schema.to_string()).unwrap();
-    path
-}
+use common::{llmout, schema_file, stderr, stdout};
 
 #[test]
 fn repair_prints_one_line_of_json() {
