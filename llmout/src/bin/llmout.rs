@@ -511,6 +511,29 @@ struct WarningOut<'a> {
     message: &'a str,
 }
 
+impl<'a> From<&'a llmout::Warning> for WarningOut<'a> {
+    fn from(w: &'a llmout::Warning) -> Self {
+        WarningOut {
+            kind: w.kind.name(),
+            path: &w.path,
+            message: &w.message,
+        }
+    }
+}
+
+/// Writes one element of a JSON array being written by hand: a comma before all but the
+/// first (`first` says whether none was written yet).
+fn write_element(
+    w: &mut dyn Write,
+    first: &mut bool,
+    element: &impl Serialize,
+) -> std::io::Result<()> {
+    if !std::mem::take(first) {
+        w.write_all(b",")?;
+    }
+    serde_json::to_writer(w, element).map_err(std::io::Error::from)
+}
+
 /// The `warnings` array: the note about the input first (invalid UTF-8), then the
 /// pipeline's, each `{"kind", "path", "message"}`, written one by one.
 struct Warnings {
@@ -527,11 +550,7 @@ impl Serialize for Warnings {
             seq.serialize_element(input)?;
         }
         for w in &self.found {
-            seq.serialize_element(&WarningOut {
-                kind: w.kind.name(),
-                path: &w.path,
-                message: &w.message,
-            })?;
+            seq.serialize_element(&WarningOut::from(w))?;
         }
         seq.end()
     }
@@ -807,12 +826,7 @@ fn write_items(
     let recovered = items.recovered() || input.is_some();
     w.write_all(b"{\"value\":[")?;
     let mut first = true;
-    items.for_each_item(|v| {
-        if !std::mem::take(&mut first) {
-            w.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
-    })?;
+    items.for_each_item(|v| write_element(&mut *w, &mut first, &v))?;
     w.write_all(b"],\"warnings\":[")?;
     let mut first = true;
     if let Some(input) = input {
@@ -820,15 +834,7 @@ fn write_items(
         first = false;
     }
     items.for_each_warning(|warning| {
-        if !std::mem::take(&mut first) {
-            w.write_all(b",")?;
-        }
-        let out = WarningOut {
-            kind: warning.kind.name(),
-            path: &warning.path,
-            message: &warning.message,
-        };
-        serde_json::to_writer(&mut *w, &out).map_err(std::io::Error::from)
+        write_element(&mut *w, &mut first, &WarningOut::from(&warning))
     })?;
     write!(w, "],\"recovered\":{recovered}}}")?;
     w.flush()
@@ -943,15 +949,7 @@ fn write_tools(
     }
     let mut first = input.is_none();
     let mut warning = |w: &mut dyn Write, warning: &llmout::Warning| {
-        if !std::mem::take(&mut first) {
-            w.write_all(b",")?;
-        }
-        let out = WarningOut {
-            kind: warning.kind.name(),
-            path: &warning.path,
-            message: &warning.message,
-        };
-        serde_json::to_writer(w, &out).map_err(std::io::Error::from)
+        write_element(w, &mut first, &WarningOut::from(warning))
     };
     for found in &r.warnings {
         warning(w, found)?;
