@@ -523,8 +523,18 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
         self.members[i].end = self.out.len();
         match self.earlier_member(i) {
             Some(j) => {
-                self.members[j].value_of = i;
                 self.members[i].removed = true;
+                let stale = self.members[j].value_of;
+                if stale != j {
+                    // The key was repeated before: the member holding its last value is
+                    // superseded too, and this one (the last) takes its place, so a key
+                    // repeated a million times holds two entries, not a million.
+                    if let Some(last) = self.members.pop() {
+                        self.members[stale] = last;
+                    }
+                    return true;
+                }
+                self.members[j].value_of = i;
                 if let Some(f) = self.frames.last_mut() {
                     f.rewrite = true;
                 }

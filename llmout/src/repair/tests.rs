@@ -116,6 +116,48 @@ fn valid_json_with_a_duplicate_key_is_serde_json_value_plus_a_record() {
 }
 
 #[test]
+fn a_key_repeated_many_times_keeps_its_first_place_and_last_value() {
+    // The text sink keeps one entry for a repeated key's last value, however often it comes
+    // back; the text must still be what the value is, in small objects (found by a scan)
+    // and large ones (found by an index).
+    let small = r#"{"a": 1, "a": 2, "b": 3, "a": 4, "a": 5, "b": 6, "a": [7]}"#;
+    assert_eq!(value(small), json!({"a": [7], "b": 6}));
+    assert_eq!(
+        to_string(small, &RepairOptions::default()).unwrap().json,
+        r#"{"a":[7],"b":6}"#
+    );
+    same_as_text(small, &RepairOptions::default());
+    let mut large = String::from("{");
+    for i in 0..40 {
+        large.push_str(&format!(r#""k{}": {i}, "r": {i}, "#, i % 20));
+    }
+    large.push_str(r#""r": "end"}"#);
+    let expected: Value = serde_json::from_str(&large).unwrap();
+    assert_eq!(expected["r"], json!("end"));
+    assert_eq!(expected["k3"], json!(23));
+    assert_eq!(value(&large), expected);
+    same_as_text(&large, &RepairOptions::default());
+}
+
+#[test]
+fn noise_past_the_fix_budget_stops_where_the_budget_ran_out() {
+    // `"` repeated: a missing comma, a missing colon and a repeated key every few bytes.
+    let noise = format!("{{\"a\": {}", "\"".repeat(4_000));
+    let e = parse(&noise, &RepairOptions::default()).unwrap_err();
+    assert_eq!(
+        e.message,
+        "more fixes than any JSON document needs (over one per 4 bytes)"
+    );
+    // Not at the end: the budget of 64 + 4 006 / 4 fixes ran out at byte 2 580, and what
+    // follows is not read.
+    assert_eq!((e.offset, noise.len()), (2_580, 4_006));
+    assert_eq!(
+        to_string_counted(&noise, &RepairOptions::default()).unwrap_err(),
+        e
+    );
+}
+
+#[test]
 fn negative_zero_and_big_integers_match_serde_json() {
     for text in [
         "-0",

@@ -80,6 +80,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // An array is joinable only to a member of this object.
         self.joinable = None;
         loop {
+            self.within_budget()?;
             self.skip_ws();
             let Some(c) = self.peek() else {
                 self.truncate();
@@ -485,6 +486,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut pending_comma = None;
         let mut comma = false;
         loop {
+            self.within_budget()?;
             self.skip_ws();
             let Some(c) = self.peek() else {
                 self.truncate();

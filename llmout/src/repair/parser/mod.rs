@@ -100,15 +100,11 @@ fn run_once<'a, S: Sink<'a>, L: Log>(
         guessed: false,
     };
     if let Err(e) = p.document() {
-        return Err((*e, p.guessed));
+        // Noise is noise however its quotes are read: no second, careful parse.
+        return Err((*e, p.guessed && !p.over_budget));
     }
     if p.over_budget {
-        let e = RepairError {
-            depth_exceeded: false,
-            offset: input.len(),
-            message: "more fixes than any JSON document needs (over one per 4 bytes)".to_owned(),
-        };
-        return Err((e, false));
+        return Err((*p.over_budget_error(), false));
     }
     let (mut sink, mut log, mut count) = (p.sink, p.log, p.count);
     if options.unwrap_double_encoded {
@@ -242,6 +238,25 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             offset: self.pos,
             message: message.into(),
         })
+    }
+
+    /// Noise, not JSON: more fixes than the budget allows. The containers' loops stop on it at
+    /// once, so what is read after the budget ran out is neither parsed nor held.
+    fn over_budget_error(&self) -> Box<RepairError> {
+        Box::new(RepairError {
+            depth_exceeded: false,
+            offset: self.pos,
+            message: "more fixes than any JSON document needs (over one per 4 bytes)".to_owned(),
+        })
+    }
+
+    /// Fails once the fix budget is spent (see [`over_budget_error`](Self::over_budget_error)).
+    #[inline(always)]
+    fn within_budget(&self) -> Result<()> {
+        if self.over_budget {
+            return Err(self.over_budget_error());
+        }
+        Ok(())
     }
 
     /// Records a fix. A fix of the same kind in the same value as the fix just recorded is
@@ -477,6 +492,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut first_repairs = self.count;
         let mut separator = None;
         loop {
+            self.within_budget()?;
             self.skip_ws();
             let Some(c) = self.peek() else { break };
             match c {
