@@ -182,8 +182,21 @@ pub(super) struct End {
     /// Where reading goes on.
     pub(super) resume: usize,
     pub(super) how: Closed,
-    /// The body may need decoding (it holds an escape, a control character or a quote).
-    pub(super) plain: bool,
+    /// What reading the body needs.
+    pub(super) body: Body,
+}
+
+/// What the scan that found a string's end saw in its body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Body {
+    /// No escape, control character or quote: the body is the text, and is JSON as it stands.
+    Plain,
+    /// No escape or control character, so the body is the text, but it holds quotes:
+    /// `inner`, where the first quote of the string's own kind stands (text, not its end);
+    /// `safe`, whether it holds no `"` (which JSON escapes).
+    Raw { inner: Option<usize>, safe: bool },
+    /// Escapes or control characters, or a body the slow scan read: decoded.
+    Decode,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,14 +366,24 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let start = self.pos + len;
         let end = self.string_end(q, start, ctx);
         self.doubled_quote = false;
-        let text = if end.plain {
-            Text::Input {
+        let text = match end.body {
+            Body::Plain => Text::Input {
                 start,
                 end: end.body_end,
                 safe: true,
+            },
+            Body::Raw { inner, safe } => {
+                // What `decode` would find, known from the scan.
+                if let Some(at) = inner {
+                    self.repair(RepairKind::UnescapedQuote, at);
+                }
+                Text::Input {
+                    start,
+                    end: end.body_end,
+                    safe,
+                }
             }
-        } else {
-            self.decode(q, start, end.body_end)
+            Body::Decode => self.decode(q, start, end.body_end),
         };
         let text = if q.is_block() {
             self.dedent(q, text)
@@ -459,8 +482,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let double = q == Quote::Double;
         let mut i = start;
         // Every byte that needs decoding or escaping is a stop of `table`: a body none of
-        // whose stops is met before the closing quote is the text as it stands.
+        // whose stops is met before the closing quote is the text as it stands, and one with
+        // no escape or control character among them is the text with quotes in it.
         let mut plain = true;
+        let mut escaped = false;
+        let mut inner = None;
+        let mut safe = true;
         // After a quote that is text (`"She said "hi" to"`), the next ones are weighed as not
         // the first quote, and with the brackets the text holds so far when that needs them:
         // counted once, up to `counted`, when first needed (a quote is no bracket).
@@ -480,9 +507,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             let Some(&c) = b.get(i) else { break };
             if c == b'\\' && !q.is_block() {
                 plain = false;
+                escaped = true;
                 i += 2;
             } else if c < 0x20 {
                 plain = false;
+                escaped = true;
                 i += 1;
             } else if let Some(len) = q.closes_at(b, i) {
                 let verdict = if self.look_spent() {
@@ -511,20 +540,28 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     Verdict::Inside if !q.is_block() => {
                         first = false;
                         plain = false;
+                        inner.get_or_insert(i);
+                        safe &= c != b'"';
                         i += len;
                         continue;
                     }
                     _ => break,
                 };
+                let body = match (plain, escaped || q.is_block()) {
+                    (true, _) => Body::Plain,
+                    (false, false) => Body::Raw { inner, safe },
+                    (false, true) => Body::Decode,
+                };
                 return End {
                     body_end: i,
                     resume,
                     how: Closed::Quote,
-                    plain,
+                    body,
                 };
             } else {
                 // A `"` inside other quotes must be escaped in JSON.
                 plain = false;
+                safe &= c != b'"';
                 i += 1;
             }
         }
@@ -533,7 +570,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 body_end: b.len(),
                 resume: b.len(),
                 how: Closed::Eof,
-                plain: false,
+                body: Body::Decode,
             };
         }
         self.string_end_slow(q, start, ctx)
@@ -632,7 +669,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                             body_end: i,
                             resume: i + len * (1 + doubled),
                             how: Closed::Quote,
-                            plain: false,
+                            body: Body::Decode,
                         };
                     }
                     Verdict::EndedAt(comma) if !self.careful => {
@@ -642,7 +679,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                             body_end: comma,
                             resume: comma,
                             how: Closed::Missing,
-                            plain: false,
+                            body: Body::Decode,
                         };
                     }
                     Verdict::EndedAtStop => {
@@ -655,7 +692,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                                 body_end: s,
                                 resume: s,
                                 how: Closed::Missing,
-                                plain: false,
+                                body: Body::Decode,
                             };
                         }
                     }
@@ -682,7 +719,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 body_end: at,
                 resume: at + len,
                 how: Closed::Quote,
-                plain: false,
+                body: Body::Decode,
             };
         }
         // A backslash only escapes inside a string: text after the stop that holds one is
@@ -707,14 +744,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 body_end: s,
                 resume: s,
                 how: Closed::Missing,
-                plain: false,
+                body: Body::Decode,
             };
         }
         End {
             body_end: b.len(),
             resume: b.len(),
             how: Closed::Eof,
-            plain: false,
+            body: Body::Decode,
         }
     }
 
