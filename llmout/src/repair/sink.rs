@@ -634,15 +634,25 @@ fn fingerprint(key: &[u8]) -> u64 {
 
 /// Up to the first 8 bytes of `bytes` as a little-endian word, zero-padded. Keys are short,
 /// and a `copy_from_slice` of a variable length is a call to `memcpy`; this is a few loads.
+/// Shorter slices are read with two overlapping loads (4 to 7 bytes) or three single ones,
+/// each put at its own place, so no loop runs over their bytes.
 #[inline]
 fn first_bytes(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
     if let Some(word) = bytes.first_chunk::<8>() {
         return u64::from_le_bytes(*word);
     }
-    bytes
-        .iter()
-        .rev()
-        .fold(0u64, |word, &b| (word << 8) | u64::from(b))
+    if let (Some(lo), Some(hi)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let (lo, hi) = (u32::from_le_bytes(*lo), u32::from_le_bytes(*hi));
+        return u64::from(lo) | (u64::from(hi) << ((n - 4) * 8));
+    }
+    match bytes {
+        [] => 0,
+        [first, ..] => {
+            let at = |i: usize| u64::from(bytes[i]) << (i * 8);
+            u64::from(*first) | at(n / 2) | at(n - 1)
+        }
+    }
 }
 
 /// Whether a number in JSON syntax is a finite double. Without an exponent, fewer than 300
@@ -731,6 +741,9 @@ mod tests {
         assert_eq!(first_bytes(b""), 0);
         assert_eq!(first_bytes(b"a"), 0x61);
         assert_eq!(first_bytes(b"ab"), 0x6261);
+        assert_eq!(first_bytes(b"abc"), 0x63_6261);
+        assert_eq!(first_bytes(b"abcd"), 0x6463_6261);
+        assert_eq!(first_bytes(b"abcde"), 0x65_6463_6261);
         assert_eq!(first_bytes(b"abcdefg"), 0x0067_6665_6463_6261);
         assert_eq!(first_bytes(b"abcdefgh"), 0x6867_6665_6463_6261);
         assert_eq!(first_bytes(b"abcdefghij"), 0x6867_6665_6463_6261);

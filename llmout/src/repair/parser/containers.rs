@@ -8,7 +8,7 @@
 //! array an object opened by its first key).
 
 use super::strings::{Quote, KEY_LOOK};
-use super::{is_ws, Ctx, Parser, Result, Text};
+use super::{is_key_byte, is_ws, Ctx, Parser, Result, Text};
 use crate::repair::log::{Log, Seg};
 use crate::repair::sink::Sink;
 use crate::repair::RepairKind;
@@ -388,7 +388,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.truncate();
             return Ok(None);
         }
-        let end = start + self.src[start..self.pos].trim_end().len();
+        // A bare key ends before a `:` or a separator nearly always; only one that ran up to
+        // whitespace (ASCII or not) has any to trim.
+        let raw = &self.src[start..self.pos];
+        let end = if raw
+            .as_bytes()
+            .last()
+            .is_some_and(|&c| c <= b' ' || c >= 0x80)
+        {
+            start + raw.trim_end().len()
+        } else {
+            self.pos
+        };
         self.repair(RepairKind::UnquotedKey, start);
         let text = Text::Input { start, end, safe };
         Ok(Some((text, Seg::Key { start, end })))
@@ -400,12 +411,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let b = self.b;
         let mut i = self.pos;
         // A word is the common key: none of its bytes can end it.
-        while b
-            .get(i)
-            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
-        {
-            i += 1;
-        }
+        i += b
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&c| is_key_byte(c))
+            .count();
         while let Some(&c) = b.get(i) {
             if matches!(
                 c,

@@ -217,7 +217,41 @@ fn other_space(b: &[u8]) -> Option<usize> {
 }
 
 fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
+    IDENT[usize::from(c)] != 0
+}
+
+/// Word bytes by table, one load each where a run of them is read: 1 for a letter, a digit
+/// or `_`; 2 for `$`, which a word (a JavaScript name) may hold but the plain run at the
+/// start of a bare key does not.
+static IDENT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[c] = 1;
+        }
+        c += 1;
+    }
+    t[b'$' as usize] = 2;
+    t
+};
+
+/// ASCII bytes that are neither whitespace nor the start of a comment (`/`, `#`): where
+/// [`Parser::skip_ws`] stops at once.
+static TOKEN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'!';
+    while c < 0x80 {
+        t[c as usize] = c != b'/' && c != b'#';
+        c += 1;
+    }
+    t
+};
+
+/// A letter, a digit or `_`: what nearly every bare key is made of.
+fn is_key_byte(c: u8) -> bool {
+    IDENT[usize::from(c)] == 1
 }
 
 /// Bytes that, glued to a number, make it text (`12abc`, `2024-01-05`, `12:30`, `10%`).
@@ -317,7 +351,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             at += 1;
         }
         match self.b.get(at) {
-            Some(&c) if c > b' ' && c < 0x80 && c != b'/' && c != b'#' => self.pos = at,
+            Some(&c) if TOKEN[usize::from(c)] => self.pos = at,
             _ => self.skip_ws_slow(),
         }
     }
