@@ -354,6 +354,8 @@ struct TextMember {
     value_of: usize,
     /// Superseded: its key appeared earlier in the object.
     removed: bool,
+    /// Its key is new in its object: the fingerprint filter said so when it was written.
+    fresh: bool,
 }
 
 /// Objects with more members than this find repeated keys through a hash map.
@@ -401,6 +403,35 @@ impl<const VALUES: bool> Text<VALUES> {
         }
     }
 
+    /// The end of the last member, whose key may have been seen before in its object: when
+    /// it was, the member is superseded (and the object rewritten when it closes). Returns
+    /// whether it was.
+    #[inline(never)]
+    fn end_member_seen_before(&mut self) -> bool {
+        let i = self.members.len() - 1;
+        match self.earlier_member(i) {
+            Some(j) => {
+                self.members[i].removed = true;
+                let stale = self.members[j].value_of;
+                if stale != j {
+                    // The key was repeated before: the member holding its last value is
+                    // superseded too, and this one (the last) takes its place, so a key
+                    // repeated a million times holds two entries, not a million.
+                    if let Some(last) = self.members.pop() {
+                        self.members[stale] = last;
+                    }
+                    return true;
+                }
+                self.members[j].value_of = i;
+                if let Some(f) = self.frames.last_mut() {
+                    f.rewrite = true;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
     /// An earlier member of the innermost object with the same key as member `i`, if any.
     fn earlier_member(&mut self, i: usize) -> Option<usize> {
         let frame = self.frames.last_mut()?;
@@ -409,12 +440,10 @@ impl<const VALUES: bool> Text<VALUES> {
         let key = |m: &TextMember| &out[m.key..m.colon];
         if frame.index.is_none() {
             if i - first <= SCAN_MEMBERS {
-                let print = self.members[i].print;
-                let bit = 1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-                if frame.seen & bit == 0 {
-                    frame.seen |= bit;
+                if self.members[i].fresh {
                     return None;
                 }
+                let print = self.members[i].print;
                 let new = key(&self.members[i]);
                 return (first..i).find(|&j| {
                     let m = &self.members[j];
@@ -508,6 +537,17 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
         let print = fingerprint(&self.out.as_bytes()[start..colon]);
         self.out.push(':');
         let i = self.members.len();
+        // In a small object, a key whose fingerprint's bit is clear is new: its member ends
+        // with no scan.
+        let fresh = match self.frames.last_mut() {
+            Some(f) if f.index.is_none() && i - f.first_member <= SCAN_MEMBERS => {
+                let bit = 1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+                let fresh = f.seen & bit == 0;
+                f.seen |= bit;
+                fresh
+            }
+            _ => false,
+        };
         self.members.push(TextMember {
             sep,
             key: start,
@@ -516,32 +556,16 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
             print,
             value_of: i,
             removed: false,
+            fresh,
         });
     }
+    #[inline(always)]
     fn end_member(&mut self) -> bool {
-        let i = self.members.len() - 1;
-        self.members[i].end = self.out.len();
-        match self.earlier_member(i) {
-            Some(j) => {
-                self.members[i].removed = true;
-                let stale = self.members[j].value_of;
-                if stale != j {
-                    // The key was repeated before: the member holding its last value is
-                    // superseded too, and this one (the last) takes its place, so a key
-                    // repeated a million times holds two entries, not a million.
-                    if let Some(last) = self.members.pop() {
-                        self.members[stale] = last;
-                    }
-                    return true;
-                }
-                self.members[j].value_of = i;
-                if let Some(f) = self.frames.last_mut() {
-                    f.rewrite = true;
-                }
-                true
-            }
-            None => false,
-        }
+        let Some(m) = self.members.last_mut() else {
+            return false;
+        };
+        m.end = self.out.len();
+        !m.fresh && self.end_member_seen_before()
     }
     fn abandon_member(&mut self) {
         if let Some(m) = self.members.pop() {
