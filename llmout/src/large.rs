@@ -257,25 +257,21 @@ impl Items<'_> {
                             next.next_if(|p| plan.item_index(p).is_none_or(|k| k <= index))
                         {
                             let item = r.as_ref().map(|r| (index, r));
-                            f(sanitized(plan.remap(p, &[item])))?;
+                            f(sanitized(plan.remap(p.clone(), [item, None])))?;
                         }
                         Ok(())
                     }
                     Step::End(_) => next
                         .by_ref()
-                        .map(|p| sanitized(plan.remap(p, &[])))
+                        .map(|p| sanitized(plan.remap(p.clone(), [None, None])))
                         .try_for_each(&mut *f),
                 })
             }
             Source::Repaired => {
                 let mut last: Option<(usize, Recovered)> = None;
                 let plan = &self.plan;
-                let fix = |(kind, path): Fix, at: &[&Option<(usize, Recovered)>]| {
-                    let at: Vec<_> = at
-                        .iter()
-                        .map(|a| a.as_ref().map(|(i, r)| (*i, r)))
-                        .collect();
-                    let path = plan.remap(&path, &at);
+                let fix = |(kind, path): Fix, at: [&Option<(usize, Recovered)>; 2]| {
+                    let path = plan.remap(path, at.map(|a| a.as_ref().map(|(i, r)| (*i, r))));
                     Warning::new(WarningKind::Repaired(kind), path, kind.description())
                 };
                 let want = Want {
@@ -286,12 +282,14 @@ impl Items<'_> {
                     Step::Item(index, fixes, r) => {
                         let current = r.map(|r| (index, r));
                         for x in fixes {
-                            f(fix(x, &[&current, &last]))?;
+                            f(fix(x, [&current, &last]))?;
                         }
                         last = current;
                         Ok(())
                     }
-                    Step::End(fixes) => fixes.into_iter().try_for_each(|x| f(fix(x, &[&last]))),
+                    Step::End(fixes) => fixes
+                        .into_iter()
+                        .try_for_each(|x| f(fix(x, [&None, &last]))),
                 })
             }
         }
@@ -418,17 +416,18 @@ impl Plan<'_> {
     }
 
     /// Where recovery moved what a syntax warning names at `path`: as the item's recovery
-    /// moved it, when it is in an item of `items` (of which it is no other's business: an
-    /// item's moves are inside it), else as the object's around them did.
-    fn remap(&self, path: &str, items: &[Option<(usize, &Recovered)>]) -> String {
-        match self.item_index(path) {
-            Some(k) => match items.iter().flatten().find(|(i, _)| *i == k) {
-                Some((_, r)) => r.remap(path),
-                None => path.to_owned(),
+    /// moved it, when it is in one of `items` (no other moves touch it: an item's moves are
+    /// inside it, and the object's never reach the items, see `Tally::around`), else as the
+    /// object's around them did.
+    fn remap(&self, path: String, items: [Option<(usize, &Recovered)>; 2]) -> String {
+        match self.item_index(&path) {
+            Some(k) => match items.into_iter().flatten().find(|(i, _)| *i == k) {
+                Some((_, r)) if !r.moves.is_empty() => r.remap(&path),
+                _ => path,
             },
             None => match &self.shell {
-                Some(s) => s.recovered.remap(path),
-                None => path.to_owned(),
+                Some(s) if !s.recovered.moves.is_empty() => s.recovered.remap(&path),
+                _ => path,
             },
         }
     }
