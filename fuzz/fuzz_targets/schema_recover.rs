@@ -4,7 +4,10 @@
 //! the pipeline with the same error; otherwise a value or an error, never both or neither,
 //! `recovered` iff warnings, and the value recovered again fits the schema (unless it holds a
 //! schema `default`, which is filled in as given). `large::from_llm_with_compiled` gives the
-//! same value and warnings, whole or item by item.
+//! same value and warnings, whole or item by item: now and then the generated schema is the
+//! items of an array inside an object schema, and the reply is put inside such an object
+//! (`{"items": [<reply>]}`, with members around it, or left open), so that the object around
+//! the items is read too.
 #![no_main]
 
 mod common;
@@ -16,10 +19,23 @@ use llmout::Options;
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let Ok(schema) = common::schema(&mut u) else {
+    let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
+    let around = u.int_in_range(0..=7).unwrap_or(0);
+    if around >= 4 {
+        let Ok(wrapped) = common::object_around(&mut u, schema) else {
+            return;
+        };
+        schema = wrapped;
+    }
     let reply = String::from_utf8_lossy(u.take_rest());
+    let reply = match around {
+        5 => format!("{{\"items\": [{reply}]}}"),
+        6 => format!("{{a: 1, \"items\": [{reply}], 'name': \"x\"}}"),
+        7 => format!("{{Kind: 'k', items: [{reply}"),
+        _ => reply.into_owned(),
+    };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {
         // Writes the generated schema and the reply, to replay them through the CLI.
         let dir = std::path::Path::new(&dir);
@@ -61,7 +77,16 @@ fuzz_target!(|data: &[u8]| {
                     Ok(())
                 })
                 .unwrap();
-            assert_eq!(Some(serde_json::Value::Array(values)), r.value);
+            let value = match items.around() {
+                None => serde_json::Value::Array(values),
+                Some((object, key)) => {
+                    let mut object = object.clone();
+                    assert_eq!(object.get(key), Some(&serde_json::json!([])));
+                    object.insert(key.to_owned(), serde_json::Value::Array(values));
+                    serde_json::Value::Object(object)
+                }
+            };
+            assert_eq!(Some(value), r.value);
             assert_eq!(warnings, r.warnings);
             assert_eq!(items.recovered(), r.recovered);
         }

@@ -49,6 +49,35 @@ pub fn schema(u: &mut Unstructured<'_>) -> Result<Value> {
     Ok(root)
 }
 
+/// `schema` (from [`schema`]) as the items of an array under the key `items` of an object
+/// schema, with up to two other properties before or after it (each maybe required), and
+/// `schema`'s definitions moved to the new root: the shape `large` reads item by item
+/// inside an object.
+pub fn object_around(u: &mut Unstructured<'_>, mut schema: Value) -> Result<Value> {
+    let defs = schema.as_object_mut().and_then(|m| m.remove("$defs"));
+    let n = defs.as_ref().and_then(Value::as_object).map_or(0, Map::len);
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    let others = u.int_in_range(0..=2)?;
+    let at = u.int_in_range(0..=others)?;
+    for i in 0..=others {
+        let (name, node) = if i == at {
+            ("items", json!({"type": "array", "items": schema.clone()}))
+        } else {
+            (*u.choose(&["a", "name", "Kind", "x"])?, node(u, 1, n)?)
+        };
+        props.insert(name.into(), node);
+        if u.arbitrary()? {
+            required.push(json!(name));
+        }
+    }
+    let mut root = json!({"type": "object", "properties": props, "required": required});
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    Ok(root)
+}
+
 fn word(u: &mut Unstructured<'_>) -> Result<Value> {
     Ok(match u.int_in_range(0..=3)? {
         0 => json!(u.int_in_range(-3..=3)?),

@@ -777,9 +777,10 @@ impl Parse {
 const ITEM_BY_ITEM: usize = 1 << 20;
 
 impl Answers for Parse {
-    /// A reply that is one large array, against an array schema, is read and written item by
-    /// item ([`llmout::large`]): memory is the input and a few items, not the value and a
-    /// warning per fix. (The same bytes as the whole pipeline's result.)
+    /// A reply that is one large array, or an object around one, against an array schema or
+    /// an object schema with such a property, is read and written item by item
+    /// ([`llmout::large`]): memory is the input and a few items, not the value and a warning
+    /// per fix. (The same bytes as the whole pipeline's result.)
     fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
         use llmout::large::Large;
         let text = &input.text;
@@ -813,8 +814,9 @@ impl Answers for Parse {
     }
 }
 
-/// `{"value": [...], "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a
-/// reply read item by item: each item, then each warning, written as it is read.
+/// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
+/// read item by item: the object around the items (if any) with each item in its place, then
+/// each warning, written as it is read.
 fn write_items(
     w: &mut dyn Write,
     items: &llmout::large::Items<'_>,
@@ -824,10 +826,34 @@ fn write_items(
     let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
     let w = &mut buffered;
     let recovered = items.recovered() || input.is_some();
-    w.write_all(b"{\"value\":[")?;
-    let mut first = true;
-    items.for_each_item(|v| write_element(&mut *w, &mut first, &v))?;
-    w.write_all(b"],\"warnings\":[")?;
+    w.write_all(b"{\"value\":")?;
+    let array = |w: &mut std::io::BufWriter<&mut dyn Write>| -> std::io::Result<()> {
+        w.write_all(b"[")?;
+        let mut first = true;
+        items.for_each_item(|v| write_element(&mut *w, &mut first, &v))?;
+        w.write_all(b"]")
+    };
+    match items.around() {
+        None => array(w)?,
+        // The object around the items, its members in order, the items in their member.
+        Some((object, key)) => {
+            w.write_all(b"{")?;
+            for (i, (k, v)) in object.iter().enumerate() {
+                if i > 0 {
+                    w.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut *w, k)?;
+                w.write_all(b":")?;
+                if k == key {
+                    array(w)?;
+                } else {
+                    serde_json::to_writer(&mut *w, v)?;
+                }
+            }
+            w.write_all(b"}")?;
+        }
+    }
+    w.write_all(b",\"warnings\":[")?;
     let mut first = true;
     if let Some(input) = input {
         serde_json::to_writer(&mut *w, input)?;

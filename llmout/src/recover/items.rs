@@ -1,53 +1,116 @@
-//! Recovery of a top-level array one item at a time: what [`recover`](super::recover) does to
-//! each item of an array against a schema whose root is `{"type": "array", "items": …}`, for a
-//! caller that reads the items one by one and does not hold the array (see
-//! [`crate::large`]).
+//! Recovery of an array one item at a time: what [`recover`](super::recover) does to each
+//! item of an array of items (the top-level one, against a schema whose root is
+//! `{"type": "array", "items": …}` or `{}`, or the array of a member of the top-level object,
+//! against such a property of an object schema), for a caller that reads the items one by
+//! one and does not hold the array (see [`crate::large`]). The object around such a member is
+//! recovered with an empty array in the member's place ([`around`]), and the items' warnings
+//! go where [`recover`](super::recover) would have made them.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::{push_index, Recovered, Walker};
-use crate::schema::{Array, Kind, NodeId, Schema};
-use crate::{Error, Options};
+use super::{push_index, push_key, Recovered, Walker};
+use crate::schema::{Array, Kind, NodeId, Object, Property, Schema};
+use crate::{Error, ErrorKind, Options, Violation};
 
-/// Recovers the items of a top-level array in order, each as [`recover`](super::recover)
-/// recovers it inside the whole array: the same value, warnings (paths from the root, `/0/…`),
-/// moves and cost.
+/// Recovers the items of an array in order, each as [`recover`](super::recover) recovers it
+/// inside the whole value: the same value, warnings (paths from the root, `/0/…` or
+/// `/key/0/…`), moves and cost.
 pub(crate) struct Items<'s> {
     walker: Walker<'s>,
     items: NodeId,
     next: usize,
+    /// The length of the array's own pointer (`""` or `/key`) at the start of the walker's.
+    base: usize,
+    /// The reply depth of an item.
+    depth: usize,
+}
+
+/// The schema each item of an array against `id` is recovered against, where recovering
+/// such an array is recovering each item where it is: an array whose every item has one
+/// schema and of which nothing else is asked (no tuple, no length bounds, no check of the
+/// whole array such as `uniqueItems`), or any value (`{}`, which keeps an array as it is, as
+/// it keeps each item).
+fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
+    if schema.checks(id).next().is_some() {
+        return None;
+    }
+    let node = schema.resolve(id);
+    match &schema.node(node).kind {
+        Kind::Array(Array {
+            items: Some(items),
+            prefix,
+            min_items: None,
+            max_items: None,
+        }) if prefix.is_empty() => Some(*items),
+        Kind::Any => Some(node),
+        _ => None,
+    }
+}
+
+/// The root of `schema`, when it is an object of which nothing is asked but its properties
+/// (no check of the whole object, no `patternProperties`).
+fn object_root(schema: &Schema) -> Option<&Object> {
+    if schema.is_constrained_at(schema.root()) {
+        return None;
+    }
+    match &schema.node(schema.resolve(schema.root())).kind {
+        Kind::Object(o) => Some(o),
+        _ => None,
+    }
+}
+
+/// The properties of `schema`'s root object whose arrays can be recovered item by item
+/// ([`Items::member`]): empty when the root is no such object.
+pub(crate) fn members(schema: &Schema) -> Vec<String> {
+    let Some(o) = object_root(schema) else {
+        return Vec::new();
+    };
+    o.properties
+        .iter()
+        .filter(|p| items_of(schema, p.schema).is_some())
+        .map(|p| p.name.clone())
+        .collect()
 }
 
 impl<'s> Items<'s> {
-    /// `None` unless `schema`'s root is an array whose every item has one schema and nothing
-    /// else is asked of the array (no tuple, no length bounds, no check of the whole array
-    /// such as `uniqueItems`), or any value (`{}`, which keeps an array as it is, as it keeps
-    /// each item): recovering such an array is recovering each item where it is.
+    /// The items of a top-level array: `None` unless `schema`'s root is an array of items
+    /// (see `items_of`).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        if schema.checks(schema.root()).next().is_some() {
-            return None;
-        }
-        let root = schema.resolve(schema.root());
-        let items = match &schema.node(root).kind {
-            Kind::Array(Array {
-                items: Some(items),
-                prefix,
-                min_items: None,
-                max_items: None,
-            }) if prefix.is_empty() => items,
-            Kind::Any => &root,
-            _ => return None,
-        };
+        let items = items_of(schema, schema.root())?;
         let mut walker = Walker::new(schema, options);
         // The array's own frame, as `Walker::value` counts it at the root.
         walker.frames = 1;
         walker.peak_frames = 1;
         Some(Items {
             walker,
-            items: *items,
+            items,
             next: 0,
+            base: 0,
+            depth: 1,
+        })
+    }
+
+    /// The items of the array under `key` of the top-level object: `None` unless `key` is one
+    /// of [`members`].
+    pub(crate) fn member(schema: &'s Schema, options: &Options, key: &str) -> Option<Self> {
+        let p = object_root(schema)?
+            .properties
+            .iter()
+            .find(|p| p.name == key)?;
+        let items = items_of(schema, p.schema)?;
+        let mut walker = Walker::new(schema, options);
+        // The object's frame and the array's.
+        walker.frames = 2;
+        walker.peak_frames = 2;
+        push_key(&mut walker.path, key);
+        Some(Items {
+            base: walker.path.len(),
+            walker,
+            items,
+            next: 0,
+            depth: 2,
         })
     }
 
@@ -57,22 +120,20 @@ impl<'s> Items<'s> {
         self.walker.drop_items
     }
 
-    /// The constraints the items recovered so far break ([`Error::invalid`] with all of them,
-    /// as [`recover`](super::recover) gives it for the whole array), if any.
-    pub(crate) fn violations(&self) -> Option<Error> {
-        let v = &self.walker.violations;
-        (!v.is_empty()).then(|| Error::invalid(v.clone()))
+    /// The constraints the items recovered so far break, in order.
+    pub(crate) fn violations(&self) -> &[Violation] {
+        &self.walker.violations
     }
 
     /// Recovers the next item. The constraints it breaks are kept for
     /// [`violations`](Self::violations).
     pub(crate) fn next(&mut self, item: Value) -> Result<Recovered, Error> {
         let w = &mut self.walker;
-        w.path.clear();
+        w.path.truncate(self.base);
         push_index(&mut w.path, self.next);
         self.next += 1;
         w.wrapped = false;
-        let r = w.value(Cow::Owned(item), self.items, 1);
+        let r = w.value(Cow::Owned(item), self.items, self.depth);
         let cost = u32::try_from(std::mem::take(&mut w.cost)).unwrap_or(u32::MAX);
         let warnings = std::mem::take(&mut w.warnings);
         let moves = std::mem::take(&mut w.moves);
@@ -84,5 +145,87 @@ impl<'s> Items<'s> {
             moves,
             as_text,
         })
+    }
+}
+
+/// The member of the top-level object whose items are recovered one by one: its path, and
+/// where its recovery began once it has.
+pub(super) struct Hole {
+    path: String,
+    at: Option<Mark>,
+}
+
+/// Where the recovery of the object around the items reached the items' member.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    /// The object's warnings made before it (the items' go after them).
+    pub(crate) warnings: usize,
+    /// The constraints found broken before it.
+    pub(crate) violations: usize,
+    /// Whether an error recovering an item is the object's error: else (an optional
+    /// property, outside the strict policy) the whole property would be dropped instead,
+    /// which recovering the items one by one does not follow.
+    pub(crate) required: bool,
+}
+
+impl Mark {
+    /// Whether `e`, met recovering an item, is the error of the whole object.
+    pub(crate) fn keeps(&self, e: &Error) -> bool {
+        self.required || e.kind() == ErrorKind::DepthLimit
+    }
+}
+
+impl Walker<'_> {
+    /// `property` on `p` of an object at reply depth `depth`: notes where the items' member's
+    /// recovery begins.
+    #[inline(never)]
+    pub(super) fn mark_hole(&mut self, p: &Property, depth: usize) {
+        let reached = self.dry == 0 && depth == 0;
+        let (warnings, violations) = (self.warnings.len(), self.violations.len());
+        let required = p.required || self.strict;
+        if let Some(hole) = self.hole.as_mut() {
+            if reached && hole.at.is_none() && hole.path == self.path {
+                hole.at = Some(Mark {
+                    warnings,
+                    violations,
+                    required,
+                });
+            }
+        }
+    }
+}
+
+/// The object around the items, recovered: what [`recover`](super::recover) gives with an
+/// empty array in the items' member, without ruling on the constraints, and where it reached
+/// that member.
+pub(crate) struct Around {
+    /// The object recovered, or the error that stopped its recovery.
+    pub(crate) result: Result<Recovered, Error>,
+    /// The constraints it breaks, in order.
+    pub(crate) violations: Vec<Violation>,
+    /// `None` when recovery stopped before the member (or never met it).
+    pub(crate) mark: Option<Mark>,
+}
+
+/// Recovers `shell`, the top-level object with an empty array under `key`, against `schema`
+/// (whose root is an object, see [`members`]).
+pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, key: &str) -> Around {
+    let mut walker = Walker::new(schema, options);
+    let mut path = String::new();
+    push_key(&mut path, key);
+    walker.hole = Some(Hole { path, at: None });
+    let r = walker.value(Cow::Owned(shell), schema.root(), 0);
+    let mark = walker.hole.take().and_then(|h| h.at);
+    let violations = std::mem::take(&mut walker.violations);
+    Around {
+        result: r.map(|value| Recovered {
+            value,
+            warnings: walker.warnings,
+            cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
+            moves: walker.moves,
+            as_text: walker.as_text,
+        }),
+        violations,
+        mark,
     }
 }

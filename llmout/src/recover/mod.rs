@@ -252,6 +252,9 @@ struct Walker<'s> {
     /// Each (union, value) pair is decided once per scope, so recovery is polynomial in the
     /// reply where trying every branch of nested unions afresh was exponential.
     scopes: Vec<HashMap<ChoiceKey, Choice>>,
+    /// The member of the top-level object whose items are recovered elsewhere, one by one
+    /// (see `items::around`).
+    hole: Option<items::Hole>,
 }
 
 /// What the walker had recorded at a point (see `Walker::saved`).
@@ -356,6 +359,7 @@ impl<'s> Walker<'s> {
             scopes: Vec::new(),
             moves: Vec::new(),
             as_text: Vec::new(),
+            hole: None,
         }
     }
 }
@@ -1408,6 +1412,9 @@ impl Walker<'_> {
         slot: Option<Cow<'_, Value>>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
+        if self.hole.is_some() {
+            self.mark_hole(p, depth);
+        }
         match slot {
             Some(v) if v.is_null() && !self.schema.is_nullable(p.schema) => {
                 if p.no_invent {
@@ -1844,7 +1851,7 @@ fn holds_document(v: &Value) -> bool {
 
 /// Appends `/key` to a JSON pointer, escaped.
 #[inline(never)]
-fn push_key(path: &mut String, key: &str) {
+pub(crate) fn push_key(path: &mut String, key: &str) {
     path.push('/');
     if key.bytes().any(|c| c == b'~' || c == b'/') {
         path.push_str(&key.replace('~', "~0").replace('/', "~1"));

@@ -1,6 +1,7 @@
-//! The lenient parser on a document that is one top-level array, handing over each item as
-//! soon as it is read, with the fixes made up to it, instead of building the whole value:
-//! memory follows the largest item, not the document (see [`each_item`]).
+//! The lenient parser on a document that is one top-level array, or an object one of whose
+//! members is an array, handing over each item of that array as soon as it is read, with the
+//! fixes made up to it, instead of building the whole value: memory follows the largest item
+//! (and the rest of the object), not the document (see [`each_item`]).
 //!
 //! The parser is the same one [`parse`](super::parse) runs, over the same input with the same
 //! options, so the items are exactly the items of [`parse`]'s value, and the fixes exactly its
@@ -29,17 +30,30 @@ pub(crate) enum Event {
     /// A parse of the input begins. The parser reads a document a second time when a guess
     /// about a missing quote led nowhere: what the earlier attempt handed over is void.
     Attempt,
-    /// An item of the top-level array, complete, and the fixes made since the last event
-    /// (those before the item, at the array's level, and the item's own).
+    /// The items that follow are those of the top-level object's member `key`, whose array
+    /// just opened (the fixes made so far go with the next item, or the end).
+    Member { key: String },
+    /// An item of the array, complete, and the fixes made since the last item (those before
+    /// the item, at the array's level or around it, and the item's own).
     Item { fixes: Vec<Fix>, value: Value },
     /// The parse is over: the fixes made since the last item, and whether the document was
-    /// one top-level array whose items were all handed over (`Ok(Some(depth))`, the deepest
-    /// nesting in it, the array's own level counted), something else (`Ok(None)`: read it
-    /// with [`parse`](super::parse)), or no JSON (`Err`).
+    /// one top-level array, or an object around one, whose items were all handed over
+    /// (`Ok(Some(_))`), something else (`Ok(None)`: read it with [`parse`](super::parse)), or
+    /// no JSON (`Err`).
     End {
         fixes: Vec<Fix>,
-        result: Result<Option<usize>, RepairError>,
+        result: Result<Option<Found>, RepairError>,
     },
+}
+
+/// A document read item by item.
+#[derive(Debug)]
+pub(crate) struct Found {
+    /// The deepest nesting in it, the top-level container counted.
+    pub(crate) depth: usize,
+    /// For an object around the array: the object with an empty array in the array's place
+    /// (`null` where values are not wanted), and the array's key.
+    pub(crate) around: Option<(Value, String)>,
 }
 
 /// What a caller of [`each_item`] reads, so that the rest is not built.
@@ -68,15 +82,22 @@ const QUEUE: usize = 4;
 /// Runs the lenient parser over `input` on a thread of its own and calls `each` with what it
 /// reads, in order, until [`Event::End`] (or until `each` returns false: the parse then goes
 /// on to its end, handing over nothing more). Linear in the input, as the parser is.
+///
+/// The items are those of the top-level array or, when the document is an object, of the
+/// first of its members whose key is one of `members` and whose value is an array (written
+/// as one: the parser may make an array of other things). The object's other members are
+/// built whole. Where the member's key is given again, the value is whatever the last one
+/// is: that document is not read item by item (`Ok(None)`).
 pub(crate) fn each_item(
     input: &str,
     options: &RepairOptions,
     want: Want,
+    members: &[String],
     mut each: impl FnMut(Event) -> bool,
 ) {
     let (send, receive) = sync_channel(QUEUE);
     std::thread::scope(|scope| {
-        scope.spawn(|| parse_into(input, options, want, send));
+        scope.spawn(|| parse_into(input, options, want, members.to_vec(), send));
         drain(receive, &mut each);
     });
 }
@@ -94,20 +115,29 @@ fn drain(receive: Receiver<Vec<Event>>, each: &mut impl FnMut(Event) -> bool) {
 }
 
 /// The parsing thread: the parser, with the sink and log below sending through `send`.
-fn parse_into(input: &str, options: &RepairOptions, want: Want, send: SyncSender<Vec<Event>>) {
+fn parse_into(
+    input: &str,
+    options: &RepairOptions,
+    want: Want,
+    members: Vec<String>,
+    send: SyncSender<Vec<Event>>,
+) {
     OUTBOX.with(|o| {
         *o.borrow_mut() = Some(Outbox {
             send,
             batch: Vec::new(),
             fixes: Vec::new(),
             want,
+            members,
             open: true,
         })
     });
     let result = if want.values {
-        parser::run::<ItemSink<ValueSink>, ItemLog>(input, options).map(|(sink, _, _)| sink.array())
+        parser::run::<ItemSink<ValueSink>, ItemLog>(input, options)
+            .map(|(mut sink, _, _)| sink.found())
     } else {
-        parser::run::<ItemSink<KeySink>, ItemLog>(input, options).map(|(sink, _, _)| sink.array())
+        parser::run::<ItemSink<KeySink>, ItemLog>(input, options)
+            .map(|(mut sink, _, _)| sink.found())
     };
     OUTBOX.with(|o| {
         if let Some(mut outbox) = o.borrow_mut().take() {
@@ -130,6 +160,8 @@ struct Outbox {
     /// Fixes since the last event.
     fixes: Vec<Fix>,
     want: Want,
+    /// Keys of the members whose array may be read item by item.
+    members: Vec<String>,
     /// False once the caller stopped listening.
     open: bool,
 }
@@ -152,33 +184,51 @@ impl Outbox {
     }
 }
 
-fn with_outbox(f: impl FnOnce(&mut Outbox)) {
-    OUTBOX.with(|o| {
-        if let Some(outbox) = o.borrow_mut().as_mut() {
-            f(outbox)
-        }
-    })
+fn with_outbox<T>(f: impl FnOnce(&mut Outbox) -> T) -> Option<T> {
+    OUTBOX.with(|o| o.borrow_mut().as_mut().map(f))
 }
 
 /// What the top-level value turned out to be so far.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Root {
     None,
+    /// An array: its items are handed over.
     Array,
-    /// Anything else: several values, an object, a scalar, a tuple of one item.
+    /// An object (when members may hold the items): built whole but for the member whose
+    /// array's items are handed over.
+    Object,
+    /// Anything else: several values, a scalar, a tuple of one item, an object when no member
+    /// may hold the items.
     Other,
 }
 
-/// Builds each item of a top-level array with a sink of its own and sends it when it is
-/// complete; anything but a top-level array is only noted (`Root::Other`).
+/// Builds each item of the array read item by item (the top-level array, or the array of a
+/// member of the top-level object) with a sink of its own and sends it when it is complete.
+/// The object around such a member is built whole, with an empty array in the member's place
+/// (the "shell"); anything else is only noted (`Root::Other`).
 struct ItemSink<S> {
     root: Root,
-    /// Containers open, the top-level array included.
+    /// Containers open, the top-level one included.
     depth: usize,
     /// The most containers open at once.
     deepest: usize,
-    /// The item being built (`depth` is 2 or more while it is a container).
+    /// The depth of the array whose items are handed over while it is open (1: the
+    /// document's; 2: a member's of the top-level object), else 0.
+    items_at: usize,
+    /// The item being built (`depth` is above `items_at` while it is a container).
     item: Option<S>,
+    /// The top-level object, built whole but for the items (`Root::Object`), by the sink
+    /// that builds the items.
+    shell: Option<S>,
+    /// Keys of the top-level object's members that may hold the items.
+    members: Vec<String>,
+    /// The key of the top-level object's member being read.
+    key: Option<String>,
+    /// The key of the member whose items are handed over, once its array opened.
+    hole: Option<String>,
+    /// The member being read, or the last one ended, is the one whose items are handed
+    /// over: more items may join it (`reopen_array`).
+    in_hole: bool,
 }
 
 /// What builds an item: a [`ValueSink`], or a [`KeySink`] where only the fixes are wanted (it
@@ -200,19 +250,39 @@ impl Item for KeySink {
 }
 
 impl<S: Item> ItemSink<S> {
-    /// The sink of the item an event belongs to, starting one for an event at the array's
-    /// level; `None` when the event is not inside a top-level array.
-    fn item(&mut self) -> Option<&mut S> {
-        if self.root != Root::Array || self.depth == 0 {
-            self.root = Root::Other;
-            return None;
+    /// Whether an event at the current depth belongs to an item.
+    fn in_items(&self) -> bool {
+        self.items_at > 0 && self.depth >= self.items_at
+    }
+
+    /// The sink a value or an opening goes to: an item's (one starts at the array's level),
+    /// the shell's, or none (the document is not read item by item: `Root::Other` is set).
+    fn target(&mut self) -> Option<&mut S> {
+        if self.in_items() {
+            return Some(self.item.get_or_insert_with(|| S::new(0)));
         }
-        Some(self.item.get_or_insert_with(|| S::new(0)))
+        self.inner()
+    }
+
+    /// The sink an event that only happens inside a container goes to: the open item's, the
+    /// shell's, or none.
+    fn inner(&mut self) -> Option<&mut S> {
+        let sink = if self.items_at > 0 && self.depth > self.items_at {
+            self.item.as_mut()
+        } else if self.items_at == 0 && self.root == Root::Object && self.depth >= 1 {
+            self.shell.as_mut()
+        } else {
+            None
+        };
+        if sink.is_none() {
+            self.root = Root::Other;
+        }
+        sink
     }
 
     /// A scalar: an item by itself at the array's level.
     fn scalar(&mut self, put: impl FnOnce(&mut S)) {
-        if let Some(sink) = self.item() {
+        if let Some(sink) = self.target() {
             put(sink);
             self.complete();
         }
@@ -220,7 +290,7 @@ impl<S: Item> ItemSink<S> {
 
     /// Sends the item once it is complete (nothing of it is open any more).
     fn complete(&mut self) {
-        if self.depth == 1 {
+        if self.items_at > 0 && self.depth == self.items_at {
             if let Some(item) = self.item.take() {
                 let value = item.value();
                 with_outbox(|o| {
@@ -231,55 +301,80 @@ impl<S: Item> ItemSink<S> {
         }
     }
 
-    /// What the document was: `Some(deepest)` for one top-level array.
-    fn array(&self) -> Option<usize> {
-        (self.root == Root::Array && self.depth == 0).then_some(self.deepest)
+    /// What the document was, once read: one top-level array, or an object one of whose
+    /// members' array was read item by item.
+    fn found(&mut self) -> Option<Found> {
+        if self.depth != 0 {
+            return None;
+        }
+        let around = match self.root {
+            Root::Array => None,
+            Root::Object => Some((self.shell.take()?.value(), self.hole.take()?)),
+            Root::None | Root::Other => return None,
+        };
+        Some(Found {
+            depth: self.deepest,
+            around,
+        })
+    }
+
+    fn deeper(&mut self) {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
     }
 
     /// A container opens.
     fn open(&mut self, begin: impl FnOnce(&mut S)) {
-        if let Some(sink) = self.item() {
+        if let Some(sink) = self.target() {
             begin(sink);
-            self.depth += 1;
-            self.deepest = self.deepest.max(self.depth);
+            self.deeper();
         }
     }
 
-    /// A container closes: the top-level array, or one inside an item.
+    /// A container closes: the array of the items, one inside an item, or one of the shell.
     fn close(&mut self, end: impl FnOnce(&mut S)) {
-        match self.depth {
-            0 => self.root = Root::Other,
-            1 => self.depth = 0,
-            _ => {
-                if let Some(sink) = self.item.as_mut() {
-                    end(sink);
-                }
-                self.depth -= 1;
-                self.complete();
-            }
+        if self.items_at > 0 && self.depth == self.items_at {
+            self.items_at = 0;
+            self.depth -= 1;
+            return;
+        }
+        if let Some(sink) = self.inner() {
+            end(sink);
+            self.depth -= 1;
+            self.complete();
         }
     }
 
-    /// An event that only happens inside an object, so inside an item.
-    fn inside(&mut self, f: impl FnOnce(&mut S)) {
-        match self.item.as_mut() {
-            Some(sink) if self.depth >= 2 => f(sink),
-            _ => self.root = Root::Other,
-        }
+    /// An event that only happens inside an object (or, for `end_member` and
+    /// `abandon_member`, at the shell's top level, where the member's key is followed).
+    fn inside<T: Default>(&mut self, f: impl FnOnce(&mut S) -> T) -> T {
+        self.inner().map(f).unwrap_or_default()
+    }
+
+    /// Whether the shell's top level is where events happen.
+    fn at_shell_top(&self) -> bool {
+        self.root == Root::Object && self.depth == 1 && self.items_at == 0
     }
 }
 
 impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     fn new(_: usize) -> Self {
-        with_outbox(|o| {
+        let members = with_outbox(|o| {
             o.fixes.clear();
             o.send(Event::Attempt);
+            o.members.clone()
         });
         ItemSink {
             root: Root::None,
             depth: 0,
             deepest: 0,
+            items_at: 0,
             item: None,
+            shell: None,
+            members: members.unwrap_or_default(),
+            key: None,
+            hole: None,
+            in_hole: false,
         }
     }
     fn null(&mut self) {
@@ -300,17 +395,36 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.scalar(|sink| sink.string(s, safe));
     }
     fn begin_object(&mut self) {
+        if self.depth == 0 && self.root == Root::None && !self.members.is_empty() {
+            let mut shell = S::new(0);
+            shell.begin_object();
+            self.shell = Some(shell);
+            self.root = Root::Object;
+            self.deeper();
+            return;
+        }
         self.open(|s| s.begin_object());
     }
     fn key(&mut self, key: &str, safe: bool) {
+        if self.at_shell_top() {
+            self.in_hole = false;
+            self.key = Some(key.to_owned());
+        }
         self.inside(|s| s.key(key, safe));
     }
     fn end_member(&mut self) -> bool {
-        let mut duplicate = false;
-        self.inside(|s| duplicate = s.end_member());
+        let top = self.at_shell_top();
+        let duplicate = self.inside(|s| s.end_member());
+        // The items' member given again replaces them: not read item by item.
+        if top && !self.in_hole && duplicate && self.key.is_some() && self.key == self.hole {
+            self.root = Root::Other;
+        }
         duplicate
     }
     fn abandon_member(&mut self) {
+        if self.at_shell_top() && self.in_hole {
+            self.root = Root::Other;
+        }
         self.inside(|s| s.abandon_member());
     }
     fn end_object(&mut self) {
@@ -319,9 +433,25 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     fn begin_array(&mut self) {
         if self.depth == 0 && self.root == Root::None {
             self.root = Root::Array;
-            self.depth = 1;
-            self.deepest = 1;
+            self.items_at = 1;
+            self.deeper();
             return;
+        }
+        if self.at_shell_top() && self.hole.is_none() {
+            if let Some(key) = self.key.take().filter(|k| self.members.contains(k)) {
+                // The member whose items are handed over: an empty array in its place.
+                if let Some(shell) = self.shell.as_mut() {
+                    shell.begin_array();
+                    shell.end_array();
+                }
+                with_outbox(|o| o.send(Event::Member { key: key.clone() }));
+                self.hole = Some(key.clone());
+                self.key = Some(key);
+                self.in_hole = true;
+                self.items_at = 2;
+                self.deeper();
+                return;
+            }
         }
         self.open(|s| s.begin_array());
     }
@@ -332,22 +462,35 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.root = Root::Other;
     }
     fn object_to_array(&mut self) {
+        if self.at_shell_top() {
+            self.root = Root::Other;
+        }
         self.inside(|s| s.object_to_array());
     }
     fn end_array_as_item(&mut self) {
-        // The array at the top level closing as its one item: not an array after all.
-        if self.depth <= 1 {
+        // The array of the items closing as its one item: not an array after all.
+        if self.depth <= self.items_at.max(1) {
             self.root = Root::Other;
             return;
         }
         self.close(|s| s.end_array_as_item());
     }
     fn reopen_array(&mut self) {
+        if self.at_shell_top() && self.in_hole {
+            // More items for the member's array: handed over as they come.
+            self.items_at = 2;
+            self.deeper();
+            return;
+        }
         self.inside(|s| s.reopen_array());
-        self.depth += 1;
-        self.deepest = self.deepest.max(self.depth);
+        self.deeper();
     }
     fn close_reopened(&mut self) {
+        if self.root == Root::Object && self.items_at == 2 && self.depth == 2 && self.in_hole {
+            self.items_at = 0;
+            self.depth = 1;
+            return;
+        }
         self.depth = self.depth.saturating_sub(1);
         self.inside(|s| s.close_reopened());
     }
@@ -360,26 +503,32 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
 }
 
 /// Puts each fix, with its path, in the outbox. Paths are built as [`Repairs`](super::Repairs)
-/// builds them, but only the current item's are kept: a node whose parent is the document is
-/// the first of a new item's, and the parser has let go of every node before it. Node numbers
+/// builds them, but only for the nodes of the path being read: a new node's parent is the
+/// last node still on the parser's path, and the parser has let go of every node made after
+/// it (see `log::Path`), so memory follows the document's nesting, not its size. Node numbers
 /// are never reused (the parser compares them to merge a run of one fix).
 #[derive(Default)]
 struct ItemLog {
-    /// The number of the first node kept.
-    base: usize,
-    /// Where each kept node's pointer is in `paths`.
-    spans: Vec<(usize, usize)>,
+    /// The nodes kept, oldest first: number, and where the pointer is in `paths`.
+    chain: Vec<(usize, usize, usize)>,
     paths: Vec<u8>,
+    /// The next node's number.
+    next: usize,
 }
 
 impl ItemLog {
+    /// Where `node` is in `chain` (numbers rise along it).
+    fn find(&self, node: usize) -> Option<usize> {
+        self.chain.binary_search_by_key(&node, |c| c.0).ok()
+    }
+
     fn pointer(&self, node: usize) -> &str {
         if node == ROOT {
             return "";
         }
-        node.checked_sub(self.base)
-            .and_then(|i| self.spans.get(i))
-            .and_then(|&(start, end)| self.paths.get(start..end))
+        self.find(node)
+            .and_then(|i| self.chain.get(i))
+            .and_then(|&(_, start, end)| self.paths.get(start..end))
             .and_then(|bytes| std::str::from_utf8(bytes).ok())
             .unwrap_or_default()
     }
@@ -390,21 +539,26 @@ impl Log for ItemLog {
         ItemLog::default()
     }
     fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
-        if parent == ROOT {
-            self.base += self.spans.len();
-            self.spans.clear();
-            self.paths.clear();
-        }
+        let kept = if parent == ROOT {
+            None
+        } else {
+            self.find(parent)
+        };
+        let (keep, from) = match kept.and_then(|i| Some((i, *self.chain.get(i)?))) {
+            Some((i, (_, start, end))) => (i + 1, Some((start, end))),
+            None => (0, None),
+        };
+        self.chain.truncate(keep);
+        self.paths.truncate(from.map_or(0, |(_, end)| end));
         let start = self.paths.len();
-        let parent = parent
-            .checked_sub(self.base)
-            .and_then(|i| self.spans.get(i).copied());
-        if let Some((from, to)) = parent {
+        if let Some((from, to)) = from {
             self.paths.extend_from_within(from..to);
         }
         write_segment(&mut self.paths, src, seg);
-        self.spans.push((start, self.paths.len()));
-        self.base + self.spans.len() - 1
+        let node = self.next;
+        self.next += 1;
+        self.chain.push((node, start, self.paths.len()));
+        node
     }
     fn push(&mut self, kind: RepairKind, _: usize, node: usize) {
         with_outbox(|o| {
@@ -432,6 +586,15 @@ mod tests {
     /// What [`each_item`] hands over for `input`, written out: each attempt's items and fixes,
     /// then how it ended.
     fn events(input: &str) -> Vec<String> {
+        events_in(input, &[])
+    }
+
+    /// [`events`], reading the items of a member named `rows` of a top-level object.
+    fn member_events(input: &str) -> Vec<String> {
+        events_in(input, &["rows".to_owned()])
+    }
+
+    fn events_in(input: &str, members: &[String]) -> Vec<String> {
         let mut out = Vec::new();
         let fixes = |f: Vec<Fix>| {
             f.into_iter()
@@ -439,11 +602,26 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        each_item(input, &RepairOptions::default(), Want::ALL, |e| {
+        each_item(input, &RepairOptions::default(), Want::ALL, members, |e| {
             out.push(match e {
                 Event::Attempt => "attempt".to_owned(),
                 Event::Item { fixes: f, value } => format!("{value} [{}]", fixes(f)),
-                Event::End { fixes: f, result } => format!("end {result:?} [{}]", fixes(f)),
+                Event::Member { key } => format!("member {key}"),
+                Event::End { fixes: f, result } => {
+                    let result = match result {
+                        Ok(Some(Found {
+                            depth,
+                            around: None,
+                        })) => depth.to_string(),
+                        Ok(Some(Found {
+                            depth,
+                            around: Some((shell, key)),
+                        })) => format!("{depth} {shell} {key}"),
+                        Ok(None) => "none".to_owned(),
+                        Err(e) => format!("{e:?}"),
+                    };
+                    format!("end {result} [{}]", fixes(f))
+                }
             });
             true
         });
@@ -461,19 +639,118 @@ mod tests {
                 "2 [MissingComma@]",
                 "[3] [TrailingComma@/3]",
                 "4 [Tuple@/4]",
-                "end Ok(Some(2)) [TrailingComma@]",
+                "end 2 [TrailingComma@]",
             ]
         );
-        assert_eq!(events("[]"), ["attempt", "end Ok(Some(1)) []"]);
+        assert_eq!(events("[]"), ["attempt", "end 1 []"]);
         assert_eq!(
             events("[[[1]], {\"a\": [{\"b\": 2}]}]"),
+            ["attempt", "[[1]] []", "{\"a\":[{\"b\":2}]} []", "end 4 []"]
+        );
+    }
+
+    #[test]
+    fn a_member_of_the_top_level_object_comes_item_by_item() {
+        assert_eq!(
+            member_events("{a: [1,], rows: [{b: 'x'}, 2,], c: {d: 3,}}"),
             [
                 "attempt",
-                "[[1]] []",
-                "{\"a\":[{\"b\":2}]} []",
-                "end Ok(Some(4)) []"
+                "member rows",
+                "{\"b\":\"x\"} [UnquotedKey@ TrailingComma@/a UnquotedKey@ UnquotedKey@/rows/0 QuoteStyle@/rows/0/b]",
+                "2 []",
+                "end 3 {\"a\":[1],\"rows\":[],\"c\":{\"d\":3}} rows [TrailingComma@/rows UnquotedKey@ UnquotedKey@/c TrailingComma@/c]",
             ]
         );
+        // Items joining the array after it closed are its items too.
+        assert_eq!(
+            member_events("{rows: [1], [2], n: 3}")[2..5],
+            [
+                "1 [UnquotedKey@]",
+                "2 [SplitArray@]",
+                "end 2 {\"rows\":[],\"n\":3} rows [UnquotedKey@]"
+            ]
+        );
+        // The key given again: the last value counts, so no items were the member's.
+        for input in [
+            "{rows: [1], rows: [2]}",
+            "{rows: [1]} {rows: [2]}",
+            "{rows: (1)}",
+            "{a: 1}",
+            "{{a: 1}",
+        ] {
+            let e = member_events(input);
+            assert_eq!(
+                e.last().map(|e| e.starts_with("end none")),
+                Some(true),
+                "{input}: {e:?}"
+            );
+        }
+        // Not the first array of that key: the first one, which may be written before.
+        let e = member_events("{rows: 1, rows: [5]}");
+        assert_eq!(
+            e[2..],
+            [
+                "5 [UnquotedKey@]",
+                "end 2 {\"rows\":[]} rows [DuplicateKey@]"
+            ]
+        );
+        // The fixes are the parser's, in order, with its paths; the object is its value with
+        // the items taken out.
+        for input in [
+            "{a: [1,], rows: [{b: 'x'}, 2,], c: {d: 3,}}",
+            "{rows: [1], [2,], n: 3,}",
+            "{rows: [{a: [{b: 1,}]}]} // x",
+        ] {
+            let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
+            let (mut fixes, mut items, mut object) = (Vec::new(), Vec::new(), Value::Null);
+            each_item(
+                input,
+                &RepairOptions::default(),
+                Want::ALL,
+                &["rows".to_owned()],
+                |e| {
+                    match e {
+                        Event::Item { fixes: f, value } => {
+                            fixes.extend(f);
+                            items.push(value);
+                        }
+                        Event::End { fixes: f, result } => {
+                            fixes.extend(f);
+                            object = result.unwrap().unwrap().around.unwrap().0;
+                        }
+                        Event::Attempt | Event::Member { .. } => {}
+                    }
+                    true
+                },
+            );
+            let expected: Vec<Fix> = parsed
+                .repairs
+                .iter()
+                .map(|r| (r.kind, r.path.to_owned()))
+                .collect();
+            assert_eq!(fixes, expected, "{input}");
+            object["rows"] = Value::Array(items);
+            assert_eq!(object, parsed.value, "{input}");
+        }
+        // No member named: an object is only noted, not built.
+        let mut ended = false;
+        each_item(
+            "{rows: [1]}",
+            &RepairOptions::default(),
+            Want::ALL,
+            &[],
+            |e| {
+                ended |= matches!(
+                    e,
+                    Event::End {
+                        result: Ok(None),
+                        ..
+                    }
+                );
+                !matches!(e, Event::Item { .. } | Event::Member { .. })
+            },
+        );
+        assert!(ended);
     }
 
     #[test]
@@ -481,13 +758,13 @@ mod tests {
         for input in ["{\"a\": 1}", "1", "'x'", "[1] [2]", "[1] {\"a\": 1}", "(1)"] {
             let e = events(input);
             assert_eq!(
-                e.last().map(|e| e.starts_with("end Ok(None)")),
+                e.last().map(|e| e.starts_with("end none")),
                 Some(true),
                 "{input}: {e:?}"
             );
         }
         let e = events("no json");
-        assert!(e[1].starts_with("end Err("), "{e:?}");
+        assert!(e[1].starts_with("end RepairError"), "{e:?}");
     }
 
     #[test]
@@ -496,14 +773,14 @@ mod tests {
         let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
         let mut items = Vec::new();
         let mut fixes = Vec::new();
-        each_item(input, &RepairOptions::default(), Want::ALL, |e| {
+        each_item(input, &RepairOptions::default(), Want::ALL, &[], |e| {
             match e {
                 Event::Item { fixes: f, value } => {
                     fixes.extend(f);
                     items.push(value);
                 }
                 Event::End { fixes: f, .. } => fixes.extend(f),
-                Event::Attempt => {}
+                Event::Attempt | Event::Member { .. } => {}
             }
             true
         });
@@ -524,14 +801,14 @@ mod tests {
         for input in ["[1 ']1a['1\"\"", "[',{],x\"\",1]", "[1\"\"\",]\n]:{]"] {
             let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
             let (mut attempts, mut items) = (0, Vec::new());
-            each_item(input, &RepairOptions::default(), Want::ALL, |e| {
+            each_item(input, &RepairOptions::default(), Want::ALL, &[], |e| {
                 match e {
                     Event::Attempt => {
                         attempts += 1;
                         items.clear();
                     }
                     Event::Item { value, .. } => items.push(value),
-                    Event::End { .. } => {}
+                    Event::End { .. } | Event::Member { .. } => {}
                 }
                 true
             });
@@ -550,11 +827,11 @@ mod tests {
         let input = "[{a: 1, \"a\": 2, b: 1e999, c: {d: [1,], d: 'x'}}, 'y' NaN, {e: .5}]";
         let read = |want: Want| {
             let mut out = Vec::new();
-            each_item(input, &RepairOptions::default(), want, |e| {
+            each_item(input, &RepairOptions::default(), want, &[], |e| {
                 match e {
                     Event::Item { fixes, value } => out.push((fixes, value)),
                     Event::End { fixes, .. } => out.push((fixes, Value::Bool(true))),
-                    Event::Attempt => {}
+                    Event::Attempt | Event::Member { .. } => {}
                 }
                 true
             });
@@ -589,7 +866,7 @@ mod tests {
     fn the_caller_may_stop_listening() {
         let input = format!("[{}0]", "1, ".repeat(10_000));
         let mut seen = 0;
-        each_item(&input, &RepairOptions::default(), Want::ALL, |e| {
+        each_item(&input, &RepairOptions::default(), Want::ALL, &[], |e| {
             seen += usize::from(matches!(e, Event::Item { .. }));
             seen < 5
         });

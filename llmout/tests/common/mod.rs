@@ -50,3 +50,18 @@ pub fn file(name: &str, contents: &str) -> PathBuf {
 pub fn schema_file(name: &str, schema: &serde_json::Value) -> PathBuf {
     file(name, &schema.to_string())
 }
+
+/// Replies of 1 MiB and more are read item by item (`llmout::large`), shorter ones whole:
+/// `reply` after 1 MiB of white space (which changes nothing in what is read) prints what
+/// `reply` alone prints, and exits the same way.
+pub fn assert_same_when_large(args: &[&str], reply: &[u8]) {
+    let pad = " ".repeat(1 << 20);
+    let short = llmout(args, reply);
+    let long = llmout(args, &[pad.as_bytes(), reply].concat());
+    assert_eq!(
+        (long.status.code(), stdout(&long), stderr(&long)),
+        (short.status.code(), stdout(&short), stderr(&short)),
+        "{}",
+        String::from_utf8_lossy(reply)
+    );
+}
