@@ -925,9 +925,12 @@ fn schema(
         .unwrap_or_default()
         .parse()
         .map_err(Failure::usage)?;
-    let out = llmout::schema::dialect::to_dialect(&schema, dialect)
+    // As text: the rewritten schema is not held whole as a tree beside the schema.
+    let out = llmout::schema::dialect::to_dialect_json(&schema, dialect)
         .map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-    Ok((json_output(out), true))
+    drop(schema);
+    let output: Output<'static> = Box::new(move |w: &mut dyn Write| w.write_all(out.as_bytes()));
+    Ok((output, true))
 }
 
 /// `tools`: the envelope of DESIGN.md section 7, with the warnings (unknown tools, arguments

@@ -133,7 +133,8 @@ pub(crate) fn check(schema: &Value) -> Result<HashMap<String, Pattern>, Error> {
     Ok(c.patterns)
 }
 
-fn addr(v: &Value) -> usize {
+/// A value's address: which node it is, while the document is borrowed.
+pub(crate) fn addr(v: &Value) -> usize {
     v as *const Value as usize
 }
 
@@ -169,7 +170,7 @@ fn bad(path: &str, expected: &str, found: &Value) -> Error {
 /// A value as JSON text for an error message: at most 60 bytes, with `…` when cut.
 /// Only the first bytes are written: the value may be a whole large schema (a root that is not
 /// an object), and its full text would cost more than the schema.
-pub(crate) fn json_excerpt(found: &Value) -> String {
+pub(crate) fn json_excerpt(found: &impl serde::Serialize) -> String {
     const MAX: usize = 60;
     /// The first `MAX + 4` bytes of the text (a whole character past `MAX`), then an error.
     struct Head(Vec<u8>);
