@@ -285,6 +285,14 @@ LIB_RUNS = [
     ("tools::parse_compact", "hermes", None),
     ("sanitize", "messy", None),
     ("extract::candidates", "messy", None),
+    # The schema functions on the `schema` input (as the reply), and the floor under them all:
+    # the schema as a serde_json::Value.
+    ("serde_json::from_str", "schema", None),
+    ("prompt::render", "schema", None),
+    ("dialect::to_dialect(gemini-json)", "schema", None),
+    ("dialect::to_dialect_json(gemini-json)", "schema", None),
+    ("dialect::to_dialect(openai-strict)", "schema", None),
+    ("dialect::to_dialect_json(openai-strict)", "schema", None),
 ]
 
 
@@ -379,7 +387,7 @@ def main() -> None:
                     None,
                 )
             )
-        writers = {"messy": write_messy, "hermes": write_hermes}
+        writers = {"messy": write_messy, "hermes": write_hermes, "schema": write_schema}
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:
             runs.append(
