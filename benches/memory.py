@@ -25,8 +25,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
-  (about 4 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
-  `schema --prompt`.
+  (6.2 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
+  `schema --prompt`, and by the schema functions of LIB_RUNS (`lib:serde_json::from_str`
+  is the floor: the schema as a `Value`).
 
 The CLI reads the reply from stdin and writes its output to a file; the peak resident set size
 of the process is read with wait4 once it has exited.
