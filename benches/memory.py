@@ -25,8 +25,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
-  (about 4 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
-  `schema --prompt`.
+  (6.2 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
+  `schema --prompt`, and by the schema functions of LIB_RUNS (`lib:serde_json::from_str`
+  is the floor: the schema as a `Value`).
 
 The CLI reads the reply from stdin and writes its output to a file; the peak resident set size
 of the process is read with wait4 once it has exited.
@@ -285,6 +286,14 @@ LIB_RUNS = [
     ("tools::parse_compact", "hermes", None),
     ("sanitize", "messy", None),
     ("extract::candidates", "messy", None),
+    # The schema functions on the `schema` input (as the reply), and the floor under them all:
+    # the schema as a serde_json::Value.
+    ("serde_json::from_str", "schema", None),
+    ("prompt::render", "schema", None),
+    ("dialect::to_dialect(gemini-json)", "schema", None),
+    ("dialect::to_dialect_json(gemini-json)", "schema", None),
+    ("dialect::to_dialect(openai-strict)", "schema", None),
+    ("dialect::to_dialect_json(openai-strict)", "schema", None),
 ]
 
 
@@ -379,7 +388,7 @@ def main() -> None:
                     None,
                 )
             )
-        writers = {"messy": write_messy, "hermes": write_hermes}
+        writers = {"messy": write_messy, "hermes": write_hermes, "schema": write_schema}
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:
             runs.append(

@@ -21,6 +21,7 @@ fn main() {
         return;
     };
     let text = std::fs::read_to_string(reply).expect("the reply is a UTF-8 file");
+    // (`text` is moved into the schema functions, which drop it once it is read.)
     let schema = || -> Value {
         let path = rest.first().expect("this function takes a schema");
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -70,6 +71,33 @@ fn main() {
                 },
             }
         }
+        // The schema functions, with the schema as the reply: what holding it as a `Value`
+        // costs (the floor of every one of them), then each.
+        "serde_json::from_str" => serde_json::from_str::<Value>(&text)
+            .map(|v| nodes(&v))
+            .map_err(|e| e.to_string()),
+        "prompt::render" => llmout::schema::prompt::render(&value(text))
+            .map(|r| r.len())
+            .map_err(|e| e.to_string()),
+        name if name.starts_with("dialect::") => {
+            let (call, dialect) = name
+                .trim_end_matches(')')
+                .split_once('(')
+                .expect("dialect::FUNCTION(DIALECT)");
+            let dialect = dialect.parse().expect("a dialect");
+            let schema = value(text);
+            match call {
+                "dialect::to_dialect" => llmout::schema::dialect::to_dialect(&schema, dialect)
+                    .map(|v| nodes(&v))
+                    .map_err(|e| e.to_string()),
+                "dialect::to_dialect_json" => {
+                    llmout::schema::dialect::to_dialect_json(&schema, dialect)
+                        .map(|t| t.len())
+                        .map_err(|e| e.to_string())
+                }
+                other => Err(format!("no function named {other}")),
+            }
+        }
         "tools::parse" => Ok(llmout::tools::parse(&text).tool_calls.len()),
         "tools::parse_compact" => Ok(llmout::tools::parse_compact(&text).len()),
         "sanitize" => Ok(llmout::advanced::sanitize::sanitize(&text).text.len()),
@@ -83,6 +111,11 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// The schema in `text`, the text dropped once read (as a caller holding a schema has it).
+fn value(text: String) -> Value {
+    serde_json::from_str(&text).expect("the schema is JSON")
 }
 
 /// How many values `v` holds, itself included: what it returned, measured without a copy.

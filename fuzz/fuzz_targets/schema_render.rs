@@ -1,14 +1,15 @@
 //! `schema::prompt::render` and `schema::dialect::to_dialect` on generated schemas: never
 //! panic, never blow up (the gemini size check comes before inlining). A schema `validate`
 //! refuses is refused by every one of them with the same error; what a dialect writes is a
-//! schema `validate` accepts.
+//! schema `validate` accepts, and `to_dialect_json` writes `to_dialect`'s value as text (or
+//! fails with its error).
 #![no_main]
 
 mod common;
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use llmout::schema::dialect::{to_dialect, Dialect};
+use llmout::schema::dialect::{to_dialect, to_dialect_json, Dialect};
 use llmout::schema::{prompt, validate};
 
 fuzz_target!(|data: &[u8]| {
@@ -24,6 +25,11 @@ fuzz_target!(|data: &[u8]| {
     }
     for d in Dialect::ALL {
         let out = to_dialect(&schema, d);
+        assert_eq!(
+            to_dialect_json(&schema, d),
+            out.as_ref().map(ToString::to_string).map_err(Clone::clone),
+            "{d}: {schema}"
+        );
         match (&valid, out) {
             (Err(e), out) => assert_eq!(&out.unwrap_err(), e, "{d}"),
             (Ok(()), Ok(out)) => assert!(validate(&out).is_ok(), "{d}: {schema} -> {out}"),

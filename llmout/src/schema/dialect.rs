@@ -174,42 +174,66 @@ impl FromStr for Dialect {
 /// );
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, Error> {
+    convert(schema, dialect, false).map(|(out, _)| out)
+}
+
+/// [`to_dialect`]'s schema as compact JSON text (`to_dialect(schema, dialect)?.to_string()`),
+/// for a large schema: the root's definitions (`$defs`, `definitions`) are converted and
+/// written one at a time, so the rewritten schema is never held whole as a [`Value`] beside
+/// the input (a schema of 20 000 definitions took twice its `Value` through `to_dialect`).
+/// The same errors, decided before anything is written.
+///
+/// ```
+/// use llmout::schema::dialect::{to_dialect, to_dialect_json, Dialect};
+/// use serde_json::json;
+/// let schema = json!({
+///     "$ref": "#/$defs/A",
+///     "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+///               "B": {"type": "string", "x-aliases": {}}}
+/// });
+/// for d in Dialect::ALL {
+///     assert_eq!(
+///         to_dialect_json(&schema, d).map_err(|e| e.to_string()),
+///         to_dialect(&schema, d).map(|v| v.to_string()).map_err(|e| e.to_string())
+///     );
+/// }
+/// ```
+pub fn to_dialect_json(schema: &Value, dialect: Dialect) -> Result<String, Error> {
+    let (out, text) = convert(schema, dialect, true)?;
+    Ok(text.unwrap_or_default().write(&out))
+}
+
+/// The walk of [`to_dialect`] and [`to_dialect_json`]: the schema in `dialect`, with the root's
+/// definitions held as text (in place of `null` in the value) when `text` is set.
+fn convert(
+    schema: &Value,
+    dialect: Dialect,
+    text: bool,
+) -> Result<(Value, Option<Deferred>), Error> {
     super::validate(schema)?;
+    let mut walk = Walk::new(schema, dialect, text);
     if matches!(dialect, Dialect::OpenAiStrict | Dialect::Anthropic) {
         if let Some((target, pointer)) = root_reference(schema) {
-            return object_behind_root_ref(schema, target, &pointer, dialect);
+            let out = object_behind_root_ref(&mut walk, target, &pointer)?;
+            return walk.finish(out);
         }
     }
     let root_object = is_object_schema(schema);
-    match dialect {
-        Dialect::OpenAiStrict => {
-            if !root_object {
-                return Err(invalid(
-                    "",
-                    "an object at the root (OpenAI strict mode)",
-                    schema,
-                ));
-            }
-            let out = Walk::new(schema, dialect).node(schema, "", 0)?;
-            openai_limits(&out)?;
-            Ok(out)
-        }
-        Dialect::Anthropic => {
-            if !root_object {
-                return Err(invalid(
-                    "",
-                    "an object at the root (Anthropic tool input)",
-                    schema,
-                ));
-            }
-            Walk::new(schema, dialect).node(schema, "", 0)
+    let out = match dialect {
+        Dialect::OpenAiStrict | Dialect::Anthropic if !root_object => {
+            let expected = match dialect {
+                Dialect::OpenAiStrict => "an object at the root (OpenAI strict mode)",
+                _ => "an object at the root (Anthropic tool input)",
+            };
+            return Err(invalid("", expected, schema));
         }
         Dialect::Gemini => {
             gemini_size(schema)?;
-            Walk::new(schema, dialect).node(schema, "", 0)
+            walk.node(schema, "", 0)?
         }
-        Dialect::GeminiJson => Walk::new(schema, dialect).node(schema, "", 0),
-    }
+        _ => walk.node(schema, "", 0)?,
+    };
+    walk.finish(out)
 }
 
 /// The object schema a root `{"$ref": …}` stands for, and its pointer (following references
@@ -232,30 +256,164 @@ fn root_reference(schema: &Value) -> Option<(&Value, String)> {
 
 /// A root `$ref` to an object, for the dialects whose root must be an object: the object in
 /// place at the root (its errors at its own pointer), beside the root's other keywords
-/// (`$defs`, so references inside still resolve).
+/// (`$defs`, so references inside still resolve). Those keywords are walked as a copy of the
+/// root without its `$ref`, in which the definitions are empty: the walk takes them from the
+/// root ([`Walk::holder`]), so they are not held twice.
 fn object_behind_root_ref(
-    schema: &Value,
+    walk: &mut Walk<'_>,
     target: &Value,
     pointer: &str,
-    dialect: Dialect,
 ) -> Result<Value, Error> {
-    let mut walk = Walk::new(schema, dialect);
     let mut out = walk.node(target, pointer, 0)?;
-    let mut rest = schema.as_object().cloned().unwrap_or_default();
+    let mut rest = walk
+        .root
+        .as_object()
+        .map(without_definitions)
+        .unwrap_or_default();
+    // (`remove` is `swap_remove`: the last keyword takes the place of `$ref`.)
     rest.remove("$ref");
-    if !rest.is_empty() {
-        if let (Value::Object(out), Value::Object(rest)) =
-            (&mut out, walk.node(&Value::Object(rest), "", 0)?)
-        {
-            for (k, v) in rest {
-                out.entry(k).or_insert(v);
-            }
+    if rest.is_empty() {
+        return Ok(out);
+    }
+    let rest = Value::Object(rest);
+    walk.holder = super::valid::addr(&rest);
+    let walked = walk.node(&rest, "", 0).map_err(|e| {
+        // What the walk found in the copy, it found in the root without its `$ref`.
+        if e.path().matches('/').count() > 1 || e.found() != super::valid::json_excerpt(&rest) {
+            return e;
+        }
+        let found = super::valid::json_excerpt(&WithDefinitions(&rest, walk.root));
+        Error::new(e.kind(), e.path(), e.expected(), found)
+    })?;
+    if let (Value::Object(out), Value::Object(rest)) = (&mut out, walked) {
+        for (k, v) in rest {
+            out.entry(k).or_insert(v);
         }
     }
-    if dialect == Dialect::OpenAiStrict {
-        openai_limits(&out)?;
-    }
     Ok(out)
+}
+
+/// A copy of an object, its definitions (`$defs` and `definitions` objects) left empty.
+fn without_definitions(m: &Map<String, Value>) -> Map<String, Value> {
+    m.iter()
+        .map(|(k, v)| match (k.as_str(), v) {
+            ("$defs" | "definitions", Value::Object(_)) => (k.clone(), Value::Object(Map::new())),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect()
+}
+
+/// A copy made by [`without_definitions`], serialized with the definitions of `root` in it.
+struct WithDefinitions<'a>(&'a Value, &'a Value);
+
+impl serde::Serialize for WithDefinitions<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let Value::Object(copy) = self.0 else {
+            return self.0.serialize(s);
+        };
+        let mut map = s.serialize_map(Some(copy.len()))?;
+        for (k, v) in copy {
+            match self
+                .1
+                .get(k)
+                .filter(|_| matches!(k.as_str(), "$defs" | "definitions"))
+            {
+                Some(defs) => map.serialize_entry(k, defs)?,
+                None => map.serialize_entry(k, v)?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// The root's definitions as [`to_dialect_json`] holds them while the rest is walked: each
+/// one's compact text, under its name, in order.
+#[derive(Default)]
+struct Deferred {
+    /// For each of the root's `$defs` and `definitions`: its definitions.
+    maps: Vec<(String, Vec<(String, Def)>)>,
+    /// OpenAI's limits, counted on the `$defs` held as text.
+    count: Count,
+    /// The count is over a limit: the result is an error, and no more text is written.
+    over: bool,
+}
+
+/// A definition held by [`Deferred`].
+enum Def {
+    Text(Box<str>),
+    /// For OpenAI, a `$ref` with siblings: the root's walk inlines it at its end
+    /// ([`Walk::refs_without_siblings`]), in order with the rest.
+    Tree(Value),
+}
+
+impl Deferred {
+    /// Holds `out`, the definition `name` of the root's `key`, as text: counted for OpenAI's
+    /// limits first (where [`Count::add`] counts it: `$defs`).
+    fn text(&mut self, dialect: Dialect, key: &str, name: &str, out: &Value) -> Def {
+        if dialect == Dialect::OpenAiStrict && key == "$defs" {
+            self.count.definition(name, out);
+            self.over = self.over || self.count.check().is_err();
+        }
+        // Boxed: a `String` written piece by piece has up to twice its length reserved.
+        Def::Text(if self.over {
+            Box::default()
+        } else {
+            out.to_string().into_boxed_str()
+        })
+    }
+
+    /// `out` as compact JSON, each root keyword `null` in it that holds definitions written
+    /// as their texts.
+    fn write(self, out: &Value) -> String {
+        let Value::Object(root) = out else {
+            return out.to_string();
+        };
+        let mut maps = self.maps;
+        let held: usize = maps
+            .iter()
+            .flat_map(|(_, defs)| defs)
+            .map(|(name, def)| match def {
+                Def::Text(t) => name.len() + t.len() + 4,
+                Def::Tree(_) => 0,
+            })
+            .sum();
+        let mut w = Vec::with_capacity(held + 256);
+        w.push(b'{');
+        for (i, (k, v)) in root.iter().enumerate() {
+            if i > 0 {
+                w.push(b',');
+            }
+            let _ = serde_json::to_writer(&mut w, k);
+            w.push(b':');
+            let defs = maps
+                .iter_mut()
+                .find(|(key, _)| key == k)
+                .filter(|_| v.is_null());
+            let Some((_, defs)) = defs else {
+                let _ = serde_json::to_writer(&mut w, v);
+                continue;
+            };
+            w.push(b'{');
+            for (j, (name, def)) in std::mem::take(defs).into_iter().enumerate() {
+                if j > 0 {
+                    w.push(b',');
+                }
+                let _ = serde_json::to_writer(&mut w, &name);
+                w.push(b':');
+                match def {
+                    Def::Text(t) => w.extend_from_slice(t.as_bytes()),
+                    Def::Tree(t) => {
+                        let _ = serde_json::to_writer(&mut w, &t);
+                    }
+                }
+            }
+            w.push(b'}');
+        }
+        w.push(b'}');
+        // serde_json writes UTF-8.
+        String::from_utf8(w).unwrap_or_default()
+    }
 }
 
 /// The most compact JSON a `gemini` schema may take once its references are inlined.
@@ -472,6 +630,11 @@ struct Walk<'a> {
     /// The next node walked is the root (OpenAI's must stay an object: no map there becomes
     /// an array).
     at_root: bool,
+    /// The node (by address) whose `$defs` and `definitions` are the root's: the root, or the
+    /// copy of it [`object_behind_root_ref`] walks, where they are left empty.
+    holder: usize,
+    /// With [`to_dialect_json`]: the root's definitions, held as text once walked.
+    text: Option<Deferred>,
 }
 
 /// The most schema nodes that inlining `$ref`s with siblings may walk for OpenAI: inlining
@@ -481,7 +644,7 @@ struct Walk<'a> {
 const MAX_INLINED_NODES: usize = 100_000;
 
 impl<'a> Walk<'a> {
-    fn new(root: &'a Value, dialect: Dialect) -> Self {
+    fn new(root: &'a Value, dialect: Dialect, text: bool) -> Self {
         // The root is being walked: a `"$ref": "#"` inside it is recursion.
         Walk {
             root,
@@ -489,7 +652,55 @@ impl<'a> Walk<'a> {
             stack: vec!["#".to_owned()],
             inlined_nodes: 0,
             at_root: true,
+            holder: super::valid::addr(root),
+            text: text.then(Deferred::default),
         }
+    }
+
+    /// The walk's result `out` (the root's), once OpenAI's limits are checked on it and on
+    /// the definitions held as text where `out` still holds them.
+    fn finish(self, out: Value) -> Result<(Value, Option<Deferred>), Error> {
+        if self.dialect == Dialect::OpenAiStrict {
+            let mut count = Count::default();
+            count.add(&out, 0);
+            if let Some(text) = &self.text {
+                if out.get("$defs").is_some_and(Value::is_null) {
+                    count.merge(&text.count);
+                }
+            }
+            count.check()?;
+        }
+        Ok((out, self.text))
+    }
+
+    /// The root's definitions under `key`, walked: held as text one by one for
+    /// [`to_dialect_json`] (`null` stands for them in the walk's value).
+    fn definitions(
+        &mut self,
+        key: &str,
+        defs: &'a Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        if self.text.is_none() {
+            return self.schemas(defs, path, depth);
+        }
+        let mut held = Vec::with_capacity(defs.len());
+        for (name, d) in defs {
+            let out = self.node(d, &push(path, name), depth + 1)?;
+            let sibling_ref = self.dialect == Dialect::OpenAiStrict
+                && out.get("$ref").is_some_and(Value::is_string)
+                && out.as_object().is_some_and(|m| m.len() > 1);
+            let def = match &mut self.text {
+                Some(text) if !sibling_ref => text.text(self.dialect, key, name, &out),
+                _ => Def::Tree(out),
+            };
+            held.push((name.clone(), def));
+        }
+        if let Some(text) = &mut self.text {
+            text.maps.push((key.to_owned(), held));
+        }
+        Ok(Value::Null)
     }
 
     fn node(&mut self, s: &Value, path: &str, depth: usize) -> Result<Value, Error> {
@@ -562,6 +773,8 @@ impl<'a> Walk<'a> {
                 return Ok(pairs);
             }
         }
+        let holder = super::valid::addr(s) == self.holder;
+        let root = self.root;
         for (k, v) in obj {
             if k.starts_with("x-") || k == "$schema" {
                 continue;
@@ -572,16 +785,13 @@ impl<'a> Walk<'a> {
             }
             let here = push(path, k);
             let v = match k.as_str() {
-                "properties" | "$defs" | "definitions" | "patternProperties" => match v {
-                    Value::Object(props) => {
-                        let mut m = Map::new();
-                        for (name, p) in props {
-                            m.insert(name.clone(), self.node(p, &push(&here, name), depth + 1)?);
-                        }
-                        Value::Object(m)
-                    }
-                    other => other.clone(),
+                "$defs" | "definitions" if holder => match root.get(k) {
+                    Some(Value::Object(defs)) => self.definitions(k, defs, &here, depth)?,
+                    _ => self.schemas_or_clone(v, &here, depth)?,
                 },
+                "properties" | "$defs" | "definitions" | "patternProperties" => {
+                    self.schemas_or_clone(v, &here, depth)?
+                }
                 "items" | "additionalProperties" | "not" | "contains" | "propertyNames"
                     if v.is_object() =>
                 {
@@ -604,12 +814,33 @@ impl<'a> Walk<'a> {
         match self.dialect {
             Dialect::OpenAiStrict => {
                 let out = openai(out, obj, path, s)?;
-                self.refs_without_siblings(out, depth)
+                self.refs_without_siblings(out, depth, holder)
             }
             Dialect::Anthropic => Ok(Value::Object(out)),
             Dialect::Gemini => gemini(out, path, s),
             Dialect::GeminiJson => Ok(gemini_json(out)),
         }
+    }
+
+    /// An object of schemas (`properties`, `$defs`…), each walked; anything else as it is.
+    fn schemas_or_clone(&mut self, v: &Value, path: &str, depth: usize) -> Result<Value, Error> {
+        match v {
+            Value::Object(schemas) => self.schemas(schemas, path, depth),
+            other => Ok(other.clone()),
+        }
+    }
+
+    fn schemas(
+        &mut self,
+        schemas: &Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let mut m = Map::new();
+        for (name, p) in schemas {
+            m.insert(name.clone(), self.node(p, &push(path, name), depth + 1)?);
+        }
+        Ok(Value::Object(m))
     }
 
     /// A map (`additionalProperties` with a schema, no properties) as an array of
@@ -705,12 +936,21 @@ impl<'a> Walk<'a> {
     /// `out`, once `openai` has made optional properties nullable (which moves a `$ref`'s
     /// siblings out of it: `{"anyOf": [{"$ref": …}, {"type": "null"}], "description": …}`, so
     /// only what is left needs inlining).
-    fn refs_without_siblings(&mut self, out: Value, depth: usize) -> Result<Value, Error> {
+    /// At the root (`holder`), the definitions held as text are those in question.
+    fn refs_without_siblings(
+        &mut self,
+        out: Value,
+        depth: usize,
+        holder: bool,
+    ) -> Result<Value, Error> {
         let Value::Object(mut m) = out else {
             return Ok(out);
         };
         for (k, v) in m.iter_mut() {
             match (k.as_str(), v) {
+                ("$defs" | "definitions", Value::Null) if holder && self.text.is_some() => {
+                    self.held_refs_without_siblings(k, depth)?;
+                }
                 ("properties" | "$defs" | "definitions", Value::Object(children)) => {
                     for child in children.values_mut() {
                         *child = self.ref_without_siblings(std::mem::take(child), depth + 1)?;
@@ -728,6 +968,34 @@ impl<'a> Walk<'a> {
             }
         }
         Ok(Value::Object(m))
+    }
+
+    /// [`ref_without_siblings`](Self::ref_without_siblings) on the root's definitions held
+    /// under `key` as trees, which are then held as text.
+    fn held_refs_without_siblings(&mut self, key: &str, depth: usize) -> Result<(), Error> {
+        let Some(text) = &mut self.text else {
+            return Ok(());
+        };
+        let Some((_, defs)) = text.maps.iter_mut().find(|(k, _)| k == key) else {
+            return Ok(());
+        };
+        let mut defs = std::mem::take(defs);
+        for (name, def) in &mut defs {
+            if let Def::Tree(tree) = def {
+                let out = self.ref_without_siblings(std::mem::take(tree), depth + 1)?;
+                if let Some(text) = &mut self.text {
+                    *def = text.text(self.dialect, key, name, &out);
+                }
+            }
+        }
+        if let Some((_, held)) = self
+            .text
+            .as_mut()
+            .and_then(|t| t.maps.iter_mut().find(|(k, _)| k == key))
+        {
+            *held = defs;
+        }
+        Ok(())
     }
 
     /// A `$ref` with sibling keywords (`{"$ref": …, "description": …}`, which schemars writes
@@ -916,57 +1184,63 @@ fn nullable(s: &mut Value) {
     }
 }
 
-/// OpenAI's documented limits, checked on the dialect schema (Structured Outputs guide,
-/// "Supported schemas": "Objects have limitations on nesting depth and size", "Limitations on
-/// total string size", "Limitations on enum size").
-fn openai_limits(schema: &Value) -> Result<(), Error> {
-    #[derive(Default)]
-    struct Count {
-        properties: usize,
-        enum_values: usize,
-        chars: usize,
-        depth: usize,
-        /// The most characters of one string enum of more than 250 values.
-        long_enum_chars: usize,
-    }
-    fn walk(v: &Value, object_depth: usize, c: &mut Count) {
+/// What OpenAI's documented limits bound, counted on the dialect schema (Structured Outputs
+/// guide, "Supported schemas": "Objects have limitations on nesting depth and size",
+/// "Limitations on total string size", "Limitations on enum size").
+#[derive(Default)]
+struct Count {
+    properties: usize,
+    enum_values: usize,
+    chars: usize,
+    depth: usize,
+    /// The most characters of one string enum of more than 250 values.
+    long_enum_chars: usize,
+}
+
+impl Count {
+    /// Counts `v`, inside `object_depth` objects.
+    fn add(&mut self, v: &Value, object_depth: usize) {
         let Value::Object(m) = v else { return };
         let is_object = m.contains_key("properties");
         let d = object_depth + usize::from(is_object);
-        c.depth = c.depth.max(d);
+        self.depth = self.depth.max(d);
         for (k, x) in m {
             match k.as_str() {
                 "properties" | "$defs" => {
                     if let Value::Object(p) = x {
                         if k == "properties" {
-                            c.properties += p.len();
+                            self.properties += p.len();
                         }
                         for (name, s) in p {
-                            c.chars += name.chars().count();
-                            walk(s, if k == "$defs" { 0 } else { d }, c);
+                            if k == "$defs" {
+                                self.definition(name, s);
+                            } else {
+                                self.chars += name.chars().count();
+                                self.add(s, d);
+                            }
                         }
                     }
                 }
                 "enum" => {
                     if let Value::Array(e) = x {
-                        c.enum_values += e.len();
+                        self.enum_values += e.len();
                         let chars = e
                             .iter()
                             .filter_map(Value::as_str)
                             .map(|s| s.chars().count())
                             .sum::<usize>();
-                        c.chars += chars;
+                        self.chars += chars;
                         if e.len() > 250 && e.iter().all(|v| v.is_string() || v.is_null()) {
-                            c.long_enum_chars = c.long_enum_chars.max(chars);
+                            self.long_enum_chars = self.long_enum_chars.max(chars);
                         }
                     }
                 }
-                "const" => c.chars += x.as_str().map_or(0, |s| s.chars().count()),
-                "items" => walk(x, d, c),
+                "const" => self.chars += x.as_str().map_or(0, |s| s.chars().count()),
+                "items" => self.add(x, d),
                 "anyOf" => {
                     if let Value::Array(b) = x {
                         for s in b {
-                            walk(s, d, c);
+                            self.add(s, d);
                         }
                     }
                 }
@@ -974,51 +1248,67 @@ fn openai_limits(schema: &Value) -> Result<(), Error> {
             }
         }
     }
-    let mut c = Count::default();
-    walk(schema, 0, &mut c);
-    let checks = [
-        (
-            c.properties,
-            5000,
-            "at most 5000 object properties in all (OpenAI)",
-            "properties",
-        ),
-        (
-            c.depth,
-            10,
-            "at most 10 levels of object nesting (OpenAI)",
-            "levels",
-        ),
-        (
-            c.enum_values,
-            1000,
-            "at most 1000 enum values in all (OpenAI)",
-            "enum values",
-        ),
-        (
-            c.chars,
-            120_000,
-            "at most 120000 characters of names, enum values and consts (OpenAI)",
-            "characters",
-        ),
-        (
-            c.long_enum_chars,
-            15_000,
-            "at most 15000 characters in one string enum of more than 250 values (OpenAI)",
-            "characters",
-        ),
-    ];
-    for (n, max, expected, unit) in checks {
-        if n > max {
-            return Err(Error::new(
-                ErrorKind::InvalidSchema,
-                "",
-                expected,
-                format!("{n} {unit}"),
-            ));
-        }
+
+    /// Counts the definition `name` of a `$defs`: its name, and its schema outside any object.
+    fn definition(&mut self, name: &str, def: &Value) {
+        self.chars += name.chars().count();
+        self.add(def, 0);
     }
-    Ok(())
+
+    fn merge(&mut self, other: &Count) {
+        self.properties += other.properties;
+        self.enum_values += other.enum_values;
+        self.chars += other.chars;
+        self.depth = self.depth.max(other.depth);
+        self.long_enum_chars = self.long_enum_chars.max(other.long_enum_chars);
+    }
+
+    /// The first limit the count is over, as the error naming it.
+    fn check(&self) -> Result<(), Error> {
+        let checks = [
+            (
+                self.properties,
+                5000,
+                "at most 5000 object properties in all (OpenAI)",
+                "properties",
+            ),
+            (
+                self.depth,
+                10,
+                "at most 10 levels of object nesting (OpenAI)",
+                "levels",
+            ),
+            (
+                self.enum_values,
+                1000,
+                "at most 1000 enum values in all (OpenAI)",
+                "enum values",
+            ),
+            (
+                self.chars,
+                120_000,
+                "at most 120000 characters of names, enum values and consts (OpenAI)",
+                "characters",
+            ),
+            (
+                self.long_enum_chars,
+                15_000,
+                "at most 15000 characters in one string enum of more than 250 values (OpenAI)",
+                "characters",
+            ),
+        ];
+        for (n, max, expected, unit) in checks {
+            if n > max {
+                return Err(Error::new(
+                    ErrorKind::InvalidSchema,
+                    "",
+                    expected,
+                    format!("{n} {unit}"),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn gemini(mut out: Map<String, Value>, path: &str, s: &Value) -> Result<Value, Error> {
@@ -1429,6 +1719,83 @@ mod tests {
         assert!(!text.contains("$defs"));
         // gemini-json keeps the references: no growth.
         assert!(to_dialect(&doubling(20), Dialect::GeminiJson).is_ok());
+    }
+
+    /// `to_dialect_json` is `to_dialect`'s text, or its error, in every dialect.
+    fn same_as_text(schema: &Value) {
+        for d in Dialect::ALL {
+            let text = to_dialect_json(schema, d);
+            let value = to_dialect(schema, d).map(|v| v.to_string());
+            assert_eq!(text, value, "{d}: {schema}");
+        }
+    }
+
+    #[test]
+    fn the_text_is_the_values_text_where_the_root_holds_definitions() {
+        let sibling_refs = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/S", "description": "A."}},
+            "required": ["a"],
+            "$defs": {
+                "S": {"$ref": "#/$defs/T", "description": "Inlined for OpenAI."},
+                "T": {"type": "object", "properties": {"n": {"type": "integer"}}, "x-aliases": {}},
+                "R": {"$ref": "#/$defs/R2", "title": "Recursive."},
+                "R2": {"type": "object", "properties": {"r": {"$ref": "#/$defs/R", "title": "x"}}}
+            },
+            "definitions": {"U": {"oneOf": [{"const": "u"}, {"type": "null"}]}},
+            "x-no-invent": ["a"]
+        });
+        same_as_text(&sibling_refs);
+        // A root `$ref`: the root beside the object, with its other keywords.
+        let mut root_ref = sibling_refs.clone();
+        root_ref["$ref"] = json!("#/$defs/T");
+        root_ref["description"] = json!("The root's.");
+        same_as_text(&root_ref);
+        // The object behind the root `$ref` holds definitions of its own: the root's go.
+        same_as_text(&json!({
+            "$ref": "#/$defs/P",
+            "$defs": {"P": {"type": "object", "properties": {"q": {"$ref": "#/$defs/P/$defs/Q"}}, "$defs": {"Q": {"type": "string"}}}}
+        }));
+        // What the root cannot hold beside its `$ref` is named in the root without it.
+        let bad_root = json!({
+            "$ref": "#/$defs/P",
+            "not": {"type": "string"},
+            "$defs": {"P": {"type": "object", "properties": {"q": {"type": "string"}}}}
+        });
+        same_as_text(&bad_root);
+        let e = to_dialect_json(&bad_root, Dialect::OpenAiStrict).unwrap_err();
+        // (As `Map::remove` leaves it: the last keyword in the place of `$ref`.)
+        assert_eq!(
+            e.found(),
+            r#"{"$defs":{"P":{"type":"object","properties":{"q":{"type":"st…"#
+        );
+        // Errors in definitions, and over OpenAI's limits through definitions alone.
+        same_as_text(
+            &json!({"type": "object", "$defs": {"A": {"type": "string"}, "B": {"not": {}}}}),
+        );
+        let mut defs = Map::new();
+        for i in 0..3000 {
+            defs.insert(format!("D{i}"), json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/D0"}}}));
+        }
+        let many =
+            json!({"type": "object", "properties": {"d": {"$ref": "#/$defs/D0"}}, "$defs": defs});
+        same_as_text(&many);
+        assert!(to_dialect_json(&many, Dialect::OpenAiStrict)
+            .unwrap_err()
+            .to_string()
+            .contains("found 6001 properties"));
+        // Roots that are not objects, maps, `allOf` at the root, and the other tests' schemas.
+        for s in [
+            json!(true),
+            json!({"type": "array", "items": {"$ref": "#/$defs/I"}, "$defs": {"I": {"type": "integer"}}}),
+            json!({"type": "object", "additionalProperties": {"$ref": "#/$defs/V"}, "$defs": {"V": {"type": "integer"}}}),
+            json!({"allOf": [{"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}], "$defs": {"A": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/A", "description": "d", "$defs": {"A": {"const": "x", "x-aliases": {}}}}),
+            doubling(10),
+            doubling(20),
+        ] {
+            same_as_text(&s);
+        }
     }
 
     #[test]

@@ -133,7 +133,8 @@ pub(crate) fn check(schema: &Value) -> Result<HashMap<String, Pattern>, Error> {
     Ok(c.patterns)
 }
 
-fn addr(v: &Value) -> usize {
+/// A value's address: which node it is, while the document is borrowed.
+pub(crate) fn addr(v: &Value) -> usize {
     v as *const Value as usize
 }
 
@@ -167,17 +168,39 @@ fn bad(path: &str, expected: &str, found: &Value) -> Error {
 }
 
 /// A value as JSON text for an error message: at most 60 bytes, with `…` when cut.
-pub(crate) fn json_excerpt(found: &Value) -> String {
-    let mut text = found.to_string();
-    if text.len() > 60 {
-        let cut = (0..=60)
+/// Only the first bytes are written: the value may be a whole large schema (a root that is not
+/// an object), and its full text would cost more than the schema.
+pub(crate) fn json_excerpt(found: &impl serde::Serialize) -> String {
+    const MAX: usize = 60;
+    /// The first `MAX + 4` bytes of the text (a whole character past `MAX`), then an error.
+    struct Head(Vec<u8>);
+    impl std::io::Write for Head {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = (MAX + 4).saturating_sub(self.0.len());
+            if room == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            let n = buf.len().min(room);
+            self.0.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut head = Head(Vec::new());
+    let _ = serde_json::to_writer(&mut head, found);
+    let mut text = head.0;
+    if text.len() > MAX {
+        // Not inside a UTF-8 sequence: before a byte that does not continue one.
+        let cut = (0..=MAX)
             .rev()
-            .find(|&i| text.is_char_boundary(i))
+            .find(|&i| text.get(i).is_none_or(|b| b & 0xC0 != 0x80))
             .unwrap_or(0);
         text.truncate(cut);
-        text.push('…');
+        text.extend_from_slice("…".as_bytes());
     }
-    text
+    String::from_utf8(text).unwrap_or_default()
 }
 
 impl<'a> Checker<'a> {
@@ -525,4 +548,37 @@ pub(crate) fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    /// The whole text, cut as before the excerpt stopped writing at its limit.
+    fn cut_whole(found: &Value) -> String {
+        let mut text = found.to_string();
+        if text.len() > 60 {
+            let cut = (0..=60)
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(0);
+            text.truncate(cut);
+            text.push('…');
+        }
+        text
+    }
+
+    #[test]
+    fn an_excerpt_is_the_head_of_the_whole_text_cut_on_a_character() {
+        let mut values = vec![json!(null), json!("é"), json!({"a": [1, 2, 3]})];
+        for n in 50..70 {
+            values.push(json!("x".repeat(n)));
+            values.push(json!(format!("{}é€😀", "x".repeat(n))));
+            values.push(json!([format!("{}😀😀", "y".repeat(n - 50))]));
+        }
+        values.push(json!({"big": vec!["0123456789"; 100_000]}));
+        for v in values {
+            assert_eq!(super::json_excerpt(&v), cut_whole(&v), "{v}");
+        }
+    }
 }
