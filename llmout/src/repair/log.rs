@@ -367,6 +367,16 @@ impl Log for Repairs {
     }
 }
 
+/// The bytes of a key that its pointer segment cannot copy as they stand: an escape, and
+/// the two characters a JSON pointer escapes.
+static POINTER_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'\\' as usize] = true;
+    t[b'~' as usize] = true;
+    t[b'/' as usize] = true;
+    t
+};
+
 /// Appends one segment of a JSON pointer (a key decoded from `src`, `~` and `/` escaped).
 #[inline]
 pub(super) fn write_segment(out: &mut Vec<u8>, src: &str, seg: Seg) {
@@ -378,7 +388,7 @@ pub(super) fn write_segment(out: &mut Vec<u8>, src: &str, seg: Seg) {
     // escaping is looked at as text.
     let bytes = src.as_bytes().get(start..end).unwrap_or_default();
     out.push(b'/');
-    if !bytes.iter().any(|&c| matches!(c, b'\\' | b'~' | b'/')) {
+    if !bytes.iter().any(|&c| POINTER_SPECIAL[usize::from(c)]) {
         return out.extend_from_slice(bytes);
     }
     let raw = src.get(start..end).unwrap_or_default();

@@ -498,11 +498,19 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             open: Brackets::default(),
         };
         loop {
-            if double {
-                i = skip_plain_words(b, i);
-            }
-            while i < b.len() && !table[usize::from(b[i])] {
+            // Most bodies (keys, short values) end within a word: the table finds the stop
+            // before a word at a time could start paying for itself.
+            let near = (i + 8).min(b.len());
+            while i < near && !table[usize::from(b[i])] {
                 i += 1;
+            }
+            if i == near {
+                if double {
+                    i = skip_plain_words(b, i);
+                }
+                while i < b.len() && !table[usize::from(b[i])] {
+                    i += 1;
+                }
             }
             let Some(&c) = b.get(i) else { break };
             if c == b'\\' && !q.is_block() {
