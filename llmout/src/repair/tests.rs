@@ -158,6 +158,33 @@ fn noise_past_the_fix_budget_stops_where_the_budget_ran_out() {
 }
 
 #[test]
+fn quoted_keys_read_alike_whether_plain_or_not() {
+    // A key in `"` or `'` with a plain body and a `:` right after it is read without the
+    // string machinery; every other key goes through it. Both give the same text and fixes.
+    let cases = [
+        (r#"{"a ": 1}"#, json!({"a ": 1}), vec![]),
+        (r#"{"a" : 1}"#, json!({"a": 1}), vec![]),
+        (r#"{"a\"b": 1}"#, json!({"a\"b": 1}), vec![]),
+        (r#"{"": 1}"#, json!({"": 1}), vec![]),
+        (
+            "{'a': 1, 'b c':2}",
+            json!({"a": 1, "b c": 2}),
+            vec![rp(QuoteStyle, "")],
+        ),
+        (
+            "{'it's': 1}",
+            json!({"it's": 1}),
+            vec![rp(QuoteStyle, ""), rp(UnescapedQuote, "")],
+        ),
+        (r#"{"x":{"y":[2]}}"#, json!({"x": {"y": [2]}}), vec![]),
+    ];
+    for (text, value, repairs) in cases {
+        assert_eq!(fix(text), (value, repairs), "{text}");
+        same_as_text(text, &RepairOptions::default());
+    }
+}
+
+#[test]
 fn negative_zero_and_big_integers_match_serde_json() {
     for text in [
         "-0",

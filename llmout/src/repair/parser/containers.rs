@@ -373,6 +373,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 self.repair(RepairKind::QuoteStyle, self.pos);
             }
             let start = self.pos + len;
+            if let Some(end) = self.plain_key_end(q, start) {
+                self.pos = end + len;
+                let key = Text::Input {
+                    start,
+                    end,
+                    safe: true,
+                };
+                return Ok(Some((key, Seg::Key { start, end })));
+            }
             let (key, complete, end) = self.string(q, len, Ctx::Key);
             if !complete {
                 return Ok(None);

@@ -415,6 +415,27 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
     }
 
+    /// Where the body of the key in quotes `q` that starts at `start` ends, when the key is
+    /// the plain case, read without [`string`](Self::string)'s machinery: `"` or `'`, a body
+    /// of no escape, control character or quote, and a `:` right after the closing quote.
+    /// [`string`](Self::string) reads such a key to the same text, with no fix.
+    #[inline(always)]
+    pub(super) fn plain_key_end(&self, q: Quote, start: usize) -> Option<usize> {
+        let (quote, table) = match q {
+            Quote::Double => (b'"', &STOPS_DOUBLE),
+            Quote::Single => (b'\'', &STOPS_OTHER),
+            _ => return None,
+        };
+        let b = self.b;
+        let limit = (start + KEY_LOOK).min(b.len());
+        let mut i = start;
+        while i < limit && !table[usize::from(b[i])] {
+            i += 1;
+        }
+        // An empty body is `""`, which `string` weighs as a doubled quote.
+        (i > start && i < limit && b[i] == quote && b.get(i + 1) == Some(&b':')).then_some(i)
+    }
+
     /// A string value, handed to the sink; joined first with the strings concatenated to it
     /// with `+`, as JavaScript writes long strings (`"a" + "b"`).
     pub(super) fn string_value(&mut self, text: Text, ctx: Ctx) {
