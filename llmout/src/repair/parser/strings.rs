@@ -174,6 +174,26 @@ pub(super) fn skip_plain_words(b: &[u8], mut pos: usize) -> usize {
     pos
 }
 
+/// The first stop of `table` from `i` (or the end of `b`). Most bodies (keys, short values)
+/// end within a word: the table finds the stop before a word at a time (for `"` strings,
+/// `double`) could start paying for itself.
+#[inline(always)]
+fn first_stop(b: &[u8], mut i: usize, table: &[bool; 256], double: bool) -> usize {
+    let near = (i + 8).min(b.len());
+    while i < near && !table[usize::from(b[i])] {
+        i += 1;
+    }
+    if i == near {
+        if double {
+            i = skip_plain_words(b, i);
+        }
+        while i < b.len() && !table[usize::from(b[i])] {
+            i += 1;
+        }
+    }
+    i
+}
+
 /// Where a string ends.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct End {
@@ -519,20 +539,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             open: Brackets::default(),
         };
         loop {
-            // Most bodies (keys, short values) end within a word: the table finds the stop
-            // before a word at a time could start paying for itself.
-            let near = (i + 8).min(b.len());
-            while i < near && !table[usize::from(b[i])] {
-                i += 1;
-            }
-            if i == near {
-                if double {
-                    i = skip_plain_words(b, i);
-                }
-                while i < b.len() && !table[usize::from(b[i])] {
-                    i += 1;
-                }
-            }
+            i = first_stop(b, i, table, double);
             let Some(&c) = b.get(i) else { break };
             if c == b'\\' && !q.is_block() {
                 plain = false;
