@@ -265,7 +265,7 @@ impl<'a> Sink<'a> for NodeSink<'a> {
     }
     fn end_object(&mut self) {
         if let Some(Frame::Object { start, .. }) = self.stack.pop() {
-            let members: Vec<_> = self.members.drain(start..).collect();
+            let members = self.members.split_off(start);
             self.put(Node::Object(members))
         }
     }
@@ -276,7 +276,7 @@ impl<'a> Sink<'a> for NodeSink<'a> {
     }
     fn end_array(&mut self) {
         if let Some(Frame::Array { start }) = self.stack.pop() {
-            let items: Vec<_> = self.items.drain(start..).collect();
+            let items = self.items.split_off(start);
             self.put(Node::Array(items))
         }
     }

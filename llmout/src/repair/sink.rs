@@ -228,7 +228,7 @@ impl<'a> Sink<'a> for ValueSink {
     }
     fn end_array(&mut self) {
         if let Some(Frame::Array { start }) = self.stack.pop() {
-            let items: Vec<Value> = self.items.drain(start..).collect();
+            let items = self.items.split_off(start);
             self.put(Value::Array(items))
         }
     }
