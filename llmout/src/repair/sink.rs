@@ -729,25 +729,27 @@ fn write_string(out: &mut String, s: &str, safe: bool) {
 fn write_escaped(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    let bytes = s.as_bytes();
-    let mut run = 0;
-    for (i, &c) in bytes.iter().enumerate() {
-        let e = ESCAPE[usize::from(c)];
-        if e == 0 {
-            continue;
+    let mut rest = s;
+    // Each byte JSON escapes is ASCII, so every split falls on a character boundary.
+    while let Some(i) = rest.bytes().position(|c| ESCAPE[usize::from(c)] != 0) {
+        let (plain, tail) = rest.split_at(i);
+        out.push_str(plain);
+        let c = tail.as_bytes()[0];
+        match ESCAPE[usize::from(c)] {
+            b'u' => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(c >> 4)]));
+                out.push(char::from(HEX[usize::from(c & 0xf)]));
+            }
+            e => {
+                out.push('\\');
+                out.push(char::from(e));
+            }
         }
-        out.push_str(&s[run..i]);
-        out.push('\\');
-        out.push(char::from(e));
-        if e == b'u' {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("00");
-            out.push(char::from(HEX[usize::from(c >> 4)]));
-            out.push(char::from(HEX[usize::from(c & 0xf)]));
-        }
-        run = i + 1;
+        rest = &tail[1..];
     }
-    out.push_str(&s[run..]);
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -764,10 +766,23 @@ mod tests {
             "\u{0}\u{1f}\u{7f}",
             "é😀",
             "",
+            "a\u{1}é\"😀\\",
         ] {
             let mut out = String::new();
             write_string(&mut out, s, false);
             assert_eq!(out, serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+        // An escape at every position of a string, beside multi-byte characters.
+        let base = "abcé😀fgh";
+        let boundaries = base.char_indices().map(|(i, _)| i).chain([base.len()]);
+        for at in boundaries {
+            for c in ['"', '\\', '\n', '\u{1f}'] {
+                let mut s = base.to_owned();
+                s.insert(at, c);
+                let mut out = String::new();
+                write_string(&mut out, &s, false);
+                assert_eq!(out, serde_json::to_string(&s).unwrap(), "{s:?}");
+            }
         }
     }
 
