@@ -118,13 +118,9 @@ enum Frame {
     Array { start: usize },
 }
 
-/// A key's fingerprint (see [`fingerprint`]) mixed into one bit of a 64-bit filter.
+/// A key's length and first bytes, mixed into one bit of a 64-bit filter.
 pub(super) fn filter_bit(key: &[u8]) -> u64 {
-    bit_of(fingerprint(key))
-}
-
-/// The filter bit of a fingerprint.
-fn bit_of(print: u64) -> u64 {
+    let print = first_bytes(key) ^ ((key.len() as u64) << 56);
     1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
@@ -371,6 +367,16 @@ impl<const VALUES: bool> Text<VALUES> {
         self.out
     }
 
+    /// Writes the separator a new array item or member needs.
+    fn separate(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            if VALUES && f.count > 0 {
+                self.out.push(',');
+            }
+            f.count += 1;
+        }
+    }
+
     /// Opens an object or an array.
     fn open(&mut self, object: bool) {
         self.before_value();
@@ -389,21 +395,11 @@ impl<const VALUES: bool> Text<VALUES> {
         }
     }
 
-    /// Before a value: an array's item after the first needs a separator (a member's value
-    /// follows its key, which wrote one).
+    /// Before a value: arrays and the top level need a separator; a member's value follows its
+    /// key, which wrote one.
     fn before_value(&mut self) {
         if self.frames.last().is_some_and(|f| !f.object) {
             self.separate();
-        }
-    }
-
-    /// Writes the separator a new array item needs.
-    fn separate(&mut self) {
-        if let Some(f) = self.frames.last_mut() {
-            if VALUES && f.count > 0 {
-                self.out.push(',');
-            }
-            f.count += 1;
         }
     }
 
@@ -534,26 +530,24 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     }
     fn key(&mut self, key: &str, safe: bool) {
         let sep = self.out.len();
-        let i = self.members.len();
-        let print = fingerprint(key.as_bytes());
-        // The separator a member after the first needs; and in a small object, a key whose
-        // fingerprint's bit is clear is new: its member ends with no scan.
-        let mut fresh = false;
-        if let Some(f) = self.frames.last_mut() {
-            if VALUES && f.count > 0 {
-                self.out.push(',');
-            }
-            f.count += 1;
-            if f.index.is_none() && i - f.first_member <= SCAN_MEMBERS {
-                let bit = bit_of(print);
-                fresh = f.seen & bit == 0;
-                f.seen |= bit;
-            }
-        }
+        self.separate();
         let start = self.out.len();
         write_string(&mut self.out, key, safe);
         let colon = self.out.len();
+        let print = fingerprint(&self.out.as_bytes()[start..colon]);
         self.out.push(':');
+        let i = self.members.len();
+        // In a small object, a key whose fingerprint's bit is clear is new: its member ends
+        // with no scan.
+        let fresh = match self.frames.last_mut() {
+            Some(f) if f.index.is_none() && i - f.first_member <= SCAN_MEMBERS => {
+                let bit = 1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+                let fresh = f.seen & bit == 0;
+                f.seen |= bit;
+                fresh
+            }
+            _ => false,
+        };
         self.members.push(TextMember {
             sep,
             key: start,
@@ -657,10 +651,9 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     }
 }
 
-/// A key's length and its first eight bytes, in one word: equal keys have equal ones, and
-/// most different keys different ones.
+/// A key's length and its first eight bytes after the opening quote, in one word.
 fn fingerprint(key: &[u8]) -> u64 {
-    first_bytes(key) ^ ((key.len() as u64) << 56)
+    first_bytes(key.get(1..).unwrap_or_default()) ^ ((key.len() as u64) << 56)
 }
 
 /// Up to the first 8 bytes of `bytes` as a little-endian word, zero-padded. Keys are short,
@@ -805,9 +798,7 @@ mod tests {
         assert_eq!(first_bytes(b"abcdefgh"), 0x6867_6665_6463_6261);
         assert_eq!(first_bytes(b"abcdefghij"), 0x6867_6665_6463_6261);
         assert_ne!(filter_bit(b"ab"), 0);
-        assert_eq!(fingerprint(b"key"), fingerprint(b"key"));
-        assert_ne!(fingerprint(b"key"), fingerprint(b"kez"));
-        assert_ne!(fingerprint(b"key"), fingerprint(b"key\0"));
+        assert_eq!(fingerprint(b"\"key\""), fingerprint(b"\"key\""));
     }
 
     #[test]
