@@ -63,31 +63,10 @@ fuzz_target!(|data: &[u8]| {
     match llmout::large::from_llm_with_compiled(&reply, &compiled, &options) {
         llmout::large::Large::Whole(whole) => assert_eq!(whole, r),
         llmout::large::Large::Items(items) => {
-            let mut values = Vec::new();
-            items
-                .for_each_item(|v| -> Result<(), ()> {
-                    values.push(v);
-                    Ok(())
-                })
-                .unwrap();
-            let mut warnings = Vec::new();
-            items
-                .for_each_warning(|w| -> Result<(), ()> {
-                    warnings.push(w);
-                    Ok(())
-                })
-                .unwrap();
-            let value = match items.around() {
-                None => serde_json::Value::Array(values),
-                Some((object, key)) => {
-                    let mut object = object.clone();
-                    assert_eq!(object.get(key), Some(&serde_json::json!([])));
-                    object.insert(key.to_owned(), serde_json::Value::Array(values));
-                    serde_json::Value::Object(object)
-                }
-            };
-            assert_eq!(Some(value), r.value);
-            assert_eq!(warnings, r.warnings);
+            if let Some((object, key)) = items.around() {
+                assert_eq!(object.get(key), Some(&serde_json::json!([])));
+            }
+            assert_eq!(items.to_result(), r);
             assert_eq!(items.recovered(), r.recovered);
         }
     }

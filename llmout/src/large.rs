@@ -95,6 +95,8 @@
 //! assert_eq!(whole.warnings.iter().map(|w| w.path.clone()).collect::<Vec<_>>(), paths);
 //! ```
 
+use std::convert::Infallible;
+
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
@@ -203,6 +205,46 @@ impl Items<'_> {
     pub fn around(&self) -> Option<(&Map<String, Value>, &str)> {
         let shell = self.plan.shell.as_ref()?;
         Some((shell.recovered.value.as_object()?, &shell.key))
+    }
+
+    /// The whole result, as [`crate::from_llm_with_compiled`] gives it: every item and every
+    /// warning held at once, which is what reading item by item avoids. For a reply known
+    /// to be small, or to check one against the other.
+    ///
+    /// ```
+    /// use llmout::large::{from_llm_with_compiled, Large};
+    /// use llmout::schema::Schema;
+    /// use serde_json::json;
+    /// let schema = Schema::compile(&json!({"type": "array", "items": {"type": "integer"}})).unwrap();
+    /// let reply = "[1, '2',]";
+    /// let Large::Items(items) = from_llm_with_compiled(reply, &schema, &Default::default()) else {
+    ///     panic!("an array of items")
+    /// };
+    /// assert_eq!(
+    ///     items.to_result(),
+    ///     llmout::from_llm_with_compiled(reply, &schema, &Default::default())
+    /// );
+    /// ```
+    pub fn to_result(&self) -> ValidationResult<Value> {
+        let mut values = Vec::new();
+        let Ok(()) = self.for_each_item(|v| {
+            values.push(v);
+            Ok::<(), Infallible>(())
+        });
+        let mut warnings = Vec::with_capacity(self.warning_count());
+        let Ok(()) = self.for_each_warning(|w| {
+            warnings.push(w);
+            Ok::<(), Infallible>(())
+        });
+        let value = match self.around() {
+            None => Value::Array(values),
+            Some((object, key)) => {
+                let mut object = object.clone();
+                object.insert(key.to_owned(), Value::Array(values));
+                Value::Object(object)
+            }
+        };
+        ValidationResult::ok(value, warnings)
     }
 
     /// Calls `f` with each item of the value, recovered, in order; stops at `f`'s first error.
@@ -730,32 +772,13 @@ mod tests {
         match from_llm_with_compiled(raw, schema, options) {
             Large::Whole(r) => (r, false),
             Large::Items(items) => {
-                let mut values = Vec::new();
-                items
-                    .for_each_item(|v| -> Result<(), ()> {
-                        values.push(v);
-                        Ok(())
-                    })
-                    .unwrap();
-                let mut warnings = Vec::new();
-                items
-                    .for_each_warning(|w| -> Result<(), ()> {
-                        warnings.push(w);
-                        Ok(())
-                    })
-                    .unwrap();
-                assert_eq!(warnings.len(), items.warning_count());
-                assert_eq!(items.recovered(), !warnings.is_empty());
-                let value = match items.around() {
-                    None => Value::Array(values),
-                    Some((object, key)) => {
-                        let mut object = object.clone();
-                        assert_eq!(object.get(key), Some(&json!([])));
-                        object.insert(key.to_owned(), Value::Array(values));
-                        Value::Object(object)
-                    }
-                };
-                (ValidationResult::ok(value, warnings), true)
+                if let Some((object, key)) = items.around() {
+                    assert_eq!(object.get(key), Some(&json!([])));
+                }
+                let r = items.to_result();
+                assert_eq!(r.warnings.len(), items.warning_count());
+                assert_eq!(items.recovered(), r.recovered);
+                (r, true)
             }
         }
     }
