@@ -1,26 +1,18 @@
 //! `llmout tools` through the CLI.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
 
 fn tools(stdin: &[u8]) -> (Option<i32>, String) {
     tools_with(&[], stdin)
 }
 
+/// Through the shared runner, which writes stdin from a thread and ignores a pipe the CLI
+/// closed: an argument error exits before the input is read.
 fn tools_with(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
-        .arg("tools")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let out = common::llmout(&[&["tools"], args].concat(), stdin);
+    (out.status.code(), common::stdout(&out))
 }
 
 #[test]
