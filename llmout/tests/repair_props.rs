@@ -3,7 +3,8 @@
 //! 2. no input of any bytes panics (and errors carry an offset inside the input);
 //! 3. every prefix of a valid document repairs to a value (truncation anywhere);
 //! 4. the text output (`to_string`) and the borrowed output (`parse_borrowed`) always mean
-//!    the value `parse` builds, with the same repairs or the same error.
+//!    the value `parse` builds, with the same repairs or the same error; long strings too,
+//!    which the text output is handed in parts while they are decoded.
 
 use llmout::repair::{parse, parse_borrowed, to_string, RepairKind, RepairOptions};
 use proptest::prelude::*;
@@ -110,6 +111,65 @@ fn repeated_keys() -> impl Strategy<Value = String> {
     })
 }
 
+/// A reply holding a string value longer than the parser hands over in parts (64 KiB):
+/// escapes good and bad, quotes, line breaks and blanks repeated in its body, then an end
+/// that a trim may take (blanks longer than a part among them), in a place where it is a
+/// value or where it turns out not to be (a key, a part of a `+`, cut off).
+fn long_string() -> impl Strategy<Value = String> {
+    let piece = proptest::sample::select(vec![
+        "\\u12",
+        "\\u0041",
+        "\\ud83d\\ude00",
+        "\\ud83d",
+        "\\n",
+        "\\\\",
+        "\\x",
+        "\\'",
+        "\\\"",
+        "\"",
+        "'",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "\u{1}",
+        "word",
+        "é",
+        "😀",
+        ",",
+        ":",
+        "}",
+        "]",
+    ]);
+    let tail = proptest::sample::select(vec![
+        String::new(),
+        "   ".to_owned(),
+        "\n    ".to_owned(),
+        "\\n\\t ".to_owned(),
+        "\n\"\n  ".to_owned(),
+        " ".repeat(70_000),
+        "\\n".repeat(30_000),
+    ]);
+    let place = proptest::sample::select(vec![
+        "{\"a\": \"BODY\"}",
+        "[\"BODY\", 1]",
+        "[\"BODY\": 1]",
+        "{\"a\": \"BODY\" + 'x'}",
+        "{\"a\": 'BODY'}",
+        "{\"a\": \"BODY",
+        "[\"BODY",
+        "{\"a\": \"BODY\n  \"b\": 1}",
+        "\"BODY\"",
+        "{\"a\": \"\"\"BODY\"\"\"}",
+        "{\"BODY\": 1}",
+    ]);
+    (proptest::collection::vec(piece, 1..12), tail, place).prop_map(|(pieces, tail, place)| {
+        let unit = pieces.concat();
+        let body = unit.repeat(70_000 / unit.len() + 1) + &tail;
+        place.replace("BODY", &body)
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -144,6 +204,11 @@ proptest! {
 
     #[test]
     fn any_jsonish_text_is_total(s in jsonish()) {
+        check_total(&s);
+    }
+
+    #[test]
+    fn long_strings_mean_the_same_in_text(s in long_string()) {
         check_total(&s);
     }
 

@@ -48,6 +48,17 @@ pub(super) trait Sink<'a>: Sized {
     fn float(&mut self, text: &str) -> bool;
     /// A string; `safe` when it holds no `"`, `\` or control character (nothing to escape).
     fn string(&mut self, s: &str, safe: bool);
+    /// Begins a string value that comes in parts: [`string_part`](Sink::string_part) for
+    /// each, in order, then [`end_string`](Sink::end_string). A long string is then never
+    /// held whole beside the output. False when the sink takes strings whole only, as most
+    /// do: the string then comes through [`string`](Sink::string).
+    fn begin_string(&mut self) -> bool {
+        false
+    }
+    /// A part of the string [`begin_string`](Sink::begin_string) began.
+    fn string_part(&mut self, _part: &str) {}
+    /// The end of the string [`begin_string`](Sink::begin_string) began.
+    fn end_string(&mut self) {}
     fn begin_object(&mut self);
     /// A member's key; `safe` as for [`string`](Sink::string).
     fn key(&mut self, key: &str, safe: bool);
@@ -525,6 +536,22 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
             write_string(&mut self.out, s, safe);
         }
     }
+    /// Inside a container (a top-level string is kept decoded, see `root_string`), a
+    /// string is written a part at a time.
+    fn begin_string(&mut self) -> bool {
+        if !VALUES || self.frames.is_empty() {
+            return false;
+        }
+        self.before_value();
+        self.out.push('"');
+        true
+    }
+    fn string_part(&mut self, part: &str) {
+        escape_body(&mut self.out, part);
+    }
+    fn end_string(&mut self) {
+        self.out.push('"');
+    }
     fn begin_object(&mut self) {
         self.open(true);
     }
@@ -729,6 +756,12 @@ fn write_string(out: &mut String, s: &str, safe: bool) {
 fn write_escaped(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
+    escape_body(out, s);
+    out.push('"');
+}
+
+/// Appends `s` escaped, without the quotes around it.
+fn escape_body(out: &mut String, s: &str) {
     let mut rest = s;
     // Each byte JSON escapes is ASCII, so every split falls on a character boundary.
     while let Some(i) = rest.bytes().position(|c| ESCAPE[usize::from(c)] != 0) {
@@ -750,7 +783,6 @@ fn write_escaped(out: &mut String, s: &str) {
         rest = &tail[1..];
     }
     out.push_str(rest);
-    out.push('"');
 }
 
 #[cfg(test)]

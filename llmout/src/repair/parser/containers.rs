@@ -335,7 +335,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn emit_key(&mut self, key: Text) {
         match key {
             Text::Input { start, end, safe } => self.sink.input_key(&self.src[start..end], safe),
-            Text::Scratch => self.sink.key(&self.scratch, false),
+            // (A key is never streamed: `string` streams values only.)
+            Text::Scratch | Text::Streamed => self.sink.key(&self.scratch, false),
         }
     }
 

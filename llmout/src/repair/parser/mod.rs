@@ -37,6 +37,10 @@ enum Text {
         safe: bool,
     },
     Scratch,
+    /// A long string value the sink was handed in parts while it was decoded (see
+    /// `strings::PART`): the scratch buffer holds its last part, and
+    /// [`emit_string`](Parser::emit_string) ends it.
+    Streamed,
 }
 
 /// Whether the two bytes after `at` are `x` and `y` (no slice comparison: this is hot).
@@ -71,34 +75,7 @@ fn run_once<'a, S: Sink<'a>, L: Log>(
     options: &RepairOptions,
     careful: bool,
 ) -> std::result::Result<(S, L, usize), (RepairError, bool)> {
-    let mut p = Parser {
-        src: input,
-        b: input.as_bytes(),
-        pos: 0,
-        depth: 0,
-        max_depth: options.max_depth.min(MAX_DEPTH_CAP),
-        open_objects: 0,
-        open_arrays: 0,
-        open_tuples: 0,
-        joinable: None,
-        last_items: 0,
-        doubled_quote: false,
-        separated: false,
-        truncated: false,
-        path: Path::default(),
-        sink: S::new(input.len()),
-        log: L::new(),
-        count: 0,
-        last: None,
-        budget: 64 + input.len() / 4,
-        over_budget: false,
-        scratch: String::new(),
-        num: String::new(),
-        look: 0,
-        look_budget: 4096 + input.len().saturating_mul(LOOK_PER_BYTE),
-        careful,
-        guessed: false,
-    };
+    let mut p = Parser::new(input, options, careful);
     if let Err(e) = p.document() {
         // Noise is noise however its quotes are read: no second, careful parse.
         return Err((*e, p.guessed && !p.over_budget));
@@ -262,6 +239,37 @@ fn is_glue(c: u8) -> bool {
 impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     // ----- plumbing -------------------------------------------------------------------------
 
+    fn new(input: &'a str, options: &RepairOptions, careful: bool) -> Self {
+        Parser {
+            src: input,
+            b: input.as_bytes(),
+            pos: 0,
+            depth: 0,
+            max_depth: options.max_depth.min(MAX_DEPTH_CAP),
+            open_objects: 0,
+            open_arrays: 0,
+            open_tuples: 0,
+            joinable: None,
+            last_items: 0,
+            doubled_quote: false,
+            separated: false,
+            truncated: false,
+            path: Path::default(),
+            sink: S::new(input.len()),
+            log: L::new(),
+            count: 0,
+            last: None,
+            budget: 64 + input.len() / 4,
+            over_budget: false,
+            scratch: String::new(),
+            num: String::new(),
+            look: 0,
+            look_budget: 4096 + input.len().saturating_mul(LOOK_PER_BYTE),
+            careful,
+            guessed: false,
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -326,6 +334,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         match t {
             Text::Input { start, end, safe } => self.sink.input_string(&self.src[start..end], safe),
             Text::Scratch => self.sink.string(&self.scratch, false),
+            Text::Streamed => {
+                self.sink.string_part(&self.scratch);
+                self.sink.end_string();
+            }
         }
     }
 

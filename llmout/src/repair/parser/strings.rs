@@ -47,6 +47,22 @@ pub(super) const LOOK_PER_BYTE: usize = 8;
 /// How far a key is looked for ahead: keys are short, and the look must be bounded.
 pub(super) const KEY_LOOK: usize = 256;
 
+/// A string value whose body is at least this long, and needs decoding, goes to a sink that
+/// takes strings in parts ([`Sink::begin_string`]) about this much at a time: the decoded
+/// text is then never held whole beside the output (a 100 MB string of escapes would be held
+/// three times: the input, the decoded text, the output).
+pub(super) const PART: usize = 1 << 16;
+
+/// The state of a string handed to the sink in parts while it is decoded.
+struct Parts {
+    /// Parts are handed over (off when the string is not to be, or the sink takes it whole).
+    on: bool,
+    /// The sink took the first part.
+    begun: bool,
+    /// The scratch length at which the next part is handed over.
+    at: usize,
+}
+
 /// The quotes a string can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Quote {
@@ -403,7 +419,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     safe,
                 }
             }
-            Body::Decode => self.decode(q, start, end.body_end),
+            Body::Decode => {
+                let parts = !doubled && self.streams(q, ctx, start, &end);
+                self.decode(q, start, end.body_end, parts)
+            }
         };
         let text = if q.is_block() {
             self.dedent(q, text)
@@ -433,6 +452,24 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 (text, false, end.body_end)
             }
         }
+    }
+
+    /// Whether the string in quotes `q` whose body is `start..end.body_end` is handed to the
+    /// sink in parts while it is decoded: a long body, in a string its caller surely hands
+    /// over as it stands (see [`string_value`](Self::string_value) and `item`): no block
+    /// (its text is dedented whole), no key, no part of a `+` concatenation, no array item
+    /// followed by `:` (a key after all), not blank (a string cut off before its text is no
+    /// value).
+    fn streams(&self, q: Quote, ctx: Ctx, start: usize, end: &End) -> bool {
+        if end.body_end - start < PART || q.is_block() || !matches!(ctx, Ctx::Member | Ctx::Item) {
+            return false;
+        }
+        match self.b.get(self.skip_gap(end.resume).0) {
+            Some(b'+') => return false,
+            Some(b':') if ctx == Ctx::Item && end.how != Closed::Eof => return false,
+            _ => {}
+        }
+        !self.src[start..end.body_end].trim().is_empty()
     }
 
     /// Where the body of the key in quotes `q` that starts at `start` ends, when the key is
@@ -492,7 +529,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     pub(super) fn text_of(&self, text: Text) -> &str {
         match text {
             Text::Input { start, end, .. } => &self.src[start..end],
-            Text::Scratch => &self.scratch,
+            // (Only a value is streamed, and `emit_string` ends it: this is its last part.)
+            Text::Scratch | Text::Streamed => &self.scratch,
         }
     }
 
@@ -1140,8 +1178,16 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// Reads the body `start..end` of a string in quotes `q`: escapes decoded, control
     /// characters and quotes kept (each recorded once per string).
-    fn decode(&mut self, q: Quote, start: usize, end: usize) -> Text {
+    ///
+    /// `parts`: the text goes to the sink in parts as it is decoded (see [`PART`]); the
+    /// scratch buffer keeps the rest, which always holds what a trim at the end could take.
+    fn decode(&mut self, q: Quote, start: usize, end: usize, parts: bool) -> Text {
         let b = self.b;
+        let mut parts = Parts {
+            on: parts,
+            begun: false,
+            at: PART,
+        };
         let mut copied = false;
         let mut run = start;
         let (mut control, mut inner, mut bad) = (false, false, false);
@@ -1165,11 +1211,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     copied = true;
                     self.scratch.clear();
                 }
-                self.scratch.push_str(&self.src[run..i]);
+                self.push_run(run, i, &mut parts);
                 self.pos = i;
                 if !self.escape(q, &mut bad, end) {
                     run = end;
                     break;
+                }
+                if parts.on {
+                    self.hand_over(&mut parts);
                 }
                 i = self.pos;
                 run = i;
@@ -1195,11 +1244,61 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             i += 1;
         }
         if copied {
-            self.scratch.push_str(&self.src[run..end]);
-            Text::Scratch
+            self.push_run(run, end, &mut parts);
+            if parts.begun {
+                Text::Streamed
+            } else {
+                Text::Scratch
+            }
         } else {
             Text::Input { start, end, safe }
         }
+    }
+
+    /// Appends the input `from..to` to the scratch buffer; a long run a part at a time when
+    /// the text goes to the sink in parts.
+    fn push_run(&mut self, mut from: usize, to: usize, parts: &mut Parts) {
+        if !parts.on {
+            self.scratch.push_str(&self.src[from..to]);
+            return;
+        }
+        while from < to {
+            let mut cut = (from + PART).min(to);
+            while !self.src.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.scratch.push_str(&self.src[from..cut]);
+            self.hand_over(parts);
+            from = cut;
+        }
+    }
+
+    /// Once the scratch buffer has grown to `parts.at`, hands its text to the sink but for
+    /// what a trim at the end could still take: a trailing run of whitespace and quotes
+    /// (`trim_end`, and `trim_layout`, whose cut is line breaks, blanks and the quote of a
+    /// closing quote written twice). The next hand-over waits until the buffer has doubled,
+    /// so a long trailing run is looked at a bounded number of times.
+    fn hand_over(&mut self, parts: &mut Parts) {
+        if self.scratch.len() < parts.at {
+            return;
+        }
+        let text = self
+            .scratch
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '"')
+            .len();
+        if text > 0 {
+            if !parts.begun {
+                parts.begun = self.sink.begin_string();
+                if !parts.begun {
+                    parts.on = false;
+                    return;
+                }
+            }
+            self.sink.string_part(&self.scratch[..text]);
+            self.scratch.drain(..text);
+        }
+        let held = self.scratch.len();
+        parts.at = held.saturating_mul(2).max(held + PART);
     }
 
     /// A string written over several lines with its closing quote at the start of a line
@@ -1240,10 +1339,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 end: end - cut,
                 safe,
             },
-            Text::Scratch => {
+            Text::Scratch | Text::Streamed => {
                 let keep = self.scratch.len().saturating_sub(cut);
                 self.scratch.truncate(keep);
-                Text::Scratch
+                text
             }
         }
     }
@@ -1257,10 +1356,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 end: start + self.src[start..end].trim_end().len(),
                 safe,
             },
-            Text::Scratch => {
+            Text::Scratch | Text::Streamed => {
                 let keep = self.scratch.trim_end().len();
                 self.scratch.truncate(keep);
-                Text::Scratch
+                text
             }
         }
     }
@@ -1272,7 +1371,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn dedent(&mut self, q: Quote, text: Text) -> Text {
         let raw = match text {
             Text::Input { start, end, .. } => self.src[start..end].to_owned(),
-            Text::Scratch => std::mem::take(&mut self.scratch),
+            // (A block is never streamed.)
+            Text::Scratch | Text::Streamed => std::mem::take(&mut self.scratch),
         };
         let mut body = raw.as_str();
         if let Some(nl) = body.find('\n') {
@@ -1439,7 +1539,66 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
 #[cfg(test)]
 mod tests {
-    use super::skip_plain_words;
+    use super::{skip_plain_words, PART};
+    use crate::repair::log::Counter;
+    use crate::repair::parser::Parser;
+    use crate::repair::sink::TextSink;
+    use crate::repair::{parse, to_string, RepairOptions};
+
+    /// The text output of `input` (whose long strings are written a part at a time) and the
+    /// value's (whose strings are whole): the same, with the same fixes. Returns the text.
+    fn text_as_value(input: &str) -> String {
+        let options = RepairOptions::default();
+        let text = to_string(input, &options).unwrap();
+        let value = parse(input, &options).unwrap();
+        assert_eq!(text.json, serde_json::to_string(&value.value).unwrap());
+        assert_eq!(text.repairs, value.repairs);
+        text.json
+    }
+
+    #[test]
+    fn a_long_string_is_written_a_part_at_a_time_as_it_would_be_whole() {
+        // An invalid escape, its backslash kept, a million times.
+        let n = 1 << 18;
+        assert_eq!(
+            text_as_value(&format!("{{\"a\": \"{}\", \"b\": 1}}", r"\u12".repeat(n))),
+            format!(r#"{{"a":"{}","b":1}}"#, r"\\u12".repeat(n))
+        );
+        // The layout before a closing quote on its own line is dropped, and with it the
+        // quote of a closing quote written twice; here they come at the end of the last part
+        // handed over (the run after the escape is exactly two parts).
+        let layout = "\n\"\n  ";
+        let body = format!(r"\t{}{layout}", "a".repeat(2 * PART - layout.len()));
+        assert_eq!(
+            text_as_value(&format!("[\"{body}\"]")),
+            format!(r#"["\t{}"]"#, "a".repeat(2 * PART - layout.len()))
+        );
+        // Cut off: the blanks at the end (longer than a part) are no text.
+        let input = format!("[\"\\t{}{}", "b".repeat(PART), " ".repeat(3 * PART));
+        assert_eq!(
+            text_as_value(&input),
+            format!(r#"["\t{}"]"#, "b".repeat(PART))
+        );
+        // Not a value after all: a key in an array (`["k": 1]`), a part of a `+`.
+        let long = format!(r"\n{}", "c".repeat(PART));
+        assert_eq!(
+            text_as_value(&format!("[\"{long}\": 1]")),
+            format!(r#"[{{"\n{}":1}}]"#, "c".repeat(PART))
+        );
+        assert_eq!(
+            text_as_value(&format!("{{\"a\": \"{long}\" + 'd'}}")),
+            format!(r#"{{"a":"\n{}d"}}"#, "c".repeat(PART))
+        );
+    }
+
+    #[test]
+    fn a_long_string_of_escapes_is_never_held_whole() {
+        let input = format!("[\"{}\"]", r"\u12".repeat(1 << 20));
+        let mut p = Parser::<TextSink, Counter>::new(&input, &RepairOptions::default(), false);
+        p.document().unwrap();
+        assert!(p.scratch.capacity() <= 2 * PART, "{}", p.scratch.capacity());
+        assert_eq!(p.sink.finish().len(), input.len() + (1 << 20));
+    }
 
     #[test]
     fn word_skip_stops_at_the_word_holding_a_stop_and_never_past_it() {
