@@ -30,6 +30,10 @@ pub struct Repaired {
 /// enclosing candidate beats the one inside it and a later one beats an earlier one (the answer
 /// usually follows any example).
 ///
+/// Memory: the value and a [`Warning`](crate::Warning) per fix are held whole, 27 times the
+/// input for 100 MB of records that need a fix every ten bytes. [`repair_json`] writes the
+/// same value as text and counts the fixes (2.0 times).
+///
 /// ```
 /// let r = llmout::repair_text("Sure!\n```json\n{\"a\": 1,}\n```", &llmout::Options::default()).unwrap();
 /// assert_eq!(r.value, serde_json::json!({"a": 1}));
@@ -208,6 +212,11 @@ pub(crate) fn repair_options(options: &Options) -> RepairOptions {
 
 /// Runs the whole pipeline on a JSON schema given at run time (what `llmout parse` does).
 /// The schema may carry `x-aliases` and `x-no-invent`; see the crate docs.
+///
+/// Memory: the value and every warning are held whole (27 times the input for 100 MB of
+/// messy records against their schema). For a reply that is a large array, or an object
+/// around one, [`large::from_llm_with_compiled`](crate::large::from_llm_with_compiled) gives
+/// the same result an item at a time (2.1 times).
 ///
 /// ```
 /// use serde_json::json;
