@@ -9,7 +9,8 @@
 //!   object schema with a property that is an array of items: the items of the first member
 //!   whose key is such a property's name, exactly, and whose value is an array are read one
 //!   at a time; the object's other members are read and recovered whole, with an empty array
-//!   in the items' place ([`Items::around`]).
+//!   in the items' place ([`Items::around`]). Against `{}`, which keeps any member as it is,
+//!   the first member whose value is an array, whatever its key.
 //!
 //! They are handed over piece by piece ([`Items`]): the items, then the warnings, each read
 //! again from the reply for each turn (the parser and the recovery are linear, so each turn
@@ -105,7 +106,7 @@ use serde_json::Map;
 use crate::pipeline::{self, Outcome};
 use crate::recover::items::{self as walk, Items as Walk};
 use crate::recover::Recovered;
-use crate::repair::items::{each_item, Event, Fix, Found, Want};
+use crate::repair::items::{each_item, Event, Fix, Found, Members, Want};
 use crate::repair::{RepairKind, RepairOptions};
 use crate::schema::Schema;
 use crate::{sanitize, Error, Options, ValidationResult, Warning, WarningKind};
@@ -130,7 +131,7 @@ pub fn from_llm_with_compiled<'a>(
     let options = options.for_runtime_schema().into_owned();
     let whole =
         |options: &Options| Large::Whole(crate::from_llm_with_compiled(raw, schema, options));
-    if Walk::new(schema, &options).is_none() && walk::members(schema).is_empty() {
+    if Walk::new(schema, &options).is_none() && walk::members(schema) == Members::None {
         return whole(&options);
     }
     // As the pipeline's fast path: JSON as it stands that needs no recovery.
@@ -866,8 +867,30 @@ mod tests {
             &options
         ));
         assert!(same("[1, \"[2]\", {\"a\": \"{}\"}]", &any, &options));
-        // Not an array: whole.
+        // An object around an array: the first member whose value is an array, whatever its
+        // key, is read item by item; the other members are kept as they are.
+        assert!(same(
+            "{total: '2', rows: [1, {a: 2,},], meta: [3]}",
+            &any,
+            &options
+        ));
+        let compiled = Schema::compile(&any).unwrap();
+        let Large::Items(items) = from_llm_with_compiled(
+            "{meta: {n: 1}, rows: [1, 2], more: [3]}",
+            &compiled,
+            &options,
+        ) else {
+            panic!("an object around an array")
+        };
+        let (object, key) = items.around().unwrap();
+        assert_eq!(
+            (json!(object), key),
+            (json!({"meta": {"n": 1}, "rows": [], "more": [3]}), "rows")
+        );
+        // Not an array, or no member that is one, or that member given again: whole.
         assert!(!same("{id: 1}", &any, &options));
+        assert!(!same("{id: 1, tags: 'x'}", &any, &options));
+        assert!(!same("{rows: [1], rows: [2]}", &any, &options));
         // Constrained, or a type that is not an array: whole.
         assert!(!same("[1]", &json!({"maxItems": 3}), &options));
         assert!(!same("[1]", &json!({"type": "object"}), &options));
@@ -1238,6 +1261,7 @@ mod tests {
             same(&raw, &wrapped(), &options);
             let loose = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}}}});
             same(&raw, &loose, &options);
+            same(&raw, &json!({}), &options);
             same(&raw, &wrapped(), &Options::default().policy(crate::Policy::NoInvent));
         }
 

@@ -548,6 +548,41 @@ fn parse_writes_an_object_around_an_array_item_by_item() {
     }
 }
 
+/// Against `{}`, an object around an array is written item by item as well: the first member
+/// whose value is an array, whatever its key, with the same bytes as the whole pipeline's.
+#[test]
+fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
+    let schema = schema_file("any.json", &serde_json::json!({}));
+    let path = schema.to_str().unwrap();
+    let reply: &[u8] = b"{total: '2', rows: [1, {a: 2,},], meta: [3]}";
+    let o = llmout(&["parse", "--schema", path], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"total\":\"2\",\"rows\":[1,{\"a\":2}],\"meta\":[3]},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/total\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/rows/1\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/rows/1\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"repaired\",\"path\":\"/rows\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"}],\"recovered\":true}\n"
+    );
+    let cases: [&[u8]; 6] = [
+        reply,
+        b"{\"records\": []}",
+        // No member is an array, or the array's member is given again: whole.
+        b"{a: 1, b: 'x'}",
+        b"{rows: [1], rows: [2]}",
+        // Truncated; items joining the array after it closed.
+        b"{rows: [{n: 1}, {n: 2",
+        b"{rows: [{n: 1}], {n: 2}], note: 'x'}",
+    ];
+    for reply in cases {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+    }
+}
+
 /// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the
 /// CLI cannot run is a usage error naming where it is.
 #[test]

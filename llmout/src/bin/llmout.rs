@@ -842,8 +842,8 @@ impl Parse {
 const ITEM_BY_ITEM: usize = 1 << 20;
 
 impl Answers for Parse {
-    /// A reply that is one large array, or an object around one, against an array schema or
-    /// an object schema with such a property, is read and written item by item
+    /// A reply that is one large array, or an object around one, against an array schema,
+    /// an object schema with such a property, or `{}`, is read and written item by item
     /// ([`llmout::large`]): memory is the input and a few items, not the value and a warning
     /// per fix. (The same bytes as the whole pipeline's result.)
     fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {

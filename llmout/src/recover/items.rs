@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::{push_index, push_key, Recovered, Walker};
+use crate::repair::items::Members;
 use crate::schema::{Array, Kind, NodeId, Object, Property, Schema};
 use crate::{Error, ErrorKind, Options, Violation};
 
@@ -49,6 +50,13 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
     }
 }
 
+/// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
+/// is then kept as it is, as is every member's array and each of its items.
+fn any_root(schema: &Schema) -> bool {
+    !schema.is_constrained_at(schema.root())
+        && matches!(schema.node(schema.resolve(schema.root())).kind, Kind::Any)
+}
+
 /// The root of `schema`, when it is an object of which nothing is asked but its properties
 /// (no check of the whole object, no `patternProperties`).
 fn object_root(schema: &Schema) -> Option<&Object> {
@@ -61,17 +69,27 @@ fn object_root(schema: &Schema) -> Option<&Object> {
     }
 }
 
-/// The properties of `schema`'s root object whose arrays can be recovered item by item
-/// ([`Items::member`]): empty when the root is no such object.
-pub(crate) fn members(schema: &Schema) -> Vec<String> {
+/// The members of a top-level object whose arrays can be recovered item by item
+/// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items,
+/// any member when the root is any value (`{}`), none otherwise.
+pub(crate) fn members(schema: &Schema) -> Members {
+    if any_root(schema) {
+        return Members::Any;
+    }
     let Some(o) = object_root(schema) else {
-        return Vec::new();
+        return Members::None;
     };
-    o.properties
+    let names: Vec<String> = o
+        .properties
         .iter()
         .filter(|p| items_of(schema, p.schema).is_some())
         .map(|p| p.name.clone())
-        .collect()
+        .collect();
+    if names.is_empty() {
+        Members::None
+    } else {
+        Members::Named(names)
+    }
 }
 
 impl<'s> Items<'s> {
@@ -92,14 +110,19 @@ impl<'s> Items<'s> {
         })
     }
 
-    /// The items of the array under `key` of the top-level object: `None` unless `key` is one
-    /// of [`members`].
+    /// The items of the array under `key` of the top-level object: `None` unless [`members`]
+    /// holds `key`.
     pub(crate) fn member(schema: &'s Schema, options: &Options, key: &str) -> Option<Self> {
-        let p = object_root(schema)?
-            .properties
-            .iter()
-            .find(|p| p.name == key)?;
-        let items = items_of(schema, p.schema)?;
+        let items = if any_root(schema) {
+            // Every member of any value is any value, and so is each item of its array.
+            schema.resolve(schema.root())
+        } else {
+            let p = object_root(schema)?
+                .properties
+                .iter()
+                .find(|p| p.name == key)?;
+            items_of(schema, p.schema)?
+        };
         let mut walker = Walker::new(schema, options);
         // The object's frame and the array's.
         walker.frames = 2;
@@ -208,14 +231,23 @@ pub(crate) struct Around {
 }
 
 /// Recovers `shell`, the top-level object with an empty array under `key`, against `schema`
-/// (whose root is an object, see [`members`]).
+/// (whose root is an object or any value, see [`members`]).
 pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, key: &str) -> Around {
     let mut walker = Walker::new(schema, options);
     let mut path = String::new();
     push_key(&mut path, key);
     walker.hole = Some(Hole { path, at: None });
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
-    let mark = walker.hole.take().and_then(|h| h.at);
+    let mut mark = walker.hole.take().and_then(|h| h.at);
+    if r.is_ok() && any_root(schema) {
+        // Any value is kept as it is, members and all: the items' member is reached with
+        // nothing said before it, and nothing can fail in it.
+        mark = Some(Mark {
+            warnings: walker.warnings.len(),
+            violations: walker.violations.len(),
+            required: true,
+        });
+    }
     let violations = std::mem::take(&mut walker.violations);
     Around {
         result: r.map(|value| Recovered {

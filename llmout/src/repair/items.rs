@@ -56,6 +56,29 @@ pub(crate) struct Found {
     pub(crate) around: Option<(Value, String)>,
 }
 
+/// The members of a top-level object whose array may be read item by item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum Members {
+    /// None: an object is read whole.
+    #[default]
+    None,
+    /// Those with these keys.
+    Named(Vec<String>),
+    /// Any key (the schema is `{}`, which asks nothing of any member).
+    Any,
+}
+
+impl Members {
+    /// Whether the array of the member `key` may be read item by item.
+    fn hold(&self, key: &str) -> bool {
+        match self {
+            Members::None => false,
+            Members::Named(keys) => keys.iter().any(|k| k == key),
+            Members::Any => true,
+        }
+    }
+}
+
 /// What a caller of [`each_item`] reads, so that the rest is not built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Want {
@@ -84,7 +107,7 @@ const QUEUE: usize = 4;
 /// on to its end, handing over nothing more). Linear in the input, as the parser is.
 ///
 /// The items are those of the top-level array or, when the document is an object, of the
-/// first of its members whose key is one of `members` and whose value is an array (written
+/// first of its members whose key `members` holds and whose value is an array (written
 /// as one: the parser may make an array of other things). The object's other members are
 /// built whole. Where the member's key is given again, the value is whatever the last one
 /// is: that document is not read item by item (`Ok(None)`).
@@ -92,12 +115,12 @@ pub(crate) fn each_item(
     input: &str,
     options: &RepairOptions,
     want: Want,
-    members: &[String],
+    members: &Members,
     mut each: impl FnMut(Event) -> bool,
 ) {
     let (send, receive) = sync_channel(QUEUE);
     std::thread::scope(|scope| {
-        scope.spawn(|| parse_into(input, options, want, members.to_vec(), send));
+        scope.spawn(|| parse_into(input, options, want, members.clone(), send));
         drain(receive, &mut each);
     });
 }
@@ -119,7 +142,7 @@ fn parse_into(
     input: &str,
     options: &RepairOptions,
     want: Want,
-    members: Vec<String>,
+    members: Members,
     send: SyncSender<Vec<Event>>,
 ) {
     OUTBOX.with(|o| {
@@ -160,8 +183,8 @@ struct Outbox {
     /// Fixes since the last event.
     fixes: Vec<Fix>,
     want: Want,
-    /// Keys of the members whose array may be read item by item.
-    members: Vec<String>,
+    /// The members whose array may be read item by item.
+    members: Members,
     /// False once the caller stopped listening.
     open: bool,
 }
@@ -220,8 +243,8 @@ struct ItemSink<S> {
     /// The top-level object, built whole but for the items (`Root::Object`), by the sink
     /// that builds the items.
     shell: Option<S>,
-    /// Keys of the top-level object's members that may hold the items.
-    members: Vec<String>,
+    /// The top-level object's members that may hold the items.
+    members: Members,
     /// The key of the top-level object's member being read.
     key: Option<String>,
     /// The key of the member whose items are handed over, once its array opened.
@@ -395,7 +418,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.scalar(|sink| sink.string(s, safe));
     }
     fn begin_object(&mut self) {
-        if self.depth == 0 && self.root == Root::None && !self.members.is_empty() {
+        if self.depth == 0 && self.root == Root::None && self.members != Members::None {
             let mut shell = S::new(0);
             shell.begin_object();
             self.shell = Some(shell);
@@ -438,7 +461,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             return;
         }
         if self.at_shell_top() && self.hole.is_none() {
-            if let Some(key) = self.key.take().filter(|k| self.members.contains(k)) {
+            if let Some(key) = self.key.take().filter(|k| self.members.hold(k)) {
                 // The member whose items are handed over: an empty array in its place.
                 if let Some(shell) = self.shell.as_mut() {
                     shell.begin_array();
@@ -586,15 +609,15 @@ mod tests {
     /// What [`each_item`] hands over for `input`, written out: each attempt's items and fixes,
     /// then how it ended.
     fn events(input: &str) -> Vec<String> {
-        events_in(input, &[])
+        events_in(input, &Members::None)
     }
 
     /// [`events`], reading the items of a member named `rows` of a top-level object.
     fn member_events(input: &str) -> Vec<String> {
-        events_in(input, &["rows".to_owned()])
+        events_in(input, &Members::Named(vec!["rows".to_owned()]))
     }
 
-    fn events_in(input: &str, members: &[String]) -> Vec<String> {
+    fn events_in(input: &str, members: &Members) -> Vec<String> {
         let mut out = Vec::new();
         let fixes = |f: Vec<Fix>| {
             f.into_iter()
@@ -707,7 +730,7 @@ mod tests {
                 input,
                 &RepairOptions::default(),
                 Want::ALL,
-                &["rows".to_owned()],
+                &Members::Named(vec!["rows".to_owned()]),
                 |e| {
                     match e {
                         Event::Item { fixes: f, value } => {
@@ -738,7 +761,7 @@ mod tests {
             "{rows: [1]}",
             &RepairOptions::default(),
             Want::ALL,
-            &[],
+            &Members::None,
             |e| {
                 ended |= matches!(
                     e,
@@ -773,17 +796,23 @@ mod tests {
         let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
         let mut items = Vec::new();
         let mut fixes = Vec::new();
-        each_item(input, &RepairOptions::default(), Want::ALL, &[], |e| {
-            match e {
-                Event::Item { fixes: f, value } => {
-                    fixes.extend(f);
-                    items.push(value);
+        each_item(
+            input,
+            &RepairOptions::default(),
+            Want::ALL,
+            &Members::None,
+            |e| {
+                match e {
+                    Event::Item { fixes: f, value } => {
+                        fixes.extend(f);
+                        items.push(value);
+                    }
+                    Event::End { fixes: f, .. } => fixes.extend(f),
+                    Event::Attempt | Event::Member { .. } => {}
                 }
-                Event::End { fixes: f, .. } => fixes.extend(f),
-                Event::Attempt | Event::Member { .. } => {}
-            }
-            true
-        });
+                true
+            },
+        );
         assert_eq!(Value::Array(items), parsed.value);
         let expected: Vec<Fix> = parsed
             .repairs
@@ -801,17 +830,23 @@ mod tests {
         for input in ["[1 ']1a['1\"\"", "[',{],x\"\",1]", "[1\"\"\",]\n]:{]"] {
             let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
             let (mut attempts, mut items) = (0, Vec::new());
-            each_item(input, &RepairOptions::default(), Want::ALL, &[], |e| {
-                match e {
-                    Event::Attempt => {
-                        attempts += 1;
-                        items.clear();
+            each_item(
+                input,
+                &RepairOptions::default(),
+                Want::ALL,
+                &Members::None,
+                |e| {
+                    match e {
+                        Event::Attempt => {
+                            attempts += 1;
+                            items.clear();
+                        }
+                        Event::Item { value, .. } => items.push(value),
+                        Event::End { .. } | Event::Member { .. } => {}
                     }
-                    Event::Item { value, .. } => items.push(value),
-                    Event::End { .. } | Event::Member { .. } => {}
-                }
-                true
-            });
+                    true
+                },
+            );
             assert_eq!(
                 (attempts, Value::Array(items)),
                 (2, parsed.value),
@@ -827,14 +862,20 @@ mod tests {
         let input = "[{a: 1, \"a\": 2, b: 1e999, c: {d: [1,], d: 'x'}}, 'y' NaN, {e: .5}]";
         let read = |want: Want| {
             let mut out = Vec::new();
-            each_item(input, &RepairOptions::default(), want, &[], |e| {
-                match e {
-                    Event::Item { fixes, value } => out.push((fixes, value)),
-                    Event::End { fixes, .. } => out.push((fixes, Value::Bool(true))),
-                    Event::Attempt | Event::Member { .. } => {}
-                }
-                true
-            });
+            each_item(
+                input,
+                &RepairOptions::default(),
+                want,
+                &Members::None,
+                |e| {
+                    match e {
+                        Event::Item { fixes, value } => out.push((fixes, value)),
+                        Event::End { fixes, .. } => out.push((fixes, Value::Bool(true))),
+                        Event::Attempt | Event::Member { .. } => {}
+                    }
+                    true
+                },
+            );
             out
         };
         let all = read(Want::ALL);
@@ -866,10 +907,16 @@ mod tests {
     fn the_caller_may_stop_listening() {
         let input = format!("[{}0]", "1, ".repeat(10_000));
         let mut seen = 0;
-        each_item(&input, &RepairOptions::default(), Want::ALL, &[], |e| {
-            seen += usize::from(matches!(e, Event::Item { .. }));
-            seen < 5
-        });
+        each_item(
+            &input,
+            &RepairOptions::default(),
+            Want::ALL,
+            &Members::None,
+            |e| {
+                seen += usize::from(matches!(e, Event::Item { .. }));
+                seen < 5
+            },
+        );
         assert_eq!(seen, 5);
     }
 }
