@@ -16,7 +16,7 @@
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
 //! | the value of an object's only field, given alone | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
-//! | a wrapper around the expected value (not when its key is a field of the items) | `{"results": [...]}`, `{"Commit": {...}}` | `Reshaped` | 2 |
+//! | a wrapper around the expected value (not when its key is a field of the items); around an object, each of nested wrappers | `{"results": [...]}`, `{"Commit": {...}}`, `{"response": {"data": {...}}}` | `Reshaped` | 2 each |
 //! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
@@ -1113,23 +1113,27 @@ impl Walker<'_> {
         let oid = self.schema.resolve(id);
 
         // {"TypeName": {...}} or {"result": {...}} around the expected object; not when the
-        // schema takes other keys (`additionalProperties`), where the key is data.
+        // schema takes other keys (`additionalProperties`), where the key is data. Wrappers
+        // inside wrappers are all taken off (`{"response": {"data": {...}}}`): what comes out
+        // is then no wrapper itself, so recovering it again leaves it as it is.
         let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_))
             || !o.pattern_properties.is_empty();
-        if let Value::Object(map) = &*v {
-            if map.len() == 1 && !o.properties.is_empty() && !extras_allowed {
-                let key = map.keys().next().cloned().unwrap_or_default();
-                let inner_is_object = map.get(&key).is_some_and(Value::is_object);
-                if inner_is_object && self.keys.lookup(oid, o, &key) == KeyMatch::Unknown {
-                    self.change(
-                        WarningKind::Reshaped,
-                        2,
-                        format!("took the object out of the wrapper {{\"{key}\": {{...}}}}"),
-                    )?;
-                    self.moved(&key, None);
-                    v = only_member(v);
-                }
+        while let Value::Object(map) = &*v {
+            if map.len() != 1 || o.properties.is_empty() || extras_allowed {
+                break;
             }
+            let key = map.keys().next().cloned().unwrap_or_default();
+            let inner_is_object = map.get(&key).is_some_and(Value::is_object);
+            if !inner_is_object || self.keys.lookup(oid, o, &key) != KeyMatch::Unknown {
+                break;
+            }
+            self.change(
+                WarningKind::Reshaped,
+                2,
+                format!("took the object out of the wrapper {{\"{key}\": {{...}}}}"),
+            )?;
+            self.moved(&key, None);
+            v = only_member(v);
         }
         match v {
             Cow::Owned(Value::Object(map)) => Ok(Cow::Owned(map)),
@@ -1913,12 +1917,14 @@ pub(crate) fn describe_value(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
         Value::String(s) => excerpt(s, 40),
+        Value::Array(a) if a.len() == 1 => "an array of 1 item".to_owned(),
         Value::Array(a) => format!("an array of {} items", a.len()),
         Value::Object(o) if o.is_empty() => "an empty object".to_owned(),
         Value::Object(o) => {
             let keys: Vec<String> = o.keys().take(6).map(|k| format!("\"{k}\"")).collect();
             let more = if o.len() > 6 { ", …" } else { "" };
-            format!("an object with keys {}{more}", keys.join(", "))
+            let noun = if o.len() == 1 { "key" } else { "keys" };
+            format!("an object with {noun} {}{more}", keys.join(", "))
         }
     }
 }

@@ -146,6 +146,44 @@ fn wrappers_are_removed() {
     );
 }
 
+/// A wrapper inside a wrapper is taken off too, each one said; so what comes out is no wrapper
+/// itself, and recovering it again changes nothing (found by the fuzzer: with unknown keys
+/// kept, one `{"k": {}}` left inside came off on the second recovery, and the value then broke
+/// a `not` the first had checked).
+#[test]
+fn wrappers_inside_wrappers_are_all_taken_off() {
+    let r = run(
+        json!({"response": {"data": {"title": "t", "message": "m"}}}),
+        &commit(),
+    );
+    assert_eq!(r.value, json!({"title": "t", "message": "m"}));
+    assert_eq!(
+        summary(&r),
+        [(WarningKind::Reshaped, ""), (WarningKind::Reshaped, "")]
+    );
+    assert_eq!(r.remap("/response/data/title"), "/title");
+
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"items": {"type": "object"}},
+        "not": {"type": "object", "required": ["k"]}
+    }));
+    let keep = Options::default().keep_unknown_keys(true);
+    let r = recover(json!({"w": {"k": {"j": {}}}}), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({}));
+    assert_eq!(r.warnings.len(), 3);
+    let again = recover(r.value.clone(), &s, &keep).unwrap();
+    assert_eq!((again.value, again.warnings.len()), (json!({}), 0));
+    // Not a wrapper: a known key, or a key holding no object.
+    let r = recover(json!({"items": {"k": {}}}), &s, &keep).unwrap();
+    assert_eq!(
+        (r.value, r.warnings.len()),
+        (json!({"items": {"k": {}}}), 0)
+    );
+    let r = recover(json!({"k": 1}), &s, &keep).unwrap_err();
+    assert_eq!(r.to_string(), "expected a value that does not fit the schema under `not` (not), found an object with key \"k\"");
+}
+
 #[test]
 fn single_value_and_array() {
     let s = schema(json!({
