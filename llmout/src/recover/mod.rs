@@ -1058,7 +1058,17 @@ impl Walker<'_> {
         if let Some(wrapped) = self.wrap_in_only_field(&v, id, o)? {
             return self.object(Cow::Owned(wrapped), id, o, depth);
         }
-        let map = self.object_map(v, id, o)?;
+        let (map, reshaped) = self.object_map(v, id, o)?;
+        if reshaped && o.properties.len() == 1 {
+            // What came out of a string, an array or a wrapper may be the only field's value
+            // given alone: the rule is weighed on it too, so that what recovery gives is a
+            // value it would leave as it is (found by the fuzzer: `{"w": {"a": 1}}` for
+            // `{"only": {"a": ...}}` came out as `{"a": 1}`, which recovering again wrapped).
+            let probe = Value::Object(map.clone().into_owned());
+            if let Some(wrapped) = self.wrap_in_only_field(&probe, id, o)? {
+                return self.object(Cow::Owned(wrapped), id, o, depth);
+            }
+        }
         // Every key a property by its exact name and every required property present: the
         // common case, walked in the map's order (in place when the map is owned).
         let all_exact = map
@@ -1082,21 +1092,23 @@ impl Walker<'_> {
 
     /// The map to recover against an object schema: the value's, after a JSON document in a
     /// string is decoded, an object is taken out of a one-element array, or out of a
-    /// `{"TypeName": {...}}` wrapper.
+    /// `{"TypeName": {...}}` wrapper; and whether any of these was done.
     #[inline(never)]
     fn object_map<'v>(
         &mut self,
         v: Cow<'v, Value>,
         id: NodeId,
         o: &Object,
-    ) -> Result<Cow<'v, Map<String, Value>>, Error> {
+    ) -> Result<(Cow<'v, Map<String, Value>>, bool), Error> {
         let was_string = v.is_string();
         let mut v = self.decode_string(v, Value::is_object)?;
+        let decoded = was_string && !v.is_string();
         // (`value` restores the count when this object is done.)
-        self.in_document += u32::from(was_string && !v.is_string());
+        self.in_document += u32::from(decoded);
+        let mut reshaped = decoded;
         if o.properties.is_empty() && matches!(o.additional, Additional::Schema(_)) {
             if let Some(map) = self.pairs_to_map(&v)? {
-                return Ok(Cow::Owned(map));
+                return Ok((Cow::Owned(map), true));
             }
         }
         if v.as_array()
@@ -1109,6 +1121,7 @@ impl Walker<'_> {
             )?;
             self.moved("0", None);
             v = only_item(v);
+            reshaped = true;
         }
         let oid = self.schema.resolve(id);
 
@@ -1134,10 +1147,11 @@ impl Walker<'_> {
             )?;
             self.moved(&key, None);
             v = only_member(v);
+            reshaped = true;
         }
         match v {
-            Cow::Owned(Value::Object(map)) => Ok(Cow::Owned(map)),
-            Cow::Borrowed(Value::Object(map)) => Ok(Cow::Borrowed(map)),
+            Cow::Owned(Value::Object(map)) => Ok((Cow::Owned(map), reshaped)),
+            Cow::Borrowed(Value::Object(map)) => Ok((Cow::Borrowed(map), reshaped)),
             v => Err(self.mismatch(id, &v)),
         }
     }

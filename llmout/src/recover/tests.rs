@@ -184,6 +184,35 @@ fn wrappers_inside_wrappers_are_all_taken_off() {
     assert_eq!(r.to_string(), "expected a value that does not fit the schema under `not` (not), found an object with key \"k\"");
 }
 
+/// What comes out of a wrapper may be the only field's value given alone; it is made that
+/// field's value then too, as it would be given directly, and recovering the result again
+/// changes nothing (found by the fuzzer).
+#[test]
+fn what_a_wrapper_held_may_be_the_only_field() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"only": {"type": "object", "properties": {"a": {"type": "integer"}}}}
+    }));
+    let keep = Options::default().keep_unknown_keys(true);
+    let r = recover(json!({"w": {"a": 1}}), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"only": {"a": 1}}));
+    assert_eq!(
+        summary(&r),
+        [(WarningKind::Reshaped, ""), (WarningKind::Reshaped, "")]
+    );
+    assert_eq!(r.remap("/w/a"), "/only/a");
+    let again = recover(r.value.clone(), &s, &keep).unwrap();
+    assert_eq!(
+        (again.value, again.warnings.len()),
+        (json!({"only": {"a": 1}}), 0)
+    );
+    // The same from a one-element array, and from a JSON document in a string.
+    let r = recover(json!([{"a": 2}]), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"only": {"a": 2}}));
+    let r = recover(json!("{\"a\": 3}"), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"only": {"a": 3}}));
+}
+
 #[test]
 fn single_value_and_array() {
     let s = schema(json!({
