@@ -518,9 +518,17 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
                 .map(Outcome::map_plan);
         }
     }
-    let mut tally = weigh(text, &pipeline::repair_options(options), schema, options)?;
+    let repair = pipeline::repair_options(options);
+    let mut tally = weigh(text, &repair, schema, options)?;
     match tally.result.take()? {
-        Err(e) => Some(Outcome::Syntax(pipeline::syntax_error(e, text, options))),
+        Err(e) => {
+            // Where the reply is no array read item by item, the reading stops looking for
+            // repeated keys, a fix that counts toward the fix budget: so the point where the
+            // budget runs out, named in the error, can differ from a whole parse's (found by
+            // the fuzzer). The error is a whole parse's, counted, with no value built.
+            let e = crate::repair::count(text, &repair).err().unwrap_or(e);
+            Some(Outcome::Syntax(pipeline::syntax_error(e, text, options)))
+        }
         Ok(None) => None,
         Ok(Some(_)) => {
             let syntax = tally.fixes;
@@ -894,6 +902,27 @@ mod tests {
         // Constrained, or a type that is not an array: whole.
         assert!(!same("[1]", &json!({"maxItems": 3}), &options));
         assert!(!same("[1]", &json!({"type": "object"}), &options));
+    }
+
+    /// A reply that is no array and holds more fixes than the budget allows: the error names
+    /// the byte where a whole parse ran out of budget, repeated keys counted (the reading item
+    /// by item stops looking for them once the reply is no array; found by the fuzzer).
+    #[test]
+    fn a_reply_over_the_fix_budget_fails_where_a_whole_parse_does() {
+        let options = Options::default();
+        let reply = format!("{{{}", "k:'v',".repeat(200));
+        assert!(!same(&reply, &records(), &options));
+        let schema = Schema::compile(&records()).unwrap();
+        let Large::Whole(r) = from_llm_with_compiled(&reply, &schema, &options) else {
+            panic!("an error comes whole")
+        };
+        let e = r.error.unwrap();
+        assert_eq!(e.kind(), crate::ErrorKind::Syntax);
+        assert!(
+            e.to_string()
+                .ends_with("(over one per 4 bytes) at byte 732)"),
+            "{e}"
+        );
     }
 
     #[test]
