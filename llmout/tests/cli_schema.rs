@@ -190,3 +190,44 @@ fn gemini_refuses_a_schema_that_inlining_would_blow_up() {
         )
     );
 }
+
+/// A schema whose text is exactly `len` bytes: an object with a padded description.
+fn schema_of_len(len: usize) -> serde_json::Value {
+    let shell = serde_json::json!({"type": "integer", "description": ""}).to_string();
+    serde_json::json!({"type": "integer", "description": "d".repeat(len - shell.len())})
+}
+
+#[test]
+fn a_schema_file_over_16_mib_is_refused_before_it_is_read_whole() {
+    let limit = 16 << 20;
+    let at = file("at-limit.json", &schema_of_len(limit));
+    assert_eq!(std::fs::metadata(&at).unwrap().len(), limit as u64);
+    let o = run(&["schema", "--prompt", &at]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    let over = file("over-limit.json", &schema_of_len(limit + 1));
+    for args in [
+        &["schema", "--prompt", &over][..],
+        &["schema", "--dialect", "gemini", &over],
+        &["parse", "--schema", &over, &at],
+        &["tools", "--tools", &over, &at],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "llmout: {over} is over 16777216 bytes: a schema or tool definitions file is \
+                 held whole, at up to 17 times its size in memory, and no provider takes one \
+                 near this size\n"
+            ),
+            "{args:?}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -43,7 +43,7 @@ enum Command {
     /// that cannot be recovered, or breaks the schema's constraints, exits 1: the error on
     /// stderr, and {"error": {"kind","path","message","violations"}} on stdout.
     Parse {
-        /// The JSON schema file.
+        /// The JSON schema file (at most 16 MiB).
         #[arg(long)]
         schema: std::path::PathBuf,
         /// lenient (fill in what is missing, with a warning), no-invent (reinterpret what the
@@ -62,7 +62,7 @@ enum Command {
     /// be recovered.
     Tools {
         /// A JSON array of tool definitions ({"name", "parameters"}): arguments are recovered
-        /// against each tool's schema.
+        /// against each tool's schema. At most 16 MiB.
         #[arg(long)]
         tools: Option<std::path::PathBuf>,
         /// The reply; stdin when absent or `-`.
@@ -80,7 +80,7 @@ enum Command {
         /// Print the compact prompt rendering instead.
         #[arg(long)]
         prompt: bool,
-        /// The JSON schema file.
+        /// The JSON schema file (at most 16 MiB).
         file: std::path::PathBuf,
     },
 }
@@ -719,12 +719,29 @@ fn read_input(file: Option<&std::path::Path>) -> Result<Input, Failure> {
 }
 
 fn read_json_file(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    let cannot = |e: std::io::Error| Failure::usage(format!("cannot read {}: {e}", path.display()));
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SCHEMA_FILE + 1).read_to_string(&mut text))
+        .map_err(cannot)?;
+    if text.len() as u64 > MAX_SCHEMA_FILE {
+        return Err(Failure::usage(format!(
+            "{} is over {MAX_SCHEMA_FILE} bytes: a schema or tool definitions file is held \
+             whole, at up to 17 times its size in memory, and no provider takes one near this size",
+            path.display()
+        )));
+    }
     serde_json::from_str(&text)
         .map(|Exact(value)| value)
         .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
 }
+
+/// The largest schema (or tool definitions) file read: 16 MiB. A schema is held as a
+/// `Value`, about 17 times the size of its text (BENCHMARKS.md, "Memory"), so this bounds the
+/// memory a schema takes at about 280 MB whatever file is given. Providers refuse schemas
+/// far smaller (OpenAI: 5 000 properties; Gemini: see `schema::dialect`); a schema over it is
+/// a mistake or an attack, and an error (exit 2) is read from at most this many bytes.
+const MAX_SCHEMA_FILE: u64 = 16 << 20;
 
 /// A `Value` read with every array and object at its exact size. `Value`'s own
 /// `Deserialize` grows each object as its members arrive, and an object's table starts at
