@@ -18,6 +18,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
   `parse --schema` with an object schema (`parse-object`) and with the schema `{}`
   (`parse-object-any`); and `messy` read by `parse` with the schema `{}` (`parse-any`).
+* `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
+  more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
+  and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
 * `jsonl`: the `messy` records again, each on a line of its own as a JSON string holding one
   reply (about 100 MB), read by `parse --jsonl` against one record's schema; about 100 MB of
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
@@ -37,6 +40,7 @@ of the process is read with wait4 once it has exited.
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, parse-error, parse-jsonl, parse-object, parse-object-any, parse-any,
+  parse-nested, parse-nested-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -167,6 +171,13 @@ def write_object(f) -> None:
     f.write(b"{records: ")
     write_messy(f)
     f.write(b"}")
+
+
+def write_nested(f) -> None:
+    """The messy records two objects deep: `{page: 1, result: {records: [...], more: false}}`."""
+    f.write(b"{page: 1, result: {records: ")
+    write_messy(f)
+    f.write(b", more: False}}")
 
 
 def write_lines(reply):
@@ -331,6 +342,23 @@ def main() -> None:
                 {"type": "object", "properties": {"records": RECORD_SCHEMA}, "required": ["records"]},
                 f,
             )
+        nested_path = os.path.join(tmp, "nested.schema.json")
+        with open(nested_path, "w") as f:
+            json.dump(
+                {
+                    "type": "object",
+                    "properties": {
+                        "page": {"type": "integer"},
+                        "result": {
+                            "type": "object",
+                            "properties": {"records": RECORD_SCHEMA, "more": {"type": "boolean"}},
+                            "required": ["records"],
+                        },
+                    },
+                    "required": ["result"],
+                },
+                f,
+            )
         any_path = os.path.join(tmp, "any.schema.json")
         with open(any_path, "w") as f:
             json.dump({}, f)
@@ -350,6 +378,8 @@ def main() -> None:
             ),
             ("parse-object", lambda: doc("object", write_object), ["parse", "--schema", object_path], None),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
+            ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
+            ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
             (
                 "parse-error",
                 lambda: doc("messy-bad", lambda f: write_messy(f, bad=RECORDS // 2)),

@@ -11,6 +11,15 @@
 //!   at a time; the object's other members are read and recovered whole, with an empty array
 //!   in the items' place ([`Items::around`]). Against `{}`, which keeps any member as it is,
 //!   the first member whose value is an array, whatever its key.
+//! - an object around an object around such an array (`{"page": 2, "result": {"rows":
+//!   [...]}}`), and so on, up to the array of an object four levels down, against an object
+//!   schema whose properties lead there: each object on the way is a property's value, of an
+//!   object schema of which nothing is asked but its properties, and the keys on the way are
+//!   the properties' names, exactly. Against `{}` only the top-level object's members are
+//!   looked at: its first array, at whatever depth, may be a small one (tags in a `meta`
+//!   object) before the large one, so a deeper array is read whole. Schemas whose objects
+//!   refer to each other are followed to the first 256 properties on the way, in the
+//!   schema's order.
 //!
 //! They are handed over piece by piece ([`Items`]): the items, then the warnings, each read
 //! again from the reply for each turn (the parser and the recovery are linear, so each turn
@@ -19,9 +28,9 @@
 //! other members, whatever the number of items. Any other reply or schema comes back whole
 //! ([`Large::Whole`]), as the crate root's function gives it: a schema with checks of the
 //! whole object or array (`minProperties`, `maxItems`, `uniqueItems`, ...) or a union at the
-//! root, an object whose items' member is not an array or is given again after it (the last
-//! one counts), or one where the items would not be the member's (another member renamed to
-//! their key).
+//! root or on the way, an object whose items' member is not an array or is given again after
+//! it (the last one counts, as it does for a key on the way), or one where the items would not
+//! be the member's (another member renamed to their key or to a key on the way).
 //!
 
 //! The value and warnings are exactly those of
@@ -78,8 +87,8 @@
 //! let Large::Items(items) = from_llm_with_compiled(reply, &schema, &llmout::Options::default()) else {
 //!     panic!("an object around an array of items")
 //! };
-//! let (object, key) = items.around().expect("an object around the items");
-//! assert_eq!((json!(object), key), (json!({"total": 2, "results": []}), "results"));
+//! let (object, path) = items.around().expect("an object around the items");
+//! assert_eq!((json!(object), path), (json!({"total": 2, "results": []}), &["results".to_owned()][..]));
 //! let mut values = Vec::new();
 //! items.for_each_item(|v| -> Result<(), ()> { values.push(v); Ok(()) }).unwrap();
 //! assert_eq!(values, [json!(1), json!(2)]);
@@ -201,11 +210,12 @@ impl Items<'_> {
     }
 
     /// Where the items go: `None` when the value is their array; else the object around it,
-    /// recovered, with an empty array in the items' place, and the key of that member (the
-    /// value is the object with the items in that array).
-    pub fn around(&self) -> Option<(&Map<String, Value>, &str)> {
+    /// recovered, with an empty array in the items' place, and the keys that lead there: the
+    /// object's member `path[0]`, or that member's member `path[1]`, and so on (the value is
+    /// the object with the items in that array).
+    pub fn around(&self) -> Option<(&Map<String, Value>, &[String])> {
         let shell = self.plan.shell.as_ref()?;
-        Some((shell.recovered.value.as_object()?, &shell.key))
+        Some((shell.recovered.value.as_object()?, &shell.path))
     }
 
     /// The whole result, as [`crate::from_llm_with_compiled`] gives it: every item and every
@@ -239,10 +249,15 @@ impl Items<'_> {
         });
         let value = match self.around() {
             None => Value::Array(values),
-            Some((object, key)) => {
-                let mut object = object.clone();
-                object.insert(key.to_owned(), Value::Array(values));
-                Value::Object(object)
+            Some((object, path)) => {
+                let mut object = Value::Object(object.clone());
+                let hole = path
+                    .iter()
+                    .try_fold(&mut object, |v, key| v.get_mut(key.as_str()));
+                if let Some(hole) = hole {
+                    *hole = Value::Array(values);
+                }
+                object
             }
         };
         ValidationResult::ok(value, warnings)
@@ -363,8 +378,8 @@ impl Items<'_> {
                     walk = Walk::new(self.schema, &self.options);
                     return true;
                 }
-                Event::Member { key } => {
-                    walk = Walk::member(self.schema, &self.options, &key);
+                Event::Member { path } => {
+                    walk = Walk::member(self.schema, &self.options, &path);
                     return true;
                 }
                 _ if attempt != plan.attempt => return true,
@@ -414,9 +429,9 @@ enum Source {
 /// The object around the items, recovered with an empty array in their place.
 #[derive(Debug)]
 struct Shell {
-    /// The items' member.
-    key: String,
-    /// Its pointer, `/key`.
+    /// The keys of the items' member: of the top-level object's, then of its value's, ...
+    path: Vec<String>,
+    /// Its pointer, `/key` or `/key/inner`.
     pointer: String,
     recovered: Recovered,
     /// How many of its warnings come before the items'.
@@ -635,8 +650,8 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             walk = Walk::new(schema, options);
             true
         }
-        Event::Member { key } => {
-            walk = Walk::member(schema, options, &key);
+        Event::Member { path } => {
+            walk = Walk::member(schema, options, &path);
             true
         }
         Event::Item { fixes, value } => {
@@ -674,8 +689,8 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             };
             t.result = Some(result);
             match (around, walk.as_ref()) {
-                (Some((shell, key)), Some(w)) => {
-                    fit = t.around(shell, key, w, schema, options);
+                (Some((shell, path)), Some(w)) => {
+                    fit = t.around(shell, path, w, schema, options);
                 }
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
@@ -694,24 +709,26 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
 }
 
 impl Tally {
-    /// The object `shell` around the items under `key`, recovered, and what it comes to
-    /// with the items `walk` recovered: as recovering it whole would, the first error met
-    /// (the object's before the items' member, an item's, the object's after it), else every
+    /// The object `shell` around the items at `path`, recovered, and what it comes to with
+    /// the items `walk` recovered: as recovering it whole would, the first error met (the
+    /// object's before the items' member, an item's, the object's after it), else every
     /// constraint broken, in the order met. False where that is not what recovering it whole
     /// gives: an item that cannot be recovered drops an optional member; a member renamed to
-    /// the items' key (whose fixes would then point into the items); an object kept as
-    /// written where a string is wanted.
+    /// the items' key or to a key on the way to them (whose fixes would then point into the
+    /// items); an object kept as written where a string is wanted.
     fn around(
         &mut self,
         shell: Value,
-        key: String,
+        path: Vec<String>,
         walk: &Walk,
         schema: &Schema,
         options: &Options,
     ) -> bool {
         let mut pointer = String::new();
-        crate::recover::push_key(&mut pointer, &key);
-        let around = walk::around(shell, schema, options, &key);
+        for key in &path {
+            crate::recover::push_key(&mut pointer, key);
+        }
+        let around = walk::around(shell, schema, options, &path);
         let Some(mark) = around.mark else {
             // Stopped before the items' member: its error comes first.
             return match around.result {
@@ -732,12 +749,19 @@ impl Tally {
                 return true;
             }
         };
-        let under = |p: &str| {
-            p.strip_prefix(pointer.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        // A move to the items' member, into it, or to an object on the way to it.
+        let on_the_way = |p: &str| {
+            let (inner, outer) = (pointer.as_str(), p);
+            let under = |a: &str, b: &str| {
+                a.strip_prefix(b)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            };
+            under(outer, inner) || under(inner, outer)
         };
-        let in_place = recovered.value.get(&key) == Some(&Value::Array(Vec::new()));
-        if !in_place || !recovered.as_text.is_empty() || recovered.moves.iter().any(|m| under(&m.1))
+        let in_place = recovered.value.pointer(&pointer) == Some(&Value::Array(Vec::new()));
+        if !in_place
+            || !recovered.as_text.is_empty()
+            || recovered.moves.iter().any(|m| on_the_way(&m.1))
         {
             return false;
         }
@@ -752,7 +776,7 @@ impl Tally {
         self.cost = self.cost.saturating_add(recovered.cost);
         self.moves |= !recovered.moves.is_empty();
         self.shell = Some(Shell {
-            key,
+            path,
             pointer,
             before: mark.warnings,
             recovered,
@@ -781,8 +805,9 @@ mod tests {
         match from_llm_with_compiled(raw, schema, options) {
             Large::Whole(r) => (r, false),
             Large::Items(items) => {
-                if let Some((object, key)) = items.around() {
-                    assert_eq!(object.get(key), Some(&json!([])));
+                if let Some((object, path)) = items.around() {
+                    let pointer: String = path.iter().map(|k| format!("/{k}")).collect();
+                    assert_eq!(json!(object).pointer(&pointer), Some(&json!([])));
                 }
                 let r = items.to_result();
                 assert_eq!(r.warnings.len(), items.warning_count());
@@ -790,6 +815,17 @@ mod tests {
                 (r, true)
             }
         }
+    }
+
+    /// The object around the items of `raw` read item by item, and their path.
+    fn around_of(raw: &str, schema: &Value) -> (Value, Vec<String>) {
+        let compiled = Schema::compile(schema).unwrap();
+        let Large::Items(items) = from_llm_with_compiled(raw, &compiled, &Options::default())
+        else {
+            panic!("an object around an array: {raw}")
+        };
+        let (object, path) = items.around().expect("an object around the items");
+        (json!(object), path.to_vec())
     }
 
     /// The result is the pipeline's, exactly; returns whether it came item by item.
@@ -882,18 +918,12 @@ mod tests {
             &any,
             &options
         ));
-        let compiled = Schema::compile(&any).unwrap();
-        let Large::Items(items) = from_llm_with_compiled(
-            "{meta: {n: 1}, rows: [1, 2], more: [3]}",
-            &compiled,
-            &options,
-        ) else {
-            panic!("an object around an array")
-        };
-        let (object, key) = items.around().unwrap();
         assert_eq!(
-            (json!(object), key),
-            (json!({"meta": {"n": 1}, "rows": [], "more": [3]}), "rows")
+            around_of("{meta: {n: 1}, rows: [1, 2], more: [3]}", &any),
+            (
+                json!({"meta": {"n": 1}, "rows": [], "more": [3]}),
+                vec!["rows".to_owned()]
+            )
         );
         // Not an array, or no member that is one, or that member given again: whole.
         assert!(!same("{id: 1}", &any, &options));
@@ -1192,6 +1222,117 @@ mod tests {
         ));
     }
 
+    /// [`wrapped`] as a member of an object, itself a member of the top-level object.
+    fn nested(required: bool) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "data": wrapped(),
+                "count": {"type": "integer"}
+            },
+            "required": if required { vec!["id", "data"] } else { vec!["id"] }
+        })
+    }
+
+    #[test]
+    fn an_array_deeper_in_the_object_comes_item_by_item_as_the_pipeline_gives_it() {
+        let options = Options::default();
+        let schema = nested(true);
+        for raw in [
+            "{id: 'a', data: {total: 1, records: [{id: 1, name: 'x'}, {Id: '2', name: 'y'},], note: 'n'}, count: 2}",
+            "{\"data\": {\"records\": [{\"id\": 1, \"name\": \"x\"}], \"total\": 1}, \"id\": \"a\"}",
+            // Renamed and filled in around it, at both levels.
+            "{ID: 'a', data: {Total: '1', records: [{id: 1, name: 'x'}]}, Count: '3', extra: 1}",
+            "{data: {records: [{id: 1, name: 'x'}]}}",
+            // An object on the way given twice: the last one, which holds the items.
+            "{id: 'a', data: {total: 9}, data: {total: 1, records: [{id: 1, name: 'x'}]}}",
+            // Items joining the array after it closed; truncated inside the items.
+            "{id: 'a', data: {total: 1, records: [{id: 1, name: 'x'}], {id: 2, name: 'y'}]}}",
+            "{id: 'a', data: {total: 2, records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+        ] {
+            assert!(same(raw, &schema, &options), "{raw}");
+        }
+        assert_eq!(
+            around_of(
+                "{id: 'a', data: {total: 1, records: [{id: 1, name: 'x'}]}}",
+                &schema
+            ),
+            (
+                json!({"id": "a", "data": {"total": 1, "records": []}}),
+                vec!["data".to_owned(), "records".to_owned()]
+            )
+        );
+        for raw in [
+            // A key on the way, or the items' own, given again after them.
+            "{id: 'a', data: {total: 1, records: [{id: 1, name: 'x'}]}, data: {total: 2}}",
+            "{id: 'a', data: {total: 1, records: [{id: 1, name: 'x'}], records: []}}",
+            // Another spelling of a key on the way, renamed onto it.
+            "{id: 'a', Data: {total: 1}, data: {total: 1, records: [{id: 1, name: 'x'}]}}",
+            // An item that cannot be recovered: the error, as whole.
+            "{id: 'a', data: {total: 1, records: [{id: 'x', name: 'y'}]}}",
+            // No object on the way.
+            "{id: 'a', data: [{id: 1, name: 'x'}]}",
+        ] {
+            assert!(!same(raw, &schema, &options), "{raw}");
+        }
+        // An optional object on the way whose item cannot be recovered is dropped, whole.
+        let raw = "{id: 'a', data: {total: 1, records: [{id: 'x', name: 'y'}]}}";
+        assert!(!same(raw, &nested(false), &options));
+        assert!(same(&raw.replace("'x'", "1"), &nested(false), &options));
+    }
+
+    #[test]
+    fn the_members_followed_to_an_array_are_bounded() {
+        // Objects that refer to each other: each level's properties are followed, to
+        // `LEVELS` deep and `MEMBERS_FOLLOWED` members in all.
+        let schema = Schema::compile(&json!({
+            "$defs": {"T": {"type": "object", "properties": {
+                "a": {"$ref": "#/$defs/T"},
+                "b": {"$ref": "#/$defs/T"},
+                "items": {"type": "array", "items": {"type": "integer"}}
+            }}},
+            "$ref": "#/$defs/T"
+        }))
+        .unwrap();
+        fn count(m: &Members, depth: usize, deepest: &mut usize) -> usize {
+            *deepest = (*deepest).max(depth);
+            match m {
+                Members::Named(named) => named
+                    .iter()
+                    .map(|(_, place)| match place {
+                        crate::repair::items::Place::Items => 1,
+                        crate::repair::items::Place::Within(inner) => {
+                            1 + count(inner, depth + 1, deepest)
+                        }
+                    })
+                    .sum(),
+                _ => 0,
+            }
+        }
+        let mut deepest = 0;
+        assert_eq!(
+            count(&walk::members(&schema), 1, &mut deepest),
+            1 + 2 + 4 + 8 + 2 * (1 + 2 + 4)
+        );
+        assert_eq!(deepest, walk::LEVELS);
+        // Four levels down: item by item; five: whole.
+        let options = Options::default();
+        let schema = json!({
+            "$defs": {"T": {"type": "object", "properties": {
+                "a": {"$ref": "#/$defs/T"},
+                "items": {"type": "array", "items": {"type": "integer"}}
+            }}},
+            "$ref": "#/$defs/T"
+        });
+        assert!(same("{a: {a: {a: {items: [1, '2']}}}}", &schema, &options));
+        assert!(!same(
+            "{a: {a: {a: {a: {items: [1, '2']}}}}}",
+            &schema,
+            &options
+        ));
+    }
+
     /// Records with corruptions, and prose around them.
     fn reply() -> impl Strategy<Value = String> {
         let record = proptest::sample::select(vec![
@@ -1292,6 +1433,25 @@ mod tests {
             same(&raw, &loose, &options);
             same(&raw, &json!({}), &options);
             same(&raw, &wrapped(), &Options::default().policy(crate::Policy::NoInvent));
+        }
+
+        #[test]
+        fn an_array_deeper_in_the_object_is_the_pipeline(
+            (raw, before, after) in (
+                object_reply(),
+                proptest::sample::select(vec!["{id: 'a', data: ", "{\"ID\": 1, 'data': ", "{data: ", "{Data: "]),
+                proptest::sample::select(vec!["}", ", count: 2}", ", count: 'x'}", ", data: 1}", ""]),
+            )
+        ) {
+            // Prose or a first answer before the object: `object_reply` starts with it.
+            let at = raw.find(['{']).unwrap_or(0);
+            let (prose, object) = raw.split_at(at);
+            let raw = format!("{prose}{before}{object}{after}");
+            let options = Options::default();
+            same(&raw, &nested(true), &options);
+            same(&raw, &nested(false), &options);
+            same(&raw, &json!({}), &options);
+            same(&raw, &nested(true), &Options::default().policy(crate::Policy::NoInvent));
         }
 
         #[test]

@@ -673,3 +673,51 @@ fn parse_reports_every_violation_as_json() {
     assert_eq!(detail["error"]["kind"], "mismatch");
     assert_eq!(detail["error"].get("violations"), None);
 }
+
+/// `parse` writes an object around an array two objects deep (the schema leads there) item by
+/// item when the reply is large, with the same bytes as the whole pipeline's.
+#[test]
+fn parse_writes_an_array_deeper_in_the_object_item_by_item() {
+    let schema = schema_file(
+        "nested.json",
+        &serde_json::json!({
+            "type": "object",
+            "properties": {
+                "page": {"type": "integer"},
+                "result": {
+                    "type": "object",
+                    "properties": {
+                        "rows": {"type": "array", "items": {"type": "integer"}},
+                        "more": {"type": "boolean"}
+                    },
+                    "required": ["rows"]
+                }
+            },
+            "required": ["result"]
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let reply: &[u8] = b"{page: 1, result: {rows: [1, '2',], more: False}, note: 'x'}";
+    let o = llmout(&["parse", "--schema", path], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        out["value"],
+        serde_json::json!({"page": 1, "result": {"rows": [1, 2], "more": false}, "note": "x"})
+    );
+    let cases: [&[u8]; 7] = [
+        reply,
+        b"{\"result\": {\"rows\": []}}",
+        // Members after the items at both levels, renamed; the objects unclosed.
+        b"{Result: {Rows: [1], More: 'true'}, Page: '2'}",
+        b"{page: 1, result: {rows: [1, 2",
+        // The object on the way given again: the last one.
+        b"{result: {rows: [1]}, result: {rows: [2]}}",
+        b"{result: {more: true}, result: {rows: [2]}}",
+        // An item that fails: exit 1, as whole.
+        b"{result: {rows: [1, 'x']}}",
+    ];
+    for reply in cases {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+    }
+}

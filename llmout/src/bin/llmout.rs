@@ -897,6 +897,36 @@ impl Answers for Parse {
 }
 
 /// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
+/// The object around the items, its members in order, the items in the member at `path` (a
+/// member's, or a member's member's...), written by `array` (taken once: the keys on the way
+/// are each there once, and a later member of the same key is never the way).
+fn write_around<W: Write>(
+    w: &mut W,
+    object: &serde_json::Map<String, Value>,
+    path: &[String],
+    array: &mut Option<impl FnOnce(&mut W) -> std::io::Result<()>>,
+) -> std::io::Result<()> {
+    w.write_all(b"{")?;
+    for (i, (k, v)) in object.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *w, k)?;
+        w.write_all(b":")?;
+        match (path, v) {
+            ([key], _) if key == k => match array.take() {
+                Some(array) => array(w)?,
+                None => serde_json::to_writer(&mut *w, v)?,
+            },
+            ([key, rest @ ..], Value::Object(inner)) if key == k => {
+                write_around(w, inner, rest, array)?
+            }
+            _ => serde_json::to_writer(&mut *w, v)?,
+        }
+    }
+    w.write_all(b"}")
+}
+
 /// read item by item: the object around the items (if any) with each item in its place, then
 /// each warning, written as it is read.
 fn write_items(
@@ -917,23 +947,7 @@ fn write_items(
     };
     match items.around() {
         None => array(w)?,
-        // The object around the items, its members in order, the items in their member.
-        Some((object, key)) => {
-            w.write_all(b"{")?;
-            for (i, (k, v)) in object.iter().enumerate() {
-                if i > 0 {
-                    w.write_all(b",")?;
-                }
-                serde_json::to_writer(&mut *w, k)?;
-                w.write_all(b":")?;
-                if k == key {
-                    array(w)?;
-                } else {
-                    serde_json::to_writer(&mut *w, v)?;
-                }
-            }
-            w.write_all(b"}")?;
-        }
+        Some((object, path)) => write_around(w, object, path, &mut Some(array))?,
     }
     w.write_all(b",\"warnings\":[")?;
     let mut first = true;

@@ -1,17 +1,19 @@
 //! Recovery of an array one item at a time: what [`recover`](super::recover) does to each
 //! item of an array of items (the top-level one, against a schema whose root is
 //! `{"type": "array", "items": …}` or `{}`, or the array of a member of the top-level object,
-//! against such a property of an object schema), for a caller that reads the items one by
-//! one and does not hold the array (see [`crate::large`]). The object around such a member is
-//! recovered with an empty array in the member's place ([`around`]), and the items' warnings
-//! go where [`recover`](super::recover) would have made them.
+//! or of an object inside it, against such a property of an object schema), for a caller
+//! that reads the items one by one and does not hold the array (see [`crate::large`]). The
+//! object around such a member is recovered with an empty array in the member's place
+//! ([`around`]), and the items' warnings go where [`recover`](super::recover) would have made
+//! them.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::{push_index, push_key, Recovered, Walker};
-use crate::repair::items::Members;
+use crate::repair::items::{Members, Place};
 use crate::schema::{Array, Kind, NodeId, Object, Property, Schema};
 use crate::{Error, ErrorKind, Options, Violation};
 
@@ -57,39 +59,82 @@ fn any_root(schema: &Schema) -> bool {
         && matches!(schema.node(schema.resolve(schema.root())).kind, Kind::Any)
 }
 
-/// The root of `schema`, when it is an object of which nothing is asked but its properties
-/// (no check of the whole object, no `patternProperties`).
-fn object_root(schema: &Schema) -> Option<&Object> {
-    if schema.is_constrained_at(schema.root()) {
+/// `id`, when it is an object of which nothing is asked but its properties (no check of the
+/// whole object, no `patternProperties`).
+fn object_at(schema: &Schema, id: NodeId) -> Option<&Object> {
+    if schema.is_constrained_at(id) {
         return None;
     }
-    match &schema.node(schema.resolve(schema.root())).kind {
+    match &schema.node(schema.resolve(id)).kind {
         Kind::Object(o) => Some(o),
         _ => None,
     }
 }
 
+/// How many objects deep the array read item by item may be: the top-level object's member
+/// (1), its member's member (2), and so on.
+pub(crate) const LEVELS: usize = 4;
+
+/// The most members [`members`] follows, in all: a schema whose objects refer to each other
+/// would make `LEVELS` levels of every property of every object.
+const MEMBERS_FOLLOWED: usize = 256;
+
 /// The members of a top-level object whose arrays can be recovered item by item
-/// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items,
-/// any member when the root is any value (`{}`), none otherwise.
+/// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items, or
+/// objects with such properties (to [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found
+/// in the schema's order); any member when the root is any value (`{}`), none otherwise.
 pub(crate) fn members(schema: &Schema) -> Members {
     if any_root(schema) {
         return Members::Any;
     }
-    let Some(o) = object_root(schema) else {
+    let mut budget = MEMBERS_FOLLOWED;
+    members_at(schema, schema.root(), LEVELS, &mut budget)
+}
+
+fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) -> Members {
+    let Some(o) = object_at(schema, id) else {
         return Members::None;
     };
-    let names: Vec<String> = o
-        .properties
-        .iter()
-        .filter(|p| items_of(schema, p.schema).is_some())
-        .map(|p| p.name.clone())
-        .collect();
-    if names.is_empty() {
+    let mut named = Vec::new();
+    for p in &o.properties {
+        if *budget == 0 {
+            break;
+        }
+        let place = if items_of(schema, p.schema).is_some() {
+            Place::Items
+        } else if levels > 1 {
+            match members_at(schema, p.schema, levels - 1, budget) {
+                Members::None => continue,
+                inner => Place::Within(Arc::new(inner)),
+            }
+        } else {
+            continue;
+        };
+        *budget = budget.saturating_sub(1);
+        named.push((p.name.clone(), place));
+    }
+    if named.is_empty() {
         Members::None
     } else {
-        Members::Named(names)
+        Members::Named(named)
     }
+}
+
+/// The schema of the array at `path` in the top-level object (see [`members`]), and whether
+/// every property on the way to it is required.
+fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
+    let (last, way) = path.split_last()?;
+    let mut id = schema.root();
+    let mut required = true;
+    for key in way.iter().chain([last]) {
+        let p = object_at(schema, id)?
+            .properties
+            .iter()
+            .find(|p| &p.name == key)?;
+        required &= p.required;
+        id = p.schema;
+    }
+    Some((id, required))
 }
 
 impl<'s> Items<'s> {
@@ -110,30 +155,29 @@ impl<'s> Items<'s> {
         })
     }
 
-    /// The items of the array under `key` of the top-level object: `None` unless [`members`]
-    /// holds `key`.
-    pub(crate) fn member(schema: &'s Schema, options: &Options, key: &str) -> Option<Self> {
+    /// The items of the array at `path` in the top-level object (its member `path[0]`, or
+    /// that member's member `path[1]`, ...): `None` unless [`members`] leads there.
+    pub(crate) fn member(schema: &'s Schema, options: &Options, path: &[String]) -> Option<Self> {
         let items = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
             schema.resolve(schema.root())
         } else {
-            let p = object_root(schema)?
-                .properties
-                .iter()
-                .find(|p| p.name == key)?;
-            items_of(schema, p.schema)?
+            items_of(schema, array_at(schema, path)?.0)?
         };
         let mut walker = Walker::new(schema, options);
-        // The object's frame and the array's.
-        walker.frames = 2;
-        walker.peak_frames = 2;
-        push_key(&mut walker.path, key);
+        // The objects' frames and the array's.
+        let depth = path.len() + 1;
+        walker.frames = depth;
+        walker.peak_frames = depth;
+        for key in path {
+            push_key(&mut walker.path, key);
+        }
         Some(Items {
             base: walker.path.len(),
             walker,
             items,
             next: 0,
-            depth: 2,
+            depth,
         })
     }
 
@@ -171,10 +215,13 @@ impl<'s> Items<'s> {
     }
 }
 
-/// The member of the top-level object whose items are recovered one by one: its path, and
-/// where its recovery began once it has.
+/// The member whose items are recovered one by one: its pointer, the reply depth of the
+/// object it is in, whether every property on the way to it is required, and where its
+/// recovery began once it has.
 pub(super) struct Hole {
     path: String,
+    depth: usize,
+    required: bool,
     at: Option<Mark>,
 }
 
@@ -203,15 +250,17 @@ impl Walker<'_> {
     /// recovery begins.
     #[inline(never)]
     pub(super) fn mark_hole(&mut self, p: &Property, depth: usize) {
-        let reached = self.dry == 0 && depth == 0;
         let (warnings, violations) = (self.warnings.len(), self.violations.len());
-        let required = p.required || self.strict;
+        let (dry, strict) = (self.dry, self.strict);
         if let Some(hole) = self.hole.as_mut() {
+            let reached = dry == 0 && depth == hole.depth;
             if reached && hole.at.is_none() && hole.path == self.path {
+                // Each property on the way is the one `p` is in, or holds it: all required,
+                // or an error in an item would drop an optional one instead.
                 hole.at = Some(Mark {
                     warnings,
                     violations,
-                    required,
+                    required: (p.required && hole.required) || strict,
                 });
             }
         }
@@ -230,13 +279,21 @@ pub(crate) struct Around {
     pub(crate) mark: Option<Mark>,
 }
 
-/// Recovers `shell`, the top-level object with an empty array under `key`, against `schema`
+/// Recovers `shell`, the top-level object with an empty array at `path`, against `schema`
 /// (whose root is an object or any value, see [`members`]).
-pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, key: &str) -> Around {
+pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, path: &[String]) -> Around {
     let mut walker = Walker::new(schema, options);
-    let mut path = String::new();
-    push_key(&mut path, key);
-    walker.hole = Some(Hole { path, at: None });
+    let mut pointer = String::new();
+    for key in path {
+        push_key(&mut pointer, key);
+    }
+    let required = array_at(schema, path).is_none_or(|(_, required)| required);
+    walker.hole = Some(Hole {
+        path: pointer,
+        depth: path.len().saturating_sub(1),
+        required,
+        at: None,
+    });
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
     let mut mark = walker.hole.take().and_then(|h| h.at);
     if r.is_ok() && any_root(schema) {

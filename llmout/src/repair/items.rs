@@ -14,6 +14,7 @@
 
 use std::cell::RefCell;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -30,9 +31,10 @@ pub(crate) enum Event {
     /// A parse of the input begins. The parser reads a document a second time when a guess
     /// about a missing quote led nowhere: what the earlier attempt handed over is void.
     Attempt,
-    /// The items that follow are those of the top-level object's member `key`, whose array
-    /// just opened (the fixes made so far go with the next item, or the end).
-    Member { key: String },
+    /// The items that follow are those of the array at `path` in the top-level object (its
+    /// member `path[0]`, or that member's member `path[1]`, and so on), which just opened
+    /// (the fixes made so far go with the next item, or the end).
+    Member { path: Vec<String> },
     /// An item of the array, complete, and the fixes made since the last item (those before
     /// the item, at the array's level or around it, and the item's own).
     Item { fixes: Vec<Fix>, value: Value },
@@ -52,29 +54,52 @@ pub(crate) struct Found {
     /// The deepest nesting in it, the top-level container counted.
     pub(crate) depth: usize,
     /// For an object around the array: the object with an empty array in the array's place
-    /// (`null` where values are not wanted), and the array's key.
-    pub(crate) around: Option<(Value, String)>,
+    /// (`null` where values are not wanted), and the array's path of keys.
+    pub(crate) around: Option<(Value, Vec<String>)>,
 }
 
-/// The members of a top-level object whose array may be read item by item.
+/// The members of an object (the top-level one, or one inside it on the way to the array)
+/// whose array may be read item by item.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) enum Members {
     /// None: an object is read whole.
     #[default]
     None,
-    /// Those with these keys.
-    Named(Vec<String>),
-    /// Any key (the schema is `{}`, which asks nothing of any member).
+    /// Those with these keys: each the array itself, or an object whose members hold it.
+    Named(Vec<(String, Place)>),
+    /// Any key whose value is an array (the schema is `{}`, which asks nothing of any
+    /// member). Only the top-level object's members: see the `large` module docs.
     Any,
 }
 
+/// Where a member of [`Members::Named`] leads to the array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The member's value is the array.
+    Items,
+    /// The member's value is an object, whose members these are.
+    Within(Arc<Members>),
+}
+
 impl Members {
-    /// Whether the array of the member `key` may be read item by item.
+    /// Whether the value of the member `key` may be the array read item by item.
     fn hold(&self, key: &str) -> bool {
         match self {
             Members::None => false,
-            Members::Named(keys) => keys.iter().any(|k| k == key),
+            Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Items),
             Members::Any => true,
+        }
+    }
+
+    /// The members of the object that is the value of the member `key`, when they may hold
+    /// the array.
+    fn within(&self, key: &str) -> Option<Arc<Members>> {
+        match self {
+            Members::Named(keys) => keys.iter().find_map(|(k, p)| match p {
+                Place::Within(inner) if k == key => Some(Arc::clone(inner)),
+                _ => None,
+            }),
+            Members::None | Members::Any => None,
         }
     }
 }
@@ -108,9 +133,11 @@ const QUEUE: usize = 4;
 ///
 /// The items are those of the top-level array or, when the document is an object, of the
 /// first of its members whose key `members` holds and whose value is an array (written
-/// as one: the parser may make an array of other things). The object's other members are
-/// built whole. Where the member's key is given again, the value is whatever the last one
-/// is: that document is not read item by item (`Ok(None)`).
+/// as one: the parser may make an array of other things), or of the first such member of an
+/// object that is the value of a member `members` holds as leading to one ([`Place`]), and
+/// so on down. The objects' other members are built whole. Where a key on the way is given
+/// again, the value is whatever the last one is: that document is not read item by item
+/// (`Ok(None)`).
 pub(crate) fn each_item(
     input: &str,
     options: &RepairOptions,
@@ -226,9 +253,10 @@ enum Root {
 }
 
 /// Builds each item of the array read item by item (the top-level array, or the array of a
-/// member of the top-level object) with a sink of its own and sends it when it is complete.
-/// The object around such a member is built whole, with an empty array in the member's place
-/// (the "shell"); anything else is only noted (`Root::Other`).
+/// member of the top-level object, or of an object inside it) with a sink of its own and
+/// sends it when it is complete. The object around such a member is built whole, with an
+/// empty array in the member's place (the "shell"); anything else is only noted
+/// (`Root::Other`).
 struct ItemSink<S> {
     root: Root,
     /// Containers open, the top-level one included.
@@ -236,7 +264,8 @@ struct ItemSink<S> {
     /// The most containers open at once.
     deepest: usize,
     /// The depth of the array whose items are handed over while it is open (1: the
-    /// document's; 2: a member's of the top-level object), else 0.
+    /// document's; 2: a member's of the top-level object; 3: a member's of an object
+    /// that is a member's of the top-level object...), else 0.
     items_at: usize,
     /// The item being built (`depth` is above `items_at` while it is a container).
     item: Option<S>,
@@ -244,13 +273,22 @@ struct ItemSink<S> {
     /// that builds the items.
     shell: Option<S>,
     /// The top-level object's members that may hold the items.
-    members: Members,
-    /// The key of the top-level object's member being read.
+    members: Arc<Members>,
+    /// The shell's objects open on the way to the items, outermost (the top-level object)
+    /// first: `way[i]` is the object at depth `i + 1`.
+    way: Vec<Level>,
+    /// The keys of the array whose items are handed over, once it opened.
+    hole: Option<Vec<String>>,
+}
+
+/// An object of the shell on the way to the items.
+struct Level {
+    /// Its members that may hold them.
+    members: Arc<Members>,
+    /// The key of the member being read.
     key: Option<String>,
-    /// The key of the member whose items are handed over, once its array opened.
-    hole: Option<String>,
-    /// The member being read, or the last one ended, is the one whose items are handed
-    /// over: more items may join it (`reopen_array`).
+    /// The member being read, or the last one ended, holds the items (is their array, or an
+    /// object on the way to it): more items may join it (`reopen_array`).
     in_hole: bool,
 }
 
@@ -374,9 +412,14 @@ impl<S: Item> ItemSink<S> {
         self.inner().map(f).unwrap_or_default()
     }
 
-    /// Whether the shell's top level is where events happen.
-    fn at_shell_top(&self) -> bool {
-        self.root == Root::Object && self.depth == 1 && self.items_at == 0
+    /// The innermost open object of the shell on the way to the items, when it is where
+    /// events happen (no container is open inside it).
+    fn level(&mut self) -> Option<&mut Level> {
+        if self.root == Root::Object && self.items_at == 0 && self.depth == self.way.len() {
+            self.way.last_mut()
+        } else {
+            None
+        }
     }
 }
 
@@ -394,10 +437,9 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             items_at: 0,
             item: None,
             shell: None,
-            members: members.unwrap_or_default(),
-            key: None,
+            members: Arc::new(members.unwrap_or_default()),
+            way: Vec::new(),
             hole: None,
-            in_hole: false,
         }
     }
     fn null(&mut self) {
@@ -418,39 +460,62 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.scalar(|sink| sink.string(s, safe));
     }
     fn begin_object(&mut self) {
-        if self.depth == 0 && self.root == Root::None && self.members != Members::None {
+        if self.depth == 0 && self.root == Root::None && *self.members != Members::None {
             let mut shell = S::new(0);
             shell.begin_object();
             self.shell = Some(shell);
             self.root = Root::Object;
+            self.way.push(Level {
+                members: Arc::clone(&self.members),
+                key: None,
+                in_hole: false,
+            });
             self.deeper();
             return;
         }
+        let hole = self.hole.is_some();
+        let within = match self.level() {
+            Some(level) if !hole => level.key.as_deref().and_then(|k| level.members.within(k)),
+            _ => None,
+        };
         self.open(|s| s.begin_object());
+        if let Some(members) = within {
+            // An object on the way to the items: its members are followed.
+            self.way.push(Level {
+                members,
+                key: None,
+                in_hole: false,
+            });
+        }
     }
     fn key(&mut self, key: &str, safe: bool) {
-        if self.at_shell_top() {
-            self.in_hole = false;
-            self.key = Some(key.to_owned());
+        if let Some(level) = self.level() {
+            level.in_hole = false;
+            level.key = Some(key.to_owned());
         }
         self.inside(|s| s.key(key, safe));
     }
     fn end_member(&mut self) -> bool {
-        let top = self.at_shell_top();
+        let at = self.level().map(|l| (l.in_hole, l.key.clone()));
         let duplicate = self.inside(|s| s.end_member());
-        // The items' member given again replaces them: not read item by item.
-        if top && !self.in_hole && duplicate && self.key.is_some() && self.key == self.hole {
-            self.root = Root::Other;
+        // A key on the way to the items given again replaces them: not read item by item.
+        if let (Some((false, Some(key))), Some(hole)) = (at, &self.hole) {
+            if duplicate && hole.get(self.way.len() - 1) == Some(&key) {
+                self.root = Root::Other;
+            }
         }
         duplicate
     }
     fn abandon_member(&mut self) {
-        if self.at_shell_top() && self.in_hole {
+        if self.level().is_some_and(|l| l.in_hole) {
             self.root = Root::Other;
         }
         self.inside(|s| s.abandon_member());
     }
     fn end_object(&mut self) {
+        if self.level().is_some() {
+            self.way.pop();
+        }
         self.close(|s| s.end_object());
     }
     fn begin_array(&mut self) {
@@ -460,21 +525,26 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             self.deeper();
             return;
         }
-        if self.at_shell_top() && self.hole.is_none() {
-            if let Some(key) = self.key.take().filter(|k| self.members.hold(k)) {
-                // The member whose items are handed over: an empty array in its place.
-                if let Some(shell) = self.shell.as_mut() {
-                    shell.begin_array();
-                    shell.end_array();
-                }
-                with_outbox(|o| o.send(Event::Member { key: key.clone() }));
-                self.hole = Some(key.clone());
-                self.key = Some(key);
-                self.in_hole = true;
-                self.items_at = 2;
-                self.deeper();
-                return;
+        let hole = self.hole.is_some();
+        let held = match self.level() {
+            Some(level) if !hole => level.key.clone().filter(|k| level.members.hold(k)),
+            _ => None,
+        };
+        if held.is_some() {
+            // The member whose items are handed over: an empty array in its place.
+            if let Some(shell) = self.shell.as_mut() {
+                shell.begin_array();
+                shell.end_array();
             }
+            let path: Vec<String> = self.way.iter().filter_map(|l| l.key.clone()).collect();
+            for level in &mut self.way {
+                level.in_hole = true;
+            }
+            with_outbox(|o| o.send(Event::Member { path: path.clone() }));
+            self.hole = Some(path);
+            self.items_at = self.depth + 1;
+            self.deeper();
+            return;
         }
         self.open(|s| s.begin_array());
     }
@@ -485,7 +555,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.root = Root::Other;
     }
     fn object_to_array(&mut self) {
-        if self.at_shell_top() {
+        if self.level().is_some() {
             self.root = Root::Other;
         }
         self.inside(|s| s.object_to_array());
@@ -499,19 +569,35 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.close(|s| s.end_array_as_item());
     }
     fn reopen_array(&mut self) {
-        if self.at_shell_top() && self.in_hole {
-            // More items for the member's array: handed over as they come.
-            self.items_at = 2;
-            self.deeper();
-            return;
+        let innermost = self
+            .hole
+            .as_ref()
+            .is_some_and(|h| h.len() == self.way.len());
+        if let Some(level) = self.level() {
+            if level.in_hole {
+                if !innermost {
+                    // An object on the way taking items: not what was read so far.
+                    self.root = Root::Other;
+                    return;
+                }
+                // More items for the member's array: handed over as they come.
+                self.items_at = self.depth + 1;
+                self.deeper();
+                return;
+            }
         }
         self.inside(|s| s.reopen_array());
         self.deeper();
     }
     fn close_reopened(&mut self) {
-        if self.root == Root::Object && self.items_at == 2 && self.depth == 2 && self.in_hole {
+        let hole_level = self.way.len();
+        if self.root == Root::Object
+            && self.items_at == hole_level + 1
+            && self.depth == self.items_at
+            && self.way.last().is_some_and(|l| l.in_hole)
+        {
             self.items_at = 0;
-            self.depth = 1;
+            self.depth = hole_level;
             return;
         }
         self.depth = self.depth.saturating_sub(1);
@@ -603,6 +689,7 @@ impl Log for ItemLog {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse;
     use super::*;
     use serde_json::json;
 
@@ -614,7 +701,53 @@ mod tests {
 
     /// [`events`], reading the items of a member named `rows` of a top-level object.
     fn member_events(input: &str) -> Vec<String> {
-        events_in(input, &Members::Named(vec!["rows".to_owned()]))
+        events_in(
+            input,
+            &Members::Named(vec![("rows".to_owned(), Place::Items)]),
+        )
+    }
+
+    /// The members of an object whose member `rows` holds the items.
+    fn member_rows() -> Members {
+        Members::Named(vec![("rows".to_owned(), Place::Items)])
+    }
+
+    /// [`events`], reading the items of the member `rows` of the top-level object's member
+    /// `data` (an object).
+    fn nested_events(input: &str) -> Vec<String> {
+        let within = Place::Within(Arc::new(member_rows()));
+        events_in(input, &Members::Named(vec![("data".to_owned(), within)]))
+    }
+
+    /// What [`each_item`] hands over for `input`, gathered: every fix, the items, and the
+    /// object around them.
+    fn read_around(input: &str, members: &Members) -> (Vec<Fix>, Vec<Value>, Value) {
+        let (mut fixes, mut items, mut object) = (Vec::new(), Vec::new(), Value::Null);
+        each_item(input, &RepairOptions::default(), Want::ALL, members, |e| {
+            match e {
+                Event::Item { fixes: f, value } => {
+                    fixes.extend(f);
+                    items.push(value);
+                }
+                Event::End { fixes: f, result } => {
+                    fixes.extend(f);
+                    object = result.unwrap().unwrap().around.unwrap().0;
+                }
+                Event::Attempt | Event::Member { .. } => {}
+            }
+            true
+        });
+        (fixes, items, object)
+    }
+
+    /// The fixes [`parse`] makes in `input`, as [`each_item`] hands them over.
+    fn parser_fixes(input: &str) -> Vec<Fix> {
+        let parsed = parse(input, &RepairOptions::default()).unwrap();
+        parsed
+            .repairs
+            .iter()
+            .map(|r| (r.kind, r.path.to_owned()))
+            .collect()
     }
 
     fn events_in(input: &str, members: &Members) -> Vec<String> {
@@ -629,7 +762,7 @@ mod tests {
             out.push(match e {
                 Event::Attempt => "attempt".to_owned(),
                 Event::Item { fixes: f, value } => format!("{value} [{}]", fixes(f)),
-                Event::Member { key } => format!("member {key}"),
+                Event::Member { path } => format!("member {}", path.join("/")),
                 Event::End { fixes: f, result } => {
                     let result = match result {
                         Ok(Some(Found {
@@ -638,8 +771,8 @@ mod tests {
                         })) => depth.to_string(),
                         Ok(Some(Found {
                             depth,
-                            around: Some((shell, key)),
-                        })) => format!("{depth} {shell} {key}"),
+                            around: Some((shell, path)),
+                        })) => format!("{depth} {shell} {}", path.join("/")),
                         Ok(None) => "none".to_owned(),
                         Err(e) => format!("{e:?}"),
                     };
@@ -724,36 +857,14 @@ mod tests {
             "{rows: [1], [2,], n: 3,}",
             "{rows: [{a: [{b: 1,}]}]} // x",
         ] {
-            let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
-            let (mut fixes, mut items, mut object) = (Vec::new(), Vec::new(), Value::Null);
-            each_item(
-                input,
-                &RepairOptions::default(),
-                Want::ALL,
-                &Members::Named(vec!["rows".to_owned()]),
-                |e| {
-                    match e {
-                        Event::Item { fixes: f, value } => {
-                            fixes.extend(f);
-                            items.push(value);
-                        }
-                        Event::End { fixes: f, result } => {
-                            fixes.extend(f);
-                            object = result.unwrap().unwrap().around.unwrap().0;
-                        }
-                        Event::Attempt | Event::Member { .. } => {}
-                    }
-                    true
-                },
-            );
-            let expected: Vec<Fix> = parsed
-                .repairs
-                .iter()
-                .map(|r| (r.kind, r.path.to_owned()))
-                .collect();
-            assert_eq!(fixes, expected, "{input}");
+            let (fixes, items, mut object) = read_around(input, &member_rows());
+            assert_eq!(fixes, parser_fixes(input), "{input}");
             object["rows"] = Value::Array(items);
-            assert_eq!(object, parsed.value, "{input}");
+            assert_eq!(
+                object,
+                parse(input, &RepairOptions::default()).unwrap().value,
+                "{input}"
+            );
         }
         // No member named: an object is only noted, not built.
         let mut ended = false;
@@ -774,6 +885,72 @@ mod tests {
             },
         );
         assert!(ended);
+    }
+
+    #[test]
+    fn a_member_of_an_object_inside_the_top_level_one_comes_item_by_item() {
+        assert_eq!(
+            nested_events("{n: 1, data: {m: [2,], rows: [{b: 'x'}, 3,], k: 4}, z: 5}"),
+            [
+                "attempt",
+                "member data/rows",
+                "{\"b\":\"x\"} [UnquotedKey@ UnquotedKey@/data TrailingComma@/data/m UnquotedKey@/data UnquotedKey@/data/rows/0 QuoteStyle@/data/rows/0/b]",
+                "3 []",
+                "end 4 {\"n\":1,\"data\":{\"m\":[2],\"rows\":[],\"k\":4},\"z\":5} data/rows [TrailingComma@/data/rows UnquotedKey@/data UnquotedKey@]",
+            ]
+        );
+        // The object on the way given again before it held the items: the last one counts.
+        assert_eq!(
+            nested_events("{data: {k: 1}, data: {rows: [7]}}")[2..],
+            [
+                "7 [UnquotedKey@ UnquotedKey@/data UnquotedKey@ UnquotedKey@/data]",
+                "end 3 {\"data\":{\"rows\":[]}} data/rows [DuplicateKey@]"
+            ]
+        );
+        // Items joining the array after it closed.
+        assert_eq!(
+            nested_events("{data: {rows: [1], [2]}}")[3..],
+            [
+                "2 [SplitArray@/data]",
+                "end 3 {\"data\":{\"rows\":[]}} data/rows []"
+            ]
+        );
+        // The fixes are the parser's, in order, with its paths; the object is its value with
+        // the items taken out.
+        let members = Members::Named(vec![(
+            "data".to_owned(),
+            Place::Within(Arc::new(member_rows())),
+        )]);
+        for input in [
+            "{n: 1, data: {m: [2,], rows: [{b: 'x'}, 3,], k: 4}, z: 5}",
+            "{data: {k: 1}, data: {rows: [7]}}",
+            "{data: {rows: [1], [2,], n: 3,}, m: 4,} // x",
+        ] {
+            let (fixes, items, mut object) = read_around(input, &members);
+            assert_eq!(fixes, parser_fixes(input), "{input}");
+            object["data"]["rows"] = Value::Array(items);
+            assert_eq!(
+                object,
+                parse(input, &RepairOptions::default()).unwrap().value,
+                "{input}"
+            );
+        }
+        // A key on the way, or the items' own, given again after them; an array where the
+        // object on the way should be; the items' member in an object not on the way.
+        for input in [
+            "{data: {rows: [1]}, data: 2}",
+            "{data: {rows: [1], rows: 2}}",
+            "{data: [{rows: [1]}]}",
+            "{other: {rows: [1]}}",
+            "{data: {other: {rows: [1]}}}",
+        ] {
+            let e = nested_events(input);
+            assert_eq!(
+                e.last().map(|e| e.starts_with("end none")),
+                Some(true),
+                "{input}: {e:?}"
+            );
+        }
     }
 
     #[test]
