@@ -7,7 +7,7 @@
 //! same value and warnings, whole or item by item: now and then the generated schema is the
 //! items of an array inside an object schema, and the reply is put inside such an object
 //! (`{"items": [<reply>]}`, with members around it, or left open), so that the object around
-//! the items is read too.
+//! the items is read too; or that object inside another (`{"data": {"items": [<reply>]}}`).
 #![no_main]
 
 mod common;
@@ -22,9 +22,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=7).unwrap_or(0);
+    let around = u.int_in_range(0..=9).unwrap_or(0);
     if around >= 4 {
         let Ok(wrapped) = common::object_around(&mut u, schema) else {
+            return;
+        };
+        schema = wrapped;
+    }
+    if around >= 8 {
+        let Ok(wrapped) = common::object_around_object(&mut u, schema) else {
             return;
         };
         schema = wrapped;
@@ -34,6 +40,8 @@ fuzz_target!(|data: &[u8]| {
         5 => format!("{{\"items\": [{reply}]}}"),
         6 => format!("{{a: 1, \"items\": [{reply}], 'name': \"x\"}}"),
         7 => format!("{{Kind: 'k', items: [{reply}"),
+        8 => format!("{{\"n\": 1, \"data\": {{\"items\": [{reply}], x: 2}}}}"),
+        9 => format!("{{data: {{a: 1, items: [{reply}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {
@@ -63,8 +71,10 @@ fuzz_target!(|data: &[u8]| {
     match llmout::large::from_llm_with_compiled(&reply, &compiled, &options) {
         llmout::large::Large::Whole(whole) => assert_eq!(whole, r),
         llmout::large::Large::Items(items) => {
-            if let Some((object, key)) = items.around() {
-                assert_eq!(object.get(key), Some(&serde_json::json!([])));
+            if let Some((object, path)) = items.around() {
+                let pointer: String = path.iter().map(|k| format!("/{k}")).collect();
+                let object = serde_json::Value::Object(object.clone());
+                assert_eq!(object.pointer(&pointer), Some(&serde_json::json!([])));
             }
             assert_eq!(items.to_result(), r);
             assert_eq!(items.recovered(), r.recovered);

@@ -6,20 +6,23 @@
 //! - one JSON array, against a schema whose root is an array of items
 //!   (`{"type": "array", "items": …}`) or any value (`{}`);
 //! - a JSON object around such an array (`{"results": [...], "total": 3}`), against an
-//!   object schema with a property that is an array of items: the items of the first member
-//!   whose key is such a property's name, exactly, and whose value is an array are read one
-//!   at a time; the object's other members are read and recovered whole, with an empty array
-//!   in the items' place ([`Items::around`]). Against `{}`, which keeps any member as it is,
-//!   the first member whose value is an array, whatever its key.
+//!   object schema with a property that is an array of items: the items of a member whose
+//!   key is such a property's name, exactly, and whose value is an array are read one at a
+//!   time; the object's other members are read and recovered whole, with an empty array in
+//!   the items' place ([`Items::around`]). Against `{}`, which keeps any member as it is, any
+//!   member whose value is an array, whatever its key.
 //! - an object around an object around such an array (`{"page": 2, "result": {"rows":
-//!   [...]}}`), and so on, up to the array of an object four levels down, against an object
-//!   schema whose properties lead there: each object on the way is a property's value, of an
-//!   object schema of which nothing is asked but its properties, and the keys on the way are
-//!   the properties' names, exactly. Against `{}` only the top-level object's members are
-//!   looked at: its first array, at whatever depth, may be a small one (tags in a `meta`
-//!   object) before the large one, so a deeper array is read whole. Schemas whose objects
-//!   refer to each other are followed to the first 256 properties on the way, in the
-//!   schema's order.
+//!   [...]}}`), and so on, up to the array of an object four levels down: against an object
+//!   schema whose properties lead there (each object on the way a property's value, of an
+//!   object schema of which nothing is asked but its properties, the keys on the way the
+//!   properties' names, exactly), or against `{}`, any object's. Schemas whose objects refer
+//!   to each other are followed to the first 256 properties on the way, in the schema's
+//!   order.
+//!
+//! Where the object holds several such arrays, the largest is read item by item (the one in
+//! which the parser hands over the most values, keys and brackets, found by a first parse
+//! that builds nothing; the first of equals), and the others whole with the object: the
+//! records, not the tags in a `meta` object before them.
 //!
 //! They are handed over piece by piece ([`Items`]): the items, then the warnings, each read
 //! again from the reply for each turn (the parser and the recovery are linear, so each turn
@@ -115,7 +118,7 @@ use serde_json::Map;
 use crate::pipeline::{self, Outcome};
 use crate::recover::items::{self as walk, Items as Walk};
 use crate::recover::Recovered;
-use crate::repair::items::{each_item, Event, Fix, Found, Members, Want};
+use crate::repair::items::{each_item, largest_array, Event, Fix, Found, Members, Want};
 use crate::repair::{RepairKind, RepairOptions};
 use crate::schema::Schema;
 use crate::{sanitize, Error, Options, ValidationResult, Warning, WarningKind};
@@ -166,7 +169,7 @@ pub fn from_llm_with_compiled<'a>(
     let choice = ranking.choice_warnings();
     match ranking.best.take().map(|b| b.out) {
         Some(Out::Plan(plan)) => Large::Items(Items {
-            plan,
+            plan: *plan,
             choice,
             schema,
             options,
@@ -370,8 +373,7 @@ impl Items<'_> {
         let mut walk = None;
         let mut index = 0;
         let mut out = Ok(());
-        let members = walk::members(self.schema);
-        each_item(text, &repair, want, &members, |event| {
+        each_item(text, &repair, want, &plan.members, |event| {
             let step = match event {
                 Event::Attempt => {
                     attempt += 1;
@@ -455,6 +457,8 @@ struct Plan<'a> {
     moves: bool,
     /// The object around the items, if any.
     shell: Option<Shell>,
+    /// The members through which the items were reached (chosen once, see [`follow`]).
+    members: Members,
 }
 
 impl Plan<'_> {
@@ -494,7 +498,7 @@ impl Plan<'_> {
 /// A candidate's outcome: a plan, or (where it could not be read item by item) its value and
 /// warnings, as the pipeline's `evaluate` gives them.
 enum Out<'a> {
-    Plan(Plan<'a>),
+    Plan(Box<Plan<'a>>),
     Built(Value, Vec<Warning>),
 }
 
@@ -597,6 +601,8 @@ struct Tally {
     result: Option<Result<Option<usize>, crate::repair::RepairError>>,
     /// The object around the items, recovered.
     shell: Option<Shell>,
+    /// The members read through (see [`follow`]).
+    members: Members,
 }
 
 impl Tally {
@@ -613,6 +619,7 @@ impl Tally {
                 recovery: self.recovery,
                 moves: self.moves,
                 shell: self.shell,
+                members: self.members,
             },
             cost: self.cost,
             syntax,
@@ -624,7 +631,7 @@ impl<'a> Outcome<Plan<'a>> {
     fn map_plan(self) -> Outcome<Out<'a>> {
         match self {
             Outcome::Parsed { out, cost, syntax } => Outcome::Parsed {
-                out: Out::Plan(out),
+                out: Out::Plan(Box::new(out)),
                 cost,
                 syntax,
             },
@@ -634,13 +641,27 @@ impl<'a> Outcome<Plan<'a>> {
     }
 }
 
+/// The members whose array `text` is read item by item through: of the arrays the schema
+/// allows ([`walk::members`]), the largest ([`largest_array`]: one more parse, skipped where
+/// there is no choice, or the text is an array, which needs no member).
+fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
+    let allowed = walk::members(schema);
+    if !allowed.choose() || text.trim_start().starts_with('[') {
+        return allowed;
+    }
+    match largest_array(text, repair, &allowed, walk::LEVELS) {
+        Members::None => allowed,
+        largest => largest,
+    }
+}
+
 /// Reads `text` item by item with the lenient parser, recovering each item, and counts what
 /// it takes. `None` where an item needs what reading item by item cannot follow.
 fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options) -> Option<Tally> {
     let mut t = Tally::default();
     let mut walk = None;
     let mut fit = true;
-    let members = walk::members(schema);
+    let members = follow(text, repair, schema);
     each_item(text, repair, RECOVERED, &members, |event| match event {
         Event::Attempt => {
             t = Tally {
@@ -705,6 +726,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             false
         }
     });
+    t.members = members;
     (fit && t.result.is_some()).then_some(t)
 }
 
@@ -911,8 +933,8 @@ mod tests {
             &options
         ));
         assert!(same("[1, \"[2]\", {\"a\": \"{}\"}]", &any, &options));
-        // An object around an array: the first member whose value is an array, whatever its
-        // key, is read item by item; the other members are kept as they are.
+        // An object around an array: the largest array of a member, whatever its key, is read
+        // item by item; the other members are kept as they are.
         assert!(same(
             "{total: '2', rows: [1, {a: 2,},], meta: [3]}",
             &any,
@@ -925,6 +947,29 @@ mod tests {
                 vec!["rows".to_owned()]
             )
         );
+        // Not the first array: the largest, as deep as it is.
+        assert_eq!(
+            around_of(
+                "{tags: ['a'], meta: {more: [1, 2]}, rows: [1, 2, {c: 3}]}",
+                &any
+            ),
+            (
+                json!({"tags": ["a"], "meta": {"more": [1, 2]}, "rows": []}),
+                vec!["rows".to_owned()]
+            )
+        );
+        assert_eq!(
+            around_of("{tags: ['a'], result: {n: 1, rows: [1, 2]}}", &any),
+            (
+                json!({"tags": ["a"], "result": {"n": 1, "rows": []}}),
+                vec!["result".to_owned(), "rows".to_owned()]
+            )
+        );
+        assert!(same(
+            "{tags: ['a'], result: {n: 1, rows: [1, 2,], more: [3,]}, end: 'x'}",
+            &any,
+            &options
+        ));
         // Not an array, or no member that is one, or that member given again: whole.
         assert!(!same("{id: 1}", &any, &options));
         assert!(!same("{id: 1, tags: 'x'}", &any, &options));

@@ -548,8 +548,9 @@ fn parse_writes_an_object_around_an_array_item_by_item() {
     }
 }
 
-/// Against `{}`, an object around an array is written item by item as well: the first member
-/// whose value is an array, whatever its key, with the same bytes as the whole pipeline's.
+/// Against `{}`, an object around an array is written item by item as well: the largest array
+/// of a member, whatever its key and however deep, with the same bytes as the whole
+/// pipeline's.
 #[test]
 fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
     let schema = schema_file("any.json", &serde_json::json!({}));
@@ -568,7 +569,7 @@ fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
          {\"kind\":\"repaired\",\"path\":\"/rows\",\"message\":\"removed a trailing comma\"},\
          {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"}],\"recovered\":true}\n"
     );
-    let cases: [&[u8]; 6] = [
+    let cases: [&[u8]; 8] = [
         reply,
         b"{\"records\": []}",
         // No member is an array, or the array's member is given again: whole.
@@ -577,6 +578,9 @@ fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
         // Truncated; items joining the array after it closed.
         b"{rows: [{n: 1}, {n: 2",
         b"{rows: [{n: 1}], {n: 2}], note: 'x'}",
+        // A larger array after a small one, and deeper.
+        b"{tags: ['a'], rows: [1, 2, 3], n: 1}",
+        b"{tags: ['a'], page: {n: 1, rows: [1, 2, 3]}, z: {}}",
     ];
     for reply in cases {
         assert_same_when_large(&["parse", "--schema", path], reply);

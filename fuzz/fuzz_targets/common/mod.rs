@@ -53,22 +53,41 @@ pub fn schema(u: &mut Unstructured<'_>) -> Result<Value> {
 /// schema, with up to two other properties before or after it (each maybe required), and
 /// `schema`'s definitions moved to the new root: the shape `large` reads item by item
 /// inside an object.
-pub fn object_around(u: &mut Unstructured<'_>, mut schema: Value) -> Result<Value> {
+pub fn object_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    let items = |schema: Value| json!({"type": "array", "items": schema});
+    property_of(u, schema, "items", items, &["a", "name", "Kind", "x"])
+}
+
+/// `schema` (from [`object_around`]) as the property `data` of another object schema, in the
+/// same way: the items two objects deep, which `large` reads item by item too.
+pub fn object_around_object(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    property_of(u, schema, "data", |schema| schema, &["n", "Data", "x"])
+}
+
+/// An object schema whose property `name` is `wrap(schema)`, with up to two others named from
+/// `others`, each maybe required; `schema`'s definitions move to the new root.
+fn property_of(
+    u: &mut Unstructured<'_>,
+    mut schema: Value,
+    name: &'static str,
+    wrap: impl Fn(Value) -> Value,
+    others: &[&'static str],
+) -> Result<Value> {
     let defs = schema.as_object_mut().and_then(|m| m.remove("$defs"));
     let n = defs.as_ref().and_then(Value::as_object).map_or(0, Map::len);
     let mut props = Map::new();
     let mut required = Vec::new();
-    let others = u.int_in_range(0..=2)?;
-    let at = u.int_in_range(0..=others)?;
-    for i in 0..=others {
-        let (name, node) = if i == at {
-            ("items", json!({"type": "array", "items": schema.clone()}))
+    let count = u.int_in_range(0..=2)?;
+    let at = u.int_in_range(0..=count)?;
+    for i in 0..=count {
+        let (key, node) = if i == at {
+            (name, wrap(schema.clone()))
         } else {
-            (*u.choose(&["a", "name", "Kind", "x"])?, node(u, 1, n)?)
+            (*u.choose(others)?, node(u, 1, n)?)
         };
-        props.insert(name.into(), node);
+        props.insert(key.into(), node);
         if u.arbitrary()? {
-            required.push(json!(name));
+            required.push(json!(key));
         }
     }
     let mut root = json!({"type": "object", "properties": props, "required": required});

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::log::{write_segment, Log, Seg, ROOT};
+use super::log::{write_segment, Counter, Log, Seg, ROOT};
 use super::sink::{Int, KeySink, Sink, ValueSink};
 use super::{parser, RepairError, RepairKind, RepairOptions};
 
@@ -89,6 +89,27 @@ impl Members {
             Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Items),
             Members::Any => true,
         }
+    }
+
+    /// Whether more than one array may be read item by item: an object around two of them
+    /// holds a choice (see [`largest_array`]).
+    pub(crate) fn choose(&self) -> bool {
+        fn leaves(m: &Members, most: usize) -> usize {
+            match m {
+                Members::None => 0,
+                Members::Any => most,
+                Members::Named(named) => named.iter().fold(0, |n, (_, place)| {
+                    if n >= most {
+                        return n;
+                    }
+                    n + match place {
+                        Place::Items => 1,
+                        Place::Within(inner) => leaves(inner, most - n),
+                    }
+                }),
+            }
+        }
+        leaves(self, 2) >= 2
     }
 
     /// The members of the object that is the value of the member `key`, when they may hold
@@ -611,6 +632,249 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     }
 }
 
+/// Which of the arrays `members` allows in `input`'s top-level object holds the most: the
+/// members that lead to it alone (a chain of [`Place::Within`] ending in [`Place::Items`]),
+/// or [`Members::None`] when the document is no object or holds no such array. Reading the
+/// document item by item then takes that array's items one at a time: the largest, where
+/// [`each_item`] alone would take the first (tags in a `meta` object, before the records).
+///
+/// Against [`Members::Any`], the arrays of the top-level object's members, of its members'
+/// objects, and so on to `levels` objects deep. An array's size is what the parser hands the
+/// sink inside it (a value, a key, an opening or closing each), which follows its length in
+/// bytes. One more parse, with nothing built: linear, as [`each_item`] is.
+pub(crate) fn largest_array(
+    input: &str,
+    options: &RepairOptions,
+    members: &Members,
+    levels: usize,
+) -> Members {
+    FOLLOW.with(|f| *f.borrow_mut() = Some((Arc::new(members.clone()), levels)));
+    let found = parser::run::<Largest, Counter>(input, options);
+    FOLLOW.with(|f| *f.borrow_mut() = None);
+    let Ok((largest, _, _)) = found else {
+        return Members::None;
+    };
+    let Some((_, path)) = largest.best.filter(|_| largest.object) else {
+        return Members::None;
+    };
+    path.iter().rev().fold(Members::None, |inner, key| {
+        let place = match inner {
+            Members::None => Place::Items,
+            inner => Place::Within(Arc::new(inner)),
+        };
+        Members::Named(vec![(key.clone(), place)])
+    })
+}
+
+thread_local! {
+    /// The members [`Largest`] follows, and how many objects deep, for [`largest_array`].
+    static FOLLOW: RefCell<Option<(Arc<Members>, usize)>> = const { RefCell::new(None) };
+}
+
+/// Follows the top-level object's members (and their objects') that `members` allows, and
+/// measures each array among them (see [`largest_array`]).
+struct Largest {
+    /// Containers open.
+    depth: usize,
+    /// The objects open on the way, outermost first (`way[i]` is at depth `i + 1`): the
+    /// members each allows (`None` against any value: every key), and the key being read.
+    way: Vec<(Option<Arc<Members>>, Option<String>)>,
+    levels: usize,
+    /// The array being measured: its keys, its depth, what was handed over inside it.
+    open: Option<(Vec<String>, usize, usize)>,
+    /// The last array measured, which more items may join (`reopen_array`).
+    last: Option<(Vec<String>, usize)>,
+    /// The largest array so far: its size and keys.
+    best: Option<(usize, Vec<String>)>,
+    /// Whether the document is still one top-level object.
+    object: bool,
+    /// Whether a top-level value began.
+    rooted: bool,
+}
+
+impl Largest {
+    /// One thing handed over: counted in the array being measured; true when it falls inside
+    /// one (nothing else is followed there).
+    fn count(&mut self) -> bool {
+        match &mut self.open {
+            Some((_, _, n)) => {
+                *n += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A value that is no container: counted, and at the top level, a document that is no
+    /// object.
+    fn scalar(&mut self) {
+        if !self.count() && self.depth == 0 {
+            self.object = false;
+        }
+    }
+
+    /// A top-level value begins: the document is an object only if it is the first.
+    fn root(&mut self, object: bool) {
+        self.object &= object && !self.rooted;
+        self.rooted = true;
+    }
+
+    /// Whether events happen in the innermost object on the way.
+    fn on_the_way(&self) -> bool {
+        self.object && self.open.is_none() && self.depth == self.way.len() && self.depth > 0
+    }
+
+    /// What the innermost object on the way allows for the value of the member being read:
+    /// the array itself (`Ok`), an object on the way (`Err` with its members), or nothing.
+    fn allowed(&self) -> Option<Result<(), Option<Arc<Members>>>> {
+        if !self.on_the_way() {
+            return None;
+        }
+        let (members, key) = self.way.last()?;
+        let key = key.as_deref()?;
+        match members.as_deref() {
+            None => Some(Ok(())),
+            Some(m) if m.hold(key) => Some(Ok(())),
+            Some(m) => m.within(key).map(|inner| Err(Some(inner))),
+        }
+    }
+
+    fn keys(&self) -> Vec<String> {
+        self.way.iter().filter_map(|(_, k)| k.clone()).collect()
+    }
+
+    /// The array being measured closes.
+    fn measured(&mut self) {
+        if let Some((path, _, n)) = self.open.take() {
+            if self.best.as_ref().is_none_or(|(most, _)| n > *most) {
+                self.best = Some((n, path.clone()));
+            }
+            self.last = Some((path, n));
+        }
+    }
+}
+
+impl Sink<'_> for Largest {
+    fn new(_: usize) -> Self {
+        let (members, levels) = FOLLOW
+            .with(|f| f.borrow().clone())
+            .unwrap_or((Arc::new(Members::None), 0));
+        let any = *members == Members::Any;
+        Largest {
+            depth: 0,
+            way: vec![(if any { None } else { Some(members) }, None)],
+            levels,
+            open: None,
+            last: None,
+            best: None,
+            object: true,
+            rooted: false,
+        }
+    }
+    fn null(&mut self) {
+        self.scalar();
+    }
+    fn bool(&mut self, _: bool) {
+        self.scalar();
+    }
+    fn int(&mut self, _: Int, _: &str) {
+        self.scalar();
+    }
+    fn float(&mut self, text: &str) -> bool {
+        self.scalar();
+        super::sink::finite_number(text).is_some()
+    }
+    fn string(&mut self, _: &str, _: bool) {
+        self.scalar();
+    }
+    fn begin_object(&mut self) {
+        if !self.count() {
+            if self.depth == 0 {
+                self.root(true);
+            } else if let Some(Err(inner)) = self.allowed() {
+                if self.way.len() < self.levels {
+                    self.way.push((inner, None));
+                }
+            } else if self.on_the_way() && self.way.last().is_some_and(|(m, _)| m.is_none()) {
+                // Against any value, every object on the way is followed.
+                if self.way.len() < self.levels {
+                    self.way.push((None, None));
+                }
+            }
+        }
+        self.depth += 1;
+    }
+    fn key(&mut self, key: &str, _: bool) {
+        if !self.count() && self.on_the_way() {
+            if let Some((_, k)) = self.way.last_mut() {
+                *k = Some(key.to_owned());
+            }
+        }
+    }
+    fn end_member(&mut self) -> bool {
+        self.count();
+        false
+    }
+    fn abandon_member(&mut self) {
+        self.count();
+    }
+    fn end_object(&mut self) {
+        if !self.count() && self.on_the_way() && self.depth > 1 {
+            self.way.pop();
+        }
+        self.depth = self.depth.saturating_sub(1);
+    }
+    fn begin_array(&mut self) {
+        if !self.count() {
+            if self.depth == 0 {
+                self.root(false);
+            } else if let Some(Ok(())) = self.allowed() {
+                self.open = Some((self.keys(), self.depth + 1, 0));
+            }
+        }
+        self.depth += 1;
+    }
+    fn end_array(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        match &self.open {
+            Some((_, at, _)) if *at == self.depth + 1 => self.measured(),
+            _ => {
+                self.count();
+            }
+        }
+    }
+    fn root_to_array(&mut self) {
+        self.object = false;
+    }
+    fn object_to_array(&mut self) {
+        if !self.count() && self.on_the_way() {
+            self.object = false;
+        }
+    }
+    fn end_array_as_item(&mut self) {
+        self.end_array();
+    }
+    fn reopen_array(&mut self) {
+        if !self.count() && self.on_the_way() {
+            // More items for the array just measured, when it was this member's.
+            let keys = self.keys();
+            if let Some((path, n)) = self.last.take().filter(|(p, _)| *p == keys) {
+                self.open = Some((path, self.depth + 1, n));
+            }
+        }
+        self.depth += 1;
+    }
+    fn close_reopened(&mut self) {
+        self.end_array();
+    }
+    fn root_string(&self) -> Option<&str> {
+        None
+    }
+    fn unwrap_root<L: Log>(&mut self, _: &RepairOptions) -> Option<(L, usize)> {
+        None
+    }
+}
+
 /// Puts each fix, with its path, in the outbox. Paths are built as [`Repairs`](super::Repairs)
 /// builds them, but only for the nodes of the path being read: a new node's parent is the
 /// last node still on the parser's path, and the parser has let go of every node made after
@@ -949,6 +1213,73 @@ mod tests {
                 e.last().map(|e| e.starts_with("end none")),
                 Some(true),
                 "{input}: {e:?}"
+            );
+        }
+    }
+
+    /// The keys [`largest_array`] leads through, in order.
+    fn largest(input: &str, members: &Members, levels: usize) -> Vec<String> {
+        let mut path = Vec::new();
+        let mut at = largest_array(input, &RepairOptions::default(), members, levels);
+        while let Members::Named(mut named) = at {
+            assert_eq!(named.len(), 1, "{input}");
+            let (key, place) = named.remove(0);
+            path.push(key);
+            at = match place {
+                Place::Items => Members::None,
+                Place::Within(inner) => Members::clone(&inner),
+            };
+        }
+        path
+    }
+
+    #[test]
+    fn the_largest_array_the_members_allow_is_found() {
+        let input = "{a: [1], b: {c: [1, 2, 3], e: {f: [1, 2, 3, 4, 5]}}, d: [{}]}";
+        // Against any value: to as many objects deep as allowed.
+        assert_eq!(largest(input, &Members::Any, 3), ["b", "e", "f"]);
+        assert_eq!(largest(input, &Members::Any, 2), ["b", "c"]);
+        // `{}` is two things handed over (its opening and its closing): more than `[1]`'s one.
+        assert_eq!(largest(input, &Members::Any, 1), ["d"]);
+        // Only what the members allow.
+        let named = |keys: &[&str]| {
+            Members::Named(keys.iter().map(|k| (k.to_string(), Place::Items)).collect())
+        };
+        assert_eq!(largest(input, &named(&["a"]), 3), ["a"]);
+        let within = Members::Named(vec![
+            ("a".to_owned(), Place::Items),
+            ("b".to_owned(), Place::Within(Arc::new(named(&["c"])))),
+        ]);
+        assert_eq!(largest(input, &within, 3), ["b", "c"]);
+        // Items joining an array after it closed are its own; a tie goes to the first.
+        assert_eq!(
+            largest("{a: [1], [2, 3], b: [1, 2]}", &Members::Any, 1),
+            ["a"]
+        );
+        assert_eq!(largest("{a: [1, 2], b: [3, 4]}", &Members::Any, 1), ["a"]);
+        // A choice to make only where two arrays may be read.
+        assert!(!Members::None.choose());
+        assert!(!named(&["a"]).choose());
+        let chain = Members::Named(vec![(
+            "b".to_owned(),
+            Place::Within(Arc::new(named(&["c"]))),
+        )]);
+        assert!(!chain.choose());
+        assert!(within.choose());
+        assert!(named(&["a", "d"]).choose());
+        assert!(Members::Any.choose());
+        // No object, several values, or no array: none.
+        for input in [
+            "[1, 2]",
+            "{a: [1]} {b: [1, 2]}",
+            "{a: [1]} 2",
+            "{a: 1, b: {c: 2}}",
+            "'x'",
+        ] {
+            assert_eq!(
+                largest_array(input, &RepairOptions::default(), &Members::Any, 3),
+                Members::None,
+                "{input}"
             );
         }
     }
