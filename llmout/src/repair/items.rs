@@ -68,7 +68,8 @@ pub(crate) enum Members {
     /// Those with these keys: each the array itself, or an object whose members hold it.
     Named(Vec<(String, Place)>),
     /// Any key whose value is an array (the schema is `{}`, which asks nothing of any
-    /// member). Only the top-level object's members: see the `large` module docs.
+    /// member): of the top-level object's members, the first. [`largest_array`] looks
+    /// deeper, and names the members that lead to the largest.
     Any,
 }
 
