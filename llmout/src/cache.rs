@@ -1,4 +1,4 @@
-//! The per-type schema cache behind [`LlmOutput::schema`](crate::LlmOutput::schema).
+//! The per-type schema cache behind [`LlmOutput::schema`].
 //!
 //! A `static` inside a generic function is shared by every instantiation, so the cache is a
 //! map from `TypeId` to a leaked entry: each type's schema is generated and compiled once per

@@ -1,9 +1,9 @@
 //! The pipeline: sequences the stages; holds no logic of its own beyond choosing.
 //!
 //! 1. fast path (`serde_json` straight into the target);
-//! 2. [`extract`](crate::extract) candidates;
-//! 3. [`sanitize`](crate::sanitize) and parse each (strict, then [`repair`](crate::repair));
-//! 4. [`recover`](crate::recover) each against the schema;
+//! 2. [`extract`] candidates;
+//! 3. [`sanitize`] and parse each (strict, then [`repair`]);
+//! 4. [`recover`] each against the schema;
 //! 5. choose the cheapest, deserialize; last resort: its required fields only.
 
 use serde_json::Value;
@@ -30,7 +30,7 @@ pub struct Repaired {
 /// enclosing candidate beats the one inside it and a later one beats an earlier one (the answer
 /// usually follows any example).
 ///
-/// Memory: the value and a [`Warning`](crate::Warning) per fix are held whole, 27 times the
+/// Memory: the value and a [`Warning`] per fix are held whole, 27 times the
 /// input for 100 MB of records that need a fix every ten bytes. [`repair_json`] writes the
 /// same value as text and counts the fixes (2.0 times).
 ///

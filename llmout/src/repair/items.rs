@@ -4,7 +4,7 @@
 //! (and the rest of the object), not the document (see [`each_item`]).
 //!
 //! The parser is the same one [`parse`](super::parse) runs, over the same input with the same
-//! options, so the items are exactly the items of [`parse`]'s value, and the fixes exactly its
+//! options, so the items are exactly the items of [`parse`](super::parse)'s value, and the fixes exactly its
 //! [`Repairs`](super::Repairs), in the same order with the same paths.
 //!
 //! The parser builds its sink and log itself (`Sink::new`, `Log::new`), so what it reads

@@ -143,7 +143,7 @@ impl Node<'_> {
 
 // ----- the sink -----------------------------------------------------------------------------
 
-/// Builds a [`Node`], as [`ValueSink`](super::sink::ValueSink) builds a `Value`: members and
+/// Builds a [`Node`], as [`ValueSink`] builds a `Value`: members and
 /// items of open containers wait on shared stacks and each container is built once, at its
 /// size, when it closes; a repeated key is found by a filtered scan, or through an index once
 /// an object has more than [`SCAN_MEMBERS`] members.

@@ -13,7 +13,7 @@
 //! | `required`, `x-no-invent` that are not arrays of strings; `x-aliases` not an object of strings | `{"required": "a"}` |
 //! | bounds that are not numbers, counts that are not non-negative integers, `multipleOf` not above 0 | `{"minItems": -1}` |
 //! | `format` that is not a string, `uniqueItems` not a boolean, `dependentRequired` not an object of name lists | `{"format": 1}` |
-//! | a `pattern` or `patternProperties` key that is not a regular expression llmout can run (see [`Pattern`](super::Pattern): ECMA-262 without look-around or backreferences) | `{"pattern": "(?=a)"}` |
+//! | a `pattern` or `patternProperties` key that is not a regular expression llmout can run (see [`Pattern`]: ECMA-262 without look-around or backreferences) | `{"pattern": "(?=a)"}` |
 //! | a `$ref` that is not a string or does not resolve inside the document | `{"$ref": "#/$defs/Missing"}` |
 //! | references that loop without consuming input: a cycle of `$ref`s and in-place applicators (`anyOf`, `oneOf`, `allOf`, `not`, `if`/`then`/`else`) with no `properties` or `items` on the way | `A -> B -> A`, a `$ref` that is its own `anyOf` branch |
 //! | schema positions nested more than 100 deep | |

@@ -1,7 +1,7 @@
 //! Hermes / Qwen `<tool_call>…</tool_call>` (closer optional): a JSON call, or a JSON array
 //! of calls (xLAM, Granite 4); or pythonic calls; or GLM's `name<arg_key>…` and a name alone
-//! (see [`glm`](super::glm)); or Qwen3-Coder's `<function=…>` (see
-//! [`qwen_coder`](super::qwen_coder)).
+//! (see [`glm`]); or Qwen3-Coder's `<function=…>` (see
+//! [`qwen_coder`]).
 
 use std::ops::Range;
 

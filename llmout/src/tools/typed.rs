@@ -164,7 +164,7 @@ fn variant_order<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
 
 /// The tool definitions of `T` (see [`definitions`]) in the request shape of a provider, the
 /// value of its `tools` field, each tool's parameters rewritten for the provider as
-/// [`to_dialect`](crate::schema::dialect::to_dialect) rewrites a schema:
+/// [`to_dialect`] rewrites a schema:
 ///
 /// | dialect | each tool |
 /// |---|---|

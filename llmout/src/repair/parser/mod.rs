@@ -4,7 +4,7 @@
 //! * the cursor only moves forward, and every loop iteration either moves it or returns;
 //! * slices of the input are taken only at positions of ASCII bytes or at the lead byte of a
 //!   multi-byte character, so they are always on character boundaries;
-//! * lookahead ([`Parser::key_follows`], [`Parser::string_ends`]) reads at most up to the next
+//! * lookahead ([`Parser::key_follows`], [`Parser::string_end`]) reads at most up to the next
 //!   key, which the cursor then passes over once: each byte is read a bounded number of times;
 //! * recursion happens only in [`Parser::object`] and [`Parser::array`], after the depth check.
 
