@@ -896,10 +896,9 @@ impl Answers for Parse {
     }
 }
 
-/// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
 /// The object around the items, its members in order, the items in the member at `path` (a
-/// member's, or a member's member's...), written by `array` (taken once: the keys on the way
-/// are each there once, and a later member of the same key is never the way).
+/// member's, or a member's member's...), written by `array` (called once: a map's keys are
+/// unique).
 fn write_around<W: Write>(
     w: &mut W,
     object: &serde_json::Map<String, Value>,
@@ -927,6 +926,7 @@ fn write_around<W: Write>(
     w.write_all(b"}")
 }
 
+/// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
 /// read item by item: the object around the items (if any) with each item in its place, then
 /// each warning, written as it is read.
 fn write_items(
