@@ -123,10 +123,12 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
 /// The schema of the array at `path` in the top-level object (see [`members`]), and whether
 /// every property on the way to it is required.
 fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
-    let (last, way) = path.split_last()?;
+    if path.is_empty() {
+        return None;
+    }
     let mut id = schema.root();
     let mut required = true;
-    for key in way.iter().chain([last]) {
+    for key in path {
         let p = object_at(schema, id)?
             .properties
             .iter()
@@ -255,8 +257,9 @@ impl Walker<'_> {
         if let Some(hole) = self.hole.as_mut() {
             let reached = dry == 0 && depth == hole.depth;
             if reached && hole.at.is_none() && hole.path == self.path {
-                // Each property on the way is the one `p` is in, or holds it: all required,
-                // or an error in an item would drop an optional one instead.
+                // `p` is the items' property; `hole.required`, whether it and every property
+                // on the way to it are required: else an error in an item would drop an
+                // optional one instead.
                 hole.at = Some(Mark {
                     warnings,
                     violations,
