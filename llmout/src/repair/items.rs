@@ -1285,6 +1285,83 @@ mod tests {
         }
     }
 
+    /// What the parser hands a sink inside `v`: one call for a scalar, an opening and a
+    /// closing for a container, and a key and a member's end for each member.
+    fn handed(v: &Value) -> usize {
+        match v {
+            Value::Array(items) => 2 + items.iter().map(handed).sum::<usize>(),
+            Value::Object(members) => 2 + members.values().map(|v| 2 + handed(v)).sum::<usize>(),
+            _ => 1,
+        }
+    }
+
+    /// Every array reached through objects only, to `levels` objects deep, in the order the
+    /// arrays close: its keys and what is handed over inside it.
+    fn arrays(
+        v: &Value,
+        levels: usize,
+        keys: &mut Vec<String>,
+        out: &mut Vec<(Vec<String>, usize)>,
+    ) {
+        let Value::Object(members) = v else { return };
+        for (k, v) in members {
+            keys.push(k.clone());
+            match v {
+                Value::Array(items) => out.push((keys.clone(), items.iter().map(handed).sum())),
+                Value::Object(_) if levels > 1 => arrays(v, levels - 1, keys, out),
+                _ => {}
+            }
+            keys.pop();
+        }
+    }
+
+    /// An object, with objects nested in it to a few levels, holding arrays of a few values
+    /// (often as many as another's), with distinct keys.
+    fn document() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(json!(1)),
+            Just(json!("s")),
+            Just(json!(null)),
+            proptest::collection::vec(
+                prop_oneof![
+                    4 => Just(json!(2)),
+                    1 => Just(json!({"k": [3]})),
+                    1 => Just(json!({"k": 1, "l": 1, "m": 1})),
+                ],
+                0..12
+            )
+            .prop_map(Value::Array),
+        ];
+        let object = |inner| {
+            proptest::collection::btree_map("[a-e]", inner, 1..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect()))
+        };
+        object(leaf.prop_recursive(3, 30, 4, object).boxed())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+        /// [`largest_array`] finds the array a walk of the value says is the largest (the
+        /// first of equals), to as many objects deep as it is allowed.
+        #[test]
+        fn the_largest_array_is_the_one_the_value_says(doc in document(), levels in 1usize..5) {
+            let text = doc.to_string();
+            let mut found = Vec::new();
+            arrays(&doc, levels, &mut Vec::new(), &mut found);
+            let best = found
+                .iter()
+                .fold(None::<&(Vec<String>, usize)>, |best, a| match best {
+                    Some(b) if b.1 >= a.1 => Some(b),
+                    _ => Some(a),
+                })
+                .map(|(keys, _)| keys.clone())
+                .unwrap_or_default();
+            proptest::prop_assert_eq!(largest(&text, &Members::Any, levels), best, "{}", text);
+        }
+    }
+
     #[test]
     fn anything_but_one_top_level_array_is_said() {
         for input in ["{\"a\": 1}", "1", "'x'", "[1] [2]", "[1] {\"a\": 1}", "(1)"] {
