@@ -1099,12 +1099,7 @@ mod tests {
             "{a: 1}",
             "{{a: 1}",
         ] {
-            let e = member_events(input);
-            assert_eq!(
-                e.last().map(|e| e.starts_with("end none")),
-                Some(true),
-                "{input}: {e:?}"
-            );
+            assert_whole(input, &member_events(input));
         }
         // Not the first array of that key: the first one, which may be written before.
         let e = member_events("{rows: 1, rows: [5]}");
@@ -1209,13 +1204,17 @@ mod tests {
             "{other: {rows: [1]}}",
             "{data: {other: {rows: [1]}}}",
         ] {
-            let e = nested_events(input);
-            assert_eq!(
-                e.last().map(|e| e.starts_with("end none")),
-                Some(true),
-                "{input}: {e:?}"
-            );
+            assert_whole(input, &nested_events(input));
         }
+    }
+
+    /// The reading of `input` ended saying it is no document read item by item.
+    fn assert_whole(input: &str, events: &[String]) {
+        assert_eq!(
+            events.last().map(|e| e.starts_with("end none")),
+            Some(true),
+            "{input}: {events:?}"
+        );
     }
 
     /// The keys [`largest_array`] leads through, in order.
@@ -1379,7 +1378,7 @@ mod tests {
     #[test]
     fn each_item_is_the_item_parse_gives() {
         let input = "[{id: 1, tags: ['a',], \"id\": 2}, \"s\\u00e9\", 1.50, None, {a: {b: [True]}}";
-        let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
+        let parsed = parse(input, &RepairOptions::default()).unwrap();
         let mut items = Vec::new();
         let mut fixes = Vec::new();
         each_item(
@@ -1400,12 +1399,7 @@ mod tests {
             },
         );
         assert_eq!(Value::Array(items), parsed.value);
-        let expected: Vec<Fix> = parsed
-            .repairs
-            .iter()
-            .map(|r| (r.kind, r.path.to_owned()))
-            .collect();
-        assert_eq!(fixes, expected);
+        assert_eq!(fixes, parser_fixes(input));
         assert_eq!(parsed.value[0], json!({"id": 2, "tags": ["a"]}));
     }
 
@@ -1414,7 +1408,7 @@ mod tests {
     #[test]
     fn a_second_reading_starts_afresh() {
         for input in ["[1 ']1a['1\"\"", "[',{],x\"\",1]", "[1\"\"\",]\n]:{]"] {
-            let parsed = super::super::parse(input, &RepairOptions::default()).unwrap();
+            let parsed = parse(input, &RepairOptions::default()).unwrap();
             let (mut attempts, mut items) = (0, Vec::new());
             each_item(
                 input,
