@@ -185,6 +185,42 @@ fn quoted_keys_read_alike_whether_plain_or_not() {
 }
 
 #[test]
+fn bare_keys_read_alike_whether_a_plain_word_or_not() {
+    // A bare key of letters, digits and `_` with a `:` right after it is read at once; every
+    // other bare key goes through the general reading. Both give the same text and fixes, at
+    // the key's own offset.
+    let cases = [
+        ("{id: 1}", json!({"id": 1})),
+        ("{id : 1}", json!({"id": 1})),
+        ("{id\t:1}", json!({"id": 1})),
+        ("{my-id: 1}", json!({"my-id": 1})),
+        ("{a.b: 1}", json!({"a.b": 1})),
+        ("{$id: 1}", json!({"$id": 1})),
+        ("{été: 1}", json!({"été": 1})),
+        ("{x_2:[1]}", json!({"x_2": [1]})),
+        ("{k:}", json!({"k": null})),
+    ];
+    for (text, value) in cases {
+        let parsed = parse(text, &RepairOptions::default()).unwrap();
+        let first = parsed.repairs.get(0).unwrap();
+        assert_eq!(
+            (first.kind, first.offset, first.path),
+            (UnquotedKey, 1, ""),
+            "{text}"
+        );
+        assert_eq!(parsed.value, value, "{text}");
+        same_as_text(text, &RepairOptions::default());
+    }
+    // Cut off in the key or before the value: the member is dropped, either way.
+    assert_eq!(fix("{id"), (json!({}), vec![rp(Truncated, "")]));
+    assert_eq!(
+        fix("{id:"),
+        (json!({}), vec![rp(UnquotedKey, ""), rp(Truncated, "")])
+    );
+    assert_eq!(fix("{\"id\":"), (json!({}), vec![rp(Truncated, "")]));
+}
+
+#[test]
 fn negative_zero_and_big_integers_match_serde_json() {
     for text in [
         "-0",

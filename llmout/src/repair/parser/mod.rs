@@ -741,7 +741,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if self.peek() == Some(b'_') && b.get(self.pos + 1).is_some_and(u8::is_ascii_digit) {
             return self.separated_number(start, ctx);
         }
-        if ctx == Ctx::Member && self.peek() == Some(b',') && !fix {
+        if ctx == Ctx::Member
+            && self.peek() == Some(b',')
+            && b.get(self.pos + 1).is_some_and(u8::is_ascii_digit)
+            && !fix
+        {
             if let Some(end) = self.thousands_end(int_start) {
                 let text: String = self.src[start..end].chars().filter(|&c| c != ',').collect();
                 self.pos = end;
