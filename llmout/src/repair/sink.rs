@@ -131,7 +131,11 @@ enum Frame {
 
 /// A key's length and first bytes, mixed into one bit of a 64-bit filter.
 pub(super) fn filter_bit(key: &[u8]) -> u64 {
-    let print = first_bytes(key) ^ ((key.len() as u64) << 56);
+    bit_of(fingerprint(key))
+}
+
+/// The filter bit of a fingerprint.
+fn bit_of(print: u64) -> u64 {
     1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
@@ -557,18 +561,39 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     }
     fn key(&mut self, key: &str, safe: bool) {
         let sep = self.out.len();
-        self.separate();
+        let i = self.members.len();
+        // The separator, and whether the object is small enough for the filter.
+        let (comma, small) = match self.frames.last_mut() {
+            Some(f) => {
+                let comma = VALUES && f.count > 0;
+                f.count += 1;
+                (
+                    comma,
+                    f.index.is_none() && i - f.first_member <= SCAN_MEMBERS,
+                )
+            }
+            None => (false, false),
+        };
+        self.out.reserve(key.len() + 4);
+        if comma {
+            self.out.push(',');
+        }
         let start = self.out.len();
         write_string(&mut self.out, key, safe);
         let colon = self.out.len();
-        let print = fingerprint(&self.out.as_bytes()[start..colon]);
+        // The fingerprint of the key as written, from the key itself when it was written as
+        // it stands.
+        let print = if safe {
+            fingerprint(key.as_bytes())
+        } else {
+            fingerprint(&self.out.as_bytes()[start + 1..colon - 1])
+        };
         self.out.push(':');
-        let i = self.members.len();
         // In a small object, a key whose fingerprint's bit is clear is new: its member ends
         // with no scan.
         let fresh = match self.frames.last_mut() {
-            Some(f) if f.index.is_none() && i - f.first_member <= SCAN_MEMBERS => {
-                let bit = 1u64 << (print.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+            Some(f) if small => {
+                let bit = bit_of(print);
                 let fresh = f.seen & bit == 0;
                 f.seen |= bit;
                 fresh
@@ -678,9 +703,9 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     }
 }
 
-/// A key's length and its first eight bytes after the opening quote, in one word.
-fn fingerprint(key: &[u8]) -> u64 {
-    first_bytes(key.get(1..).unwrap_or_default()) ^ ((key.len() as u64) << 56)
+/// A key body's length and its first eight bytes (as written, without the quotes), in one word.
+fn fingerprint(body: &[u8]) -> u64 {
+    first_bytes(body) ^ ((body.len() as u64) << 56)
 }
 
 /// Up to the first 8 bytes of `bytes` as a little-endian word, zero-padded. Keys are short,
@@ -830,7 +855,7 @@ mod tests {
         assert_eq!(first_bytes(b"abcdefgh"), 0x6867_6665_6463_6261);
         assert_eq!(first_bytes(b"abcdefghij"), 0x6867_6665_6463_6261);
         assert_ne!(filter_bit(b"ab"), 0);
-        assert_eq!(fingerprint(b"\"key\""), fingerprint(b"\"key\""));
+        assert_eq!(fingerprint(b"key"), fingerprint(b"key"));
     }
 
     #[test]
