@@ -489,6 +489,34 @@ fn numbers() {
 }
 
 #[test]
+fn plain_integers_read_at_once_keep_their_value_and_text() {
+    // Up to 19 digits before a `,`, `]` or `}` are read at once; longer ones, and any other
+    // integer, by the general reading. The value is serde_json's either way.
+    assert_eq!(
+        fix("[0,7, 10,9999999999999999999]"),
+        (json!([0, 7, 10, 9_999_999_999_999_999_999u64]), vec![])
+    );
+    assert_eq!(
+        to_string("[0,7,9999999999999999999]", &RepairOptions::default())
+            .unwrap()
+            .json,
+        "[0,7,9999999999999999999]"
+    );
+    assert_eq!(
+        value("[18446744073709551615, 18446744073709551616]"),
+        json!([u64::MAX, 18_446_744_073_709_551_616.0])
+    );
+    assert_eq!(fix(r#"{"a":0,"b":12}"#), (json!({"a": 0, "b": 12}), vec![]));
+    // A comma and a digit after a member's number may be a thousands group: not read at once.
+    assert_eq!(
+        fix(r#"{"a": 12,345}"#),
+        (json!({"a": 12345}), vec![rp(NumberFormat, "/a")])
+    );
+    assert_eq!(fix("[12,345]"), (json!([12, 345]), vec![]));
+    assert_eq!(fix("[00]"), (json!(["00"]), vec![rp(UnquotedValue, "/0")]));
+}
+
+#[test]
 fn escapes() {
     assert_eq!(
         fix(r#"{"a": "it\'s"}"#),

@@ -219,10 +219,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let key_start = self.pos;
         let quote = Quote::at(self.b, self.pos);
         let quoted = quote.is_some();
-        if !quoted {
-            if let Some((key, seg)) = self.word_key() {
-                return self.member_value(key, seg, key_start);
-            }
+        if let Some((key, seg)) = self.plain_key(quote) {
+            return self.member_value(key, seg, key_start);
         }
         let mut bare = None;
         if !quoted && self.b[key_start] >= 0x20 {
@@ -272,22 +270,33 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.member_value(key, seg, key_start)
     }
 
-    /// The common bare key, read at once: a word (letters, digits, `_`) followed right by
-    /// `:`, as in `{id: 1}`. The cursor moves past the colon. `None` for any other key, which
-    /// [`key`](Self::key) reads (to the same text and fix, for this one).
+    /// The common key, read with its colon at once: a word (letters, digits, `_`) or a plain
+    /// quoted key (see [`plain_key_end`](Self::plain_key_end)), followed right by `:`, as in
+    /// `{id: 1}` and `{"id": 1}`. `quote`: the quote at the cursor. The cursor moves past the
+    /// colon. `None` for any other key, which [`key`](Self::key) reads (to the same text and
+    /// fixes, for these).
     #[inline(always)]
-    fn word_key(&mut self) -> Option<(Text, Seg)> {
-        let start = self.pos;
-        let end = start
-            + self.b[start..]
-                .iter()
-                .take_while(|&&c| is_key_byte(c))
-                .count();
-        if end == start || self.b.get(end) != Some(&b':') {
-            return None;
-        }
-        self.repair(RepairKind::UnquotedKey, start);
-        self.pos = end + 1;
+    fn plain_key(&mut self, quote: Option<(Quote, usize)>) -> Option<(Text, Seg)> {
+        let at = self.pos;
+        let (start, end) = match quote {
+            Some((q, len)) => {
+                let end = self.plain_key_end(q, at + len)?;
+                if q != Quote::Double {
+                    self.repair(RepairKind::QuoteStyle, at);
+                }
+                self.pos = end + len + 1;
+                (at + len, end)
+            }
+            None => {
+                let end = at + self.b[at..].iter().take_while(|&&c| is_key_byte(c)).count();
+                if end == at || self.b.get(end) != Some(&b':') {
+                    return None;
+                }
+                self.repair(RepairKind::UnquotedKey, at);
+                self.pos = end + 1;
+                (at, end)
+            }
+        };
         let text = Text::Input {
             start,
             end,
@@ -408,15 +417,6 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 self.repair(RepairKind::QuoteStyle, self.pos);
             }
             let start = self.pos + len;
-            if let Some(end) = self.plain_key_end(q, start) {
-                self.pos = end + len;
-                let key = Text::Input {
-                    start,
-                    end,
-                    safe: true,
-                };
-                return Ok(Some((key, Seg::Key { start, end })));
-            }
             let (key, complete, end) = self.string(q, len, Ctx::Key);
             if !complete {
                 return Ok(None);
