@@ -221,6 +221,51 @@ fn bare_keys_read_alike_whether_a_plain_word_or_not() {
 }
 
 #[test]
+fn plain_strings_read_at_once_keep_their_text_and_fixes() {
+    // A value or item in `"` or `'` with a plain body and a `,`, `]` or `}` right after it
+    // that plainly ends it is read at once; every other string goes through the general
+    // reading. Each case below is read one way or the other, to the same result.
+    let cases = [
+        (r#"["a", "b"]"#, json!(["a", "b"]), vec![]),
+        (
+            "['a','b']",
+            json!(["a", "b"]),
+            vec![rp(QuoteStyle, "/0"), rp(QuoteStyle, "/1")],
+        ),
+        (
+            r#"{"k": 'v', "n": "x"}"#,
+            json!({"k": "v", "n": "x"}),
+            vec![rp(QuoteStyle, "/k")],
+        ),
+        // Followed by a `:`: the first key of an object in an array.
+        (
+            r#"["a": 1]"#,
+            json!([{"a": 1}]),
+            vec![rp(KeyValueInArray, "/0")],
+        ),
+        // Followed by a space, a `+`, or a closer the text opened a bracket for.
+        (r#"["a" ]"#, json!(["a"]), vec![]),
+        (r#"["a"+"b"]"#, json!(["ab"]), vec![rp(Concatenation, "/0")]),
+        (r#"{"k": "f(x"}"#, json!({"k": "f(x"}), vec![]),
+        // A comma that no key follows, in a member: the quote is text.
+        (
+            r#"{"k": "a", b c"}"#,
+            json!({"k": "a\", b c"}),
+            vec![rp(UnescapedQuote, "/k")],
+        ),
+        // An empty body, a quote or an escape in it.
+        (
+            r#"["", "it's", "a\"b"]"#,
+            json!(["", "it's", "a\"b"]),
+            vec![],
+        ),
+    ];
+    for (text, value, repairs) in cases {
+        assert_eq!(fix(text), (value, repairs), "{text}");
+    }
+}
+
+#[test]
 fn negative_zero_and_big_integers_match_serde_json() {
     for text in [
         "-0",

@@ -619,6 +619,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// the model left out the braces of (`["a": 1]`). False when the input ended before the
     /// item began.
     fn item(&mut self) -> Result<bool> {
+        if self.plain_string(Ctx::Item) {
+            return Ok(true);
+        }
         let Some((q, len)) = Quote::at(self.b, self.pos) else {
             return self.value(Ctx::Item);
         };

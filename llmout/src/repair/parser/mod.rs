@@ -698,6 +698,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 Ok(true)
             }
             b'-' | b'+' | b'.' | b'0'..=b'9' => self.number(ctx),
+            b'"' | b'\'' if ctx == Ctx::Member && self.plain_string(ctx) => Ok(true),
             _ => match Quote::at(self.b, self.pos) {
                 Some((q, len)) => {
                     if q != Quote::Double {
@@ -1215,6 +1216,7 @@ fn line_comment_end(b: &[u8], i: usize, hash: bool) -> usize {
 /// Where the plain integer at `start` ends, when one stands there: 1 to 19 digits (no
 /// sign, no leading zero), so that its value fits a `u64`, followed right by a `]`, a `}` or a
 /// `,` that starts no thousands group (in a member, `1,250` may be one number).
+#[inline(always)]
 fn plain_integer_end(b: &[u8], start: usize, ctx: Ctx) -> Option<usize> {
     let digits = b[start..].iter().take_while(|c| c.is_ascii_digit()).count();
     let end = start + digits;

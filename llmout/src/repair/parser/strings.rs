@@ -493,6 +493,41 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         (i > start && i < limit && b[i] == quote && b.get(i + 1) == Some(&b':')).then_some(i)
     }
 
+    /// The common string value, read without [`string`](Self::string)'s machinery and handed
+    /// to the sink: in `"` or `'`, a body of no escape, control character or quote, and a
+    /// `,`, `]` or `}` right after the closing quote that plainly ends it (see
+    /// [`plainly_ends`](Self::plainly_ends)), as in `["a", "b"]` or `{"k": 'v'}`. `ctx`: a
+    /// member's value or an array's item. False, with nothing read, for any other string,
+    /// which [`string`](Self::string) reads (to the same text and fixes, for these).
+    // Inlined where it pays, in optimised builds; in a debug build that would add its frame
+    // to each level of recursion (see `depth_cap_holds_in_a_small_stack`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(super) fn plain_string(&mut self, ctx: Ctx) -> bool {
+        let b = self.b;
+        let at = self.pos;
+        let (quote, table) = match b.get(at) {
+            Some(b'"') => (b'"', &STOPS_DOUBLE),
+            Some(b'\'') => (b'\'', &STOPS_OTHER),
+            _ => return false,
+        };
+        let start = at + 1;
+        let end = first_stop(b, start, table, quote == b'"');
+        // (An empty body is a doubled quote or a triple one: `string` weighs those.)
+        if end == start
+            || b.get(end) != Some(&quote)
+            || !matches!(b.get(end + 1), Some(b',' | b']' | b'}'))
+            || !self.plainly_ends(start, end + 1, ctx, None)
+        {
+            return false;
+        }
+        if quote != b'"' {
+            self.repair(RepairKind::QuoteStyle, at);
+        }
+        self.pos = end + 1;
+        self.sink.input_string(&self.src[start..end], true);
+        true
+    }
+
     /// A string value, handed to the sink; joined first with the strings concatenated to it
     /// with `+`, as JavaScript writes long strings (`"a" + "b"`).
     pub(super) fn string_value(&mut self, text: Text, ctx: Ctx) {
