@@ -114,8 +114,18 @@ impl Quote {
     }
 
     /// The length of a quote closing this one at `at`, if one does.
-    #[inline]
+    #[inline(always)]
     pub(super) fn closes_at(self, b: &[u8], at: usize) -> Option<usize> {
+        // The common quotes, closed by the one byte they open with, without a call.
+        match self {
+            Quote::Double => (b.get(at) == Some(&b'"')).then_some(1),
+            Quote::Single => (b.get(at) == Some(&b'\'')).then_some(1),
+            _ => self.closes_at_other(b, at),
+        }
+    }
+
+    /// [`closes_at`](Self::closes_at) for the other quotes.
+    fn closes_at_other(self, b: &[u8], at: usize) -> Option<usize> {
         let c = *b.get(at)?;
         let curly = |second: [u8; 2]| b.get(at + 1..at + 3) == Some(&second[..]);
         let len = match self {
@@ -1152,7 +1162,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         };
         let body = at + len;
         let limit = (body + KEY_LOOK).min(b.len());
-        let Some(k) = (body..limit).find(|&k| q.closes_at(b, k).is_some()) else {
+        let next = match q {
+            Quote::Double | Quote::Single => b[body..limit]
+                .iter()
+                .position(|&c| c == b[at])
+                .map(|k| body + k),
+            _ => (body..limit).find(|&k| q.closes_at(b, k).is_some()),
+        };
+        let Some(k) = next else {
             // No end in sight: an item or a long key runs on (`"abc,\n"def…`).
             return true;
         };
