@@ -1212,7 +1212,6 @@ fn line_comment_end(b: &[u8], i: usize, hash: bool) -> usize {
     }
 }
 
-/// The value of a run of ASCII digits, if it fits in 64 bits.
 /// Where the plain integer at `start` ends, when one stands there: 1 to 19 digits (no
 /// sign, no leading zero), so that its value fits a `u64`, followed right by a `]`, a `}` or a
 /// `,` that starts no thousands group (in a member, `1,250` may be one number).
@@ -1228,6 +1227,7 @@ fn plain_integer_end(b: &[u8], start: usize, ctx: Ctx) -> Option<usize> {
     (plain && (digits == 1 || (2..20).contains(&digits) && b[start] != b'0')).then_some(end)
 }
 
+/// The value of a run of ASCII digits, if it fits in 64 bits.
 fn small_integer(digits: &[u8]) -> Option<u64> {
     let mut n: u64 = 0;
     for &d in digits {
