@@ -3,7 +3,10 @@
 //! A string is read in two steps. [`Parser::string_end`] finds where it ends, reading raw
 //! bytes; [`Parser::decode`] then reads the body up to there (escapes, control characters,
 //! quotes left inside). A string with nothing to decode is handed on as a slice of the input,
-//! and is read once.
+//! and is read once. The plainest strings skip both steps: a key with a plain body and a `:`
+//! right after it ([`Parser::plain_key_end`]), and a value or item with a plain body whose
+//! closing quote is plainly its end ([`Parser::plain_string`]); each is read to what the two
+//! steps would give it.
 //!
 //! # Where a string ends
 //!
@@ -34,7 +37,9 @@
 //! the bytes that decision reads are charged to a budget of [`LOOK_PER_BYTE`] per input
 //! byte, and once it is spent, strings end at their first closing quote followed by anything
 //! a string may be followed by. Every other look ahead ([`Parser::key_follows`] and the like)
-//! reads at most a short key, so time stays linear in the input whatever it holds.
+//! reads at most a short key, so time stays linear in the input whatever it holds. (A body
+//! [`Parser::plain_string`] gives up on is read once more by the two steps: each byte still
+//! a bounded number of times.)
 
 use super::{is_ident, is_ws, next2, Ctx, Parser, Text};
 use crate::repair::log::Log;
