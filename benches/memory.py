@@ -20,6 +20,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
   (`parse-object-any`) and with the records' array schema, which takes the array out of its
   wrapper (`parse-wrapped`, read whole: over 3x); and `messy` read by `parse` with the
   schema `{}` (`parse-any`).
+* `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
+  ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
+  read whole: over 3x); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
+  read by `repair` (`repair-flat`).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
@@ -42,7 +46,7 @@ of the process is read with wait4 once it has exited.
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, parse-error, parse-jsonl, parse-object, parse-object-any, parse-any,
-  parse-wrapped, parse-nested, parse-nested-any,
+  parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -173,6 +177,30 @@ def write_object(f) -> None:
     f.write(b"{records: ")
     write_messy(f)
     f.write(b"}")
+
+
+def write_keyed(f) -> None:
+    """The messy records as the members of one object, keyed by id: `{"r0": {...}, ...}`."""
+    f.write(b"{\n")
+    for i in range(RECORDS):
+        f.write(
+            f"  r{i}: {{id: {i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
+            f"tags: ['a', 'b',], active: True, score: .5, note: None, "
+            f"\"path\": \"C:\\xyz\\{i}\", nested: {{\"x\": [1, 2, 3,],}}, # end\n  }},\n".encode()
+        )
+    f.write(b"}")
+
+
+def write_flat(f) -> None:
+    """One object of small members, `{"key_0": 0, "key_1": 1, ...}`, about 100 MB."""
+    f.write(b"{")
+    i, written = 0, 1
+    while written < 100_000_000:
+        member = f'"key_{i}": {i}, '.encode()
+        f.write(member)
+        written += len(member)
+        i += 1
+    f.write(b'"end": 0}')
 
 
 def write_nested(f) -> None:
@@ -383,6 +411,10 @@ def main() -> None:
             # The records' array in a wrapper object, against the array schema: recovery takes
             # the array out of the wrapper; read whole (see BENCHMARKS, issue 20).
             ("parse-wrapped", lambda: doc("object", write_object), ["parse", "--schema", schema_path], None),
+            # One large object: of the records keyed by id, and of 4.3 million small members.
+            ("repair-keyed", lambda: doc("keyed", write_keyed), ["repair"], None),
+            ("repair-flat", lambda: doc("flat", write_flat), ["repair"], None),
+            ("parse-keyed-any", lambda: doc("keyed", write_keyed), ["parse", "--schema", any_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
             (

@@ -6,7 +6,9 @@
 //! generic over the sink, so each instantiation is as fast as a parser written for it.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
+use hashbrown::HashTable;
 use serde_json::{Map, Number, Value};
 
 use super::log::Log;
@@ -306,8 +308,10 @@ impl<'a> Sink<'a> for ValueSink {
 /// were valid JSON are copied as written (no digit is lost), others are written normalised.
 ///
 /// A duplicate key is resolved as the value sink resolves it (the last value, at the first
-/// key's position): each object's members are remembered by their offsets in the output, and
-/// an object in which a key repeats is rewritten once, when it closes, so the cost stays linear.
+/// key's position): the members of an object are remembered by their offsets in the output,
+/// and an object in which a key repeats is rewritten once, when it closes, so the cost stays
+/// linear. An object past [`SCAN_MEMBERS`] members keeps only an index of its keys' offsets
+/// (4 bytes a key), and is read again from its text if it has to be rewritten.
 pub(super) type TextSink = Text<true>;
 
 /// Writes only the keys of the objects still open: what finding repeated keys needs, so that
@@ -334,10 +338,63 @@ struct TextFrame {
     first_member: usize,
     /// One bit per key fingerprint seen: a key whose bit is clear is new, with no scan.
     seen: u64,
-    /// Keys of large objects, to find a repeated key without a scan.
-    index: Option<HashMap<Box<[u8]>, usize>>,
+    /// The keys of an object grown past [`SCAN_MEMBERS`], to find a repeated key without a
+    /// scan. Its members after that keep no record but the current one's, at `slot`.
+    index: Option<Box<KeyIndex>>,
+    /// In an object with an `index`: where in `members` its current member's record is.
+    slot: usize,
     /// Whether a key repeated, so the object is rewritten when it closes.
     rewrite: bool,
+}
+
+/// The keys of a large object, each as the offset of its opening quote in the output from
+/// the object's own bracket: 4 bytes a key (8 past 4 GiB into the object), its hash computed
+/// again from the text when the table grows. Keys are hashed with std's randomly keyed hasher,
+/// so a reply cannot choose keys that collide.
+struct KeyIndex {
+    /// Offset of the object's opening bracket in the output.
+    start: usize,
+    near: HashTable<u32>,
+    far: HashTable<usize>,
+    state: RandomState,
+}
+
+impl KeyIndex {
+    fn new(start: usize) -> Self {
+        KeyIndex {
+            start,
+            near: HashTable::new(),
+            far: HashTable::new(),
+            state: RandomState::new(),
+        }
+    }
+
+    /// Whether the object holds the key whose text in `out` is `key` (its escaped body and
+    /// closing quote); `hash` is its body's. An earlier key whose text begins with `key` is
+    /// the same key: an escaped body ends only at an unescaped quote.
+    fn contains(&self, out: &[u8], key: &[u8], hash: u64) -> bool {
+        let at = |quote: usize| out[quote + 1..].starts_with(key);
+        self.near
+            .find(hash, |&k| at(self.start + k as usize))
+            .is_some()
+            || self.far.find(hash, |&k| at(k)).is_some()
+    }
+
+    /// Adds the key whose opening quote is at `quote` in `out`; `hash` is its body's.
+    fn insert(&mut self, out: &[u8], quote: usize, hash: u64) {
+        let (state, start) = (&self.state, self.start);
+        match u32::try_from(quote - start) {
+            Ok(near) => {
+                self.near.insert_unique(hash, near, |&k| {
+                    state.hash_one(key_body(out, start + k as usize))
+                });
+            }
+            Err(_) => {
+                self.far
+                    .insert_unique(hash, quote, |&k| state.hash_one(key_body(out, k)));
+            }
+        }
+    }
 }
 
 impl TextFrame {
@@ -349,6 +406,7 @@ impl TextFrame {
             first_member,
             seen: 0,
             index: None,
+            slot: 0,
             rewrite: false,
         }
     }
@@ -424,64 +482,77 @@ impl<const VALUES: bool> Text<VALUES> {
     #[inline(never)]
     fn end_member_seen_before(&mut self) -> bool {
         let i = self.members.len() - 1;
-        match self.earlier_member(i) {
-            Some(j) => {
-                self.members[i].removed = true;
-                let stale = self.members[j].value_of;
-                if stale != j {
-                    // The key was repeated before: the member holding its last value is
-                    // superseded too, and this one (the last) takes its place, so a key
-                    // repeated a million times holds two entries, not a million.
-                    if let Some(last) = self.members.pop() {
-                        self.members[stale] = last;
-                    }
-                    return true;
-                }
-                self.members[j].value_of = i;
-                if let Some(f) = self.frames.last_mut() {
-                    f.rewrite = true;
-                }
-                true
-            }
-            None => false,
+        let Some(frame) = self.frames.last() else {
+            return false;
+        };
+        if frame.index.is_some() || i - frame.first_member > SCAN_MEMBERS {
+            return self.seen_in_index(i);
         }
+        let Some(j) = self.earlier_member(i, frame.first_member) else {
+            return false;
+        };
+        self.members[i].removed = true;
+        let stale = self.members[j].value_of;
+        if stale != j {
+            // The key was repeated before: the member holding its last value is superseded
+            // too, and this one (the last) takes its place, so a key repeated a million
+            // times holds two entries, not a million.
+            if let Some(last) = self.members.pop() {
+                self.members[stale] = last;
+            }
+            return true;
+        }
+        self.members[j].value_of = i;
+        if let Some(f) = self.frames.last_mut() {
+            f.rewrite = true;
+        }
+        true
     }
 
-    /// An earlier member of the innermost object with the same key as member `i`, if any.
-    fn earlier_member(&mut self, i: usize) -> Option<usize> {
-        let frame = self.frames.last_mut()?;
-        let first = frame.first_member;
+    /// An earlier member of the innermost object (whose first member is `first`) with the
+    /// same key as member `i`, if any, by a scan of their records.
+    fn earlier_member(&self, i: usize, first: usize) -> Option<usize> {
+        if self.members[i].fresh {
+            return None;
+        }
         let out = self.out.as_bytes();
         let key = |m: &TextMember| &out[m.key..m.colon];
-        if frame.index.is_none() {
-            if i - first <= SCAN_MEMBERS {
-                if self.members[i].fresh {
-                    return None;
-                }
-                let print = self.members[i].print;
-                let new = key(&self.members[i]);
-                return (first..i).find(|&j| {
-                    let m = &self.members[j];
-                    m.print == print && !m.removed && key(m) == new
-                });
-            }
-            let mut index = HashMap::new();
-            for (j, m) in self.members.iter().enumerate().take(i).skip(first) {
-                if !m.removed {
-                    index.insert(key(m).into(), j);
-                }
-            }
-            frame.index = Some(index);
-        }
-        let index = frame.index.as_mut()?;
+        let print = self.members[i].print;
         let new = key(&self.members[i]);
-        match index.get(new) {
-            Some(&j) => Some(j),
-            None => {
-                index.insert(new.into(), i);
-                None
+        (first..i).find(|&j| {
+            let m = &self.members[j];
+            m.print == print && !m.removed && key(m) == new
+        })
+    }
+
+    /// Whether member `i`'s key is already in its large object's index; it joins the index
+    /// when it is not. The index is built from the records of the object's members on its
+    /// first use, and from then on the object keeps a record of its current member only.
+    fn seen_in_index(&mut self, i: usize) -> bool {
+        let Some(frame) = self.frames.last_mut() else {
+            return false;
+        };
+        let out = self.out.as_bytes();
+        let index = frame.index.get_or_insert_with(|| {
+            let mut index = Box::new(KeyIndex::new(frame.start));
+            for m in &self.members[frame.first_member..i] {
+                if !m.removed {
+                    let hash = index.state.hash_one(&out[m.key + 1..m.colon - 1]);
+                    index.insert(out, m.key, hash);
+                }
             }
+            index
+        });
+        frame.slot = i;
+        let m = &self.members[i];
+        let key = &out[m.key + 1..m.colon];
+        let hash = index.state.hash_one(&key[..key.len() - 1]);
+        if index.contains(out, key, hash) {
+            frame.rewrite = true;
+            return true;
         }
+        index.insert(out, m.key, hash);
+        false
     }
 
     /// Rewrites the object that starts at `frame.start` (closed at the end of the output) with
@@ -506,6 +577,87 @@ impl<const VALUES: bool> Text<VALUES> {
         self.out.truncate(frame.start);
         self.out.push_str(&text);
     }
+
+    /// Rewrites the object that starts at `start` (closed at the end of the output) as
+    /// [`rewrite`](Self::rewrite) does, for a large object, which keeps no record of its
+    /// members: they are read again from its text, which is JSON as this sink writes it.
+    fn rewrite_from_text(&mut self, start: usize) {
+        let text = &self.out[start..];
+        let bytes = text.as_bytes();
+        // Each key once, at its first position: its text and its last value's.
+        let mut members: Vec<(&str, &str)> = Vec::new();
+        let mut position: HashMap<&str, usize> = HashMap::new();
+        let mut at = 1;
+        while bytes.get(at).is_some_and(|&b| b != b'}') {
+            if bytes[at] == b',' {
+                at += 1;
+            }
+            let colon = at + 1 + key_body(bytes, at).len() + 1;
+            let end = value_end(bytes, colon + 1);
+            let (key, value) = (&text[at..colon], &text[colon + 1..end]);
+            match position.get(key) {
+                Some(&k) => members[k].1 = value,
+                None => {
+                    position.insert(key, members.len());
+                    members.push((key, value));
+                }
+            }
+            at = end;
+        }
+        let mut rewritten = String::with_capacity(text.len());
+        rewritten.push('{');
+        for (n, (key, value)) in members.iter().enumerate() {
+            if n > 0 {
+                rewritten.push(',');
+            }
+            rewritten.push_str(key);
+            rewritten.push(':');
+            rewritten.push_str(value);
+        }
+        rewritten.push('}');
+        self.out.truncate(start);
+        self.out.push_str(&rewritten);
+    }
+}
+
+/// The escaped body of the string whose opening quote is at `quote` in JSON text this sink
+/// wrote: up to its first unescaped quote.
+fn key_body(text: &[u8], quote: usize) -> &[u8] {
+    let body = &text[quote + 1..];
+    let mut at = 0;
+    while let Some(&b) = body.get(at) {
+        match b {
+            b'"' => break,
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+    &body[..at.min(body.len())]
+}
+
+/// The end of the JSON value that starts at `start` in text this sink wrote, inside an object
+/// or array: after its closing quote or bracket, or at the `,`, `}` or `]` after a scalar.
+fn value_end(text: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut at = start;
+    while let Some(&b) = text.get(at) {
+        match b {
+            b'"' => {
+                at += key_body(text, at).len() + 2;
+                if depth == 0 {
+                    return at.min(text.len());
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth > 1 => depth -= 1,
+            b'}' | b']' if depth == 1 => return at + 1,
+            b',' | b'}' | b']' if depth == 0 => return at,
+            _ => {}
+        }
+        at += 1;
+    }
+    text.len()
 }
 
 impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
@@ -561,19 +713,23 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     }
     fn key(&mut self, key: &str, safe: bool) {
         let sep = self.out.len();
-        let i = self.members.len();
-        // The separator, and whether the object is small enough for the filter.
+        // The separator, and whether the object is small enough for the filter. A large
+        // object's current member takes the place of its last.
         let (comma, small) = match self.frames.last_mut() {
             Some(f) => {
                 let comma = VALUES && f.count > 0;
                 f.count += 1;
+                if f.index.is_some() {
+                    self.members.truncate(f.slot);
+                }
                 (
                     comma,
-                    f.index.is_none() && i - f.first_member <= SCAN_MEMBERS,
+                    f.index.is_none() && self.members.len() - f.first_member <= SCAN_MEMBERS,
                 )
             }
             None => (false, false),
         };
+        let i = self.members.len();
         self.out.reserve(key.len() + 4);
         if comma {
             self.out.push(',');
@@ -634,7 +790,11 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
             } else {
                 self.out.push('}');
                 if frame.rewrite {
-                    self.rewrite(&frame);
+                    if frame.index.is_some() {
+                        self.rewrite_from_text(frame.start);
+                    } else {
+                        self.rewrite(&frame);
+                    }
                 }
             }
             self.members.truncate(frame.first_member);

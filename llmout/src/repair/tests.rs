@@ -860,6 +860,34 @@ fn text_output_resolves_repeated_keys_like_the_value() {
 }
 
 #[test]
+fn a_large_object_resolves_repeated_keys_from_its_text() {
+    // Past 16 members an object keeps no record of its members: a repeated key is found in
+    // its index, and the object is rewritten from its text when it closes. Values holding
+    // brackets, commas, colons and quotes in strings must be read again whole.
+    let head: String = (0..18).map(|i| format!("\"m{i}\": {i}, ")).collect();
+    let head_out: String = (0..18).map(|i| format!("\"m{i}\":{i},")).collect();
+    let input = format!(
+        r#"{{{head}"a\"b": {{"x": ["}}, ]", {{"y": "a\"b:"}}]}}, "n": [1, "]"], "m3": null, "a\"b": -2.5e3, "n": [[]], "z": "end"}}"#
+    );
+    assert_eq!(
+        text(&input),
+        format!(r#"{{{head_out}"a\"b":-2.5e3,"n":[[]],"z":"end"}}"#)
+            .replace(r#""m3":3"#, r#""m3":null"#)
+    );
+    same_as_text(&input, &RepairOptions::default());
+    // A member cut off at the end is dropped, and one keyed by an array joins the last
+    // member's array, in a large object as in a small one.
+    for tail in [r#""m0": 9, "cut": "#, r#""arr": [1], [2], "m0": [3]"#] {
+        let input = format!("{{{head}{tail}");
+        same_as_text(&input, &RepairOptions::default());
+    }
+    assert_eq!(
+        text(&format!(r#"{{{head}"arr": [1], [2], "m0": [3]}}"#)),
+        format!(r#"{{{head_out}"arr":[1,2]}}"#).replace(r#""m0":0"#, r#""m0":[3]"#)
+    );
+}
+
+#[test]
 fn text_output_drops_a_key_without_value_and_closes_truncation() {
     assert_eq!(text(r#"{"a": 1, "b": -"#), r#"{"a":1}"#);
     assert_eq!(text(r#"{"a": 1, "b": "#), r#"{"a":1}"#);
@@ -1277,4 +1305,55 @@ fn an_object_where_a_key_should_be_gives_its_members() {
     );
     // Three braces in a row are no template.
     assert_eq!(err("{{{\"a\": 1}}}"), "expected a key");
+}
+
+/// Objects past the 16 members the text sink scans, with keys that repeat (some escaped),
+/// values that hold brackets, commas and quotes in strings, and the reply cut anywhere: the
+/// text means what the value sink builds, with the same fixes.
+mod large_objects {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::same_as_text;
+    use crate::repair::RepairOptions;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<i32>().prop_map(Value::from),
+            "[a\\]\\[{},:\"\\\\ ]{0,4}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(2, 12, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::vec(("[ab\"]", inner), 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn text_means_the_value(
+            members in proptest::collection::vec(("[a-k\"\\\\]{1,2}", value()), 10..60),
+            cut in any::<proptest::sample::Index>(),
+            whole in any::<bool>(),
+        ) {
+            let body: Vec<String> = members
+                .iter()
+                .map(|(k, v)| format!("{}: {v}", Value::from(k.as_str())))
+                .collect();
+            let mut input = format!("{{{}}}", body.join(", "));
+            if !whole {
+                let mut at = cut.index(input.len());
+                while !input.is_char_boundary(at) {
+                    at -= 1;
+                }
+                input.truncate(at);
+            }
+            same_as_text(&input, &RepairOptions::default());
+        }
+    }
 }
