@@ -18,7 +18,7 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
   `parse --schema` with an object schema (`parse-object`), with the schema `{}`
   (`parse-object-any`) and with the records' array schema, which takes the array out of its
-  wrapper (`parse-wrapped`, read whole: over 3x); and `messy` read by `parse` with the
+  wrapper (`parse-wrapped`, item by item since session 14); and `messy` read by `parse` with the
   schema `{}` (`parse-any`).
 * `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
   ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
@@ -409,7 +409,7 @@ def main() -> None:
             ("parse-object", lambda: doc("object", write_object), ["parse", "--schema", object_path], None),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
             # The records' array in a wrapper object, against the array schema: recovery takes
-            # the array out of the wrapper; read whole (see BENCHMARKS, issue 20).
+            # the array out of the wrapper (see BENCHMARKS, issue 20).
             ("parse-wrapped", lambda: doc("object", write_object), ["parse", "--schema", schema_path], None),
             # One large object: of the records keyed by id, and of 4.3 million small members.
             ("repair-keyed", lambda: doc("keyed", write_keyed), ["repair"], None),

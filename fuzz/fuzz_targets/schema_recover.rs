@@ -7,7 +7,9 @@
 //! same value and warnings, whole or item by item: now and then the generated schema is the
 //! items of an array inside an object schema, and the reply is put inside such an object
 //! (`{"items": [<reply>]}`, with members around it, or left open), so that the object around
-//! the items is read too; or that object inside another (`{"data": {"items": [<reply>]}}`).
+//! the items is read too; or that object inside another (`{"data": {"items": [<reply>]}}`);
+//! or the schema is an array of the generated items and the reply in a wrapper object
+//! (`{"results": [<reply>]}`), which recovery takes the array out of.
 //! One schema in eight is `{}`, against which any object's largest array is read item by
 //! item.
 #![no_main]
@@ -24,14 +26,24 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=9).unwrap_or(0);
-    if around >= 4 {
+    let around = u.int_in_range(0..=11).unwrap_or(0);
+    if around >= 10 {
+        // The items of an array schema, in a wrapper object in the reply, which recovery
+        // takes the array out of.
+        schema = serde_json::json!({"type": "array", "items": schema});
+        if let Some(defs) = schema["items"]
+            .as_object_mut()
+            .and_then(|m| m.remove("$defs"))
+        {
+            schema["$defs"] = defs;
+        }
+    } else if around >= 4 {
         let Ok(wrapped) = common::object_around(&mut u, schema) else {
             return;
         };
         schema = wrapped;
     }
-    if around >= 8 {
+    if (8..10).contains(&around) {
         let Ok(wrapped) = common::object_around_object(&mut u, schema) else {
             return;
         };
@@ -48,6 +60,8 @@ fuzz_target!(|data: &[u8]| {
         7 => format!("{{Kind: 'k', items: [{reply}"),
         8 => format!("{{\"n\": 1, \"data\": {{\"items\": [{reply}], x: 2}}}}"),
         9 => format!("{{data: {{a: 1, items: [{reply}"),
+        10 => format!("{{\"results\": [{reply}]}}"),
+        11 => format!("{{Rows: [{reply}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

@@ -19,6 +19,12 @@
 //!   to each other are followed to the first 256 properties on the way, in the schema's
 //!   order.
 //!
+//! - a wrapper object around the array (`{"results": [...]}`), against a schema whose root is
+//!   an array of items: recovery takes the array out of an object that holds it alone under
+//!   a key that is no field of the items (with a `reshaped` warning), and reading it item by
+//!   item does the same; the value is the items' array, with no object around it
+//!   ([`Items::around`] is `None`).
+//!
 //! Where the object holds several such arrays, the largest is read item by item (the one in
 //! which the parser hands over the most values, keys and brackets, found by a first parse
 //! that builds nothing; the first of equals), and the others whole with the object: the
@@ -217,7 +223,7 @@ impl Items<'_> {
     /// object's member `path[0]`, or that member's member `path[1]`, and so on (the value is
     /// the object with the items in that array).
     pub fn around(&self) -> Option<(&Map<String, Value>, &[String])> {
-        let shell = self.plan.shell.as_ref()?;
+        let shell = self.plan.shell.as_ref().filter(|s| !s.unwrapped)?;
         Some((shell.recovered.value.as_object()?, &shell.path))
     }
 
@@ -438,6 +444,9 @@ struct Shell {
     recovered: Recovered,
     /// How many of its warnings come before the items'.
     before: usize,
+    /// Whether recovery took the items out of it (a wrapper object, `{"results": [...]}`,
+    /// against an array schema): the value is then their array alone.
+    unwrapped: bool,
 }
 
 /// A candidate read item by item: how, and what it came to.
@@ -477,20 +486,25 @@ impl Plan<'_> {
         rest.split('/').next()?.parse().ok()
     }
 
-    /// Where recovery moved what a syntax warning names at `path`: as the item's recovery
-    /// moved it, when it is in one of `items` (no other moves touch it: an item's moves are
-    /// inside it, and the object's never reach the items, see `Tally::around`), else as the
-    /// object's around them did.
+    /// Where recovery moved what a syntax warning names at `path`: when it is in one of
+    /// `items`, as the item's recovery moved it, after the move out of the wrapper object
+    /// when the items were taken out of one (recovering it whole makes that move first); no
+    /// other moves touch it (an item's moves are inside it, and an object's around the items
+    /// never reach them, see `Tally::around`). Else as the object's recovery moved it.
     fn remap(&self, path: String, items: [Option<(usize, &Recovered)>; 2]) -> String {
-        match self.item_index(&path) {
-            Some(k) => match items.into_iter().flatten().find(|(i, _)| *i == k) {
-                Some((_, r)) if !r.moves.is_empty() => r.remap(&path),
-                _ => path,
-            },
-            None => match &self.shell {
+        let Some(k) = self.item_index(&path) else {
+            return match &self.shell {
                 Some(s) if !s.recovered.moves.is_empty() => s.recovered.remap(&path),
                 _ => path,
-            },
+            };
+        };
+        let path = match &self.shell {
+            Some(s) if s.unwrapped => s.recovered.remap(&path),
+            _ => path,
+        };
+        match items.into_iter().flatten().find(|(i, _)| *i == k) {
+            Some((_, r)) if !r.moves.is_empty() => r.remap(&path),
+            _ => path,
         }
     }
 }
@@ -646,7 +660,7 @@ impl<'a> Outcome<Plan<'a>> {
 /// there is no choice, or the text is an array, which needs no member).
 fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
     let allowed = walk::members(schema);
-    if !allowed.choose() || text.trim_start().starts_with('[') {
+    if !allowed.choose() || text.trim_start().starts_with('[') || walk::wrapper_root(schema) {
         return allowed;
     }
     match largest_array(text, repair, &allowed, walk::LEVELS) {
@@ -750,7 +764,21 @@ impl Tally {
         for key in &path {
             crate::recover::push_key(&mut pointer, key);
         }
-        let around = walk::around(shell, schema, options, &path);
+        let unwrapped = walk::wrapper_root(schema);
+        let around = if unwrapped {
+            // A wrapper object around the items: it holds their member alone, and recovery
+            // takes the array out of it.
+            let alone = shell.as_object().is_some_and(|o| o.len() == 1);
+            match (alone, &path[..]) {
+                (true, [key]) => match walk::unwrap(shell, schema, options, key) {
+                    Some(around) => around,
+                    None => return false,
+                },
+                _ => return false,
+            }
+        } else {
+            walk::around(shell, schema, options, &path)
+        };
         let Some(mark) = around.mark else {
             // Stopped before the items' member: its error comes first.
             return match around.result {
@@ -780,11 +808,12 @@ impl Tally {
             };
             under(outer, inner) || under(inner, outer)
         };
-        let in_place = recovered.value.pointer(&pointer) == Some(&Value::Array(Vec::new()));
-        if !in_place
-            || !recovered.as_text.is_empty()
-            || recovered.moves.iter().any(|m| on_the_way(&m.1))
-        {
+        // (Taken out of a wrapper, the items are the value, and the one move is the
+        // wrapper's: `walk::unwrap` checked both.)
+        let in_place = unwrapped
+            || recovered.value.pointer(&pointer) == Some(&Value::Array(Vec::new()))
+                && !recovered.moves.iter().any(|m| on_the_way(&m.1));
+        if !in_place || !recovered.as_text.is_empty() {
             return false;
         }
         let mut broken = around.violations;
@@ -802,6 +831,7 @@ impl Tally {
             pointer,
             before: mark.warnings,
             recovered,
+            unwrapped,
         });
         true
     }
@@ -1202,6 +1232,84 @@ mod tests {
     }
 
     #[test]
+    fn a_wrapper_around_the_array_comes_item_by_item_as_the_pipeline_gives_it() {
+        // Against the items' array schema, recovery takes the array out of an object that
+        // holds it alone, under a key that is no field of the items.
+        let options = Options::default();
+        for raw in [
+            // Fixes in the wrapper's key, in the items, and renamed keys in the items.
+            "{records: [{id: 1, 'name': 'x', tags: ['a',],}, {\"ID\": \"2\", name: None, kind: 'B'},],}",
+            // Valid JSON, that needs no change but the wrapper's, and that needs some.
+            "{\"results\": [{\"id\": 1, \"name\": \"x\"}]}",
+            "{\"results\": [{\"Id\": \"1\", \"name\": \"x\"}]}",
+            // Control characters in strings: the sanitizer's fixes, moved with the items.
+            "{\"data\": [{\"Id\": 1, \"name\": \"c\nd\"}, {\"id\": 2, \"name\": \"\t\"}]}",
+            // Empty, truncated, items joining the array after it closed, prose and a fence.
+            "{records: []}",
+            "{records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+            "{rows: [{id: 1, name: 'x'}], [{id: 2, name: 'y'}]}",
+            "Here:\n```json\n{items: [{id: 1, name: 'x'}]}\n```",
+        ] {
+            assert!(same(raw, &records(), &options), "{raw}");
+        }
+        // An object after the array is members of the wrapper, which then holds more than
+        // the array: whole, as the pipeline gives it.
+        same(
+            "{rows: [{id: 1, name: 'x'}], {id: 2, name: 'y'}]}",
+            &records(),
+            &options,
+        );
+        let schema = Schema::compile(&records()).unwrap();
+        let Large::Items(items) =
+            from_llm_with_compiled("{rows: [{id: '7', name: 'x'}]}", &schema, &options)
+        else {
+            panic!("a wrapper read item by item")
+        };
+        // The value is the items' array: no object around it.
+        assert!(items.around().is_none());
+        let r = items.to_result();
+        assert_eq!(r.value, Some(json!([{"id": 7, "name": "x"}])));
+        let paths: Vec<_> = r
+            .warnings
+            .iter()
+            .map(|w| (w.kind, w.path.as_str()))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                (WarningKind::Repaired(RepairKind::UnquotedKey), ""),
+                (WarningKind::Repaired(RepairKind::UnquotedKey), "/0"),
+                (WarningKind::Repaired(RepairKind::QuoteStyle), "/0/id"),
+                (WarningKind::Repaired(RepairKind::UnquotedKey), "/0"),
+                (WarningKind::Repaired(RepairKind::QuoteStyle), "/0/name"),
+                (WarningKind::Reshaped, ""),
+                (WarningKind::Coerced, "/0/id"),
+            ]
+        );
+        // Whole where recovery does not take it out: other members beside it, a key that is
+        // a field of the items (the object is then one item), an item dropped.
+        for raw in [
+            "{records: [{id: 1, name: 'x'}], total: 1}",
+            "{total: 1, records: [{id: 1, name: 'x'}]}",
+            "{tags: ['a', 'b']}",
+        ] {
+            assert!(!same(raw, &records(), &options), "{raw}");
+        }
+        let dropping = Options::default().drop_invalid_items(true);
+        assert!(!same(
+            "{records: [{id: 1, name: 'x'}, {id: 'y'}]}",
+            &records(),
+            &dropping
+        ));
+        // An item that cannot be recovered: the pipeline's error.
+        same(
+            "{records: [{id: 1, name: 'x'}, {id: 'y'}]}",
+            &records(),
+            &options,
+        );
+    }
+
+    #[test]
     fn an_object_around_the_array_falls_back_where_item_by_item_cannot_follow() {
         let options = Options::default();
         for raw in [
@@ -1479,6 +1587,9 @@ mod tests {
             same(&raw, &loose, &options);
             same(&raw, &json!({}), &options);
             same(&raw, &wrapped(), &Options::default().policy(crate::Policy::NoInvent));
+            // Against the items' array schema: a wrapper of the items alone is taken off.
+            same(&raw, &records(), &options);
+            same(&raw, &records(), &Options::default().policy(crate::Policy::Strict));
         }
 
         #[test]

@@ -59,6 +59,15 @@ fn any_root(schema: &Schema) -> bool {
         && matches!(schema.node(schema.resolve(schema.root())).kind, Kind::Any)
 }
 
+/// Whether the root of `schema` is an array of items (not any value): an object around the
+/// array, `{"results": [...]}`, is then recovered by taking the array out of it, when the
+/// object has that one member and its key is no field of the items (see
+/// `Walker::array_items`). Its items are read as the member's ([`Items::member`]), and the
+/// object around them recovered with [`unwrap`].
+pub(crate) fn wrapper_root(schema: &Schema) -> bool {
+    !any_root(schema) && items_of(schema, schema.root()).is_some()
+}
+
 /// `id`, when it is an object of which nothing is asked but its properties (no check of the
 /// whole object, no `patternProperties`).
 fn object_at(schema: &Schema, id: NodeId) -> Option<&Object> {
@@ -84,7 +93,7 @@ const MEMBERS_FOLLOWED: usize = 256;
 /// objects with such properties (to [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found
 /// in the schema's order); any member when the root is any value (`{}`), none otherwise.
 pub(crate) fn members(schema: &Schema) -> Members {
-    if any_root(schema) {
+    if any_root(schema) || wrapper_root(schema) {
         return Members::Any;
     }
     let mut budget = MEMBERS_FOLLOWED;
@@ -160,6 +169,11 @@ impl<'s> Items<'s> {
     /// The items of the array at `path` in the top-level object (its member `path[0]`, or
     /// that member's member `path[1]`, ...): `None` unless [`members`] leads there.
     pub(crate) fn member(schema: &'s Schema, options: &Options, path: &[String]) -> Option<Self> {
+        if path.len() == 1 && wrapper_root(schema) {
+            // The array of a wrapper object, taken out of it: its items are the top-level
+            // array's, where recovery puts them.
+            return Items::new(schema, options);
+        }
         let items = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
             schema.resolve(schema.root())
@@ -320,4 +334,40 @@ pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, path: &[S
         violations,
         mark,
     }
+}
+
+/// Recovers `shell`, an object whose one member `key` is an empty array, against `schema`
+/// (whose root is an array of items, see [`wrapper_root`]): what recovering the object with
+/// its items gives before the items, when recovery takes the array out of it (an empty
+/// array, with the move from `/key` to the root); `None` when it does not (the key is a
+/// field of the items, and the object becomes one) or fails.
+pub(crate) fn unwrap(
+    shell: Value,
+    schema: &Schema,
+    options: &Options,
+    key: &str,
+) -> Option<Around> {
+    let mut walker = Walker::new(schema, options);
+    let value = walker.value(Cow::Owned(shell), schema.root(), 0).ok()?;
+    let mut pointer = String::new();
+    push_key(&mut pointer, key);
+    let unwrapped = value == Value::Array(Vec::new())
+        && walker.as_text.is_empty()
+        && walker.moves.len() == 1
+        && walker.moves[0] == (pointer, String::new());
+    unwrapped.then(|| Around {
+        mark: Some(Mark {
+            warnings: walker.warnings.len(),
+            violations: walker.violations.len(),
+            required: true,
+        }),
+        violations: std::mem::take(&mut walker.violations),
+        result: Ok(Recovered {
+            value,
+            warnings: walker.warnings,
+            cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
+            moves: walker.moves,
+            as_text: walker.as_text,
+        }),
+    })
 }
