@@ -169,9 +169,16 @@ pub fn from_llm_with_compiled<'a>(
         }
     }
     // As the pipeline's `choose` (a reply whose root schema is an array is never a string).
-    let mut ranking = pipeline::rank(crate::extract::candidates(raw), |text, _| {
-        candidate(text, schema, &options)
-    });
+    let candidates = crate::extract::candidates(raw);
+    let outermost = pipeline::array_root(schema).then(|| pipeline::outermost(&candidates));
+    let mut ranking = pipeline::rank(candidates, |text, _| candidate(text, schema, &options));
+    // Objects given one by one, collected into the array: held whole, as the pipeline holds
+    // them (they are separate values of the reply, each read and recovered whole).
+    if let Some(outermost) = outermost {
+        if let Some(chosen) = pipeline::collected(&outermost, &ranking, schema, &options) {
+            return Large::Whole(ValidationResult::ok(chosen.value, chosen.warnings));
+        }
+    }
     let choice = ranking.choice_warnings();
     match ranking.best.take().map(|b| b.out) {
         Some(Out::Plan(plan)) => Large::Items(Items {

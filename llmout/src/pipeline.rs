@@ -4,7 +4,9 @@
 //! 2. [`extract`] candidates;
 //! 3. [`sanitize`] and parse each (strict, then [`repair`]);
 //! 4. [`recover`] each against the schema;
-//! 5. choose the cheapest, deserialize; last resort: its required fields only.
+//! 5. choose the cheapest (or, where the schema asks for an array and the reply gives its
+//!    objects one by one, all of them: [`collected`]), deserialize; last resort: its required
+//!    fields only.
 
 use serde_json::Value;
 
@@ -584,7 +586,15 @@ fn choose<'a>(
     if let Some(chosen) = schema.and_then(|s| string_reply(raw, s, options)) {
         return chosen;
     }
+    let outermost = schema
+        .filter(|s| array_root(s))
+        .map(|_| outermost(&candidates));
     let ranking = rank(candidates, |text, _| evaluate(text, schema, options));
+    if let (Some(schema), Some(outermost)) = (schema, outermost) {
+        if let Some(chosen) = collected(&outermost, &ranking, schema, options) {
+            return Ok(chosen);
+        }
+    }
     let extracted = ranking.choice_warnings();
     if let Some(best) = ranking.best {
         let (value, found) = best.out;
@@ -1038,6 +1048,87 @@ fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Cho
     })
 }
 
+/// Whether `schema`'s root is an array: objects given one by one in the reply may be its
+/// items (see [`collected`]).
+pub(crate) fn array_root(schema: &Schema) -> bool {
+    matches!(
+        schema.node(schema.resolve(schema.root())).kind,
+        Kind::Array(_)
+    )
+}
+
+/// The candidates that lie inside no other, in order, leaving out the whole reply and a span
+/// cut off at its end: the separate JSON values of the reply (a fence's or a tag's body, or a
+/// bracketed span in prose).
+pub(crate) fn outermost<'a>(candidates: &[Candidate<'a>]) -> Vec<Candidate<'a>> {
+    let mut out: Vec<Candidate<'a>> = Vec::new();
+    for c in candidates {
+        if matches!(c.origin, Origin::Whole | Origin::Truncated) {
+            continue;
+        }
+        if out.last().is_some_and(|last| last.contains(c)) {
+            continue;
+        }
+        out.push(c.clone());
+    }
+    out
+}
+
+/// Objects given one by one where the schema asks for an array (`Item 1: {...}` and `Item 2:
+/// {...}` in prose, or a fence each): all of them, in order, as the array, rather than the one
+/// the ranking chose wrapped alone, which would leave the others out. Only where the ranking
+/// chose one of those objects over the others (not an array, nor a value inside one of them),
+/// every separate value of the reply (`outermost`) is an object, there are two or more, and
+/// the array they make is recovered against the schema without error. The warning says so;
+/// each object's fixes are under its index.
+pub(crate) fn collected<O>(
+    outermost: &[Candidate<'_>],
+    ranking: &Ranking<'_, O>,
+    schema: &Schema,
+    options: &Options,
+) -> Option<Chosen> {
+    let best = ranking.best.as_ref()?;
+    if outermost.len() < 2
+        || ranking.others() == 0
+        || !outermost.iter().any(|c| c.text == best.candidate.text)
+    {
+        return None;
+    }
+    let mut values = Vec::with_capacity(outermost.len());
+    let mut warnings = vec![Warning::new(
+        WarningKind::Repaired(repair::RepairKind::MultipleValues),
+        "",
+        format!(
+            "collected the {} JSON objects given one by one in the reply into an array",
+            outermost.len()
+        ),
+    )];
+    for (i, c) in outermost.iter().enumerate() {
+        let (value, fixes) = parse(c.text, options).ok()?;
+        if !value.is_object() {
+            return None;
+        }
+        let index = crate::pointer_push("", &i.to_string());
+        warnings.extend(fixes.into_iter().map(|mut w| {
+            w.path = format!("{index}{}", w.path);
+            w
+        }));
+        values.push(value);
+    }
+    let r = recover::recover(Value::Array(values), schema, options).ok()?;
+    if !r.as_text.is_empty() {
+        return None;
+    }
+    for w in &mut warnings {
+        w.path = r.remap(&w.path);
+    }
+    warnings.extend(r.warnings);
+    Some(Chosen {
+        value: r.value,
+        warnings,
+    })
+}
+
 /// A reply with no JSON value in it, read as plain text (what `llmout repair` gives when
 /// there is nothing else): one string, or, when the text is a list of single words or numbers
 /// separated by commas or lines (`a, b`, `1\n2`), an array of them, each a number or
@@ -1162,6 +1253,133 @@ mod tests {
             evaluate(text, None, &Options::default())
         });
         seen
+    }
+
+    /// The value and each warning's kind, path and message.
+    fn answer(raw: &str, schema: &Value) -> (Option<Value>, Vec<(String, String, String)>) {
+        let r = crate::from_llm_with_schema(raw, schema, &Options::default());
+        let compiled = Schema::compile(schema).unwrap();
+        let large = crate::large::from_llm_with_compiled(raw, &compiled, &Options::default());
+        let large = match large {
+            crate::large::Large::Whole(r) => r,
+            crate::large::Large::Items(items) => items.to_result(),
+        };
+        assert_eq!(large, r, "{raw}");
+        let warnings = r
+            .warnings
+            .iter()
+            .map(|w| {
+                (
+                    w.kind.name().to_owned(),
+                    w.path.clone(),
+                    w.message.to_string(),
+                )
+            })
+            .collect();
+        (r.value, warnings)
+    }
+
+    fn w(kind: &str, path: &str, message: &str) -> (String, String, String) {
+        (kind.to_owned(), path.to_owned(), message.to_owned())
+    }
+
+    fn people() -> Value {
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+                "required": ["id", "name"]
+            }
+        })
+    }
+
+    #[test]
+    fn objects_given_one_by_one_are_the_items_of_an_array_schema() {
+        // In prose, each with its own fixes (under its index, then moved by recovery).
+        let (value, warnings) = answer(
+            "Two people:\n- {id: 1, 'name': 'Ann'}\n- {\"ID\": \"2\", \"name\": \"Bo\"}\nThat's all.",
+            &people(),
+        );
+        assert_eq!(
+            value,
+            Some(json!([{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]))
+        );
+        let collected = "collected the 2 JSON objects given one by one in the reply into an array";
+        assert_eq!(
+            warnings,
+            [
+                w("repaired", "", collected),
+                w("repaired", "/0", "quoted an unquoted key"),
+                w("repaired", "/0", "read a string in non-JSON quotes"),
+                w("repaired", "/0/name", "read a string in non-JSON quotes"),
+                w(
+                    "key_renamed",
+                    "/1/id",
+                    "renamed key \"ID\" to \"id\" (the same name in another case or spelling)"
+                ),
+                w("coerced", "/1/id", "read \"2\" as the integer 2"),
+            ]
+        );
+        // A fence each.
+        let fences = "First:\n```json\n{\"id\": 1, \"name\": \"a\"}\n```\nSecond:\n```json\n{\"id\": 2, \"name\": \"b\"}\n```";
+        let (value, warnings) = answer(fences, &people());
+        assert_eq!(
+            value,
+            Some(json!([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]))
+        );
+        assert_eq!(warnings, [w("repaired", "", collected)]);
+        // Against an object schema the ranking still chooses one (the later, a correction).
+        let (value, warnings) = answer(fences, &people()["items"]);
+        assert_eq!(value, Some(json!({"id": 2, "name": "b"})));
+        assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn objects_are_not_collected_where_they_are_not_the_items() {
+        // An array among them: it is the answer, chosen over the object.
+        let (value, warnings) = answer(
+            "[{\"id\": 2, \"name\": \"b\"}] and {\"id\": 3, \"name\": \"c\"}",
+            &people(),
+        );
+        assert_eq!(value, Some(json!([{"id": 2, "name": "b"}])));
+        assert_eq!(warnings[0].0, "extracted");
+        // An object that is no item (an example of another shape): the one that fits, alone.
+        let (value, warnings) = answer(
+            "Format: {\"type\": \"x\"}\nAnswer: {\"id\": 2, \"name\": \"b\"}",
+            &people(),
+        );
+        assert_eq!(value, Some(json!([{"id": 2, "name": "b"}])));
+        assert_eq!(
+            warnings.iter().map(|w| w.0.as_str()).collect::<Vec<_>>(),
+            ["extracted", "reshaped"]
+        );
+        // Objects side by side are one document of several values, which the parser collects.
+        let (value, warnings) = answer(
+            "{\"id\": 1, \"name\": \"a\"}\n{\"id\": 2, \"name\": \"b\"}",
+            &people(),
+        );
+        assert_eq!(
+            value,
+            Some(json!([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]))
+        );
+        assert_eq!(
+            warnings,
+            [w(
+                "repaired",
+                "",
+                "collected several top-level values into an array"
+            )]
+        );
+        // The answer inside a wrapper object, beside another object: the wrapper's array.
+        let (value, _) = answer(
+            "Note: {\"id\": 9, \"name\": \"z\"} {\"results\": [{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"b\"}]}",
+            &people(),
+        );
+        assert_eq!(
+            value,
+            Some(json!([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]))
+        );
     }
 
     #[test]
