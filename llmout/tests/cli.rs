@@ -548,6 +548,56 @@ fn parse_writes_an_object_around_an_array_item_by_item() {
     }
 }
 
+/// A wrapper object around the array (`{"results": [...]}`), against the array schema, is
+/// written item by item as the array alone, the wrapper taken off with a warning; objects
+/// given one by one in prose are the array's items. Each prints the same bytes whole.
+#[test]
+fn parse_takes_the_array_out_of_a_wrapper_and_collects_objects_given_one_by_one() {
+    let schema = schema_file(
+        "wrapped-items.json",
+        &serde_json::json!({
+            "type": "array",
+            "items": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let reply: &[u8] = b"{results: [{n: 1}, {\"N\": \"2\"},]}";
+    let o = llmout(&["parse", "--schema", path], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":[{\"n\":1},{\"n\":2}],\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/0\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"reshaped\",\"path\":\"\",\"message\":\"took the array out of the wrapper object {\\\"results\\\": [...]}\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/1/n\",\"message\":\"renamed key \\\"N\\\" to \\\"n\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/1/n\",\"message\":\"read \\\"2\\\" as the integer 2\"}],\"recovered\":true}\n"
+    );
+    let prose: &[u8] = b"The first: {\"n\": 1}\nThe second: {n: 2}\nDone.";
+    let o = llmout(&["parse", "--schema", path], prose);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":[{\"n\":1},{\"n\":2}],\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"collected the 2 JSON objects given one by one in the reply into an array\"},\
+         {\"kind\":\"repaired\",\"path\":\"/1\",\"message\":\"quoted an unquoted key\"}],\"recovered\":true}\n"
+    );
+    let cases: [&[u8]; 6] = [
+        reply,
+        prose,
+        b"{\"results\": []}",
+        // Other members beside the array, or a key that is a field of the items: whole.
+        b"{results: [{n: 1}], total: 1}",
+        b"{n: [1]}",
+        // Truncated.
+        b"{results: [{n: 1}, {n: 2",
+    ];
+    for reply in cases {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+    }
+}
+
 /// Against `{}`, an object around an array is written item by item as well: the largest array
 /// of a member, whatever its key and however deep, with the same bytes as the whole
 /// pipeline's.
