@@ -1078,9 +1078,10 @@ pub(crate) fn outermost<'a>(candidates: &[Candidate<'a>]) -> Vec<Candidate<'a>> 
 /// {...}` in prose, or a fence each): all of them, in order, as the array, rather than the one
 /// the ranking chose wrapped alone, which would leave the others out. Only where the ranking
 /// chose one of those objects over the others (not an array, nor a value inside one of them),
-/// every separate value of the reply (`outermost`) is an object, there are two or more, and
-/// the array they make is recovered against the schema without error. The warning says so;
-/// each object's fixes are under its index.
+/// every separate value of the reply (`outermost`) is an object that can be an item (it names
+/// a field of the items: [`recover::item_like`]), there are two or more, and the array they
+/// make is recovered against the schema without error. The warning says so; each object's
+/// fixes are under its index.
 pub(crate) fn collected<O>(
     outermost: &[Candidate<'_>],
     ranking: &Ranking<'_, O>,
@@ -1105,7 +1106,10 @@ pub(crate) fn collected<O>(
     )];
     for (i, c) in outermost.iter().enumerate() {
         let (value, fixes) = parse(c.text, options).ok()?;
-        if !value.is_object() {
+        if !value
+            .as_object()
+            .is_some_and(|o| recover::item_like(schema, o))
+        {
             return None;
         }
         let index = crate::pointer_push("", &i.to_string());
@@ -1354,6 +1358,19 @@ mod tests {
             warnings.iter().map(|w| w.0.as_str()).collect::<Vec<_>>(),
             ["extracted", "reshaped"]
         );
+        // Braces in prose are no item: the answer alone, as before.
+        let (value, warnings) = answer(
+            "Fill in {name} for each.\nAnswer: {\"id\": 2, \"name\": \"b\"}",
+            &people(),
+        );
+        assert_eq!(value, Some(json!([{"id": 2, "name": "b"}])));
+        assert_eq!(
+            warnings.iter().map(|w| w.0.as_str()).collect::<Vec<_>>(),
+            ["extracted", "reshaped"]
+        );
+        let loose = json!({"type": "array", "items": {"type": "object", "properties": {"note": {"type": "string"}}}});
+        let (value, _) = answer("Use {x: 1} or {}.\nAnswer: {\"note\": \"hi\"}", &loose);
+        assert_eq!(value, Some(json!([{"note": "hi"}])));
         // Objects side by side are one document of several values, which the parser collects.
         let (value, warnings) = answer(
             "{\"id\": 1, \"name\": \"a\"}\n{\"id\": 2, \"name\": \"b\"}",

@@ -155,6 +155,37 @@ impl Recovered {
     }
 }
 
+/// Whether `object`, one of several objects given one by one where the schema's root is an
+/// array, can be one of its items: it has a member, and where the items are objects with
+/// properties, a key that names one of them (as recovery matches keys: exactly, by alias, or
+/// ignoring case and separators). Braces in prose (`fill in {name}`) read as an object with
+/// no such key.
+pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>) -> bool {
+    if object.is_empty() {
+        return false;
+    }
+    let root = schema.resolve(schema.root());
+    let items = match &schema.node(root).kind {
+        Kind::Array(a) => a.items.map(|i| schema.resolve(i)),
+        _ => None,
+    };
+    let Some(items) = items else {
+        return true;
+    };
+    match &schema.node(items).kind {
+        Kind::Object(o) if !o.properties.is_empty() => {
+            let mut keys = KeyIndex::new();
+            object.keys().any(|k| {
+                matches!(
+                    keys.lookup(items, o, k),
+                    KeyMatch::Exact(_) | KeyMatch::Alias(_) | KeyMatch::Loose(_)
+                )
+            })
+        }
+        _ => true,
+    }
+}
+
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
     let mut walker = Walker::new(schema, options);
