@@ -55,7 +55,7 @@ fn main() {
         "large::from_llm_with_compiled" => {
             let schema = Schema::compile(&schema()).unwrap();
             match llmout::large::from_llm_with_compiled(&text, &schema, &options) {
-                llmout::large::Large::Items(items) => {
+                llmout::large::Large::Items(items) | llmout::large::Large::Members(items) => {
                     let mut n = 0;
                     items
                         .for_each_item(|v| -> Result<(), ()> {

@@ -99,6 +99,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(items.to_result(), r);
             assert_eq!(items.recovered(), r.recovered);
         }
+        llmout::large::Large::Members(members) => {
+            assert!(members.around().is_none());
+            assert_eq!(members.to_result(), r);
+            assert_eq!(members.recovered(), r.recovered);
+        }
     }
     assert_eq!(r.recovered, !r.warnings.is_empty());
     // (A `default` is filled in as the schema gives it, fitting or not: not checked here.)

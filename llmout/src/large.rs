@@ -25,6 +25,12 @@
 //!   item does the same; the value is the items' array, with no object around it
 //!   ([`Items::around`] is `None`).
 //!
+//! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
+//!   {...}}`, records keyed by id), against `{}`: where no array in the object holds more
+//!   than its largest member, its members are read and handed over one at a time
+//!   ([`Large::Members`], [`Items::for_each_member`]); an object in which a key is given twice
+//!   is read whole (the last value would take the first one's place).
+//!
 //! Where the object holds several such arrays, the largest is read item by item (the one in
 //! which the parser hands over the most values, keys and brackets, found by a first parse
 //! that builds nothing; the first of equals), and the others whole with the object: the
@@ -124,7 +130,9 @@ use serde_json::Map;
 use crate::pipeline::{self, Outcome};
 use crate::recover::items::{self as walk, Items as Walk};
 use crate::recover::Recovered;
-use crate::repair::items::{each_item, largest_array, Event, Fix, Found, Members, Want};
+use crate::repair::items::{
+    each_item, largest_array, largest_or_members, Event, Fix, Found, Members, Want,
+};
 use crate::repair::{RepairKind, RepairOptions};
 use crate::schema::Schema;
 use crate::{sanitize, Error, Options, ValidationResult, Warning, WarningKind};
@@ -137,6 +145,9 @@ pub enum Large<'a> {
     Whole(ValidationResult<Value>),
     /// A top-level array, or an object around one, recovered item by item.
     Items(Items<'a>),
+    /// A top-level object whose members are recovered one by one, each with its key
+    /// ([`Items::for_each_member`]): an object of many records keyed by id, against `{}`.
+    Members(Items<'a>),
 }
 
 /// [`crate::from_llm_with_compiled`] for replies that may be too large to hold as a value:
@@ -159,12 +170,13 @@ pub fn from_llm_with_compiled<'a>(
         };
         if let Outcome::Parsed { out, .. } = plan {
             if out.recovery + out.shell_warnings().len() == 0 {
-                return Large::Items(Items {
+                return Items {
                     plan: out,
                     choice: Vec::new(),
                     schema,
                     options,
-                });
+                }
+                .large();
             }
         }
     }
@@ -181,12 +193,13 @@ pub fn from_llm_with_compiled<'a>(
     }
     let choice = ranking.choice_warnings();
     match ranking.best.take().map(|b| b.out) {
-        Some(Out::Plan(plan)) => Large::Items(Items {
+        Some(Out::Plan(plan)) => Items {
             plan: *plan,
             choice,
             schema,
             options,
-        }),
+        }
+        .large(),
         Some(Out::Built(value, found)) => {
             let mut warnings = choice;
             warnings.extend(found);
@@ -214,7 +227,49 @@ pub struct Items<'a> {
     options: Options,
 }
 
-impl Items<'_> {
+impl<'a> Items<'a> {
+    /// As a [`Large`]: its items an array's, or the top-level object's members.
+    fn large(self) -> Large<'a> {
+        if self.plan.entries {
+            Large::Members(self)
+        } else {
+            Large::Items(self)
+        }
+    }
+
+    /// Calls `f` with the key and the recovered value of each member of the top-level object,
+    /// in order, where the items are its members ([`Large::Members`]; for an array's items the
+    /// keys are their indices); stops at `f`'s first error.
+    ///
+    /// ```
+    /// use llmout::large::{from_llm_with_compiled, Large};
+    /// use llmout::schema::Schema;
+    /// use serde_json::json;
+    /// let schema = Schema::compile(&json!({})).unwrap();
+    /// let reply = "{a1: {n: 1, tags: ['x']}, 'a2': {n: 2, tags: []},}";
+    /// let Large::Members(members) = from_llm_with_compiled(reply, &schema, &Default::default()) else {
+    ///     panic!("an object of members")
+    /// };
+    /// let mut read = Vec::new();
+    /// members.for_each_member(|k, v| -> Result<(), ()> { read.push((k, v)); Ok(()) }).unwrap();
+    /// assert_eq!(read, [("a1".to_owned(), json!({"n": 1, "tags": ["x"]})), ("a2".to_owned(), json!({"n": 2, "tags": []}))]);
+    /// assert_eq!(
+    ///     members.to_result(),
+    ///     llmout::from_llm_with_compiled(reply, &schema, &Default::default())
+    /// );
+    /// ```
+    pub fn for_each_member<E>(
+        &self,
+        mut f: impl FnMut(String, Value) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.read(RECOVERED, |step| match step {
+            Step::Item(index, _, Some(r), key) => {
+                f(key.unwrap_or_else(|| index.to_string()), r.value)
+            }
+            _ => Ok(()),
+        })
+    }
+
     /// Whether anything was changed: [`ValidationResult::recovered`].
     pub fn recovered(&self) -> bool {
         self.warning_count() > 0
@@ -253,14 +308,22 @@ impl Items<'_> {
     /// );
     /// ```
     pub fn to_result(&self) -> ValidationResult<Value> {
-        let mut values = Vec::new();
-        let Ok(()) = self.for_each_item(|v| {
-            values.push(v);
-            Ok::<(), Infallible>(())
-        });
         let mut warnings = Vec::with_capacity(self.warning_count());
         let Ok(()) = self.for_each_warning(|w| {
             warnings.push(w);
+            Ok::<(), Infallible>(())
+        });
+        if self.plan.entries {
+            let mut members = serde_json::Map::new();
+            let Ok(()) = self.for_each_member(|k, v| {
+                members.insert(k, v);
+                Ok::<(), Infallible>(())
+            });
+            return ValidationResult::ok(Value::Object(members), warnings);
+        }
+        let mut values = Vec::new();
+        let Ok(()) = self.for_each_item(|v| {
+            values.push(v);
             Ok::<(), Infallible>(())
         });
         let value = match self.around() {
@@ -282,7 +345,7 @@ impl Items<'_> {
     /// Calls `f` with each item of the value, recovered, in order; stops at `f`'s first error.
     pub fn for_each_item<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
         self.read(RECOVERED, |step| match step {
-            Step::Item(_, _, Some(r)) => f(r.value),
+            Step::Item(_, _, Some(r), _) => f(r.value),
             _ => Ok(()),
         })
     }
@@ -306,7 +369,7 @@ impl Items<'_> {
         before.iter().cloned().try_for_each(&mut f)?;
         if self.plan.recovery > 0 {
             self.read(RECOVERED, |step| match step {
-                Step::Item(_, _, Some(r)) => r.warnings.into_iter().try_for_each(&mut f),
+                Step::Item(_, _, Some(r), _) => r.warnings.into_iter().try_for_each(&mut f),
                 _ => Ok(()),
             })?;
         }
@@ -326,7 +389,7 @@ impl Items<'_> {
                 let mut next = pointers.iter().peekable();
                 let plan = &self.plan;
                 self.read(RECOVERED, |step| match step {
-                    Step::Item(index, _, r) => {
+                    Step::Item(index, _, r, _) => {
                         while let Some(p) =
                             next.next_if(|p| plan.item_index(p).is_none_or(|k| k <= index))
                         {
@@ -353,7 +416,7 @@ impl Items<'_> {
                     values: moves,
                 };
                 self.read(want, |step| match step {
-                    Step::Item(index, fixes, r) => {
+                    Step::Item(index, fixes, r, _) => {
                         let current = r.map(|r| (index, r));
                         for x in fixes {
                             f(fix(x, [&current, &last]))?;
@@ -398,13 +461,16 @@ impl Items<'_> {
                     return true;
                 }
                 _ if attempt != plan.attempt => return true,
-                Event::Item { fixes, value } => {
+                Event::Item { fixes, value, key } => {
                     let r = match walk.as_mut() {
-                        Some(w) if want.values => w.next(value).ok(),
+                        Some(w) if want.values => match &key {
+                            Some(key) => w.next_member(key, value).ok(),
+                            None => w.next(value).ok(),
+                        },
                         _ => None,
                     };
                     index += 1;
-                    Step::Item(index - 1, fixes, r)
+                    Step::Item(index - 1, fixes, r, key)
                 }
                 Event::End { fixes, .. } => Step::End(fixes),
             };
@@ -423,9 +489,9 @@ const RECOVERED: Want = Want {
 
 /// What a reading of the chosen candidate hands over.
 enum Step {
-    /// An item's index, the fixes made since the last step, and the item recovered (when
-    /// asked for).
-    Item(usize, Vec<Fix>, Option<Recovered>),
+    /// An item's index, the fixes made since the last step, the item recovered (when asked
+    /// for), and its key where the items are the top-level object's members.
+    Item(usize, Vec<Fix>, Option<Recovered>, Option<String>),
     /// The fixes after the last item.
     End(Vec<Fix>),
 }
@@ -475,6 +541,8 @@ struct Plan<'a> {
     shell: Option<Shell>,
     /// The members through which the items were reached (chosen once, see [`follow`]).
     members: Members,
+    /// Whether the items are the top-level object's members, each with its key.
+    entries: bool,
 }
 
 impl Plan<'_> {
@@ -624,6 +692,8 @@ struct Tally {
     shell: Option<Shell>,
     /// The members read through (see [`follow`]).
     members: Members,
+    /// Whether the items were the top-level object's members.
+    entries: bool,
 }
 
 impl Tally {
@@ -641,6 +711,7 @@ impl Tally {
                 moves: self.moves,
                 shell: self.shell,
                 members: self.members,
+                entries: self.entries,
             },
             cost: self.cost,
             syntax,
@@ -670,6 +741,11 @@ fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
     if !allowed.choose() || text.trim_start().starts_with('[') || walk::wrapper_root(schema) {
         return allowed;
     }
+    if walk::any_root(schema) {
+        // Any value: the largest array, or the object's own members where none holds most
+        // of it.
+        return largest_or_members(text, repair, walk::LEVELS);
+    }
     match largest_array(text, repair, &allowed, walk::LEVELS) {
         Members::None => allowed,
         largest => largest,
@@ -696,7 +772,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             walk = Walk::member(schema, options, &path);
             true
         }
-        Event::Item { fixes, value } => {
+        Event::Item { fixes, value, key } => {
             t.count(&fixes);
             if t.error.is_some() {
                 return true;
@@ -705,7 +781,11 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 fit = false;
                 return false;
             };
-            match w.next(value) {
+            let r = match &key {
+                Some(key) => w.next_member(key, value),
+                None => w.next(value),
+            };
+            match r {
                 Ok(r) if r.as_text.is_empty() => {
                     t.cost = t.cost.saturating_add(r.cost);
                     t.recovery += r.warnings.len();
@@ -725,7 +805,14 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
         Event::End { fixes, result } => {
             t.count(&fixes);
             let (result, around) = match result {
-                Ok(Some(Found { depth, around })) => (Ok(Some(depth)), around),
+                Ok(Some(Found {
+                    depth,
+                    around,
+                    entries,
+                })) => {
+                    t.entries = entries;
+                    (Ok(Some(depth)), around)
+                }
                 Ok(None) => (Ok(None), None),
                 Err(e) => (Err(e), None),
             };
@@ -863,6 +950,13 @@ mod tests {
     fn collect(raw: &str, schema: &Schema, options: &Options) -> (ValidationResult<Value>, bool) {
         match from_llm_with_compiled(raw, schema, options) {
             Large::Whole(r) => (r, false),
+            Large::Members(items) => {
+                assert!(items.around().is_none());
+                let r = items.to_result();
+                assert_eq!(r.warnings.len(), items.warning_count());
+                assert_eq!(items.recovered(), r.recovered);
+                (r, true)
+            }
             Large::Items(items) => {
                 if let Some((object, path)) = items.around() {
                     let object = json!(object);
@@ -972,23 +1066,36 @@ mod tests {
         ));
         assert!(same("[1, \"[2]\", {\"a\": \"{}\"}]", &any, &options));
         // An object around an array: the largest array of a member, whatever its key, is read
-        // item by item; the other members are kept as they are.
+        // item by item where it holds more than the rest of the object; the other members are
+        // kept as they are.
         assert!(same(
             "{total: '2', rows: [1, {a: 2,},], meta: [3]}",
             &any,
             &options
         ));
+        let long = (1..=24)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         assert_eq!(
-            around_of("{meta: {n: 1}, rows: [1, 2], more: [3]}", &any),
+            around_of(
+                &format!("{{meta: {{n: 1}}, rows: [{long}], more: [3]}}"),
+                &any
+            ),
             (
                 json!({"meta": {"n": 1}, "rows": [], "more": [3]}),
                 vec!["rows".to_owned()]
             )
         );
+        assert!(same(
+            &format!("{{meta: {{n: 1}}, rows: [{long}], more: [3]}}"),
+            &any,
+            &options
+        ));
         // Not the first array: the largest, as deep as it is.
         assert_eq!(
             around_of(
-                "{tags: ['a'], meta: {more: [1, 2]}, rows: [1, 2, {c: 3}]}",
+                &format!("{{tags: ['a'], meta: {{more: [1, 2]}}, rows: [{long}, {{c: 3}}]}}"),
                 &any
             ),
             (
@@ -997,7 +1104,10 @@ mod tests {
             )
         );
         assert_eq!(
-            around_of("{tags: ['a'], result: {n: 1, rows: [1, 2]}}", &any),
+            around_of(
+                &format!("{{tags: ['a'], result: {{n: 1, rows: [{long}]}}}}"),
+                &any
+            ),
             (
                 json!({"tags": ["a"], "result": {"n": 1, "rows": []}}),
                 vec!["result".to_owned(), "rows".to_owned()]
@@ -1008,10 +1118,48 @@ mod tests {
             &any,
             &options
         ));
-        // Not an array, or no member that is one, or that member given again: whole.
-        assert!(!same("{id: 1}", &any, &options));
-        assert!(!same("{id: 1, tags: 'x'}", &any, &options));
+        // Where no array holds more than the largest member, the object's members are the
+        // items, each with its key (an object of records keyed by id).
+        let reply = "{a1: {n: 1, tags: ['x', 'y']}, 'a2': {n: 2,}, a3: [1], a4: 'z'}";
+        let compiled = Schema::compile(&any).unwrap();
+        let Large::Members(members) = from_llm_with_compiled(reply, &compiled, &options) else {
+            panic!("members read one by one: {reply}")
+        };
+        let mut read = Vec::new();
+        members
+            .for_each_member(|k, v| -> Result<(), ()> {
+                read.push((k, v));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(
+            read,
+            [
+                ("a1".to_owned(), json!({"n": 1, "tags": ["x", "y"]})),
+                ("a2".to_owned(), json!({"n": 2})),
+                ("a3".to_owned(), json!([1])),
+                ("a4".to_owned(), json!("z")),
+            ]
+        );
+        for reply in [
+            reply,
+            "{id: 1}",
+            "{}",
+            "{id: 1, tags: 'x'}",
+            // A member cut off, and the reply cut inside one.
+            "{a: {n: 1}, b: ",
+            "{a: {n: 1}, b: {n: 2, m: [1, 2",
+            // Prose and a fence around it, and fixes in every member.
+            "Here:\n```json\n{\"A\": {n: 1,}, // c\n 'b': [1 2], c: True}\n```",
+        ] {
+            assert!(same(reply, &any, &options), "{reply}");
+        }
+        // A key given again replaces the first member's value in its place, a set is an
+        // array, and an array joining a member's: whole.
+        assert!(!same("{a: 1, b: 2, a: 3}", &any, &options));
         assert!(!same("{rows: [1], rows: [2]}", &any, &options));
+        assert!(!same("{'a', 'b'}", &any, &options));
+        same("{a: [1], [2], b: 1}", &any, &options);
         // Constrained, or a type that is not an array: whole.
         assert!(!same("[1]", &json!({"maxItems": 3}), &options));
         assert!(!same("[1]", &json!({"type": "object"}), &options));

@@ -1266,7 +1266,9 @@ mod tests {
         let large = crate::large::from_llm_with_compiled(raw, &compiled, &Options::default());
         let large = match large {
             crate::large::Large::Whole(r) => r,
-            crate::large::Large::Items(items) => items.to_result(),
+            crate::large::Large::Items(items) | crate::large::Large::Members(items) => {
+                items.to_result()
+            }
         };
         assert_eq!(large, r, "{raw}");
         let warnings = r

@@ -635,6 +635,35 @@ fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
     for reply in cases {
         assert_same_when_large(&["parse", "--schema", path], reply);
     }
+    // An object of records keyed by id: its members are written one by one.
+    let keyed: &[u8] = b"{r1: {n: 1, tags: ['x']}, 'r2': {n: 2,}, r3: [1, 2], r4: 'z'}";
+    let o = llmout(&["parse", "--schema", path], keyed);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"r1\":{\"n\":1,\"tags\":[\"x\"]},\"r2\":{\"n\":2},\"r3\":[1,2],\"r4\":\"z\"},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r1\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r1/tags/0\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r2\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r2\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r4\",\"message\":\"read a string in non-JSON quotes\"}],\"recovered\":true}\n"
+    );
+    let keyed_cases: [&[u8]; 6] = [
+        keyed,
+        b"{}",
+        // A member cut off; a key given again (whole); a fence around it; pretty.
+        b"{r1: {n: 1}, r2: {n: 2, tags: ['a'",
+        b"{r1: 1, r2: 2, r1: 3}",
+        b"Here:\n```json\n{\"r1\": {\"n\": 1}, \"r2\": {\"n\": 2}}\n```",
+        b"{\"r1\": {\"n\": \"a\\tb\"}, \"r2\": null}",
+    ];
+    for reply in keyed_cases {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+        assert_same_when_large(&["parse", "--pretty", "--schema", path], reply);
+    }
 }
 
 /// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the

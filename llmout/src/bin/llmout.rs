@@ -873,7 +873,12 @@ impl Answers for Parse {
                 Large::Whole(result) => result,
                 Large::Items(items) => {
                     return Ok(Box::new(move |w: &mut dyn Write| {
-                        write_items(w, &items, input.invalid_utf8.as_ref())
+                        write_items(w, &items, input.invalid_utf8.as_ref(), false)
+                    }))
+                }
+                Large::Members(items) => {
+                    return Ok(Box::new(move |w: &mut dyn Write| {
+                        write_items(w, &items, input.invalid_utf8.as_ref(), true)
                     }))
                 }
             }
@@ -927,12 +932,13 @@ fn write_around<W: Write>(
 }
 
 /// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
-/// read item by item: the object around the items (if any) with each item in its place, then
-/// each warning, written as it is read.
+/// read item by item: the object around the items (if any) with each item in its place, or
+/// the object whose `members` the items are, then each warning, written as it is read.
 fn write_items(
     w: &mut dyn Write,
     items: &llmout::large::Items<'_>,
     input: Option<&Value>,
+    members: bool,
 ) -> std::io::Result<()> {
     // Millions of small writes: buffered here, where they are not calls through `dyn Write`.
     let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
@@ -946,6 +952,19 @@ fn write_items(
         w.write_all(b"]")
     };
     match items.around() {
+        _ if members => {
+            w.write_all(b"{")?;
+            let mut first = true;
+            items.for_each_member(|k, v| {
+                if !std::mem::take(&mut first) {
+                    w.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut *w, &k)?;
+                w.write_all(b":")?;
+                serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
+            })?;
+            w.write_all(b"}")?;
+        }
         None => array(w)?,
         Some((object, path)) => write_around(w, object, path, &mut Some(array))?,
     }

@@ -54,7 +54,7 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
 
 /// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
 /// is then kept as it is, as is every member's array and each of its items.
-fn any_root(schema: &Schema) -> bool {
+pub(crate) fn any_root(schema: &Schema) -> bool {
     !schema.is_constrained_at(schema.root())
         && matches!(schema.node(schema.resolve(schema.root())).kind, Kind::Any)
 }
@@ -211,9 +211,22 @@ impl<'s> Items<'s> {
     /// Recovers the next item. The constraints it breaks are kept for
     /// [`violations`](Self::violations).
     pub(crate) fn next(&mut self, item: Value) -> Result<Recovered, Error> {
+        self.walker.path.truncate(self.base);
+        push_index(&mut self.walker.path, self.next);
+        self.recover(item)
+    }
+
+    /// Recovers the value of the next member of the top-level object, under `key`, where
+    /// its members are the items (any value, `{}`, which keeps each as it is).
+    pub(crate) fn next_member(&mut self, key: &str, value: Value) -> Result<Recovered, Error> {
+        self.walker.path.truncate(self.base);
+        push_key(&mut self.walker.path, key);
+        self.recover(value)
+    }
+
+    /// Recovers `item` at the walker's path.
+    fn recover(&mut self, item: Value) -> Result<Recovered, Error> {
         let w = &mut self.walker;
-        w.path.truncate(self.base);
-        push_index(&mut w.path, self.next);
         self.next += 1;
         w.wrapped = false;
         let r = w.value(Cow::Owned(item), self.items, self.depth);

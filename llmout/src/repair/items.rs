@@ -13,6 +13,7 @@
 //! caller's thread reads.
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
@@ -36,8 +37,13 @@ pub(crate) enum Event {
     /// (the fixes made so far go with the next item, or the end).
     Member { path: Vec<String> },
     /// An item of the array, complete, and the fixes made since the last item (those before
-    /// the item, at the array's level or around it, and the item's own).
-    Item { fixes: Vec<Fix>, value: Value },
+    /// the item, at the array's level or around it, and the item's own); for
+    /// [`Members::Entries`], a member of the top-level object, with its key.
+    Item {
+        fixes: Vec<Fix>,
+        value: Value,
+        key: Option<String>,
+    },
     /// The parse is over: the fixes made since the last item, and whether the document was
     /// one top-level array, or an object around one, whose items were all handed over
     /// (`Ok(Some(_))`), something else (`Ok(None)`: read it with [`parse`](super::parse)), or
@@ -56,6 +62,8 @@ pub(crate) struct Found {
     /// For an object around the array: the object with an empty array in the array's place
     /// (`null` where values are not wanted), and the array's path of keys.
     pub(crate) around: Option<(Value, Vec<String>)>,
+    /// Whether the items were the top-level object's members ([`Members::Entries`]).
+    pub(crate) entries: bool,
 }
 
 /// The members of an object (the top-level one, or one inside it on the way to the array)
@@ -71,6 +79,9 @@ pub(crate) enum Members {
     /// member): of the top-level object's members, the first. [`largest_array`] looks
     /// deeper, and names the members that lead to the largest.
     Any,
+    /// The top-level object's own members are the items, each handed over with its key (an
+    /// object of records keyed by id, against `{}`; see [`largest_or_members`]).
+    Entries,
 }
 
 /// Where a member of [`Members::Named`] leads to the array.
@@ -86,7 +97,7 @@ impl Members {
     /// Whether the value of the member `key` may be the array read item by item.
     fn hold(&self, key: &str) -> bool {
         match self {
-            Members::None => false,
+            Members::None | Members::Entries => false,
             Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Items),
             Members::Any => true,
         }
@@ -97,7 +108,7 @@ impl Members {
     pub(crate) fn choose(&self) -> bool {
         fn leaves(m: &Members, most: usize) -> usize {
             match m {
-                Members::None => 0,
+                Members::None | Members::Entries => 0,
                 Members::Any => most,
                 Members::Named(named) => named.iter().fold(0, |n, (_, place)| {
                     if n >= most {
@@ -121,7 +132,7 @@ impl Members {
                 Place::Within(inner) if k == key => Some(Arc::clone(inner)),
                 _ => None,
             }),
-            Members::None | Members::Any => None,
+            Members::None | Members::Any | Members::Entries => None,
         }
     }
 }
@@ -269,8 +280,11 @@ enum Root {
     /// An object (when members may hold the items): built whole but for the member whose
     /// array's items are handed over.
     Object,
+    /// An object whose members are the items ([`Members::Entries`]): each handed over with
+    /// its key when it ends.
+    Entries,
     /// Anything else: several values, a scalar, a tuple of one item, an object when no member
-    /// may hold the items.
+    /// may hold the items, an object of entries with a key given twice.
     Other,
 }
 
@@ -301,6 +315,12 @@ struct ItemSink<S> {
     way: Vec<Level>,
     /// The keys of the array whose items are handed over, once it opened.
     hole: Option<Vec<String>>,
+    /// For `Root::Entries`: the key of the member being read, its value once complete, and
+    /// every key handed over (a key given twice would replace an earlier member's value in
+    /// place, which reading member by member cannot do).
+    entry: Option<String>,
+    done: Option<Value>,
+    seen: HashSet<String>,
 }
 
 /// An object of the shell on the way to the items.
@@ -371,17 +391,31 @@ impl<S: Item> ItemSink<S> {
         }
     }
 
-    /// Sends the item once it is complete (nothing of it is open any more).
+    /// Sends the item once it is complete (nothing of it is open any more); a member's value
+    /// waits for the member's end, since the parser may still abandon it.
     fn complete(&mut self) {
         if self.items_at > 0 && self.depth == self.items_at {
             if let Some(item) = self.item.take() {
                 let value = item.value();
+                if self.root == Root::Entries {
+                    self.done = Some(value);
+                    return;
+                }
                 with_outbox(|o| {
                     let fixes = std::mem::take(&mut o.fixes);
-                    o.send(Event::Item { fixes, value });
+                    o.send(Event::Item {
+                        fixes,
+                        value,
+                        key: None,
+                    });
                 });
             }
         }
+    }
+
+    /// Whether events happen at the level of the members of an object of entries.
+    fn at_entries(&self) -> bool {
+        self.root == Root::Entries && self.depth == 1
     }
 
     /// What the document was, once read: one top-level array, or an object one of whose
@@ -391,13 +425,14 @@ impl<S: Item> ItemSink<S> {
             return None;
         }
         let around = match self.root {
-            Root::Array => None,
+            Root::Array | Root::Entries => None,
             Root::Object => Some((self.shell.take()?.value(), self.hole.take()?)),
             Root::None | Root::Other => return None,
         };
         Some(Found {
             depth: self.deepest,
             around,
+            entries: self.root == Root::Entries,
         })
     }
 
@@ -462,6 +497,9 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             members: Arc::new(members.unwrap_or_default()),
             way: Vec::new(),
             hole: None,
+            entry: None,
+            done: None,
+            seen: HashSet::new(),
         }
     }
     fn null(&mut self) {
@@ -482,6 +520,12 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.scalar(|sink| sink.string(s, safe));
     }
     fn begin_object(&mut self) {
+        if self.depth == 0 && self.root == Root::None && *self.members == Members::Entries {
+            self.root = Root::Entries;
+            self.items_at = 1;
+            self.deeper();
+            return;
+        }
         if self.depth == 0 && self.root == Root::None && *self.members != Members::None {
             let mut shell = S::new(0);
             shell.begin_object();
@@ -511,6 +555,10 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         }
     }
     fn key(&mut self, key: &str, safe: bool) {
+        if self.at_entries() {
+            self.entry = Some(key.to_owned());
+            return;
+        }
         if let Some(level) = self.level() {
             level.in_hole = false;
             level.key = Some(key.to_owned());
@@ -518,6 +566,27 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.inside(|s| s.key(key, safe));
     }
     fn end_member(&mut self) -> bool {
+        if self.at_entries() {
+            let (Some(key), Some(value)) = (self.entry.take(), self.done.take()) else {
+                self.root = Root::Other;
+                return false;
+            };
+            if self.seen.contains(&key) {
+                // As the value sink says it: the parser records the repeated key.
+                self.root = Root::Other;
+                return true;
+            }
+            self.seen.insert(key.clone());
+            with_outbox(|o| {
+                let fixes = std::mem::take(&mut o.fixes);
+                o.send(Event::Item {
+                    fixes,
+                    value,
+                    key: Some(key),
+                });
+            });
+            return false;
+        }
         let at = self.level().map(|l| (l.in_hole, l.key.clone()));
         let duplicate = self.inside(|s| s.end_member());
         // A key on the way to the items given again replaces them: not read item by item.
@@ -529,6 +598,11 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         duplicate
     }
     fn abandon_member(&mut self) {
+        if self.at_entries() {
+            // A member cut off: the object holds no such member.
+            (self.entry, self.done, self.item) = (None, None, None);
+            return;
+        }
         if self.level().is_some_and(|l| l.in_hole) {
             self.root = Root::Other;
         }
@@ -658,6 +732,33 @@ pub(crate) fn largest_array(
     let Some((_, path)) = largest.best.filter(|_| largest.object) else {
         return Members::None;
     };
+    chain(&path)
+}
+
+/// Against `{}`, how `input`'s top-level object is read item by item, whichever holds less
+/// at once: through the members that lead to its largest array ([`largest_array`] with
+/// [`Members::Any`]), which holds everything outside that array; or its own members as the
+/// items ([`Members::Entries`]), which holds its largest member (an object of records keyed by
+/// id, whose arrays are the records' small ones). [`Members::Any`] when the document is no
+/// object.
+pub(crate) fn largest_or_members(input: &str, options: &RepairOptions, levels: usize) -> Members {
+    FOLLOW.with(|f| *f.borrow_mut() = Some((Arc::new(Members::Any), levels)));
+    let found = parser::run::<Largest, Counter>(input, options);
+    FOLLOW.with(|f| *f.borrow_mut() = None);
+    let Ok((largest, _, _)) = found else {
+        return Members::Any;
+    };
+    if !largest.object {
+        return Members::Any;
+    }
+    match largest.best {
+        Some((size, path)) if largest.total - size <= largest.largest_member => chain(&path),
+        _ => Members::Entries,
+    }
+}
+
+/// The members that lead through `path`'s keys to the array at its end.
+fn chain(path: &[String]) -> Members {
     path.iter().rev().fold(Members::None, |inner, key| {
         let place = match inner {
             Members::None => Place::Items,
@@ -691,12 +792,19 @@ struct Largest {
     object: bool,
     /// Whether a top-level value began.
     rooted: bool,
+    /// Everything handed over inside the top-level value, counted as an array's size is.
+    total: usize,
+    /// `total` where the top-level object's member being read began, and the largest member
+    /// so far.
+    member_from: usize,
+    largest_member: usize,
 }
 
 impl Largest {
     /// One thing handed over: counted in the array being measured; true when it falls inside
     /// one (nothing else is followed there).
     fn count(&mut self) -> bool {
+        self.total += usize::from(self.depth > 0);
         match &mut self.open {
             Some((_, _, n)) => {
                 *n += 1;
@@ -770,6 +878,9 @@ impl Sink<'_> for Largest {
             best: None,
             object: true,
             rooted: false,
+            total: 0,
+            member_from: 0,
+            largest_member: 0,
         }
     }
     fn null(&mut self) {
@@ -806,6 +917,9 @@ impl Sink<'_> for Largest {
         self.depth += 1;
     }
     fn key(&mut self, key: &str, _: bool) {
+        if self.depth == 1 {
+            self.member_from = self.total;
+        }
         if !self.count() && self.on_the_way() {
             if let Some((_, k)) = self.way.last_mut() {
                 *k = Some(key.to_owned());
@@ -814,6 +928,10 @@ impl Sink<'_> for Largest {
     }
     fn end_member(&mut self) -> bool {
         self.count();
+        if self.depth == 1 {
+            let size = self.total - self.member_from;
+            self.largest_member = self.largest_member.max(size);
+        }
         false
     }
     fn abandon_member(&mut self) {
@@ -990,7 +1108,9 @@ mod tests {
         let (mut fixes, mut items, mut object) = (Vec::new(), Vec::new(), Value::Null);
         each_item(input, &RepairOptions::default(), Want::ALL, members, |e| {
             match e {
-                Event::Item { fixes: f, value } => {
+                Event::Item {
+                    fixes: f, value, ..
+                } => {
                     fixes.extend(f);
                     items.push(value);
                 }
@@ -1026,17 +1146,33 @@ mod tests {
         each_item(input, &RepairOptions::default(), Want::ALL, members, |e| {
             out.push(match e {
                 Event::Attempt => "attempt".to_owned(),
-                Event::Item { fixes: f, value } => format!("{value} [{}]", fixes(f)),
+                Event::Item {
+                    fixes: f,
+                    value,
+                    key: None,
+                } => format!("{value} [{}]", fixes(f)),
+                Event::Item {
+                    fixes: f,
+                    value,
+                    key: Some(key),
+                } => format!("{key:?}: {value} [{}]", fixes(f)),
                 Event::Member { path } => format!("member {}", path.join("/")),
                 Event::End { fixes: f, result } => {
                     let result = match result {
                         Ok(Some(Found {
                             depth,
                             around: None,
+                            entries: false,
                         })) => depth.to_string(),
                         Ok(Some(Found {
                             depth,
+                            around: None,
+                            entries: true,
+                        })) => format!("{depth} entries"),
+                        Ok(Some(Found {
+                            depth,
                             around: Some((shell, path)),
+                            ..
                         })) => format!("{depth} {shell} {}", path.join("/")),
                         Ok(None) => "none".to_owned(),
                         Err(e) => format!("{e:?}"),
@@ -1047,6 +1183,74 @@ mod tests {
             true
         });
         out
+    }
+
+    #[test]
+    fn members_come_one_by_one_with_their_keys() {
+        let entries = |input: &str| events_in(input, &Members::Entries);
+        assert_eq!(
+            entries("{a: 1, \"b\": [1, 2,], c: {d: 'x'}}"),
+            [
+                "attempt",
+                "\"a\": 1 [UnquotedKey@]",
+                "\"b\": [1,2] [TrailingComma@/b]",
+                "\"c\": {\"d\":\"x\"} [UnquotedKey@ UnquotedKey@/c QuoteStyle@/c/d]",
+                "end 2 entries []",
+            ]
+        );
+        assert_eq!(entries("{}"), ["attempt", "end 1 entries []"]);
+        // A member cut off inside its value keeps what was read of it, as the parser does.
+        assert_eq!(
+            entries("{a: 1, b: {c: "),
+            [
+                "attempt",
+                "\"a\": 1 [UnquotedKey@]",
+                "\"b\": {} [UnquotedKey@/b Truncated@/b]",
+                "end 2 entries []",
+            ]
+        );
+        // A key given again, a set, an array joining a member's, several values: the
+        // document is no object of members read one by one.
+        assert_eq!(
+            entries("{a: 1, a: 2}"),
+            [
+                "attempt",
+                "\"a\": 1 [UnquotedKey@]",
+                "end none [DuplicateKey@]"
+            ]
+        );
+        for input in ["{'a', 'b'}", "{a: [1], [2]}", "{a: 1} {b: 2}"] {
+            assert_eq!(
+                entries(input).last().map(|e| &e[..8]),
+                Some("end none"),
+                "{input}"
+            );
+        }
+        // An array is read as ever.
+        assert_eq!(entries("[1, 2]"), ["attempt", "1 []", "2 []", "end 1 []"]);
+    }
+
+    #[test]
+    fn any_value_is_read_through_whichever_holds_less_at_once() {
+        let mode = |input: &str| largest_or_members(input, &RepairOptions::default(), 4);
+        let long = (1..=20)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        // The array holds more than the rest of the object: its items, the rest held.
+        assert_eq!(
+            mode(&format!("{{n: 1, rows: [{long}]}}")),
+            Members::Named(vec![("rows".to_owned(), Place::Items)])
+        );
+        // Records keyed by id, each with a small array: the members, one at a time.
+        assert_eq!(
+            mode("{r1: {tags: [1, 2]}, r2: {tags: [3]}, r3: {tags: []}}"),
+            Members::Entries
+        );
+        assert_eq!(mode("{a: 1, b: 'x'}"), Members::Entries);
+        // No object: as before.
+        assert_eq!(mode(&format!("[{long}]")), Members::Any);
+        assert_eq!(mode("1"), Members::Any);
     }
 
     #[test]
@@ -1388,7 +1592,9 @@ mod tests {
             &Members::None,
             |e| {
                 match e {
-                    Event::Item { fixes: f, value } => {
+                    Event::Item {
+                        fixes: f, value, ..
+                    } => {
                         fixes.extend(f);
                         items.push(value);
                     }
@@ -1449,7 +1655,7 @@ mod tests {
                 &Members::None,
                 |e| {
                     match e {
-                        Event::Item { fixes, value } => out.push((fixes, value)),
+                        Event::Item { fixes, value, .. } => out.push((fixes, value)),
                         Event::End { fixes, .. } => out.push((fixes, Value::Bool(true))),
                         Event::Attempt | Event::Member { .. } => {}
                     }
