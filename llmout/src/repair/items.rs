@@ -13,14 +13,13 @@
 //! caller's thread reads.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::log::{write_segment, Counter, Log, Seg, ROOT};
-use super::sink::{Int, KeySink, Sink, ValueSink};
+use super::sink::{Int, KeySet, KeySink, Sink, ValueSink};
 use super::{parser, RepairError, RepairKind, RepairOptions};
 
 /// One fix: its kind and the JSON pointer of the value being built (as [`Repair`](super::Repair)
@@ -320,7 +319,7 @@ struct ItemSink<S> {
     /// place, which reading member by member cannot do).
     entry: Option<String>,
     done: Option<Value>,
-    seen: HashSet<String>,
+    seen: KeySet,
 }
 
 /// An object of the shell on the way to the items.
@@ -499,7 +498,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             hole: None,
             entry: None,
             done: None,
-            seen: HashSet::new(),
+            seen: KeySet::default(),
         }
     }
     fn null(&mut self) {
@@ -571,12 +570,11 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
                 self.root = Root::Other;
                 return false;
             };
-            if self.seen.contains(&key) {
+            if !self.seen.insert(&key) {
                 // As the value sink says it: the parser records the repeated key.
                 self.root = Root::Other;
                 return true;
             }
-            self.seen.insert(key.clone());
             with_outbox(|o| {
                 let fixes = std::mem::take(&mut o.fixes);
                 o.send(Event::Item {

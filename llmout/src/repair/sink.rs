@@ -397,6 +397,33 @@ impl KeyIndex {
     }
 }
 
+/// A set of keys in about their own size: each written as JSON in one text, and a
+/// [`KeyIndex`] of where. For the keys of an object read member by member
+/// (`repair::items`), which may hold millions.
+#[derive(Default)]
+pub(super) struct KeySet {
+    text: String,
+    index: Option<KeyIndex>,
+}
+
+impl KeySet {
+    /// Adds `key`; false when it was there already.
+    pub(super) fn insert(&mut self, key: &str) -> bool {
+        let start = self.text.len();
+        write_string(&mut self.text, key, false);
+        let index = self.index.get_or_insert_with(|| KeyIndex::new(0));
+        let out = self.text.as_bytes();
+        let written = &out[start + 1..];
+        let hash = index.state.hash_one(&written[..written.len() - 1]);
+        if index.contains(out, written, hash) {
+            self.text.truncate(start);
+            return false;
+        }
+        index.insert(out, start, hash);
+        true
+    }
+}
+
 impl TextFrame {
     fn new(object: bool, start: usize, first_member: usize) -> Self {
         TextFrame {

@@ -1358,3 +1358,24 @@ mod large_objects {
         }
     }
 }
+
+#[test]
+fn a_key_set_knows_each_key_once_whatever_its_escapes() {
+    let mut set = super::sink::KeySet::default();
+    let keys = [
+        "a", "ab", "a\"b", "a\\", "a\\\"", "\u{1}", "é", "", "a\"", "b",
+    ];
+    for key in keys {
+        assert!(set.insert(key), "{key:?} is new");
+    }
+    for key in keys {
+        assert!(!set.insert(key), "{key:?} is known");
+    }
+    // Many keys: the table grows, and hashes are computed again from the text.
+    for i in 0..10_000 {
+        assert!(set.insert(&format!("k{i}\"")));
+    }
+    assert!((0..10_000).all(|i| !set.insert(&format!("k{i}\""))));
+    assert!(!set.insert("a\"b"));
+    assert!(set.insert("k10000\""));
+}
