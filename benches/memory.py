@@ -23,7 +23,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
   ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
   its members one by one since session 14); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
-  read by `repair` (`repair-flat`) and by `parse` with `{}` (`parse-flat-any`).
+  read by `repair` (`repair-flat`) and by `parse` with `{}` (`parse-flat-any`); the keyed
+  records also against a map of records' schema (`parse-keyed-map`).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
@@ -47,7 +48,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, parse-error, parse-jsonl, parse-object, parse-object-any, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
-  parse-flat-any,
+  parse-flat-any, parse-keyed-map,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -390,6 +391,9 @@ def main() -> None:
                 },
                 f,
             )
+        map_path = os.path.join(tmp, "map.schema.json")
+        with open(map_path, "w") as f:
+            json.dump({"type": "object", "additionalProperties": RECORD_SCHEMA["items"]}, f)
         any_path = os.path.join(tmp, "any.schema.json")
         with open(any_path, "w") as f:
             json.dump({}, f)
@@ -417,6 +421,7 @@ def main() -> None:
             ("repair-flat", lambda: doc("flat", write_flat), ["repair"], None),
             ("parse-keyed-any", lambda: doc("keyed", write_keyed), ["parse", "--schema", any_path], None),
             ("parse-flat-any", lambda: doc("flat", write_flat), ["parse", "--schema", any_path], None),
+            ("parse-keyed-map", lambda: doc("keyed", write_keyed), ["parse", "--schema", map_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
             (

@@ -26,10 +26,12 @@
 //!   ([`Items::around`] is `None`).
 //!
 //! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
-//!   {...}}`, records keyed by id), against `{}`: where no array in the object holds more
-//!   than its largest member, its members are read and handed over one at a time
-//!   ([`Large::Members`], [`Items::for_each_member`]); an object in which a key is given twice
-//!   is read whole (the last value would take the first one's place).
+//!   {...}}`, records keyed by id), against a map schema (`{"type": "object",
+//!   "additionalProperties": {...}}`, of which nothing else is asked), each value recovered
+//!   under its key, or against `{}` where no array in the object holds more than its largest
+//!   member: its members are read and handed over one at a time ([`Large::Members`],
+//!   [`Items::for_each_member`]). An object in which a key is given twice is read whole (the
+//!   last value would take the first one's place).
 //!
 //! Where the object holds several such arrays, the largest is read item by item (the one in
 //! which the parser hands over the most values, keys and brackets, found by a first parse
@@ -447,6 +449,7 @@ impl<'a> Items<'a> {
         };
         let mut attempt = 0;
         let mut walk = None;
+        let mut members = false;
         let mut index = 0;
         let mut out = Ok(());
         each_item(text, &repair, want, &plan.members, |event| {
@@ -454,6 +457,7 @@ impl<'a> Items<'a> {
                 Event::Attempt => {
                     attempt += 1;
                     walk = Walk::new(self.schema, &self.options);
+                    members = false;
                     return true;
                 }
                 Event::Member { path } => {
@@ -462,6 +466,11 @@ impl<'a> Items<'a> {
                 }
                 _ if attempt != plan.attempt => return true,
                 Event::Item { fixes, value, key } => {
+                    if key.is_some() && !members {
+                        // The top-level object's members: recovered under their keys.
+                        walk = Walk::entries(self.schema, &self.options);
+                        members = true;
+                    }
                     let r = match walk.as_mut() {
                         Some(w) if want.values => match &key {
                             Some(key) => w.next_member(key, value).ok(),
@@ -567,6 +576,17 @@ impl Plan<'_> {
     /// other moves touch it (an item's moves are inside it, and an object's around the items
     /// never reach them, see `Tally::around`). Else as the object's recovery moved it.
     fn remap(&self, path: String, items: [Option<(usize, &Recovered)>; 2]) -> String {
+        if self.entries {
+            // The members' moves are each under its own key: only the member the path is in
+            // moves it.
+            return items.into_iter().flatten().fold(path, |path, (_, r)| {
+                if r.moves.is_empty() {
+                    path
+                } else {
+                    r.remap(&path)
+                }
+            });
+        }
         let Some(k) = self.item_index(&path) else {
             return match &self.shell {
                 Some(s) if !s.recovered.moves.is_empty() => s.recovered.remap(&path),
@@ -661,7 +681,13 @@ fn plan_valid<'a>(
 ) -> Option<Outcome<Plan<'a>>> {
     let mut tally = weigh(read, &pipeline::valid_json_options(), schema, options)?;
     match tally.result.take()? {
-        Ok(Some(depth)) if depth < SERDE_DEPTH && tally.other_fixes == 0 => {
+        // (The sanitizer's fixes are put with the items by index, which the members of an
+        // object have none of: where recovery moves something in them, evaluated whole.)
+        Ok(Some(depth))
+            if depth < SERDE_DEPTH
+                && tally.other_fixes == 0
+                && !(tally.entries && tally.moves && matches!(source, Source::Sanitized(_))) =>
+        {
             let syntax = match &source {
                 Source::Sanitized(pointers) => pointers.len(),
                 _ => 0,
@@ -757,6 +783,7 @@ fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
 fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options) -> Option<Tally> {
     let mut t = Tally::default();
     let mut walk = None;
+    let mut members_walk = false;
     let mut fit = true;
     let members = follow(text, repair, schema);
     each_item(text, repair, RECOVERED, &members, |event| match event {
@@ -766,6 +793,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 ..Tally::default()
             };
             walk = Walk::new(schema, options);
+            members_walk = false;
             true
         }
         Event::Member { path } => {
@@ -773,6 +801,11 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             true
         }
         Event::Item { fixes, value, key } => {
+            if key.is_some() && !members_walk {
+                // The top-level object's members: recovered under their keys.
+                walk = Walk::entries(schema, options);
+                members_walk = true;
+            }
             t.count(&fixes);
             if t.error.is_some() {
                 return true;
@@ -811,6 +844,10 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                     entries,
                 })) => {
                     t.entries = entries;
+                    if entries && !members_walk {
+                        // An object with no member: its walk, for what it asks of it.
+                        walk = Walk::entries(schema, options);
+                    }
                     (Ok(Some(depth)), around)
                 }
                 Ok(None) => (Ok(None), None),
@@ -1163,6 +1200,56 @@ mod tests {
         // Constrained, or a type that is not an array: whole.
         assert!(!same("[1]", &json!({"maxItems": 3}), &options));
         assert!(!same("[1]", &json!({"type": "object"}), &options));
+    }
+
+    #[test]
+    fn a_map_schema_reads_the_members_one_by_one() {
+        let options = Options::default();
+        let map = json!({
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"n": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}},
+                "required": ["n"]
+            }
+        });
+        for reply in [
+            // Values to recover (a key renamed, a number in a string), fixes inside them
+            // that the renaming moves, and fixes around them.
+            "{a: {N: '1', tags: ['x',]}, 'b': {n: 2}, c: {\"n\": \"3\", Tags: 'y'},}",
+            "{\"a\": {\"n\": 1}, \"b\": {\"n\": 2}}",
+            "{}",
+            // Cut off, and in prose.
+            "{a: {n: 1}, b: {n: 2, tags: ['x'",
+            "The map:\n```json\n{a: {n: 1}, b: {N: 2}}\n```",
+            // Control characters: the sanitizer's fixes, with and without a renaming.
+            "{\"a\": {\"n\": 1, \"tags\": [\"x\ty\"]}}",
+        ] {
+            assert!(same(reply, &map, &options), "{reply}");
+            same(
+                reply,
+                &map,
+                &Options::default().policy(crate::Policy::Strict),
+            );
+        }
+        // The sanitizer's fixes where the renaming moves values: whole.
+        assert!(!same(
+            "{\"a\": {\"n\": 1}, \"b\": {\"n\": 2, \"Tags\": [\"x\ty\"]}}",
+            &map,
+            &options
+        ));
+        // A value that cannot be recovered is the error, a key given again and an array
+        // reply are read whole.
+        same("{a: {n: 1}, b: {n: 'x'}}", &map, &options);
+        assert!(!same("{a: {n: 1}, a: {n: 2}}", &map, &options));
+        same("[{\"key\": \"a\", \"value\": {\"n\": 1}}]", &map, &options);
+        // A map with a check of the whole object, or with properties: not this way.
+        let mut bounded = map.clone();
+        bounded["maxProperties"] = json!(5);
+        assert!(!same("{a: {n: 1}}", &bounded, &options));
+        let mut named = map.clone();
+        named["properties"] = json!({"id": {"type": "string"}});
+        assert!(!same("{id: 'x', a: {n: 1}}", &named, &options));
     }
 
     /// A reply that is no array and holds more fixes than the budget allows: the error names
@@ -1680,6 +1767,36 @@ mod tests {
         })
     }
 
+    /// Records as the members of an object, keyed (some keys given twice, some quoted, one
+    /// holding a bigger array), with prose or a first answer around it, maybe cut off.
+    fn keyed_reply() -> impl Strategy<Value = String> {
+        let record = proptest::sample::select(vec![
+            "{\"id\": 1, \"name\": \"x\"}",
+            "{id: 2, 'name': 'y', tags: ['a',],}",
+            "{\"ID\": \"3\", \"Name\": \"z\", \"kind\": \"A\"}",
+            "{\"id\": 4, \"name\": \"a\tb\"}",
+            "{\"id\": \"x\", \"name\": \"q\"}",
+            "{id: 7, name: None, note: None}",
+            "{ID: '3', Name: 'z', Tags: ['a' 'b']}",
+            "[1, 2, 3, 4, 5, 6, 7, 8, 9]",
+            "'text'",
+        ]);
+        let key = proptest::sample::select(vec!["r1", "'r2'", "\"r3\"", "R4", "r5", "r1"]);
+        let sep = proptest::sample::select(vec![", ", ",", " ", "\n", ", // c\n"]);
+        let members = proptest::collection::vec((key, record, sep), 0..6);
+        let around =
+            proptest::sample::select(vec!["", "Sure: ", "```json\n", "{\"r0\": {}} then "]);
+        let after = proptest::sample::select(vec!["}", "", "}\n```", ",}", "} trailing"]);
+        (around, members, after).prop_map(|(before, members, after)| {
+            let mut s = format!("{before}{{");
+            for (k, r, sep) in members {
+                s.push_str(&format!("{k}: {r}{sep}"));
+            }
+            s.push_str(after);
+            s
+        })
+    }
+
     /// The records of [`reply`] as a member of an object, with members before and after
     /// them.
     fn object_reply() -> impl Strategy<Value = String> {
@@ -1764,6 +1881,15 @@ mod tests {
             same(&raw, &nested(false), &options);
             same(&raw, &json!({}), &options);
             same(&raw, &nested(true), &Options::default().policy(crate::Policy::NoInvent));
+        }
+
+        #[test]
+        fn members_one_by_one_are_the_pipeline(raw in keyed_reply()) {
+            let options = Options::default();
+            same(&raw, &json!({}), &options);
+            let map = json!({"type": "object", "additionalProperties": records()["items"]});
+            same(&raw, &map, &options);
+            same(&raw, &map, &Options::default().policy(crate::Policy::NoInvent));
         }
 
         #[test]

@@ -664,6 +664,38 @@ fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
         assert_same_when_large(&["parse", "--schema", path], reply);
         assert_same_when_large(&["parse", "--pretty", "--schema", path], reply);
     }
+    // Against a map schema, each member's value is recovered under its key.
+    let map = schema_file(
+        "map.json",
+        &serde_json::json!({
+            "type": "object",
+            "additionalProperties": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+        }),
+    );
+    let map = map.to_str().unwrap();
+    let o = llmout(&["parse", "--schema", map], b"{r1: {N: '1'}, r2: {n: 2}}");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"r1\":{\"n\":1},\"r2\":{\"n\":2}},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r1\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r1/n\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/r2\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/r1/n\",\"message\":\"renamed key \\\"N\\\" to \\\"n\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/r1/n\",\"message\":\"read \\\"1\\\" as the integer 1\"}],\"recovered\":true}\n"
+    );
+    let map_cases: [&[u8]; 5] = [
+        b"{r1: {N: '1'}, r2: {n: 2}}",
+        b"{}",
+        b"{r1: {n: 1}, r2: {n: 'x'}}",
+        b"{r1: {n: 1}, r2: {n: 2",
+        b"{\"r1\": {\"n\": 1}, \"r2\": {\"N\": \"a\tb\"}}",
+    ];
+    for reply in map_cases {
+        assert_same_when_large(&["parse", "--schema", map], reply);
+    }
 }
 
 /// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the

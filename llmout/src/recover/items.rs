@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::{push_index, push_key, Recovered, Walker};
 use crate::repair::items::{Members, Place};
-use crate::schema::{Array, Kind, NodeId, Object, Property, Schema};
+use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
 use crate::{Error, ErrorKind, Options, Violation};
 
 /// Recovers the items of an array in order, each as [`recover`](super::recover) recovers it
@@ -68,6 +68,25 @@ pub(crate) fn wrapper_root(schema: &Schema) -> bool {
     !any_root(schema) && items_of(schema, schema.root()).is_some()
 }
 
+/// The schema of every value where `schema`'s root is a map (`{"type": "object",
+/// "additionalProperties": {...}}`, no properties, no patterns, nothing asked of the whole
+/// object): recovering such an object is recovering each member's value, in order, under its
+/// key (`Walker::members`, which keeps the keys as they are). Its members are then read one
+/// by one ([`Items::entries`]).
+fn map_root(schema: &Schema) -> Option<NodeId> {
+    let o = object_at(schema, schema.root())?;
+    match o.additional {
+        Additional::Schema(values)
+            if o.properties.is_empty()
+                && o.aliases.is_empty()
+                && o.pattern_properties.is_empty() =>
+        {
+            Some(values)
+        }
+        _ => None,
+    }
+}
+
 /// `id`, when it is an object of which nothing is asked but its properties (no check of the
 /// whole object, no `patternProperties`).
 fn object_at(schema: &Schema, id: NodeId) -> Option<&Object> {
@@ -95,6 +114,9 @@ const MEMBERS_FOLLOWED: usize = 256;
 pub(crate) fn members(schema: &Schema) -> Members {
     if any_root(schema) || wrapper_root(schema) {
         return Members::Any;
+    }
+    if map_root(schema).is_some() {
+        return Members::Entries;
     }
     let mut budget = MEMBERS_FOLLOWED;
     members_at(schema, schema.root(), LEVELS, &mut budget)
@@ -155,6 +177,28 @@ impl<'s> Items<'s> {
         let items = items_of(schema, schema.root())?;
         let mut walker = Walker::new(schema, options);
         // The array's own frame, as `Walker::value` counts it at the root.
+        walker.frames = 1;
+        walker.peak_frames = 1;
+        Some(Items {
+            walker,
+            items,
+            next: 0,
+            base: 0,
+            depth: 1,
+        })
+    }
+
+    /// The members of the top-level object, as items: `None` unless `schema`'s root is any
+    /// value (`{}`) or a map ([`map_root`]). Each is recovered with
+    /// [`next_member`](Self::next_member).
+    pub(crate) fn entries(schema: &'s Schema, options: &Options) -> Option<Self> {
+        let items = if any_root(schema) {
+            schema.resolve(schema.root())
+        } else {
+            map_root(schema)?
+        };
+        let mut walker = Walker::new(schema, options);
+        // The object's own frame, as `Walker::value` counts it at the root.
         walker.frames = 1;
         walker.peak_frames = 1;
         Some(Items {
