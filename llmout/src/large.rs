@@ -1,7 +1,7 @@
 //! Large replies: [`from_llm_with_compiled`](crate::from_llm_with_compiled) for a reply that
 //! may be too large to hold as a value, such as 100 MB of records.
 //!
-//! Two shapes of reply are read and recovered one item at a time:
+//! These shapes of reply are read and recovered one item (or member) at a time:
 //!
 //! - one JSON array, against a schema whose root is an array of items
 //!   (`{"type": "array", "items": …}`) or any value (`{}`);
@@ -145,10 +145,12 @@ pub enum Large<'a> {
     /// The result as [`crate::from_llm_with_compiled`] gives it (the reply is no array read
     /// item by item, or it could not be recovered).
     Whole(ValidationResult<Value>),
-    /// A top-level array, or an object around one, recovered item by item.
+    /// A top-level array, an object around one, or a wrapper's array taken out of it,
+    /// recovered item by item.
     Items(Items<'a>),
     /// A top-level object whose members are recovered one by one, each with its key
-    /// ([`Items::for_each_member`]): an object of many records keyed by id, against `{}`.
+    /// ([`Items::for_each_member`]): an object of many records keyed by id, against a map
+    /// schema or `{}`.
     Members(Items<'a>),
 }
 

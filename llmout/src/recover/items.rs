@@ -4,8 +4,10 @@
 //! or of an object inside it, against such a property of an object schema), for a caller
 //! that reads the items one by one and does not hold the array (see [`crate::large`]). The
 //! object around such a member is recovered with an empty array in the member's place
-//! ([`around`]), and the items' warnings go where [`recover`](super::recover) would have made
-//! them.
+//! ([`around`]), a wrapper object around the top-level array as recovery takes it off
+//! ([`unwrap`]), and the items' warnings go where [`recover`](super::recover) would have made
+//! them. The members of a top-level object against `{}` or a map schema are recovered the same
+//! way, one by one under their keys ([`Items::entries`]).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -110,7 +112,9 @@ const MEMBERS_FOLLOWED: usize = 256;
 /// The members of a top-level object whose arrays can be recovered item by item
 /// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items, or
 /// objects with such properties (to [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found
-/// in the schema's order); any member when the root is any value (`{}`), none otherwise.
+/// in the schema's order); any member when the root is any value (`{}`) or an array of items
+/// (a wrapper's); the object's own members when the root is a map ([`map_root`]); none
+/// otherwise.
 pub(crate) fn members(schema: &Schema) -> Members {
     if any_root(schema) || wrapper_root(schema) {
         return Members::Any;
@@ -261,7 +265,7 @@ impl<'s> Items<'s> {
     }
 
     /// Recovers the value of the next member of the top-level object, under `key`, where
-    /// its members are the items (any value, `{}`, which keeps each as it is).
+    /// its members are the items ([`entries`](Self::entries)).
     pub(crate) fn next_member(&mut self, key: &str, value: Value) -> Result<Recovered, Error> {
         self.walker.path.truncate(self.base);
         push_key(&mut self.walker.path, key);
