@@ -1021,31 +1021,46 @@ fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Cho
     if fences.len() < 2 || fences.windows(2).any(|w| w[1].range.start < w[0].range.end) {
         return None;
     }
-    let mut values = Vec::with_capacity(fences.len());
-    let mut warnings = vec![Warning::new(
-        WarningKind::Repaired(repair::RepairKind::MultipleValues),
-        "",
-        format!(
-            "collected the JSON of {} fenced blocks into an array",
-            fences.len()
-        ),
-    )];
-    for (i, fence) in fences.iter().enumerate() {
-        let (value, fixes) = parse(fence.text, options).ok()?;
-        if !(value.is_object() || value.is_array()) {
-            return None;
-        }
-        let index = i.to_string();
-        warnings.extend(fixes.into_iter().map(|mut w| {
-            w.path = format!("{}{}", crate::pointer_push("", &index), w.path);
-            w
-        }));
-        values.push(value);
-    }
+    let message = format!(
+        "collected the JSON of {} fenced blocks into an array",
+        fences.len()
+    );
+    let (values, warnings) =
+        as_items(fences, message, options, |v| v.is_object() || v.is_array())?;
     Some(Chosen {
         value: Value::Array(values),
         warnings,
     })
+}
+
+/// Each candidate parsed, as the items of one array: the values, and the warnings (the
+/// collection's, with `message`, then each candidate's fixes under its index). `None` when
+/// one does not parse, or is not what `fits` takes.
+fn as_items<'c>(
+    candidates: impl IntoIterator<Item = &'c Candidate<'c>>,
+    message: String,
+    options: &Options,
+    fits: impl Fn(&Value) -> bool,
+) -> Option<(Vec<Value>, Vec<Warning>)> {
+    let mut values = Vec::new();
+    let mut warnings = vec![Warning::new(
+        WarningKind::Repaired(repair::RepairKind::MultipleValues),
+        "",
+        message,
+    )];
+    for (i, c) in candidates.into_iter().enumerate() {
+        let (value, fixes) = parse(c.text, options).ok()?;
+        if !fits(&value) {
+            return None;
+        }
+        let index = crate::pointer_push("", &i.to_string());
+        warnings.extend(fixes.into_iter().map(|mut w| {
+            w.path = format!("{index}{}", w.path);
+            w
+        }));
+        values.push(value);
+    }
+    Some((values, warnings))
 }
 
 /// Whether `schema`'s root is an array: objects given one by one in the reply may be its
@@ -1095,30 +1110,13 @@ pub(crate) fn collected<O>(
     {
         return None;
     }
-    let mut values = Vec::with_capacity(outermost.len());
-    let mut warnings = vec![Warning::new(
-        WarningKind::Repaired(repair::RepairKind::MultipleValues),
-        "",
-        format!(
-            "collected the {} JSON objects given one by one in the reply into an array",
-            outermost.len()
-        ),
-    )];
-    for (i, c) in outermost.iter().enumerate() {
-        let (value, fixes) = parse(c.text, options).ok()?;
-        if !value
-            .as_object()
-            .is_some_and(|o| recover::item_like(schema, o))
-        {
-            return None;
-        }
-        let index = crate::pointer_push("", &i.to_string());
-        warnings.extend(fixes.into_iter().map(|mut w| {
-            w.path = format!("{index}{}", w.path);
-            w
-        }));
-        values.push(value);
-    }
+    let message = format!(
+        "collected the {} JSON objects given one by one in the reply into an array",
+        outermost.len()
+    );
+    let (values, mut warnings) = as_items(outermost, message, options, |v| {
+        v.as_object().is_some_and(|o| recover::item_like(schema, o))
+    })?;
     let r = recover::recover(Value::Array(values), schema, options).ok()?;
     if !r.as_text.is_empty() {
         return None;

@@ -178,18 +178,26 @@ impl<'s> Items<'s> {
     /// The items of a top-level array: `None` unless `schema`'s root is an array of items
     /// (see `items_of`).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        let items = items_of(schema, schema.root())?;
+        Some(Items::at_root(
+            schema,
+            options,
+            items_of(schema, schema.root())?,
+        ))
+    }
+
+    /// The items of the top-level value, each against `items`: the value's own frame
+    /// counted, as `Walker::value` counts it at the root.
+    fn at_root(schema: &'s Schema, options: &Options, items: NodeId) -> Self {
         let mut walker = Walker::new(schema, options);
-        // The array's own frame, as `Walker::value` counts it at the root.
         walker.frames = 1;
         walker.peak_frames = 1;
-        Some(Items {
+        Items {
             walker,
             items,
             next: 0,
             base: 0,
             depth: 1,
-        })
+        }
     }
 
     /// The members of the top-level object, as items: `None` unless `schema`'s root is any
@@ -201,17 +209,7 @@ impl<'s> Items<'s> {
         } else {
             map_root(schema)?
         };
-        let mut walker = Walker::new(schema, options);
-        // The object's own frame, as `Walker::value` counts it at the root.
-        walker.frames = 1;
-        walker.peak_frames = 1;
-        Some(Items {
-            walker,
-            items,
-            next: 0,
-            base: 0,
-            depth: 1,
-        })
+        Some(Items::at_root(schema, options, items))
     }
 
     /// The items of the array at `path` in the top-level object (its member `path[0]`, or
