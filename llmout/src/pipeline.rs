@@ -1025,8 +1025,7 @@ fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Cho
         "collected the JSON of {} fenced blocks into an array",
         fences.len()
     );
-    let (values, warnings) =
-        as_items(fences, message, options, |v| v.is_object() || v.is_array())?;
+    let (values, warnings) = as_items(fences, message, options, |v| v.is_object() || v.is_array())?;
     Some(Chosen {
         value: Value::Array(values),
         warnings,
