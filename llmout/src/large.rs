@@ -284,10 +284,11 @@ impl<'a> Items<'a> {
         self.choice.len() + self.plan.syntax + self.plan.recovery + self.plan.shell_warnings().len()
     }
 
-    /// Where the items go: `None` when the value is their array; else the object around it,
-    /// recovered, with an empty array in the items' place, and the keys that lead there: the
-    /// object's member `path[0]`, or that member's member `path[1]`, and so on (the value is
-    /// the object with the items in that array).
+    /// Where the items go: `None` when the value is their array (a wrapper's taken off too),
+    /// or when they are the members of the value ([`Large::Members`]); else the object
+    /// around them, recovered, with an empty array in the items' place, and the keys that
+    /// lead there: the object's member `path[0]`, or that member's member `path[1]`, and so
+    /// on (the value is the object with the items in that array).
     pub fn around(&self) -> Option<(&Map<String, Value>, &[String])> {
         let shell = self.plan.shell.as_ref().filter(|s| !s.unwrapped)?;
         Some((shell.recovered.value.as_object()?, &shell.path))
@@ -347,6 +348,8 @@ impl<'a> Items<'a> {
     }
 
     /// Calls `f` with each item of the value, recovered, in order; stops at `f`'s first error.
+    /// For [`Large::Members`], each member's value without its key: use
+    /// [`for_each_member`](Self::for_each_member) there.
     pub fn for_each_item<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
         self.read(RECOVERED, |step| match step {
             Step::Item(_, _, Some(r), _) => f(r.value),
