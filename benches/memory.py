@@ -19,7 +19,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   `parse --schema` with an object schema (`parse-object`), with the schema `{}`
   (`parse-object-any`) and with the records' array schema, which takes the array out of its
   wrapper (`parse-wrapped`, item by item since session 14); and `messy` read by `parse` with the
-  schema `{}` (`parse-any`).
+  schema `{}` (`parse-any`), and with the records' array schema given `minItems` and
+  `maxItems` (`parse-bounded`, item by item and counted since session 15).
 * `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
   ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
   its members one by one since session 14); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
@@ -46,7 +47,7 @@ of the process is read with wait4 once it has exited.
 
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
-  (names: repair, parse, parse-error, parse-jsonl, parse-object, parse-object-any, parse-any,
+  (names: repair, parse, parse-bounded, parse-error, parse-jsonl, parse-object, parse-object-any, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
@@ -368,6 +369,9 @@ def main() -> None:
         record_path = os.path.join(tmp, "record.schema.json")
         with open(record_path, "w") as f:
             json.dump(RECORD_SCHEMA["items"], f)
+        bounded_path = os.path.join(tmp, "bounded.schema.json")
+        with open(bounded_path, "w") as f:
+            json.dump({**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}, f)
         object_path = os.path.join(tmp, "object.schema.json")
         with open(object_path, "w") as f:
             json.dump(
@@ -405,6 +409,8 @@ def main() -> None:
         runs = [
             ("repair", lambda: doc("messy", write_messy), ["repair"], None),
             ("parse", lambda: doc("messy", write_messy), ["parse", "--schema", schema_path], None),
+            # The records' array schema with bounds on its length (`minItems`, `maxItems`).
+            ("parse-bounded", lambda: doc("messy", write_messy), ["parse", "--schema", bounded_path], None),
             (
                 "parse-jsonl",
                 lambda: doc("jsonl", write_jsonl),

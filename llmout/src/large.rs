@@ -4,7 +4,9 @@
 //! These shapes of reply are read and recovered one item (or member) at a time:
 //!
 //! - one JSON array, against a schema whose root is an array of items
-//!   (`{"type": "array", "items": …}`) or any value (`{}`);
+//!   (`{"type": "array", "items": …}`, with or without `minItems` and `maxItems`: the items
+//!   are counted, and a count outside the bounds is evaluated whole, for its error) or any
+//!   value (`{}`);
 //! - a JSON object around such an array (`{"results": [...], "total": 3}`), against an
 //!   object schema with a property that is an array of items: the items of a member whose
 //!   key is such a property's name, exactly, and whose value is an array are read one at a
@@ -863,6 +865,9 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 (Some((shell, path)), Some(w)) => {
                     fit = t.around(shell, path, w, schema, options);
                 }
+                // An array with more or fewer items than its schema allows: evaluated whole,
+                // which lists that break with the others, in its place among them.
+                (None, Some(w)) if !w.count_fits() => fit = false,
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
                 (None, Some(w)) => {
@@ -1372,6 +1377,42 @@ mod tests {
         let unique = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true});
         assert!(!same("[1, 2, 1]", &unique, &options));
         assert!(!same("[1, 2]", &unique, &options));
+    }
+
+    #[test]
+    fn a_top_level_array_with_bounds_is_counted() {
+        let bounded = |min: u64, max: u64| json!({"type": "array", "items": {"type": "integer"}, "minItems": min, "maxItems": max});
+        let options = Options::default();
+        // Within its bounds: item by item, with the items' own fixes and warnings.
+        assert!(same("[1, '2', 3,]", &bounded(1, 3), &options));
+        assert!(same("[1, 2, 3]", &bounded(3, 3), &options));
+        assert!(same("Here: [1, 2] // two", &bounded(2, 5), &options));
+        assert!(same("[1, 2, 3]", &bounded(3, 3), &Options::strict()));
+        // Outside them: whole, for the error that lists the break with the others.
+        assert!(!same("[1, 2, 3, 4]", &bounded(1, 3), &options));
+        assert!(!same("[1, 2, 3, 4]", &bounded(1, 3), &Options::strict()));
+        assert!(!same("[1, 'x', 3, 4]", &bounded(1, 3), &options));
+        assert!(!same("[]", &bounded(1, 3), &options));
+        assert!(!same("[1, 2", &bounded(3, 4), &options));
+        // The bounds of a `$ref`'d root, and the tighter of two.
+        let reffed = json!({
+            "$ref": "#/$defs/list",
+            "minItems": 2,
+            "$defs": {"list": {"type": "array", "items": {"type": "integer"}, "minItems": 1}}
+        });
+        assert!(same("[1, 2]", &reffed, &options));
+        assert!(!same("[1]", &reffed, &options));
+        // With another check of the whole array: whole.
+        let unique = json!({"type": "array", "items": {"type": "integer"}, "minItems": 1, "uniqueItems": true});
+        assert!(!same("[1, 2]", &unique, &options));
+        // Not below the root: the object around a member's array is recovered with an empty
+        // array in its place, which `minItems` would refuse; nor out of a wrapper.
+        let around = json!({
+            "type": "object",
+            "properties": {"rows": bounded(1, 9), "total": {"type": "integer"}}
+        });
+        assert!(!same("{rows: [1, 2], total: 2}", &around, &options));
+        assert!(!same("{rows: [1, 2]}", &bounded(1, 9), &options));
     }
 
     #[test]

@@ -482,6 +482,37 @@ fn parse_writes_an_array_item_by_item() {
 /// array of items, is written item by item too: the object's members in order around the
 /// items, the same bytes as the whole pipeline's result.
 #[test]
+fn parse_writes_an_array_with_bounds_item_by_item() {
+    let schema = serde_json::json!({"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 3});
+    let path = schema_file("bounded-array.json", &schema);
+    let path = path.to_str().unwrap();
+    let o = llmout(&["parse", "--schema", path], b"[1, '2',]");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":[1,2],\"warnings\":[{\"kind\":\"repaired\",\"path\":\"/1\",\"message\":\"read a string in non-JSON quotes\"},{\"kind\":\"repaired\",\"path\":\"\",\"message\":\"removed a trailing comma\"},{\"kind\":\"coerced\",\"path\":\"/1\",\"message\":\"read \\\"2\\\" as the integer 2\"}],\"recovered\":true}\n"
+    );
+    // Too many items: the error, as for any reply (the reply is then read whole).
+    let o = llmout(&["parse", "--schema", path], b"[1, 2, 3, 4]");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "llmout: expected at most 3 items (maxItems), found 4 items\n"
+    );
+    // Replies of 1 MiB and more are counted item by item, shorter ones read whole.
+    for reply in [
+        &b"[1, '2',]"[..],
+        b"[1, 2, 3]",
+        b"[1]",
+        b"[1, 2, 3, 4]",
+        b"[1, 'x']",
+        b"[]",
+    ] {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+    }
+}
+
+#[test]
 fn parse_writes_an_object_around_an_array_item_by_item() {
     let schema = schema_file(
         "object-items.json",

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::{push_index, push_key, Recovered, Walker};
 use crate::repair::items::{Members, Place};
-use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
+use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Property, Schema};
 use crate::{Error, ErrorKind, Options, Violation};
 
 /// Recovers the items of an array in order, each as [`recover`](super::recover) recovers it
@@ -30,6 +30,9 @@ pub(crate) struct Items<'s> {
     base: usize,
     /// The reply depth of an item.
     depth: usize,
+    /// How many items the array may have (`minItems`, `maxItems`), where the schema bounds a
+    /// top-level array ([`root_items`]).
+    count: (u64, u64),
 }
 
 /// The schema each item of an array against `id` is recovered against, where recovering
@@ -50,6 +53,36 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
             max_items: None,
         }) if prefix.is_empty() => Some(*items),
         Kind::Any => Some(node),
+        _ => None,
+    }
+}
+
+/// The schema of each item of a top-level array against `schema`'s root, and how many items
+/// it may have: as [`items_of`], and also where the root array's only checks are `minItems`
+/// and `maxItems`. Recovering such an array is recovering each item where it is, then
+/// counting them: where the count breaks a bound, the reply is evaluated whole, for the
+/// error recovering it whole gives ([`Items::count_fits`]). Only at the root: the object
+/// around a member's array, or a wrapper, is recovered with an empty array in the items'
+/// place, which a lower bound would refuse.
+fn root_items(schema: &Schema) -> Option<(NodeId, (u64, u64))> {
+    let root = schema.root();
+    if let Some(items) = items_of(schema, root) {
+        return Some((items, (0, u64::MAX)));
+    }
+    let (mut min, mut max) = (0, u64::MAX);
+    for check in schema.checks(root) {
+        match check {
+            Check::MinItems(n) => min = min.max(*n),
+            Check::MaxItems(n) => max = max.min(*n),
+            _ => return None,
+        }
+    }
+    match &schema.node(schema.resolve(root)).kind {
+        Kind::Array(Array {
+            items: Some(items),
+            prefix,
+            ..
+        }) if prefix.is_empty() => Some((*items, (min, max))),
         _ => None,
     }
 }
@@ -178,11 +211,11 @@ impl<'s> Items<'s> {
     /// The items of a top-level array: `None` unless `schema`'s root is an array of items
     /// (see `items_of`).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        Some(Items::at_root(
-            schema,
-            options,
-            items_of(schema, schema.root())?,
-        ))
+        let (items, count) = root_items(schema)?;
+        Some(Items {
+            count,
+            ..Items::at_root(schema, options, items)
+        })
     }
 
     /// The items of the top-level value, each against `items`: the value's own frame
@@ -197,6 +230,7 @@ impl<'s> Items<'s> {
             next: 0,
             base: 0,
             depth: 1,
+            count: (0, u64::MAX),
         }
     }
 
@@ -240,6 +274,7 @@ impl<'s> Items<'s> {
             items,
             next: 0,
             depth,
+            count: (0, u64::MAX),
         })
     }
 
@@ -247,6 +282,14 @@ impl<'s> Items<'s> {
     /// the items after it move, which recovering them one by one does not follow.
     pub(crate) fn drops_items(&self) -> bool {
         self.walker.drop_items
+    }
+
+    /// Whether the number of items recovered so far is within the array's bounds
+    /// (`minItems`, `maxItems`); where it is not, the reply is evaluated whole, which
+    /// reports the break with the rest.
+    pub(crate) fn count_fits(&self) -> bool {
+        let (min, max) = self.count;
+        (min..=max).contains(&(self.next as u64))
     }
 
     /// The constraints the items recovered so far break, in order.
