@@ -866,8 +866,9 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                     fit = t.around(shell, path, w, schema, options);
                 }
                 // An array with more or fewer items than its schema allows: evaluated whole,
-                // which lists that break with the others, in its place among them.
-                (None, Some(w)) if !w.count_fits() => fit = false,
+                // which lists that break with the others, in its place among them. (An item
+                // that could not be recovered is the error before any count, as whole.)
+                (None, Some(w)) if t.error.is_none() && !w.count_fits() => fit = false,
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
                 (None, Some(w)) => {
@@ -1394,6 +1395,9 @@ mod tests {
         assert!(!same("[1, 'x', 3, 4]", &bounded(1, 3), &options));
         assert!(!same("[]", &bounded(1, 3), &options));
         assert!(!same("[1, 2", &bounded(3, 4), &options));
+        // An item that cannot be recovered is the error before any count, as whole (from the
+        // ranking made item by item).
+        assert!(!same("[1, 'x']", &bounded(3, 4), &options));
         // The bounds of a `$ref`'d root, and the tighter of two.
         let reffed = json!({
             "$ref": "#/$defs/list",
