@@ -4,9 +4,7 @@
 //! These shapes of reply are read and recovered one item (or member) at a time:
 //!
 //! - one JSON array, against a schema whose root is an array of items
-//!   (`{"type": "array", "items": …}`, with or without `minItems` and `maxItems`: the items
-//!   are counted, and a count outside the bounds is evaluated whole, for its error) or any
-//!   value (`{}`);
+//!   (`{"type": "array", "items": …}`) or any value (`{}`);
 //! - a JSON object around such an array (`{"results": [...], "total": 3}`), against an
 //!   object schema with a property that is an array of items: the items of a member whose
 //!   key is such a property's name, exactly, and whose value is an array are read one at a
@@ -35,6 +33,13 @@
 //!   [`Items::for_each_member`]). An object in which a key is given twice is read whole (the
 //!   last value would take the first one's place).
 //!
+//! An array of items may bound its length (`minItems`, `maxItems`, and no other check of the
+//! whole array): its items are counted as they come, and a count outside the bounds is
+//! evaluated whole, for the error that lists that break with the others. Around a member's
+//! array, the object is recovered with an empty array in the items' place, whose count is not
+//! checked. A wrapper around the array is taken off item by item only where the root array
+//! has no bounds.
+//!
 //! Where the object holds several such arrays, the largest is read item by item (the one in
 //! which the parser hands over the most values, keys and brackets, found by a first parse
 //! that builds nothing; the first of equals), and the others whole with the object: the
@@ -46,7 +51,7 @@
 //! Memory is then the reply, a copy while it is sanitized, a few items, and the object's
 //! other members, whatever the number of items. Any other reply or schema comes back whole
 //! ([`Large::Whole`]), as the crate root's function gives it: a schema with checks of the
-//! whole object or array (`minProperties`, `maxItems`, `uniqueItems`, ...) or a union at the
+//! whole object or array (`minProperties`, `uniqueItems`, ...) or a union at the
 //! root or on the way, an object whose items' member is not an array or is given again after
 //! it (the last one counts, as it does for a key on the way), or one where the items would not
 //! be the member's (another member renamed to their key or to a key on the way).
@@ -862,13 +867,13 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             };
             t.result = Some(result);
             match (around, walk.as_ref()) {
-                (Some((shell, path)), Some(w)) => {
-                    fit = t.around(shell, path, w, schema, options);
-                }
                 // An array with more or fewer items than its schema allows: evaluated whole,
                 // which lists that break with the others, in its place among them. (An item
                 // that could not be recovered is the error before any count, as whole.)
-                (None, Some(w)) if t.error.is_none() && !w.count_fits() => fit = false,
+                (_, Some(w)) if t.error.is_none() && !w.count_fits() => fit = false,
+                (Some((shell, path)), Some(w)) => {
+                    fit = t.around(shell, path, w, schema, options);
+                }
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
                 (None, Some(w)) => {
@@ -1381,7 +1386,7 @@ mod tests {
     }
 
     #[test]
-    fn a_top_level_array_with_bounds_is_counted() {
+    fn an_array_with_bounds_is_counted() {
         let bounded = |min: u64, max: u64| json!({"type": "array", "items": {"type": "integer"}, "minItems": min, "maxItems": max});
         let options = Options::default();
         // Within its bounds: item by item, with the items' own fixes and warnings.
@@ -1409,13 +1414,30 @@ mod tests {
         // With another check of the whole array: whole.
         let unique = json!({"type": "array", "items": {"type": "integer"}, "minItems": 1, "uniqueItems": true});
         assert!(!same("[1, 2]", &unique, &options));
-        // Not below the root: the object around a member's array is recovered with an empty
-        // array in its place, which `minItems` would refuse; nor out of a wrapper.
+        // A member's array: the object around it is recovered with an empty array in the
+        // items' place, not counted; the items are.
         let around = json!({
             "type": "object",
-            "properties": {"rows": bounded(1, 9), "total": {"type": "integer"}}
+            "properties": {"rows": bounded(1, 3), "total": {"type": "integer"}},
+            "required": ["rows"]
         });
-        assert!(!same("{rows: [1, 2], total: 2}", &around, &options));
+        assert!(same("{rows: [1, '2'], total: '2'}", &around, &options));
+        assert!(same("{total: 2, rows: [1, 2, 3]}", &around, &options));
+        assert!(!same("{rows: [], total: 0}", &around, &options));
+        assert!(!same("{rows: [1, 2, 3, 4], total: 4}", &around, &options));
+        assert!(!same("{rows: [1, 2, 3, 4], total: 'x'}", &around, &options));
+        let deeper = json!({"type": "object", "properties": {"page": around}});
+        assert!(same("{page: {rows: [1], total: 1}}", &deeper, &options));
+        assert!(!same("{page: {rows: [1, 2, 3, 4]}}", &deeper, &options));
+        // Two bounded arrays: the one not read item by item is checked in the object.
+        let two = json!({
+            "type": "object",
+            "properties": {"a": bounded(2, 3), "b": bounded(2, 3)}
+        });
+        assert!(same("{a: [1, 2], b: [1, 2, 3]}", &two, &options));
+        assert!(!same("{a: [1], b: [1, 2, 3]}", &two, &options));
+        assert!(!same("{a: [1, 2], b: [1, 2, 3, 4]}", &two, &options));
+        // Not out of a wrapper, which recovery takes the array out of.
         assert!(!same("{rows: [1, 2]}", &bounded(1, 9), &options));
     }
 
@@ -1653,12 +1675,15 @@ mod tests {
             .collect();
         assert_eq!(paths, ["/a", "/records/1", "/records/3", "/b"]);
         assert!(same("{a: 1, records: [1, 2], b: 5}", &limited, &options));
-        // Constraints on the object, or on the array: whole.
+        // Constraints on the object, or on the array other than its bounds: whole. (Its
+        // bounds are counted: see `an_array_with_bounds_is_counted`.)
         let checked =
             json!({"type": "object", "properties": {"records": records()}, "minProperties": 1});
         assert!(!same("{records: [{id: 1, name: 'x'}]}", &checked, &options));
         let bounded = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}, "maxItems": 3}}});
-        assert!(!same("{records: [1]}", &bounded, &options));
+        assert!(same("{records: [1]}", &bounded, &options));
+        let unique = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}, "maxItems": 3, "uniqueItems": true}}});
+        assert!(!same("{records: [1]}", &unique, &options));
         // ... and with `drop_invalid_items`.
         let dropping = Options::default().drop_invalid_items(true);
         assert!(!same(

@@ -510,6 +510,29 @@ fn parse_writes_an_array_with_bounds_item_by_item() {
     ] {
         assert_same_when_large(&["parse", "--schema", path], reply);
     }
+    // A member's array with bounds, in the object around it.
+    let around = serde_json::json!({
+        "type": "object",
+        "properties": {"rows": schema, "total": {"type": "integer"}},
+        "required": ["rows", "total"]
+    });
+    let path = schema_file("bounded-member.json", &around);
+    let path = path.to_str().unwrap();
+    let o = llmout(&["parse", "--schema", path], b"{rows: [1, 2], total: 2}");
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"rows\":[1,2],\"total\":2},\"warnings\":[{\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"}],\"recovered\":true}\n"
+    );
+    for reply in [
+        &b"{rows: [1, '2'], total: 2}"[..],
+        b"{total: '3', rows: [1, 2, 3]}",
+        b"{rows: [1], total: 1}",
+        b"{rows: [1, 2, 3, 4], total: 4}",
+        b"{rows: [1, 'x'], total: 2}",
+        b"{rows: [], total: 'x'}",
+    ] {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+    }
 }
 
 #[test]

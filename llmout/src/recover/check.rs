@@ -24,6 +24,11 @@ use super::{describe_value, holds_document, push_key, Walker};
 use crate::schema::{Check, Kind, NodeId};
 use crate::{Error, Options, Policy, Violation};
 
+/// Whether `check` bounds how many items an array has.
+fn is_count(check: &Check) -> bool {
+    matches!(check, Check::MinItems(_) | Check::MaxItems(_))
+}
+
 /// The cost of one violation: more than the changes of any realistic reply add up to, so that
 /// a value that fits a union's branch after many changes beats one that breaks another.
 pub(super) const VIOLATION_COST: u64 = 1 << 20;
@@ -95,6 +100,7 @@ impl Walker<'_> {
             match shape {
                 Value::String(s) => self.string_check(check, s),
                 Value::Number(n) => self.number_check(check, n),
+                Value::Array(_) if is_count(check) && self.at_hole() => {}
                 Value::Array(items) => self.array_check(check, items, whole),
                 Value::Object(map) => self.object_check(check, map),
                 Value::Null | Value::Bool(_) => {}

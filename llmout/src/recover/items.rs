@@ -57,27 +57,26 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
     }
 }
 
-/// The schema of each item of a top-level array against `schema`'s root, and how many items
-/// it may have: as [`items_of`], and also where the root array's only checks are `minItems`
-/// and `maxItems`. Recovering such an array is recovering each item where it is, then
-/// counting them: where the count breaks a bound, the reply is evaluated whole, for the
-/// error recovering it whole gives ([`Items::count_fits`]). Only at the root: the object
-/// around a member's array, or a wrapper, is recovered with an empty array in the items'
-/// place, which a lower bound would refuse.
-fn root_items(schema: &Schema) -> Option<(NodeId, (u64, u64))> {
-    let root = schema.root();
-    if let Some(items) = items_of(schema, root) {
+/// The schema of each item of an array against `id`, and how many items it may have: as
+/// [`items_of`], and also where the array's only checks are `minItems` and `maxItems`.
+/// Recovering such an array is recovering each item where it is, then counting them: where
+/// the count breaks a bound, the reply is evaluated whole, for the error recovering it whole
+/// gives ([`Items::count_fits`]). The object around a member's array is recovered with an
+/// empty array in the items' place, whose count is then not checked (`Walker::at_hole`). Not
+/// for a wrapper's array, which recovery takes out of the object.
+fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, (u64, u64))> {
+    if let Some(items) = items_of(schema, id) {
         return Some((items, (0, u64::MAX)));
     }
     let (mut min, mut max) = (0, u64::MAX);
-    for check in schema.checks(root) {
+    for check in schema.checks(id) {
         match check {
             Check::MinItems(n) => min = min.max(*n),
             Check::MaxItems(n) => max = max.min(*n),
             _ => return None,
         }
     }
-    match &schema.node(schema.resolve(root)).kind {
+    match &schema.node(schema.resolve(id)).kind {
         Kind::Array(Array {
             items: Some(items),
             prefix,
@@ -168,7 +167,7 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
         if *budget == 0 {
             break;
         }
-        let place = if items_of(schema, p.schema).is_some() {
+        let place = if bounded_items(schema, p.schema).is_some() {
             Place::Items
         } else if levels > 1 {
             match members_at(schema, p.schema, levels - 1, budget) {
@@ -211,7 +210,7 @@ impl<'s> Items<'s> {
     /// The items of a top-level array: `None` unless `schema`'s root is an array of items
     /// (see `items_of`).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        let (items, count) = root_items(schema)?;
+        let (items, count) = bounded_items(schema, schema.root())?;
         Some(Items {
             count,
             ..Items::at_root(schema, options, items)
@@ -254,11 +253,11 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
-        let items = if any_root(schema) {
+        let (items, count) = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
-            schema.resolve(schema.root())
+            (schema.resolve(schema.root()), (0, u64::MAX))
         } else {
-            items_of(schema, array_at(schema, path)?.0)?
+            bounded_items(schema, array_at(schema, path)?.0)?
         };
         let mut walker = Walker::new(schema, options);
         // The objects' frames and the array's.
@@ -274,7 +273,7 @@ impl<'s> Items<'s> {
             items,
             next: 0,
             depth,
-            count: (0, u64::MAX),
+            count,
         })
     }
 
@@ -364,6 +363,16 @@ impl Mark {
 }
 
 impl Walker<'_> {
+    /// Whether the value at the current path is the empty array in the items' place, in the
+    /// object around them ([`around`]): its count is not the items', so `minItems` and
+    /// `maxItems` are not checked on it ([`Items::count_fits`] counts the items).
+    #[inline]
+    pub(super) fn at_hole(&self) -> bool {
+        self.hole
+            .as_ref()
+            .is_some_and(|h| self.dry == 0 && h.at.is_some() && h.path == self.path)
+    }
+
     /// `property` on `p` of an object at reply depth `depth`: notes where the items' member's
     /// recovery begins.
     #[inline(never)]
