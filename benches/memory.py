@@ -16,7 +16,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `messy-bad`: the `messy` records with `id: true` in the middle one, read by `parse
   --schema` with the records' schema: exit 1 (`parse-error`).
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
-  `parse --schema` with an object schema (`parse-object`), with the schema `{}`
+  `parse --schema` with an object schema (`parse-object`; `parse-object-bounded` with
+  `minItems` and `maxItems` on the records' array, item by item since session 15), with the
+  schema `{}`
   (`parse-object-any`) and with the records' array schema, which takes the array out of its
   wrapper (`parse-wrapped`, item by item since session 14); and `messy` read by `parse` with the
   schema `{}` (`parse-any`), and with the records' array schema given `minItems` and
@@ -47,7 +49,8 @@ of the process is read with wait4 once it has exited.
 
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
-  (names: repair, parse, parse-bounded, parse-error, parse-jsonl, parse-object, parse-object-any, parse-any,
+  (names: repair, parse, parse-bounded, parse-error, parse-jsonl, parse-object, parse-object-any,
+  parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
@@ -372,6 +375,10 @@ def main() -> None:
         bounded_path = os.path.join(tmp, "bounded.schema.json")
         with open(bounded_path, "w") as f:
             json.dump({**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}, f)
+        object_bounded_path = os.path.join(tmp, "object-bounded.schema.json")
+        with open(object_bounded_path, "w") as f:
+            bounded = {**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}
+            json.dump({"type": "object", "properties": {"records": bounded}, "required": ["records"]}, f)
         object_path = os.path.join(tmp, "object.schema.json")
         with open(object_path, "w") as f:
             json.dump(
@@ -419,6 +426,12 @@ def main() -> None:
             ),
             ("parse-object", lambda: doc("object", write_object), ["parse", "--schema", object_path], None),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
+            (
+                "parse-object-bounded",
+                lambda: doc("object", write_object),
+                ["parse", "--schema", object_bounded_path],
+                None,
+            ),
             # The records' array in a wrapper object, against the array schema: recovery takes
             # the array out of the wrapper (see BENCHMARKS, issue 20).
             ("parse-wrapped", lambda: doc("object", write_object), ["parse", "--schema", schema_path], None),
