@@ -30,8 +30,7 @@ pub(crate) struct Items<'s> {
     base: usize,
     /// The reply depth of an item.
     depth: usize,
-    /// How many items the array may have (`minItems`, `maxItems`), where the schema bounds a
-    /// top-level array ([`root_items`]).
+    /// How many items the array may have (`minItems`, `maxItems`: see [`bounded_items`]).
     count: (u64, u64),
 }
 
@@ -207,8 +206,8 @@ fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
 }
 
 impl<'s> Items<'s> {
-    /// The items of a top-level array: `None` unless `schema`'s root is an array of items
-    /// (see `items_of`).
+    /// The items of a top-level array: `None` unless `schema`'s root is an array of items,
+    /// bounded or not (see [`bounded_items`]).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
         let (items, count) = bounded_items(schema, schema.root())?;
         Some(Items {

@@ -6,10 +6,10 @@
 //! rendering of its pointer however many there are, and "the same value" is one comparison of
 //! two numbers.
 //!
-//! [`Repairs`] writes each entry as the distance of its offset and node from the entry
-//! before's, three bytes for most fixes (24 as a struct), and a node's place among the
-//! pointers in 8 bytes (16 as two `usize`s). On 100 MB of the messy benchmark records, a fix
-//! every 10 bytes, the record took 400 MB as structs and takes 145 MB so.
+//! [`Repairs`] writes each fix as its kind's byte and the distances of its offset and node
+//! from the fix before's: three bytes for most fixes, where a struct took 24. A node's place
+//! among the pointers takes 8 bytes (16 as two `usize`s). On 100 MB of the messy benchmark
+//! records, a fix every 10 bytes, the record took 400 MB as structs and takes 145 MB so.
 
 use std::fmt;
 
@@ -211,10 +211,10 @@ pub struct Repair<'a> {
     pub path: &'a str,
 }
 
-/// Every `MARK`-th fix's place in [`Repairs::deltas`] is kept.
+/// Every `MARK`-th fix's place in [`Repairs::fixes`] is kept.
 const MARK: usize = 32;
 
-/// A place in [`Repairs::deltas`], and the offset and node of the fix before it.
+/// A place in [`Repairs::fixes`], and the offset and node of the fix before it.
 #[derive(Debug, Clone, Copy, Default)]
 struct Cursor {
     at: usize,
