@@ -372,12 +372,13 @@ def main() -> None:
         record_path = os.path.join(tmp, "record.schema.json")
         with open(record_path, "w") as f:
             json.dump(RECORD_SCHEMA["items"], f)
+        # The records' array with bounds on its length, alone and as an object's member.
+        bounded = {**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}
         bounded_path = os.path.join(tmp, "bounded.schema.json")
         with open(bounded_path, "w") as f:
-            json.dump({**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}, f)
+            json.dump(bounded, f)
         object_bounded_path = os.path.join(tmp, "object-bounded.schema.json")
         with open(object_bounded_path, "w") as f:
-            bounded = {**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}
             json.dump({"type": "object", "properties": {"records": bounded}, "required": ["records"]}, f)
         object_path = os.path.join(tmp, "object.schema.json")
         with open(object_path, "w") as f:
