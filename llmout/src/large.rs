@@ -1426,6 +1426,15 @@ mod tests {
         assert!(!same("{rows: [], total: 0}", &around, &options));
         assert!(!same("{rows: [1, 2, 3, 4], total: 4}", &around, &options));
         assert!(!same("{rows: [1, 2, 3, 4], total: 'x'}", &around, &options));
+        // A key to rename on the way, and an optional bounded array (`b`) left out.
+        same("{Rows: [1, 2], total: 2}", &around, &options);
+        let optional = json!({
+            "type": "object",
+            "properties": {"a": bounded(1, 3), "b": bounded(1, 3)},
+            "required": ["a"]
+        });
+        assert!(same("{a: [1, 2]}", &optional, &options));
+        assert!(!same("{b: [1, 2, 3, 4]}", &optional, &options));
         let deeper = json!({"type": "object", "properties": {"page": around}});
         assert!(same("{page: {rows: [1], total: 1}}", &deeper, &options));
         assert!(!same("{page: {rows: [1, 2, 3, 4]}}", &deeper, &options));
