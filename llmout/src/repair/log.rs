@@ -188,8 +188,9 @@ pub struct Repairs {
     /// Where fix `MARK * k` is read from, for each `k`: reading any fix decodes fewer than
     /// [`MARK`] others.
     marks: Vec<Cursor>,
-    /// The last fix's offset and node (its `at` is not kept: `fixes` ends there).
-    end: Cursor,
+    /// The last fix's offset and node (0 and 0 before the first), which the next fix's moves
+    /// are written from.
+    last: (usize, usize),
     /// Where each node's pointer is in `paths`.
     spans: NodeSpans,
     /// The nodes' pointers, UTF-8. A node's starts with its parent's: when the parent's is the
@@ -430,15 +431,17 @@ impl Repairs {
     #[inline(never)]
     fn push_slow(&mut self, kind: RepairKind, offset: usize, node: usize) {
         if self.len.is_multiple_of(MARK) {
+            let (offset, node) = self.last;
             self.marks.push(Cursor {
                 at: self.fixes.len(),
-                ..self.end
+                offset,
+                node,
             });
         }
         self.fixes.push(kind as u8);
-        write_leb128(&mut self.fixes, zigzag(self.end.offset, offset));
-        write_leb128(&mut self.fixes, zigzag(self.end.node, node));
-        (self.end.offset, self.end.node) = (offset, node);
+        write_leb128(&mut self.fixes, zigzag(self.last.0, offset));
+        write_leb128(&mut self.fixes, zigzag(self.last.1, node));
+        self.last = (offset, node);
         self.len += 1;
     }
 
@@ -447,7 +450,7 @@ impl Repairs {
         self.len = 0;
         self.fixes.clear();
         self.marks.clear();
-        self.end = Cursor::default();
+        self.last = (0, 0);
     }
 }
 
@@ -536,7 +539,7 @@ impl Log for Repairs {
     // restore registers on every fix, which cost more than the call (callgrind).
     #[inline(never)]
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
-        let (a, b) = (zigzag(self.end.offset, offset), zigzag(self.end.node, node));
+        let (a, b) = (zigzag(self.last.0, offset), zigzag(self.last.1, node));
         // Most fixes: three bytes written at once into room already there, and no mark to
         // keep.
         if (a | b) < 0x80
@@ -545,7 +548,7 @@ impl Log for Repairs {
         {
             self.fixes
                 .extend_from_slice(&[kind as u8, a as u8, b as u8]);
-            (self.end.offset, self.end.node) = (offset, node);
+            self.last = (offset, node);
             self.len += 1;
         } else {
             self.push_slow(kind, offset, node);
