@@ -15,7 +15,7 @@
 //! | a JSON document inside a string | `"[1, 2]"` for an array | `Coerced` | 1 |
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
-//! | the value of an object's only field, given alone | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
+//! | the value of an object's only field, given alone (when it fits the field with no constraint broken, or fits the object as given no better) | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
 //! | a wrapper around the expected value (not when its key is a field of the items); around an object, each of nested wrappers | `{"results": [...]}`, `{"Commit": {...}}`, `{"response": {"data": {...}}}` | `Reshaped` | 2 each |
 //! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
@@ -53,9 +53,10 @@
 //! while the value is held, so nested unions are decided once per value, not once per branch
 //! above them: recursive untagged enums, whose branches all recover the same children, were
 //! exponential in the reply's depth and are now polynomial (the work is the reply's size times
-//! the schema's nodes, plus one pass per union layer that owns its value). A value wrapped in a
-//! one-element array is not wrapped again, so a recursive array schema cannot wrap a scalar
-//! forever.
+//! the schema's nodes, plus one pass per union layer that owns its value). The two readings of
+//! a value shaped like an object's only field (that field's value, or the object itself) are
+//! weighed and memoised the same way. A value wrapped in a one-element array is not wrapped
+//! again, so a recursive array schema cannot wrap a scalar forever.
 //!
 //! Recursion follows the value: the reply may nest [`Options::max_depth`] deep (at most the
 //! parser's cap, 512), and the unions met along it may add 64 levels in all; either limit is a
@@ -231,10 +232,21 @@ struct Choice {
     met_limit: bool,
 }
 
-/// What a union's choice depends on: the union node, the value (by address: it is borrowed for
-/// as long as the entry lives), the reply depth, and whether the value was just wrapped in an
-/// array.
-type ChoiceKey = (NodeId, usize, usize, bool);
+/// What a memoised weighing depends on: the schema node, the value (by address: it is borrowed
+/// for as long as the entry lives), the reply depth, and the question asked.
+type ChoiceKey = (NodeId, usize, usize, Question);
+
+/// What a memoised weighing answers (see `Walker::memoised`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Question {
+    /// Which branch of a union the value takes, or how a document in a string fits an array
+    /// or object schema; `wrapped`, whether the value was just wrapped in an array.
+    Fit { wrapped: bool },
+    /// How the value recovers as the value of the object's only field, given alone.
+    AsOnlyField,
+    /// How the same value recovers as the object itself.
+    AsGiven,
+}
 
 struct Walker<'s> {
     schema: &'s Schema,
@@ -596,7 +608,7 @@ impl Walker<'_> {
             }
             Ok(0)
         };
-        self.memoised(v, rid, depth, wrapped, weigh)
+        self.memoised(v, rid, depth, Question::Fit { wrapped }, weigh)
             .map(|(_, cost)| {
                 self.cost += cost;
                 Value::Null
@@ -709,39 +721,96 @@ impl Walker<'_> {
         Ok(only_item(v))
     }
 
-    /// The value of an object's only property, given without the object: a number or boolean
-    /// of the property's type (`1214` for `{"count": 1214}`), or an object with none of the
-    /// outer object's keys and some of the property's (`{"name": "f"}` for
-    /// `{"selected": {"name": "f"}}`, the property an object or a union of objects). Made
-    /// `{"property": value}`.
-    fn wrap_in_only_field(
-        &mut self,
-        v: &Value,
-        id: NodeId,
-        o: &Object,
-    ) -> Result<Option<Value>, Error> {
+    /// Whether `v` has the shape of the value of `o`'s only property, given without the object:
+    /// a number or boolean of the property's type (`1214` for `{"count": 1214}`), or an object
+    /// with none of the outer object's keys and some of the property's (`{"name": "f"}` for
+    /// `{"selected": {"name": "f"}}`, the property an object or a union of objects). Whether it
+    /// is taken as that value is weighed next (`takes_as_only_field`).
+    fn looks_like_only_field(&mut self, v: &Value, id: NodeId, o: &Object) -> bool {
         let [only] = o.properties.as_slice() else {
-            return Ok(None);
+            return false;
         };
-        let schema = self.schema;
-        let inner = schema.resolve(only.schema);
-        let fits = match (&schema.node(inner).kind, v) {
+        let kind = &self.schema.node(self.schema.resolve(only.schema)).kind;
+        match (kind, v) {
             (Kind::Integer { .. }, Value::Number(n)) => {
                 n.as_f64().is_some_and(|f| f.fract() == 0.0)
             }
             (Kind::Number, Value::Number(_)) => true,
             (Kind::Boolean, Value::Bool(_)) => true,
-            (Kind::Object(_) | Kind::Union(_), Value::Object(map)) if !map.is_empty() => {
-                let outer = schema.resolve(id);
-                map.keys()
-                    .all(|k| matches!(self.keys.lookup(outer, o, k), KeyMatch::Unknown))
-                    && self.has_keys_of(inner, map)
+            (Kind::Object(_) | Kind::Union(_), Value::Object(map)) => {
+                self.holds_only_fields(map, id, o)
             }
             _ => false,
-        };
-        if !fits {
-            return Ok(None);
         }
+    }
+
+    /// Whether `map` has the shape of the value of `o`'s only property when that property is
+    /// an object or a union of objects: some keys, none of them the outer object's, and some
+    /// of them the property's.
+    fn holds_only_fields(&mut self, map: &Map<String, Value>, id: NodeId, o: &Object) -> bool {
+        let [only] = o.properties.as_slice() else {
+            return false;
+        };
+        let schema = self.schema;
+        let inner = schema.resolve(only.schema);
+        if map.is_empty() || !matches!(schema.node(inner).kind, Kind::Object(_) | Kind::Union(_)) {
+            return false;
+        }
+        let outer = schema.resolve(id);
+        map.keys()
+            .all(|k| matches!(self.keys.lookup(outer, o, k), KeyMatch::Unknown))
+            && self.has_keys_of(inner, map)
+    }
+
+    /// Whether `v`, shaped like the value of `o`'s only property (`looks_like_only_field`), is
+    /// taken as that value. Both readings are weighed (memoised, like a union's branches): as
+    /// the field's value, and as the object itself. The field's value is taken when it recovers
+    /// with no constraint broken, and otherwise when the object as given does no better
+    /// (recovers with violations where the field's value errs, or errs too). So a value that is
+    /// valid as given, such as an object of keys the schema keeps, stays as it is when moving
+    /// it into the field would break that field (found by the fuzzer: recovering such a value
+    /// again moved it, and the result broke a constraint). The outer object's own constraints
+    /// are checked afterwards, on the reading taken.
+    fn takes_as_only_field(&mut self, v: &Value, id: NodeId, o: &Object, depth: usize) -> bool {
+        let [only] = o.properties.as_slice() else {
+            return false;
+        };
+        // 0: recovers with no violation; 1: with violations; 2: does not recover.
+        let rank = |r: &Result<(usize, u64), Error>| match r {
+            Ok((_, cost)) if *cost < check::VIOLATION_COST => 0,
+            Ok(_) => 1,
+            Err(_) => 2,
+        };
+        let rid = self.schema.resolve(id);
+        let as_field = if self.strict {
+            // The move is a change, which the strict policy refuses: the value is the object
+            // as given, unless that fails too (then the refusal is the error).
+            2
+        } else {
+            rank(&self.memoised(v, rid, depth, Question::AsOnlyField, |w| {
+                let base = w.path.len();
+                push_key(&mut w.path, &only.name);
+                let r = w.value(Cow::Borrowed(v), only.schema, depth + 1);
+                w.path.truncate(base);
+                r.map(|_| 0)
+            }))
+        };
+        if as_field == 0 {
+            return true;
+        }
+        let as_given = self.memoised(v, rid, depth, Question::AsGiven, |w| {
+            w.object_given(Cow::Borrowed(v), id, o, depth).map(|_| 0)
+        });
+        as_field <= rank(&as_given)
+    }
+
+    /// `v` made the value of `only`, the object's only property: `{"only": v}`, recovered.
+    fn wrap_in_only_field(
+        &mut self,
+        v: &Value,
+        only: &Property,
+        depth: usize,
+    ) -> Result<Value, Error> {
         self.change(
             WarningKind::Reshaped,
             2,
@@ -752,9 +821,15 @@ impl Walker<'_> {
             ),
         )?;
         self.moved_into(&only.name);
+        let base = self.path.len();
+        push_key(&mut self.path, &only.name);
+        let r = self.property(only, Some(Cow::Borrowed(v)), depth);
+        self.path.truncate(base);
         let mut map = Map::new();
-        map.insert(only.name.clone(), v.clone());
-        Ok(Some(Value::Object(map)))
+        if let Some(value) = r? {
+            map.insert(only.name.clone(), value);
+        }
+        Ok(Value::Object(map))
     }
 
     /// Whether some key of `map` is a property of the object schema `node`, or of one of its
@@ -1086,18 +1161,56 @@ impl Walker<'_> {
         o: &Object,
         depth: usize,
     ) -> Result<Value, Error> {
-        if let Some(wrapped) = self.wrap_in_only_field(&v, id, o)? {
-            return self.object(Cow::Owned(wrapped), id, o, depth);
+        if self.looks_like_only_field(&v, id, o) {
+            return self.maybe_only_field(v, id, o, depth);
         }
+        self.object_given(v, id, o, depth)
+    }
+
+    /// `object` for a value shaped like the value of the object's only property: taken as
+    /// that value or as the object itself (`takes_as_only_field`). The weighings are memoised
+    /// by the value's address, so a value this call owns opens a scope of its own and is lent
+    /// to what follows: every address under it stays put until the scope closes.
+    #[inline(never)]
+    fn maybe_only_field(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        let owner = matches!(v, Cow::Owned(_)) || self.scopes.is_empty();
+        if owner {
+            self.scopes.push(HashMap::new());
+        }
+        let r = match o.properties.as_slice() {
+            [only] if self.takes_as_only_field(&v, id, o, depth) => {
+                self.wrap_in_only_field(&v, only, depth)
+            }
+            _ => self.object_given(Cow::Borrowed(&*v), id, o, depth),
+        };
+        if owner {
+            self.scopes.pop();
+        }
+        r
+    }
+
+    /// `object` for the value as given, taken as the object itself.
+    fn object_given(
+        &mut self,
+        v: Cow<'_, Value>,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+    ) -> Result<Value, Error> {
         let (map, reshaped) = self.object_map(v, id, o)?;
-        if reshaped && o.properties.len() == 1 {
+        if reshaped && self.holds_only_fields(&map, id, o) {
             // What came out of a string, an array or a wrapper may be the only field's value
             // given alone: the rule is weighed on it too, so that what recovery gives is a
             // value it would leave as it is (found by the fuzzer: `{"w": {"a": 1}}` for
             // `{"only": {"a": ...}}` came out as `{"a": 1}`, which recovering again wrapped).
-            let probe = Value::Object(map.clone().into_owned());
-            if let Some(wrapped) = self.wrap_in_only_field(&probe, id, o)? {
-                return self.object(Cow::Owned(wrapped), id, o, depth);
+            if let Some(r) = self.reshaped_only_field(&map, id, o, depth) {
+                return r;
             }
         }
         // Every key a property by its exact name and every required property present: the
@@ -1119,6 +1232,30 @@ impl Walker<'_> {
             };
         }
         self.members(map, id, o, depth)
+    }
+
+    /// What came out of a reshape (`object_map`), shaped like the only field's value, made that
+    /// value when it is taken as it (`takes_as_only_field`); `None` when it is not. (Weighed
+    /// on a copy in a scope of its own; the copy is also what is recovered, as the wrapped
+    /// value was before.)
+    #[inline(never)]
+    fn reshaped_only_field(
+        &mut self,
+        map: &Map<String, Value>,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+    ) -> Option<Result<Value, Error>> {
+        let [only] = o.properties.as_slice() else {
+            return None;
+        };
+        let probe = Value::Object(map.clone());
+        self.scopes.push(HashMap::new());
+        let r = self
+            .takes_as_only_field(&probe, id, o, depth)
+            .then(|| self.wrap_in_only_field(&probe, only, depth));
+        self.scopes.pop();
+        r
     }
 
     /// The map to recover against an object schema: the value's, after a JSON document in a
@@ -1757,7 +1894,7 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<(usize, u64), Error> {
-        self.memoised(v, rid, depth, wrapped, |w| {
+        self.memoised(v, rid, depth, Question::Fit { wrapped }, |w| {
             let saved_len = w.warnings.len();
             let saved_cost = w.cost;
             let mut best: Option<(usize, u64)> = None;
@@ -1796,17 +1933,17 @@ impl Walker<'_> {
     }
 
     /// `weigh(self)` on `v` without keeping anything (cost and outcome only), once per
-    /// (schema node, value, reply depth, wrapped) in the current scope: the outcome as (what
+    /// (schema node, value, reply depth, question) in the current scope: the outcome as (what
     /// `weigh` returned, a branch's index for a union, and the cost it added).
     fn memoised(
         &mut self,
         v: &Value,
         rid: NodeId,
         depth: usize,
-        wrapped: bool,
+        question: Question,
         weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
     ) -> Result<(usize, u64), Error> {
-        let key = (rid, v as *const Value as usize, depth, wrapped);
+        let key = (rid, v as *const Value as usize, depth, question);
         let base = self.path.len();
         let fits = |c: &Choice| {
             c.frames == self.frames

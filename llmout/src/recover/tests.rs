@@ -213,6 +213,83 @@ fn what_a_wrapper_held_may_be_the_only_field() {
     assert_eq!(r.value, json!({"only": {"a": 3}}));
 }
 
+/// A value shaped like the only field's value is moved into that field when it recovers
+/// there with no constraint broken. When it would break one there, the value as given is
+/// weighed too and kept when it does better: here, as an object of keys the schema keeps.
+/// Either way, recovering the result again changes nothing.
+#[test]
+fn the_only_field_takes_a_value_that_fits_it() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"profile": {
+            "type": "object",
+            "properties": {"handle": {"type": "string", "minLength": 3}, "bio": {"type": "string"}}
+        }}
+    }));
+    let keep = Options::default().keep_unknown_keys(true);
+    let r = recover(json!({"handle": "ada"}), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"profile": {"handle": "ada"}}));
+    assert_eq!(summary(&r), [(WarningKind::Reshaped, "")]);
+    assert_eq!(
+        r.warnings[0].message,
+        "made an object with key \"handle\" the value of the only field `profile`"
+    );
+    let again = recover(r.value.clone(), &s, &keep).unwrap();
+    assert_eq!((again.value, again.warnings.len()), (r.value, 0));
+
+    // Too short a handle for the field; the object as given keeps it as an extra key.
+    let r = recover(json!({"handle": "a", "bio": 7}), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"handle": "a", "bio": 7}));
+    assert_eq!((r.warnings.len(), r.cost), (0, 0));
+    let again = recover(r.value.clone(), &s, &keep).unwrap();
+    assert_eq!((again.value, again.warnings.len()), (r.value, 0));
+
+    // Without extra keys the object as given fits nothing, and the field's reading is the
+    // one reported: its broken constraint, at the field's path.
+    let e = recover(json!({"handle": "a"}), &s, &Options::default()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Invalid);
+    assert_eq!(
+        e.to_string(),
+        "at /profile/handle: expected at least 3 characters (minLength), found 1 character"
+    );
+
+    // The strict policy refuses the move: a value valid as given is that value, and one
+    // that is not gets the refusal.
+    let strict = keep.clone().policy(Policy::Strict);
+    let r = recover(json!({"handle": "ada"}), &s, &strict).unwrap();
+    assert_eq!((r.value, r.warnings.len()), (json!({"handle": "ada"}), 0));
+    let strict = Options::default().policy(Policy::Strict);
+    let e = recover(json!({"handle": "ada"}), &s, &strict).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Forbidden);
+    assert_eq!(e.path(), "");
+}
+
+/// Each level of this reply is shaped like the only field's value (`more` is a key of `box`,
+/// not of the object) and breaks a constraint there (`box` wants two keys), so both readings
+/// are weighed at every level, and each of them recovers the level below: 3^depth walks
+/// without the memo. Every level is kept as given, as an extra key the schema takes.
+#[test]
+fn the_only_field_is_weighed_once_per_value() {
+    let s = schema(json!({
+        "$defs": {"N": {
+            "type": "object",
+            "properties": {"box": {
+                "type": "object",
+                "properties": {"more": {"$ref": "#/$defs/N"}},
+                "minProperties": 2
+            }},
+            "additionalProperties": {"$ref": "#/$defs/N"}
+        }},
+        "$ref": "#/$defs/N"
+    }));
+    let mut v = json!({});
+    for _ in 0..40 {
+        v = json!({"more": v});
+    }
+    let r = recover(v.clone(), &s, &Options::default()).unwrap();
+    assert_eq!((&r.value, r.warnings.len(), r.cost), (&v, 0, 0));
+}
+
 #[test]
 fn single_value_and_array() {
     let s = schema(json!({
