@@ -1028,6 +1028,7 @@ impl Log for ItemLog {
     fn new() -> Self {
         ItemLog::default()
     }
+    type Node = usize;
     fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
         let kept = if parent == ROOT {
             None

@@ -6,10 +6,13 @@
 //! rendering of its pointer however many there are, and "the same value" is one comparison of
 //! two numbers.
 //!
-//! [`Repairs`] writes each fix as its kind's byte and the distances of its offset and node
-//! from the fix before's: three bytes for most fixes, where a struct took 24. A node's place
-//! among the pointers takes 8 bytes (16 as two `usize`s). On 100 MB of the messy benchmark
-//! records, a fix every 10 bytes, the record took 400 MB as structs and takes 145 MB so.
+//! [`Repairs`] writes each fix as a byte of its kind and of its node's distance from the fix
+//! before's, then its offset's distance: two bytes for most fixes, where a struct took 24.
+//! A node's place among the pointers takes a byte (`NodeSpans`), where two `usize`s took 16.
+//! On 100 MB of the messy benchmark records, a fix every 10 bytes, the record took 400 MB as
+//! structs, 145 MB at three bytes a fix and 8 a node, and about 100 MB so; reading a fix's
+//! pointer then decodes a few nodes' bytes, which [`Iter`] mostly skips by remembering the
+//! nodes it read last.
 
 use std::fmt;
 
@@ -26,16 +29,57 @@ pub(super) enum Seg {
 /// The node of the document itself, whose pointer is `""`.
 pub(super) const ROOT: usize = usize::MAX;
 
-/// The path of the value being built, and the log's node for each of its first segments: a
-/// node is made only when a fix needs it, and forgotten when the parser leaves its value.
-#[derive(Default)]
-pub(super) struct Path {
-    segs: Vec<Seg>,
-    /// The node of `segs[..=i]` for each `i < nodes.len()`.
-    nodes: Vec<usize>,
+/// A node as a [`Log`] hands it back: its number, and what else the log needs of a parent.
+pub(super) trait NodeRef: Copy {
+    /// [`ROOT`]'s.
+    const ROOT: Self;
+    fn number(self) -> usize;
 }
 
-impl Path {
+impl NodeRef for usize {
+    const ROOT: usize = ROOT;
+    fn number(self) -> usize {
+        self
+    }
+}
+
+/// A node [`Repairs`] made: its number, and where its pointer is in `Repairs::paths`. The
+/// parser's [`Path`] keeps the nodes it is inside, so a new node's parent pointer is found
+/// without reading `Repairs::spans`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Made {
+    pub(super) node: usize,
+    text: (usize, usize),
+}
+
+impl NodeRef for Made {
+    const ROOT: Made = Made {
+        node: ROOT,
+        text: (0, 0),
+    };
+    fn number(self) -> usize {
+        self.node
+    }
+}
+
+/// The path of the value being built, and the log's node for each of its first segments: a
+/// node is made only when a fix needs it, and forgotten when the parser leaves its value.
+pub(super) struct Path<N> {
+    segs: Vec<Seg>,
+    /// The node of `segs[..=i]` for each `i < nodes.len()`.
+    nodes: Vec<N>,
+}
+
+impl<N> Default for Path<N> {
+    fn default() -> Self {
+        Path {
+            segs: Vec::new(),
+            nodes: Vec::new(),
+        }
+    }
+}
+
+impl<N: NodeRef> Path<N> {
     pub(super) fn push(&mut self, seg: Seg) {
         self.segs.push(seg);
     }
@@ -47,17 +91,17 @@ impl Path {
 
     /// The log's node for the whole path, made (with those of its unmade prefixes) if needed.
     #[inline]
-    pub(super) fn node<L: Log>(&mut self, log: &mut L, src: &str) -> usize {
+    pub(super) fn node<L: Log<Node = N>>(&mut self, log: &mut L, src: &str) -> usize {
         if self.nodes.len() < self.segs.len() {
             self.make_nodes(log, src);
         }
-        self.nodes.last().copied().unwrap_or(ROOT)
+        self.nodes.last().map_or(ROOT, |n| n.number())
     }
 
     #[inline(never)]
-    fn make_nodes<L: Log>(&mut self, log: &mut L, src: &str) {
+    fn make_nodes<L: Log<Node = N>>(&mut self, log: &mut L, src: &str) {
         while let Some(&seg) = self.segs.get(self.nodes.len()) {
-            let parent = self.nodes.last().copied().unwrap_or(ROOT);
+            let parent = self.nodes.last().copied().unwrap_or(N::ROOT);
             self.nodes.push(log.node(parent, seg, src));
         }
     }
@@ -66,9 +110,12 @@ impl Path {
 /// Where the parser's fixes go.
 pub(super) trait Log: Sized {
     fn new() -> Self;
-    /// A new node: the path of node `parent` (or [`ROOT`]) followed by `seg` (a key read
-    /// from `src`).
-    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize;
+    /// What the log hands back for a node it made, which the parser's [`Path`] keeps while
+    /// it is inside the node's value.
+    type Node: NodeRef;
+    /// A new node: the path of node `parent` (or [`NodeRef::ROOT`]) followed by `seg` (a key
+    /// read from `src`).
+    fn node(&mut self, parent: Self::Node, seg: Seg, src: &str) -> Self::Node;
     /// Records a fix at the path of `node` (or [`ROOT`]).
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize);
     /// Prefixes `/0` to the paths of the first `n` fixes, except those at the top level that
@@ -107,7 +154,8 @@ impl Log for Spans {
     fn new() -> Self {
         Spans::default()
     }
-    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
+    type Node = Made;
+    fn node(&mut self, parent: Made, seg: Seg, src: &str) -> Made {
         self.repairs.node(parent, seg, src)
     }
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
@@ -145,6 +193,7 @@ impl Log for Counter {
     fn new() -> Self {
         Counter::default()
     }
+    type Node = usize;
     fn node(&mut self, _: usize, _: Seg, _: &str) -> usize {
         self.nodes += 1;
         self.nodes - 1
@@ -180,10 +229,11 @@ impl Log for Counter {
 pub struct Repairs {
     /// How many fixes `fixes` holds.
     len: usize,
-    /// Each fix: its kind's byte ([`KINDS`]), then how far its offset and its node moved from
-    /// the fix before's (the first's from offset 0 and node 0), each a zigzag LEB128 number.
-    /// Three bytes for most fixes, where a record of each in full takes 24. [`Cursor::step`]
-    /// reads one.
+    /// Each fix: a byte of its kind ([`KIND_BITS`]) and of how far its node moved from the
+    /// fix before's when that is at most 3 either way, then how far its offset moved (and its
+    /// node, when that did not fit; [`NODE_FOLLOWS`]), each a zigzag LEB128 number; the first
+    /// fix's from offset 0 and node 0. Two bytes for most fixes, where a record of each in
+    /// full takes 24. [`Cursor::step`] reads one.
     fixes: Vec<u8>,
     /// Where fix `MARK * k` is read from, for each `k`: reading any fix decodes fewer than
     /// [`MARK`] others.
@@ -228,13 +278,13 @@ impl Cursor {
     /// and node are this fix's.
     #[inline]
     fn step(self, fixes: &[u8]) -> (RepairKind, Cursor) {
-        let kind = fixes
-            .get(self.at)
-            .and_then(|&k| KINDS.get(usize::from(k)))
-            .copied()
-            .unwrap_or(RepairKind::Truncated);
+        let head = fixes.get(self.at).copied().unwrap_or_default();
+        let kind = KINDS[usize::from(head & KIND_BITS)];
         let (offset, at) = read_delta(fixes, self.at + 1);
-        let (node, at) = read_delta(fixes, at);
+        let (node, at) = match head >> 5 {
+            NODE_FOLLOWS => read_delta(fixes, at),
+            z => (unzigzag(usize::from(z)), at),
+        };
         let next = Cursor {
             at,
             offset: self.offset.wrapping_add(offset),
@@ -244,8 +294,16 @@ impl Cursor {
     }
 }
 
-/// Every kind, at the index of its byte in [`Repairs::fixes`] (`kind as u8`).
-const KINDS: [RepairKind; 32] = {
+/// The bits of a fix's first byte that hold its kind (`kind as u8`, an index into [`KINDS`]).
+const KIND_BITS: u8 = 0b1_1111;
+
+/// In the three high bits of a fix's first byte: its node's move is not there (0 to 6, the
+/// zigzag code of a move of -3 to 3), but written after its offset's.
+const NODE_FOLLOWS: u8 = 7;
+
+/// Every kind, at the index of its byte in [`Repairs::fixes`] (`kind as u8`): 32 kinds fill the
+/// five bits [`KIND_BITS`] keeps for them.
+const KINDS: [RepairKind; KIND_BITS as usize + 1] = {
     use RepairKind::*;
     [
         TrailingComma,
@@ -290,6 +348,12 @@ fn zigzag(from: usize, to: usize) -> usize {
     ((d << 1) ^ (d >> (isize::BITS - 1))) as usize
 }
 
+/// The move whose zigzag code is `z` (to add, wrapping).
+#[inline]
+fn unzigzag(z: usize) -> usize {
+    ((z >> 1) as isize ^ -((z & 1) as isize)) as usize
+}
+
 /// Appends `z` as a LEB128 number.
 fn write_leb128(out: &mut Vec<u8>, mut z: usize) {
     while z >= 0x80 {
@@ -312,52 +376,141 @@ fn read_delta(fixes: &[u8], mut at: usize) -> (usize, usize) {
             break;
         }
     }
-    let d = ((z >> 1) as isize) ^ -((z & 1) as isize);
-    (d as usize, at)
+    (unzigzag(z), at)
 }
 
-/// Each node's byte range in [`Repairs::paths`], 8 bytes a node: a start and a length that fit
-/// in 32 bits, else an index into `wide` (paths past 4 GiB).
+/// Each node's byte range in [`Repairs::paths`], about a byte a node.
+///
+/// A node's pointer is written at the end of `paths` when the node is made: its range ends
+/// where the node before's ended plus what it wrote, and starts where that one's ended (its
+/// parent's pointer copied, then its segment) or where that one's started (the node before
+/// is its parent, whose bytes it extends). Such a node is one byte: [`SpanCursor::SHARES`]
+/// and how many bytes it wrote. Any other range (a pointer of 127 bytes or more, those that
+/// [`Log::prefix_first`] and [`Log::append`] write) is [`SpanCursor::ESCAPE`], then its
+/// start's distance from the node before's end (zigzag) and its length, as LEB128 numbers.
+/// Where every `MARK`-th node is read from is kept, so a range is read in fewer than
+/// `MARK` steps.
 #[derive(Clone, Default)]
 struct NodeSpans {
-    narrow: Vec<[u32; 2]>,
-    wide: Vec<(usize, usize)>,
+    bytes: Vec<u8>,
+    len: usize,
+    marks: Vec<SpanCursor>,
+    /// The last node's range.
+    last: (usize, usize),
+}
+
+/// A place in [`NodeSpans::bytes`], and the range of the node before it.
+#[derive(Clone, Copy, Default)]
+struct SpanCursor {
+    at: usize,
+    start: usize,
+    end: usize,
+}
+
+impl SpanCursor {
+    /// A node's byte with this bit starts where the node before's starts.
+    const SHARES: u8 = 0x80;
+    /// The bits of a node's byte that hold how many bytes it wrote, and their value that
+    /// says its range follows in full.
+    const ESCAPE: u8 = 0x7f;
+
+    /// Reads the node at this place: the cursor at the next one, whose range is this node's.
+    #[inline]
+    fn step(self, bytes: &[u8]) -> SpanCursor {
+        let head = bytes.get(self.at).copied().unwrap_or_default();
+        let wrote = head & Self::ESCAPE;
+        if wrote == Self::ESCAPE {
+            let (from_end, at) = read_delta(bytes, self.at + 1);
+            let (len, at) = read_delta(bytes, at);
+            let start = self.end.wrapping_add(from_end);
+            // (The length was written zigzag-coded too, to share the reader.)
+            return SpanCursor {
+                at,
+                start,
+                end: start.wrapping_add(len),
+            };
+        }
+        SpanCursor {
+            at: self.at + 1,
+            start: if head & Self::SHARES != 0 {
+                self.start
+            } else {
+                self.end
+            },
+            end: self.end.wrapping_add(usize::from(wrote)),
+        }
+    }
 }
 
 impl NodeSpans {
-    /// Marks a `narrow` entry whose second number indexes `wide`.
-    const WIDE: u32 = u32::MAX;
-
     fn len(&self) -> usize {
-        self.narrow.len()
+        self.len
+    }
+
+    /// Where node `node`'s range is read from.
+    fn cursor(&self, node: usize) -> Option<SpanCursor> {
+        if node >= self.len {
+            return None;
+        }
+        let mut at = *self.marks.get(node / MARK)?;
+        for _ in 0..node % MARK {
+            at = at.step(&self.bytes);
+        }
+        Some(at)
     }
 
     fn get(&self, node: usize) -> Option<(usize, usize)> {
-        match *self.narrow.get(node)? {
-            [Self::WIDE, i] => self.wide.get(i as usize).copied(),
-            [start, len] => Some((start as usize, start as usize + len as usize)),
+        if node.wrapping_add(1) == self.len {
+            return Some(self.last);
         }
+        let next = self.cursor(node)?.step(&self.bytes);
+        Some((next.start, next.end))
     }
 
-    fn encode(&mut self, start: usize, end: usize) -> [u32; 2] {
-        match (u32::try_from(start), u32::try_from(end - start)) {
-            (Ok(start), Ok(len)) if start != Self::WIDE => [start, len],
-            _ => {
-                self.wide.push((start, end));
-                [Self::WIDE, (self.wide.len() - 1) as u32]
-            }
-        }
+    /// Every node's range, in order.
+    fn ranges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut at = SpanCursor::default();
+        (0..self.len).map(move |_| {
+            at = at.step(&self.bytes);
+            (at.start, at.end)
+        })
     }
 
+    #[inline]
     fn push(&mut self, start: usize, end: usize) {
-        let span = self.encode(start, end);
-        self.narrow.push(span);
+        let (last_start, last_end) = self.last;
+        // (Wrapping: an end before the last one's is far from it.)
+        let wrote = end.wrapping_sub(last_end);
+        let head = match wrote < usize::from(SpanCursor::ESCAPE) {
+            true if start == last_end => wrote as u8,
+            true if start == last_start => wrote as u8 | SpanCursor::SHARES,
+            _ => SpanCursor::ESCAPE,
+        };
+        if head == SpanCursor::ESCAPE || self.len.is_multiple_of(MARK) {
+            self.push_slow(start, end, head);
+        } else {
+            self.bytes.push(head);
+        }
+        self.last = (start, end);
+        self.len += 1;
     }
 
-    fn set(&mut self, node: usize, start: usize, end: usize) {
-        let span = self.encode(start, end);
-        if let Some(slot) = self.narrow.get_mut(node) {
-            *slot = span;
+    /// [`push`](NodeSpans::push) for a node that starts a run of [`MARK`] or whose range is
+    /// written in full.
+    #[inline(never)]
+    fn push_slow(&mut self, start: usize, end: usize, head: u8) {
+        let (last_start, last_end) = self.last;
+        if self.len.is_multiple_of(MARK) {
+            self.marks.push(SpanCursor {
+                at: self.bytes.len(),
+                start: last_start,
+                end: last_end,
+            });
+        }
+        self.bytes.push(head);
+        if head == SpanCursor::ESCAPE {
+            write_leb128(&mut self.bytes, zigzag(last_end, start));
+            write_leb128(&mut self.bytes, zigzag(0, end.wrapping_sub(start)));
         }
     }
 }
@@ -396,15 +549,18 @@ impl Repairs {
 
     /// The JSON pointer of `node`.
     fn pointer(&self, node: usize) -> &str {
-        match node {
-            ROOT => "",
-            node => self
-                .spans
-                .get(node)
-                .and_then(|(start, end)| self.paths.get(start..end))
-                .and_then(|bytes| std::str::from_utf8(bytes).ok())
-                .unwrap_or_default(),
+        match self.spans.get(node) {
+            Some((start, end)) if node != ROOT => self.text(start, end),
+            _ => "",
         }
+    }
+
+    /// The pointer at `start..end` of `paths`.
+    fn text(&self, start: usize, end: usize) -> &str {
+        self.paths
+            .get(start..end)
+            .and_then(|bytes| std::str::from_utf8(bytes).ok())
+            .unwrap_or_default()
     }
 
     /// The fixes in input order.
@@ -413,6 +569,8 @@ impl Repairs {
             repairs: self,
             next: 0,
             at: Cursor::default(),
+            recent: [(ROOT, SpanCursor::default()); RECENT],
+            latest: 0,
         }
     }
 
@@ -438,9 +596,18 @@ impl Repairs {
                 node,
             });
         }
-        self.fixes.push(kind as u8);
-        write_leb128(&mut self.fixes, zigzag(self.last.0, offset));
-        write_leb128(&mut self.fixes, zigzag(self.last.1, node));
+        let node_move = zigzag(self.last.1, node);
+        match u8::try_from(node_move) {
+            Ok(b) if b < NODE_FOLLOWS => {
+                self.fixes.push(kind as u8 | b << 5);
+                write_leb128(&mut self.fixes, zigzag(self.last.0, offset));
+            }
+            _ => {
+                self.fixes.push(kind as u8 | NODE_FOLLOWS << 5);
+                write_leb128(&mut self.fixes, zigzag(self.last.0, offset));
+                write_leb128(&mut self.fixes, node_move);
+            }
+        }
         self.last = (offset, node);
         self.len += 1;
     }
@@ -476,7 +643,16 @@ pub struct Iter<'a> {
     next: usize,
     /// Where fix `next` is read from.
     at: Cursor,
+    /// The nodes whose pointers were read last, each with the place after
+    /// it in `NodeSpans::bytes` (which holds its range). The next fix's node is most often
+    /// one of them (the value around the last ones) or a little after the last.
+    recent: [(usize, SpanCursor); RECENT],
+    /// Where in `recent` the last node read is (the others before it, going round).
+    latest: usize,
 }
+
+/// How many nodes [`Iter`] remembers.
+const RECENT: usize = 8;
 
 impl fmt::Debug for Iter<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -497,12 +673,50 @@ impl<'a> Iterator for Iter<'a> {
         let (kind, fix) = self.at.step(&self.repairs.fixes);
         self.at = fix;
         self.next += 1;
-        Some(self.repairs.repair(kind, fix))
+        let path = match self.range(fix.node) {
+            Some(at) => self.repairs.text(at.start, at.end),
+            None => "",
+        };
+        Some(Repair {
+            kind,
+            offset: fix.offset,
+            path,
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.repairs.len() - self.next;
         (n, Some(n))
+    }
+}
+
+impl Iter<'_> {
+    /// The place after `node` in `NodeSpans::bytes`, which holds its range (`None` for
+    /// [`ROOT`]): from the nodes read last, stepping on from the last one when `node` is a
+    /// little after it, or else from the mark before it.
+    fn range(&mut self, node: usize) -> Option<SpanCursor> {
+        let spans = &self.repairs.spans;
+        if node >= spans.len {
+            return None;
+        }
+        let (last, after) = self.recent[self.latest];
+        if node == last {
+            return Some(after);
+        }
+        let found = if node > last && node - last < MARK && last != ROOT {
+            let mut after = after;
+            for _ in last..node {
+                after = after.step(&spans.bytes);
+            }
+            after
+        } else if let Some(&(_, after)) = self.recent.iter().find(|r| r.0 == node) {
+            after
+        } else {
+            spans.cursor(node)?.step(&spans.bytes)
+        };
+        self.latest = (self.latest + 1) % RECENT;
+        self.recent[self.latest] = (node, found);
+        Some(found)
     }
 }
 
@@ -522,17 +736,22 @@ impl Log for Repairs {
         Repairs::default()
     }
 
+    type Node = Made;
     #[inline]
-    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
+    fn node(&mut self, parent: Made, seg: Seg, src: &str) -> Made {
         let mut start = self.paths.len();
-        match self.spans.get(parent) {
-            Some((from, to)) if to == start => start = from,
-            Some((from, to)) => self.paths.extend_from_within(from..to),
-            None => {}
+        match parent.text {
+            _ if parent.node == ROOT => {}
+            (from, to) if to == start => start = from,
+            (from, to) => self.paths.extend_from_within(from..to),
         }
         write_segment(&mut self.paths, src, seg);
+        let node = self.spans.len();
         self.spans.push(start, self.paths.len());
-        self.spans.len() - 1
+        Made {
+            node,
+            text: (start, self.paths.len()),
+        }
     }
 
     // A call of its own: inlined into the parser's `repair`, it made that function save and
@@ -540,14 +759,19 @@ impl Log for Repairs {
     #[inline(never)]
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
         let (a, b) = (zigzag(self.last.0, offset), zigzag(self.last.1, node));
-        // Most fixes: three bytes written at once into room already there, and no mark to
-        // keep.
+        // Most fixes: two or three bytes written at once into room already there, and no
+        // mark to keep.
         if (a | b) < 0x80
             && !self.len.is_multiple_of(MARK)
             && self.fixes.capacity() - self.fixes.len() >= 3
         {
-            self.fixes
-                .extend_from_slice(&[kind as u8, a as u8, b as u8]);
+            if b < usize::from(NODE_FOLLOWS) {
+                self.fixes
+                    .extend_from_slice(&[kind as u8 | (b as u8) << 5, a as u8]);
+            } else {
+                self.fixes
+                    .extend_from_slice(&[kind as u8 | NODE_FOLLOWS << 5, a as u8, b as u8]);
+            }
             self.last = (offset, node);
             self.len += 1;
         } else {
@@ -567,14 +791,16 @@ impl Log for Repairs {
             .map(|&(_, _, node)| node + 1)
             .max()
             .unwrap_or(0);
-        for i in 0..nodes {
-            let Some((from, to)) = self.spans.get(i) else {
-                continue;
-            };
-            let start = self.paths.len();
-            self.paths.extend_from_slice(b"/0");
-            self.paths.extend_from_within(from..to);
-            self.spans.set(i, start, self.paths.len());
+        let old = std::mem::take(&mut self.spans);
+        for (i, (from, to)) in old.ranges().enumerate() {
+            if i < nodes {
+                let start = self.paths.len();
+                self.paths.extend_from_slice(b"/0");
+                self.paths.extend_from_within(from..to);
+                self.spans.push(start, self.paths.len());
+            } else {
+                self.spans.push(from, to);
+            }
         }
         let mut zero = None;
         for (kind, _, node) in first {
@@ -595,10 +821,8 @@ impl Log for Repairs {
     fn append(&mut self, other: Self) {
         let (base, nodes) = (self.paths.len(), self.spans.len());
         self.paths.extend_from_slice(&other.paths);
-        for node in 0..other.spans.len() {
-            if let Some((start, end)) = other.spans.get(node) {
-                self.spans.push(base + start, base + end);
-            }
+        for (start, end) in other.spans.ranges() {
+            self.spans.push(base + start, base + end);
         }
         for (kind, offset, node) in other.entries() {
             let node = match node {
@@ -664,7 +888,7 @@ fn push_index(out: &mut Vec<u8>, mut n: usize) {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{Log, NodeSpans, Repairs, Seg, KINDS, ROOT};
+    use super::{Log, Made, NodeRef, NodeSpans, Repairs, Seg, KINDS, ROOT};
     use crate::repair::RepairKind::{self, *};
 
     /// The record as a plain list: what [`Repairs`] must read back.
@@ -694,20 +918,22 @@ mod tests {
         /// `append` as the plain list they stand for.
         #[test]
         fn reads_back_what_was_pushed(
-            fixes in proptest::collection::vec((0usize..4, offset(), 0usize..6), 0..200),
-            tail in proptest::collection::vec((0usize..4, offset(), 0usize..6), 0..40),
+            fixes in proptest::collection::vec((0usize..5, offset(), 0usize..6), 0..200),
+            tail in proptest::collection::vec((0usize..5, offset(), 0usize..6), 0..40),
             first in 0usize..250,
         ) {
-            const KINDS: [RepairKind; 4] = [TrailingComma, Wrapper, QuoteStyle, ExtraCloser];
+            // The first and the last kind's bytes (every bit of the kind clear, and set) too.
+            const KINDS: [RepairKind; 5] =
+                [TrailingComma, Wrapper, QuoteStyle, ExtraCloser, DoubleEncoded];
             let src = "abcdef";
             let build = |fixes: &[(usize, usize, usize)]| {
                 let mut repairs = Repairs::new();
-                let nodes: Vec<usize> = (0..5)
-                    .map(|i| {
-                        let parent = if i % 2 == 1 { i - 1 } else { ROOT };
-                        repairs.node(parent, Seg::Key { start: i, end: i + 1 }, src)
-                    })
-                    .collect();
+                let mut nodes: Vec<Made> = Vec::new();
+                for i in 0..5 {
+                    let parent = if i % 2 == 1 { nodes[i - 1] } else { Made::ROOT };
+                    nodes.push(repairs.node(parent, Seg::Key { start: i, end: i + 1 }, src));
+                }
+                let nodes: Vec<usize> = nodes.iter().map(|m| m.node).collect();
                 let mut expected = Vec::new();
                 for &(kind, offset, node) in fixes {
                     let node = nodes.get(node).copied().unwrap_or(ROOT);
@@ -794,29 +1020,38 @@ mod tests {
 
     /// A node's range past 32 bits, or as long, is kept in full.
     #[test]
-    fn wide_spans() {
+    fn spans_of_any_range() {
         let mut spans = NodeSpans::default();
         let far = u32::MAX as usize;
-        spans.push(3, 9);
-        spans.push(far, far + 2);
-        spans.push(far - 1, far - 1);
-        spans.push(0, far + 5);
-        spans.push(7, 8);
-        assert_eq!(
-            (0..6).map(|i| spans.get(i)).collect::<Vec<_>>(),
-            [
-                Some((3, 9)),
-                Some((far, far + 2)),
-                Some((far - 1, far - 1)),
-                Some((0, far + 5)),
-                Some((7, 8)),
-                None
-            ]
-        );
-        spans.set(4, far + 10, far + 11);
-        spans.set(1, 1, 2);
-        assert_eq!(spans.get(4), Some((far + 10, far + 11)));
-        assert_eq!(spans.get(1), Some((1, 2)));
-        assert_eq!(spans.wide.len(), 3);
+        let ranges = [
+            (0, 2),
+            (0, 5),
+            (5, 9),
+            (3, 9),
+            (far, far + 2),
+            (far - 1, far - 1),
+            (0, far + 5),
+            (7, 8),
+            (usize::MAX - 1, usize::MAX),
+            (usize::MAX - 1, usize::MAX),
+        ];
+        let more = (0..100).map(|i| (3 * i, 3 * i + 3));
+        let ranges: Vec<(usize, usize)> = ranges.into_iter().chain(more).collect();
+        for &(start, end) in &ranges {
+            spans.push(start, end);
+        }
+        let got: Vec<_> = (0..=ranges.len()).map(|i| spans.get(i)).collect();
+        let expected: Vec<_> = ranges.iter().copied().map(Some).chain([None]).collect();
+        assert_eq!(got, expected);
+        assert_eq!(spans.ranges().collect::<Vec<_>>(), ranges);
+        // The ranges a parser writes take a byte each: a node after the one before, or
+        // extending it.
+        let mut parsed = NodeSpans::default();
+        for (start, end) in [(0, 2), (0, 5), (5, 9), (9, 135), (135, 300)] {
+            parsed.push(start, end);
+        }
+        // The last wrote 165 bytes: escaped, 0 from the end before, and 165 (zigzag 330).
+        assert_eq!(parsed.bytes, [2, 0x80 | 3, 4, 126, 0x7f, 0, 0xca, 0x02]);
+        assert_eq!(parsed.ranges().last(), Some((135, 300)));
     }
 }

@@ -122,7 +122,7 @@ pub(super) fn inner_document<S: for<'x> Sink<'x>, L: Log>(
     run::<S, L>(t, &inner_options).ok()
 }
 
-struct Parser<'a, S, L> {
+struct Parser<'a, S, L: Log> {
     src: &'a str,
     b: &'a [u8],
     pos: usize,
@@ -145,7 +145,7 @@ struct Parser<'a, S, L> {
     separated: bool,
     /// Whether the end-of-input repair has been recorded (once, at the innermost point).
     truncated: bool,
-    path: Path,
+    path: Path<L::Node>,
     sink: S,
     log: L,
     /// Fixes recorded so far.
