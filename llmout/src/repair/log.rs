@@ -1019,6 +1019,44 @@ mod tests {
     }
 
     /// A node's range past 32 bits, or as long, is kept in full.
+    /// `iter` reads each fix's pointer from the nodes it read last, stepping on from the last
+    /// one, or from a mark: over many nodes, with moves forward past a mark and back past
+    /// what it remembers, it reads what `get` reads.
+    #[test]
+    fn iter_reads_pointers_as_get_does() {
+        let src = "abcdefghij";
+        let mut repairs = Repairs::new();
+        // 200 nodes: every tenth a child of the one before, the others of the root.
+        let mut nodes: Vec<Made> = Vec::new();
+        for i in 0..200 {
+            let parent = if i % 10 == 1 {
+                nodes[i - 1]
+            } else {
+                Made::ROOT
+            };
+            let seg = Seg::Key {
+                start: i % 10,
+                end: i % 10 + 1,
+            };
+            nodes.push(repairs.node(parent, seg, src));
+        }
+        let order = [
+            0, 1, 2, 3, 1, 40, 41, 9, 150, 199, 120, 121, 0, 199, 198, 60, 61, 61,
+        ];
+        for (offset, &n) in order.iter().enumerate() {
+            repairs.push(TrailingComma, offset, nodes[n].node);
+        }
+        let by_iter: Vec<&str> = repairs.iter().map(|r| r.path).collect();
+        let by_get: Vec<&str> = (0..order.len())
+            .map(|i| repairs.get(i).unwrap().path)
+            .collect();
+        assert_eq!(by_iter, by_get);
+        assert_eq!(&by_iter[..5], ["/a", "/a/b", "/c", "/d", "/a/b"]);
+        assert_eq!(&by_iter[5..8], ["/a", "/a/b", "/j"]);
+        assert_eq!(by_iter[9], "/j");
+        assert_eq!(by_iter[11], "/a/b");
+    }
+
     #[test]
     fn spans_of_any_range() {
         let mut spans = NodeSpans::default();
