@@ -16,7 +16,7 @@
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
 //! | the value of an object's only field, given alone (when it fits the field with no constraint broken, or fits the object as given no better) | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
-//! | a wrapper around the expected value (not when its key is a field of the items); around an object, each of nested wrappers | `{"results": [...]}`, `{"Commit": {...}}`, `{"response": {"data": {...}}}` | `Reshaped` | 2 each |
+//! | a wrapper around the expected value (not when its key is a field of the items); around an object, each of nested wrappers, when what it holds fits the object with no constraint broken or the wrapper as given fits no better | `{"results": [...]}`, `{"Commit": {...}}`, `{"response": {"data": {...}}}` | `Reshaped` | 2 each |
 //! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
@@ -54,8 +54,9 @@
 //! above them: recursive untagged enums, whose branches all recover the same children, were
 //! exponential in the reply's depth and are now polynomial (the work is the reply's size times
 //! the schema's nodes, plus one pass per union layer that owns its value). The two readings of
-//! a value shaped like an object's only field (that field's value, or the object itself) are
-//! weighed and memoised the same way. A value wrapped in a one-element array is not wrapped
+//! a value shaped like an object's only field (that field's value, or the object itself), and
+//! of a one-key wrapper around an object (what it holds, or the wrapper with its key as data),
+//! are weighed and memoised the same way. A value wrapped in a one-element array is not wrapped
 //! again, so a recursive array schema cannot wrap a scalar forever.
 //!
 //! Recursion follows the value: the reply may nest [`Options::max_depth`] deep (at most the
@@ -246,6 +247,20 @@ enum Question {
     AsOnlyField,
     /// How the same value recovers as the object itself.
     AsGiven,
+    /// How the value inside a one-key wrapper recovers as the object (the wrapper taken off).
+    Unwrapped,
+    /// How the wrapper recovers as the object, its key read as data (the wrapper kept).
+    Kept,
+}
+
+/// How a memoised weighing went: 0, the value recovers with no constraint broken; 1, with
+/// some broken; 2, it does not recover.
+fn rank(r: &Result<(usize, u64), Error>) -> u8 {
+    match r {
+        Ok((_, cost)) if *cost < check::VIOLATION_COST => 0,
+        Ok(_) => 1,
+        Err(_) => 2,
+    }
 }
 
 struct Walker<'s> {
@@ -775,12 +790,6 @@ impl Walker<'_> {
         let [only] = o.properties.as_slice() else {
             return false;
         };
-        // 0: recovers with no violation; 1: with violations; 2: does not recover.
-        let rank = |r: &Result<(usize, u64), Error>| match r {
-            Ok((_, cost)) if *cost < check::VIOLATION_COST => 0,
-            Ok(_) => 1,
-            Err(_) => 2,
-        };
         let rid = self.schema.resolve(id);
         let as_field = if self.strict {
             // The move is a change, which the strict policy refuses: the value is the object
@@ -799,7 +808,8 @@ impl Walker<'_> {
             return true;
         }
         let as_given = self.memoised(v, rid, depth, Question::AsGiven, |w| {
-            w.object_given(Cow::Borrowed(v), id, o, depth).map(|_| 0)
+            w.object_given(Cow::Borrowed(v), id, o, depth, true)
+                .map(|_| 0)
         });
         as_field <= rank(&as_given)
     }
@@ -1164,7 +1174,7 @@ impl Walker<'_> {
         if self.looks_like_only_field(&v, id, o) {
             return self.maybe_only_field(v, id, o, depth);
         }
-        self.object_given(v, id, o, depth)
+        self.object_given(v, id, o, depth, true)
     }
 
     /// `object` for a value shaped like the value of the object's only property: taken as
@@ -1187,7 +1197,7 @@ impl Walker<'_> {
             [only] if self.takes_as_only_field(&v, id, o, depth) => {
                 self.wrap_in_only_field(&v, only, depth)
             }
-            _ => self.object_given(Cow::Borrowed(&*v), id, o, depth),
+            _ => self.object_given(Cow::Borrowed(&*v), id, o, depth, true),
         };
         if owner {
             self.scopes.pop();
@@ -1195,15 +1205,17 @@ impl Walker<'_> {
         r
     }
 
-    /// `object` for the value as given, taken as the object itself.
+    /// `object` for the value as given, taken as the object itself; `unwrap`, whether a
+    /// wrapper around it may be taken off (`object_map`).
     fn object_given(
         &mut self,
         v: Cow<'_, Value>,
         id: NodeId,
         o: &Object,
         depth: usize,
+        unwrap: bool,
     ) -> Result<Value, Error> {
-        let (map, reshaped) = self.object_map(v, id, o)?;
+        let (map, reshaped) = self.object_map(v, id, o, depth, unwrap)?;
         if reshaped && self.holds_only_fields(&map, id, o) {
             // What came out of a string, an array or a wrapper may be the only field's value
             // given alone: the rule is weighed on it too, so that what recovery gives is a
@@ -1259,14 +1271,16 @@ impl Walker<'_> {
     }
 
     /// The map to recover against an object schema: the value's, after a JSON document in a
-    /// string is decoded, an object is taken out of a one-element array, or out of a
-    /// `{"TypeName": {...}}` wrapper; and whether any of these was done.
+    /// string is decoded, an object is taken out of a one-element array, or (when `unwrap`)
+    /// out of a `{"TypeName": {...}}` wrapper; and whether any of these was done.
     #[inline(never)]
     fn object_map<'v>(
         &mut self,
         v: Cow<'v, Value>,
         id: NodeId,
         o: &Object,
+        depth: usize,
+        unwrap: bool,
     ) -> Result<(Cow<'v, Map<String, Value>>, bool), Error> {
         let was_string = v.is_string();
         let mut v = self.decode_string(v, Value::is_object)?;
@@ -1294,18 +1308,23 @@ impl Walker<'_> {
         let oid = self.schema.resolve(id);
 
         // {"TypeName": {...}} or {"result": {...}} around the expected object; not when the
-        // schema takes other keys (`additionalProperties`), where the key is data. Wrappers
-        // inside wrappers are all taken off (`{"response": {"data": {...}}}`): what comes out
-        // is then no wrapper itself, so recovering it again leaves it as it is.
+        // schema takes other keys (`additionalProperties`), where the key is data, nor when
+        // the wrapper recovers better as it is (`takes_off_wrapper`). Wrappers inside
+        // wrappers are all taken off (`{"response": {"data": {...}}}`): what comes out is
+        // then no wrapper itself, so recovering it again leaves it as it is.
         let extras_allowed = matches!(o.additional, Additional::Allow | Additional::Schema(_))
             || !o.pattern_properties.is_empty();
         while let Value::Object(map) = &*v {
-            if map.len() != 1 || o.properties.is_empty() || extras_allowed {
+            if !unwrap || map.len() != 1 || o.properties.is_empty() || extras_allowed {
                 break;
             }
             let key = map.keys().next().cloned().unwrap_or_default();
             let inner_is_object = map.get(&key).is_some_and(Value::is_object);
             if !inner_is_object || self.keys.lookup(oid, o, &key) != KeyMatch::Unknown {
+                break;
+            }
+            let owned = matches!(v, Cow::Owned(_));
+            if !self.takes_off_wrapper(&v, owned, id, o, depth) {
                 break;
             }
             self.change(
@@ -1322,6 +1341,52 @@ impl Walker<'_> {
             Cow::Borrowed(Value::Object(map)) => Ok((Cow::Borrowed(map), reshaped)),
             v => Err(self.mismatch(id, &v)),
         }
+    }
+
+    /// Whether the one-key wrapper `v` around an object (`{"result": {...}}`, its key not a
+    /// property) is taken off. Both readings are weighed and memoised, as for the only field
+    /// (`takes_as_only_field`): the value inside as the object, and the wrapper as the object
+    /// with its key read as data (kept or dropped as unknown keys are). The wrapper is taken
+    /// off when what it holds recovers with no constraint broken, and otherwise when the
+    /// wrapper as it is does no better. So an unknown key kept with an object value stays
+    /// when taking it off would break a constraint (found by the fuzzer: recovering such a
+    /// value again took it off, and the result broke the object's constraints). `owned`: `v`
+    /// is owned by the caller, so the weighings get a scope of their own.
+    #[inline(never)]
+    fn takes_off_wrapper(
+        &mut self,
+        v: &Value,
+        owned: bool,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+    ) -> bool {
+        let Some(inner) = v.as_object().and_then(|m| m.values().next()) else {
+            return false;
+        };
+        let owner = owned || self.scopes.is_empty();
+        if owner {
+            self.scopes.push(HashMap::new());
+        }
+        let rid = self.schema.resolve(id);
+        let unwrapped = if self.strict {
+            // Taking it off is a change, which the strict policy refuses.
+            2
+        } else {
+            rank(&self.memoised(inner, rid, depth, Question::Unwrapped, |w| {
+                w.object(Cow::Borrowed(inner), id, o, depth).map(|_| 0)
+            }))
+        };
+        let take = unwrapped == 0
+            || unwrapped
+                <= rank(&self.memoised(v, rid, depth, Question::Kept, |w| {
+                    w.object_given(Cow::Borrowed(v), id, o, depth, false)
+                        .map(|_| 0)
+                }));
+        if owner {
+            self.scopes.pop();
+        }
+        take
     }
 
     /// An array of `{"key": …, "value": …}` objects where a map is expected: the map. It is

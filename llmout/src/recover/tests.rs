@@ -184,6 +184,62 @@ fn wrappers_inside_wrappers_are_all_taken_off() {
     assert_eq!(r.to_string(), "expected a value that does not fit the schema under `not` (not), found an object with key \"k\"");
 }
 
+/// A one-key wrapper is taken off when what it holds recovers as the object with no
+/// constraint broken. When that would break one, the wrapper as given is weighed too and kept
+/// when it does better: here, as a key the schema keeps. Either way, recovering the result
+/// again changes nothing.
+#[test]
+fn a_wrapper_comes_off_when_what_it_holds_fits() {
+    let s = schema(json!({
+        "type": "object",
+        "properties": {"host": {"type": "string", "format": "ipv4"}, "port": {"type": "integer"}}
+    }));
+    let keep = Options::default().keep_unknown_keys(true);
+    let r = recover(json!({"server": {"host": "10.0.0.1"}}), &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"host": "10.0.0.1"}));
+    assert_eq!(summary(&r), [(WarningKind::Reshaped, "")]);
+    assert_eq!(
+        r.warnings[0].message,
+        "took the object out of the wrapper {\"server\": {...}}"
+    );
+
+    // `2` read as the text "2" is no IPv4 address; the key kept as data breaks nothing.
+    let r = recover(json!({"server": {"host": 2}}), &s, &keep).unwrap();
+    assert_eq!(
+        (&r.value, r.warnings.len(), r.cost),
+        (&json!({"server": {"host": 2}}), 0, 0)
+    );
+    let again = recover(r.value.clone(), &s, &keep).unwrap();
+    assert_eq!((again.value, again.warnings.len()), (r.value, 0));
+
+    // Where unknown keys are dropped the wrapper as given is no such object (none of its keys
+    // is a property), and the inner reading's broken constraint is the error.
+    let e = recover(json!({"server": {"host": 2}}), &s, &Options::default()).unwrap_err();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Invalid, "/host"));
+
+    // Of wrappers inside wrappers, each comes off while what it holds fits, and the last one
+    // stays: its contents break the object.
+    let mut v = json!({"host": 2});
+    for i in 0..40 {
+        v = json!({format!("w{i}"): v});
+    }
+    let r = recover(v, &s, &keep).unwrap();
+    assert_eq!(r.value, json!({"w0": {"host": 2}}));
+    assert_eq!(r.warnings.len(), 39);
+
+    // The strict policy refuses taking it off: a wrapper valid as given is kept, and one
+    // that is not gets the refusal.
+    let strict = keep.policy(Policy::Strict);
+    let r = recover(json!({"server": {"host": "10.0.0.1"}}), &s, &strict).unwrap();
+    assert_eq!(
+        (r.value, r.warnings.len()),
+        (json!({"server": {"host": "10.0.0.1"}}), 0)
+    );
+    let strict = Options::default().policy(Policy::Strict);
+    let e = recover(json!({"server": {"host": "10.0.0.1"}}), &s, &strict).unwrap_err();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Forbidden, ""));
+}
+
 /// What comes out of a wrapper may be the only field's value given alone; it is made that
 /// field's value then too, as it would be given directly, and recovering the result again
 /// changes nothing (found by the fuzzer).
