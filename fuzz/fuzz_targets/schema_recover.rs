@@ -9,7 +9,9 @@
 //! (`{"items": [<reply>]}`, with members around it, or left open), so that the object around
 //! the items is read too; or that object inside another (`{"data": {"items": [<reply>]}}`);
 //! or the schema is an array of the generated items and the reply in a wrapper object
-//! (`{"results": [<reply>]}`), which recovery takes the array out of.
+//! (`{"results": [<reply>]}`), which recovery takes the array out of; or the schema is one
+//! generated value or an array of them (`anyOf`, an untagged `OneOrMany`), and the reply an
+//! array of two, which is read item by item when the array is the only branch it fits.
 //! One schema in eight is `{}`, against which any object's largest array is read item by
 //! item.
 #![no_main]
@@ -26,8 +28,16 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=11).unwrap_or(0);
-    if around >= 10 {
+    let around = u.int_in_range(0..=12).unwrap_or(0);
+    if around == 12 {
+        // One value or an array of them (the definitions at the root, where `$ref`s look).
+        let defs = schema.as_object_mut().and_then(|m| m.remove("$defs"));
+        let items = serde_json::json!({"type": "array", "items": schema.clone()});
+        schema = serde_json::json!({"anyOf": [schema, items]});
+        if let Some(defs) = defs {
+            schema["$defs"] = defs;
+        }
+    } else if around >= 10 {
         // The items of an array schema, in a wrapper object in the reply, which recovery
         // takes the array out of.
         schema = serde_json::json!({"type": "array", "items": schema});
@@ -62,6 +72,7 @@ fuzz_target!(|data: &[u8]| {
         9 => format!("{{data: {{a: 1, items: [{reply}"),
         10 => format!("{{\"results\": [{reply}]}}"),
         11 => format!("{{Rows: [{reply}"),
+        12 => format!("[{reply}, {reply}]"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

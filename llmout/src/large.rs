@@ -25,6 +25,13 @@
 //!   item does the same; the value is the items' array, with no object around it
 //!   ([`Items::around`] is `None`).
 //!
+//! - one JSON array of two or more items, against a union at the root whose only branch
+//!   such an array can take is an array of items (`OneOrMany<T> { One(T), Many(Vec<T>) }`,
+//!   untagged: beside it, objects with properties, numbers, booleans, `null`, which take a
+//!   one-element array's item and nothing out of a longer one): the items are that
+//!   branch's. A shorter array, an item that cannot be recovered or a constraint broken is
+//!   evaluated whole, where the union decides.
+//!
 //! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
 //!   {...}}`, records keyed by id), against a map schema (`{"type": "object",
 //!   "additionalProperties": {...}}`, of which nothing else is asked), each value recovered
@@ -52,7 +59,7 @@
 //! other members, whatever the number of items. Any other reply or schema comes back whole
 //! ([`Large::Whole`]), as the crate root's function gives it: a schema with checks of the
 //! whole object or array (`minProperties`, `uniqueItems`, ...) or a union at the
-//! root or on the way, an object whose items' member is not an array or is given again after
+//! root (but the one above) or on the way, an object whose items' member is not an array or is given again after
 //! it (the last one counts, as it does for a key on the way), or one where the items would not
 //! be the member's (another member renamed to their key or to a key on the way).
 //!
@@ -837,7 +844,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                     t.moves |= !r.moves.is_empty();
                     true
                 }
-                Err(e) if !w.drops_items() => {
+                Err(e) if !w.drops_items() && !w.in_union() => {
                     t.error = Some(e);
                     true
                 }
@@ -876,6 +883,8 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 }
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
+                // (A union's, the union's error: evaluated whole.)
+                (None, Some(w)) if w.in_union() && !w.violations().is_empty() => fit = false,
                 (None, Some(w)) => {
                     if t.error.is_none() && !w.violations().is_empty() {
                         t.error = Some(Error::invalid(w.violations().to_vec()));
@@ -1813,6 +1822,109 @@ mod tests {
         ));
     }
 
+    /// One record or many: `OneOrMany<Record> { One(Record), Many(Vec<Record>) }`.
+    fn one_or_many() -> Value {
+        let records = records();
+        json!({"anyOf": [records["items"].clone(), records]})
+    }
+
+    /// An array of two or more items against a union whose only branch such an array can
+    /// take is an array of items: item by item, as recovering it against the union gives it.
+    #[test]
+    fn a_union_whose_only_array_branch_takes_the_reply_reads_it_item_by_item() {
+        let options = Options::default();
+        let s = one_or_many();
+        let raw = "// two\n[{id: 1, 'name': 'x', tags: ['a',],}, {\"ID\": \"2\", name: 'y'},]";
+        assert!(same(raw, &s, &options));
+        assert!(same(
+            raw,
+            &s,
+            &Options::default().policy(crate::Policy::NoInvent)
+        ));
+        assert!(same(
+            "[{\"id\": 1, \"name\": \"x\"}, {\"id\": 2, \"name\": \"y\"}]",
+            &s,
+            &options
+        ));
+        // One item, which the object's branch may take; an object; none: whole.
+        assert!(!same("[{id: 1, name: 'x'}]", &s, &options));
+        assert!(!same("{id: 1, name: 'x'}", &s, &options));
+        assert!(!same("[]", &s, &options));
+        // An item that cannot be recovered, or a constraint broken: the union's error, whole.
+        assert!(!same(
+            "[{id: 1, name: 'x'}, {id: 'q', name: 'y'}]",
+            &s,
+            &options
+        ));
+        let strict = Options::default().policy(crate::Policy::Strict);
+        assert!(!same(
+            "[{id: 1, name: 'x'}, {ID: 2, name: 'y'}]",
+            &s,
+            &strict
+        ));
+        let bounded = json!({"anyOf": [
+            {"type": "boolean"},
+            {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": 3}
+        ]});
+        assert!(same("[1, '2', 3]", &bounded, &options));
+        assert!(!same("[1, -2, 3]", &bounded, &options));
+        assert!(!same("[1, 2, 3, 4]", &bounded, &options));
+        // Scalars and `null` beside the array: item by item.
+        let scalars = json!({"anyOf": [
+            {"type": "number"}, {"type": "null"}, {"type": "integer"}, records()
+        ]});
+        assert!(same(raw, &scalars, &options));
+        // A branch that could take the array too: whole.
+        for other in [
+            json!({"type": "string"}),
+            json!({"enum": [[1, 2], "a"]}),
+            json!({}),
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+            json!({"type": "array", "items": {"type": "integer"}}),
+            json!({"anyOf": [{"type": "integer"}, {"type": "boolean"}]}),
+        ] {
+            let s = json!({"anyOf": [records(), other]});
+            assert!(!same(raw, &s, &options), "{s}");
+        }
+        // Something asked of the union as a whole: whole.
+        let mut asked = one_or_many();
+        asked["not"] = json!({"type": "null"});
+        assert!(!same(raw, &asked, &options));
+    }
+
+    /// The items of a union's array branch are recovered within the frames the union and
+    /// the branch take: where recovering the reply whole meets the limit, so do they. (Each
+    /// level of this reply takes two frames, a union's and an array's, so the limit is met
+    /// at both of its parities.)
+    #[test]
+    fn a_union_branch_items_meet_the_frame_limit_where_the_whole_does() {
+        let s = Schema::compile(&json!({
+            "$defs": {"T": {"anyOf": [
+                {"type": "integer"},
+                {"type": "array", "items": {"$ref": "#/$defs/T"}}
+            ]}},
+            "anyOf": [{"type": "boolean"}, {"type": "array", "items": {"$ref": "#/$defs/T"}}]
+        }))
+        .unwrap();
+        for max_depth in [100, 101] {
+            let options = Options::default().max_depth(max_depth);
+            let mut outcomes = Vec::new();
+            for n in 76..86 {
+                let raw = format!("[1, {}1{}]", "[".repeat(n), "]".repeat(n));
+                let (large, items) = collect(&raw, &s, &options);
+                let whole = crate::from_llm_with_compiled(&raw, &s, &options);
+                assert_eq!(large, whole, "{n}");
+                // (A reply that fits came item by item; one that does not, whole.)
+                assert_eq!(items, large.value.is_some(), "{n}");
+                outcomes.push(large.value.is_some());
+            }
+            assert!(
+                outcomes.contains(&true) && outcomes.contains(&false),
+                "{outcomes:?}"
+            );
+        }
+    }
+
     /// Records with corruptions, and prose around them.
     fn reply() -> impl Strategy<Value = String> {
         let record = proptest::sample::select(vec![
@@ -1983,6 +2095,8 @@ mod tests {
             same(&raw, &json!({"type": "array", "items": {}}), &options);
             same(&raw, &json!({}), &options);
             same(&raw, &json!({"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "object"}]}}), &options);
+            same(&raw, &one_or_many(), &options);
+            same(&raw, &one_or_many(), &Options::default().policy(crate::Policy::Strict));
         }
     }
 }

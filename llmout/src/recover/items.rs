@@ -32,6 +32,10 @@ pub(crate) struct Items<'s> {
     depth: usize,
     /// How many items the array may have (`minItems`, `maxItems`: see [`bounded_items`]).
     count: (u64, u64),
+    /// The array is a branch of a union at the root ([`array_branch`]): an item that cannot
+    /// be recovered, or a constraint broken, is left to recovering the reply whole, whose
+    /// error is the union's.
+    in_union: bool,
 }
 
 /// The schema each item of an array against `id` is recovered against, where recovering
@@ -83,6 +87,37 @@ fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, (u64, u64))> {
         }) if prefix.is_empty() => Some((*items, (min, max))),
         _ => None,
     }
+}
+
+/// The branch of a union at the root (`anyOf`, `oneOf`, an untagged serde enum such as
+/// `OneOrMany<T> { One(T), Many(Vec<T>) }`) that an array of two or more items can only take:
+/// the union's only array branch, its items recovered where they are ([`bounded_items`]),
+/// beside branches that no such array fits whatever its items (an object with properties,
+/// a number, a boolean, `null`: recovery takes a one-element array's item for these, and
+/// nothing out of a longer one). Recovering such an array against the union is then
+/// recovering it against that branch, item by item. Not where another branch could take it:
+/// a string (an array written as text), an enum, any value, another array, a union, a map
+/// (an array of `{"key", "value"}` objects); nor where something is asked of the union as a
+/// whole.
+fn array_branch(schema: &Schema) -> Option<NodeId> {
+    let root = schema.root();
+    if schema.is_constrained_at(root) {
+        return None;
+    }
+    let Kind::Union(branches) = &schema.node(schema.resolve(root)).kind else {
+        return None;
+    };
+    let mut array = None;
+    for &b in branches {
+        match &schema.node(schema.resolve(b)).kind {
+            Kind::Array(_) if array.is_none() => array = Some(b),
+            Kind::Object(o)
+                if !(o.properties.is_empty() && matches!(o.additional, Additional::Schema(_))) => {}
+            Kind::Integer { .. } | Kind::Number | Kind::Boolean | Kind::Null | Kind::Never => {}
+            _ => return None,
+        }
+    }
+    array.filter(|&b| bounded_items(schema, b).is_some())
 }
 
 /// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
@@ -208,20 +243,35 @@ fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
 impl<'s> Items<'s> {
     /// The items of a top-level array: `None` unless `schema`'s root is an array of items,
     /// bounded or not (see [`bounded_items`]).
+    ///
+    /// Also where the root is a union whose only branch an array of two or more items can take
+    /// is such an array ([`array_branch`]): the items are that branch's, counted, and an array
+    /// of fewer items (which a branch that takes a one-element array's item may win) is
+    /// evaluated whole, as is one whose item fails ([`in_union`](Self::in_union)).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        let (items, count) = bounded_items(schema, schema.root())?;
+        if let Some((items, count)) = bounded_items(schema, schema.root()) {
+            return Some(Items {
+                count,
+                ..Items::at_root(schema, options, items, 1)
+            });
+        }
+        let branch = array_branch(schema)?;
+        let (items, (min, max)) = bounded_items(schema, branch)?;
         Some(Items {
-            count,
-            ..Items::at_root(schema, options, items)
+            count: (min.max(2), max),
+            in_union: true,
+            // The union's frame and the branch's, as `Walker::union` recovers the branch.
+            ..Items::at_root(schema, options, items, 2)
         })
     }
 
-    /// The items of the top-level value, each against `items`: the value's own frame
-    /// counted, as `Walker::value` counts it at the root.
-    fn at_root(schema: &'s Schema, options: &Options, items: NodeId) -> Self {
+    /// The items of the top-level value, each against `items`, with the `frames` of the
+    /// values around them (the top-level value's own, as `Walker::value` counts it at the
+    /// root, and a union's branch's).
+    fn at_root(schema: &'s Schema, options: &Options, items: NodeId, frames: usize) -> Self {
         let mut walker = Walker::new(schema, options);
-        walker.frames = 1;
-        walker.peak_frames = 1;
+        walker.frames = frames;
+        walker.peak_frames = frames;
         Items {
             walker,
             items,
@@ -229,7 +279,15 @@ impl<'s> Items<'s> {
             base: 0,
             depth: 1,
             count: (0, u64::MAX),
+            in_union: false,
         }
+    }
+
+    /// Whether the items are a union's branch ([`array_branch`]): then an item that cannot
+    /// be recovered, or a constraint the items break, sends the reply to be evaluated whole,
+    /// for the union's error.
+    pub(crate) fn in_union(&self) -> bool {
+        self.in_union
     }
 
     /// The members of the top-level object, as items: `None` unless `schema`'s root is any
@@ -241,7 +299,7 @@ impl<'s> Items<'s> {
         } else {
             map_root(schema)?
         };
-        Some(Items::at_root(schema, options, items))
+        Some(Items::at_root(schema, options, items, 1))
     }
 
     /// The items of the array at `path` in the top-level object (its member `path[0]`, or
@@ -273,6 +331,7 @@ impl<'s> Items<'s> {
             next: 0,
             depth,
             count,
+            in_union: false,
         })
     }
 
