@@ -40,9 +40,11 @@
 //!   [`Items::for_each_member`]). An object in which a key is given twice is read whole (the
 //!   last value would take the first one's place).
 //!
-//! An array of items may bound its length (`minItems`, `maxItems`, and no other check of the
-//! whole array): its items are counted as they come, and a count outside the bounds is
-//! evaluated whole, for the error that lists that break with the others. Around a member's
+//! An array of items may bound its length (`minItems`, `maxItems`) and ask for items that are
+//! all different (`uniqueItems`), and nothing else of the whole array: its items are counted
+//! as they come, and a digest of each recovered item kept; a count outside the bounds, or two
+//! equal digests, is evaluated whole, for the error that lists that break with the others
+//! (or, for a rare equal digest of different items, the value). Around a member's
 //! array, the object is recovered with an empty array in the items' place, whose count is not
 //! checked. A wrapper around the array is taken off item by item only where the root array
 //! has no bounds.
@@ -58,7 +60,7 @@
 //! Memory is then the reply, a copy while it is sanitized, a few items, and the object's
 //! other members, whatever the number of items. Any other reply or schema comes back whole
 //! ([`Large::Whole`]), as the crate root's function gives it: a schema with checks of the
-//! whole object or array (`minProperties`, `uniqueItems`, ...) or a union at the
+//! whole object or array (`minProperties`, `not`, ...) or a union at the
 //! root (but the one above) or on the way, an object whose items' member is not an array or is given again after
 //! it (the last one counts, as it does for a key on the way), or one where the items would not
 //! be the member's (another member renamed to their key or to a key on the way).
@@ -877,7 +879,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 // An array with more or fewer items than its schema allows: evaluated whole,
                 // which lists that break with the others, in its place among them. (An item
                 // that could not be recovered is the error before any count, as whole.)
-                (_, Some(w)) if t.error.is_none() && !w.count_fits() => fit = false,
+                (_, Some(w)) if t.error.is_none() && !w.checks_fit() => fit = false,
                 (Some((shell, path)), Some(w)) => {
                     fit = t.around(shell, path, w, schema, options);
                 }
@@ -1388,10 +1390,49 @@ mod tests {
             &limited,
             &options
         ));
-        // A check of the whole array.
+        // A check of the whole array other than its bounds and `uniqueItems`.
+        let not = json!({"type": "array", "items": {"type": "integer"}, "not": {"maxItems": 1}});
+        assert!(!same("[1, 2]", &not, &options));
+    }
+
+    /// An array whose items must all be different: item by item, each recovered item's
+    /// digest kept; where two digests are equal (two items may be equal), whole, which
+    /// compares the items and reports the break with the rest.
+    #[test]
+    fn unique_items_are_compared_by_digest() {
+        let options = Options::default();
         let unique = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true});
-        assert!(!same("[1, 2, 1]", &unique, &options));
-        assert!(!same("[1, 2]", &unique, &options));
+        assert!(same("[1, '2', 3,]", &unique, &options));
+        assert!(same("[1, 2]", &unique, &Options::strict()));
+        // Equal as recovered (`'1'` read as 1), or as JSON (`1.0` is 1): whole, and the error.
+        for raw in ["[1, 2, 1]", "[1, '1']", "[1, 1.0]"] {
+            assert!(!same(raw, &unique, &options), "{raw}");
+            let whole = crate::from_llm_with_schema(raw, &unique, &options);
+            assert_eq!(whole.error.unwrap().kind(), crate::ErrorKind::Invalid);
+        }
+        // Objects are equal whatever the order of their keys.
+        let records = json!({"type": "array", "items": records()["items"], "uniqueItems": true});
+        assert!(same(
+            "[{id: 1, name: 'x'}, {name: 'x', id: 2}]",
+            &records,
+            &options
+        ));
+        assert!(!same(
+            "[{id: 1, name: 'x'}, {name: 'x', id: 1}]",
+            &records,
+            &options
+        ));
+        // With bounds; as a member's array; as a union's branch.
+        let both = json!({"type": "array", "items": {"type": "integer"}, "maxItems": 2, "uniqueItems": true});
+        assert!(same("[1, 2]", &both, &options));
+        assert!(!same("[1, 2, 3]", &both, &options));
+        let around =
+            json!({"type": "object", "properties": {"rows": unique, "n": {"type": "integer"}}});
+        assert!(same("{n: 2, rows: [1, '2']}", &around, &options));
+        assert!(!same("{n: 2, rows: [2, '2']}", &around, &options));
+        let union = json!({"anyOf": [{"type": "integer"}, unique]});
+        assert!(same("[3, 4]", &union, &options));
+        assert!(!same("[4, 4]", &union, &options));
     }
 
     #[test]
@@ -1420,9 +1461,9 @@ mod tests {
         });
         assert!(same("[1, 2]", &reffed, &options));
         assert!(!same("[1]", &reffed, &options));
-        // With another check of the whole array: whole.
+        // With `uniqueItems` too: item by item (see `unique_items_are_compared_by_digest`).
         let unique = json!({"type": "array", "items": {"type": "integer"}, "minItems": 1, "uniqueItems": true});
-        assert!(!same("[1, 2]", &unique, &options));
+        assert!(same("[1, 2]", &unique, &options));
         // A member's array: the object around it is recovered with an empty array in the
         // items' place, not counted; the items are.
         let around = json!({
@@ -1701,7 +1742,9 @@ mod tests {
         let bounded = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}, "maxItems": 3}}});
         assert!(same("{records: [1]}", &bounded, &options));
         let unique = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}, "maxItems": 3, "uniqueItems": true}}});
-        assert!(!same("{records: [1]}", &unique, &options));
+        assert!(same("{records: [1]}", &unique, &options));
+        let not = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}, "not": {"maxItems": 0}}}});
+        assert!(!same("{records: [1]}", &not, &options));
         // ... and with `drop_invalid_items`.
         let dropping = Options::default().drop_invalid_items(true);
         assert!(!same(

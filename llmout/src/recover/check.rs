@@ -420,6 +420,18 @@ fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
     None
 }
 
+/// A digest of `v`'s canonical text: equal JSON values have equal digests (for `uniqueItems`
+/// checked item by item, see `items::Items::checks_fit`, where equal digests send the array
+/// to be compared whole).
+pub(super) fn digest(v: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut text = String::new();
+    canonical(v, &mut text, 0);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 /// `v` written so that equal JSON values are equal text: object keys sorted, numbers equal in
 /// value written alike (`1`, `1.0` and `1e0` as `1`). Below the parser's nesting cap a value
 /// is written as itself, which no other is (a `Value` built by hand may nest deeper than any

@@ -10,11 +10,12 @@
 //! way, one by one under their keys ([`Items::entries`]).
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{push_index, push_key, Recovered, Walker};
+use super::{check, push_index, push_key, Recovered, Walker};
 use crate::repair::items::{Members, Place};
 use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Property, Schema};
 use crate::{Error, ErrorKind, Options, Violation};
@@ -30,8 +31,13 @@ pub(crate) struct Items<'s> {
     base: usize,
     /// The reply depth of an item.
     depth: usize,
-    /// How many items the array may have (`minItems`, `maxItems`: see [`bounded_items`]).
-    count: (u64, u64),
+    /// What is asked of the whole array (`minItems`, `maxItems`, `uniqueItems`: see
+    /// [`bounded_items`]).
+    bounds: Bounds,
+    /// With `uniqueItems`, a digest of each item recovered so far.
+    seen: Option<HashSet<u64>>,
+    /// Two items recovered so far may be equal (their digests are).
+    repeated: bool,
     /// The array is a branch of a union at the root ([`array_branch`]): an item that cannot
     /// be recovered, or a constraint broken, is left to recovering the reply whole, whose
     /// error is the union's.
@@ -60,22 +66,41 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
     }
 }
 
-/// The schema of each item of an array against `id`, and how many items it may have: as
-/// [`items_of`], and also where the array's only checks are `minItems` and `maxItems`.
-/// Recovering such an array is recovering each item where it is, then counting them: where
-/// the count breaks a bound, the reply is evaluated whole, for the error recovering it whole
-/// gives ([`Items::count_fits`]). The object around a member's array is recovered with an
-/// empty array in the items' place, whose count is then not checked (`Walker::at_hole`). Not
-/// for a wrapper's array, which recovery takes out of the object.
-fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, (u64, u64))> {
+/// What is asked of a whole array read item by item: how many items it may have, and
+/// whether they must all be different.
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: u64,
+    max: u64,
+    unique: bool,
+}
+
+impl Bounds {
+    const NONE: Bounds = Bounds {
+        min: 0,
+        max: u64::MAX,
+        unique: false,
+    };
+}
+
+/// The schema of each item of an array against `id`, and what is asked of the whole array:
+/// as [`items_of`], and also where the array's only checks are `minItems`, `maxItems` and
+/// `uniqueItems`. Recovering such an array is recovering each item where it is, then
+/// counting them and comparing them: where the count breaks a bound, or two items may be
+/// equal, the reply is evaluated whole, for the error recovering it whole gives
+/// ([`Items::checks_fit`]). The object around a member's array is recovered with an empty
+/// array in the items' place, whose count is then not checked (`Walker::at_hole`). Not for a
+/// wrapper's array, which recovery takes out of the object.
+fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds)> {
     if let Some(items) = items_of(schema, id) {
-        return Some((items, (0, u64::MAX)));
+        return Some((items, Bounds::NONE));
     }
-    let (mut min, mut max) = (0, u64::MAX);
+    let mut bounds = Bounds::NONE;
     for check in schema.checks(id) {
         match check {
-            Check::MinItems(n) => min = min.max(*n),
-            Check::MaxItems(n) => max = max.min(*n),
+            Check::MinItems(n) => bounds.min = bounds.min.max(*n),
+            Check::MaxItems(n) => bounds.max = bounds.max.min(*n),
+            Check::UniqueItems => bounds.unique = true,
             _ => return None,
         }
     }
@@ -84,7 +109,7 @@ fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, (u64, u64))> {
             items: Some(items),
             prefix,
             ..
-        }) if prefix.is_empty() => Some((*items, (min, max))),
+        }) if prefix.is_empty() => Some((*items, bounds)),
         _ => None,
     }
 }
@@ -249,19 +274,19 @@ impl<'s> Items<'s> {
     /// of fewer items (which a branch that takes a one-element array's item may win) is
     /// evaluated whole, as is one whose item fails ([`in_union`](Self::in_union)).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        if let Some((items, count)) = bounded_items(schema, schema.root()) {
-            return Some(Items {
-                count,
-                ..Items::at_root(schema, options, items, 1)
-            });
+        if let Some((items, bounds)) = bounded_items(schema, schema.root()) {
+            return Some(Items::at_root(schema, options, items, 1).bounded(bounds));
         }
         let branch = array_branch(schema)?;
-        let (items, (min, max)) = bounded_items(schema, branch)?;
+        let (items, bounds) = bounded_items(schema, branch)?;
+        let bounds = Bounds {
+            min: bounds.min.max(2),
+            ..bounds
+        };
         Some(Items {
-            count: (min.max(2), max),
             in_union: true,
             // The union's frame and the branch's, as `Walker::union` recovers the branch.
-            ..Items::at_root(schema, options, items, 2)
+            ..Items::at_root(schema, options, items, 2).bounded(bounds)
         })
     }
 
@@ -278,8 +303,19 @@ impl<'s> Items<'s> {
             next: 0,
             base: 0,
             depth: 1,
-            count: (0, u64::MAX),
+            bounds: Bounds::NONE,
+            seen: None,
+            repeated: false,
             in_union: false,
+        }
+    }
+
+    /// The same items, with `bounds` asked of their array.
+    fn bounded(self, bounds: Bounds) -> Self {
+        Items {
+            bounds,
+            seen: bounds.unique.then(HashSet::new),
+            ..self
         }
     }
 
@@ -310,9 +346,9 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
-        let (items, count) = if any_root(schema) {
+        let (items, bounds) = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
-            (schema.resolve(schema.root()), (0, u64::MAX))
+            (schema.resolve(schema.root()), Bounds::NONE)
         } else {
             bounded_items(schema, array_at(schema, path)?.0)?
         };
@@ -324,15 +360,20 @@ impl<'s> Items<'s> {
         for key in path {
             push_key(&mut walker.path, key);
         }
-        Some(Items {
-            base: walker.path.len(),
-            walker,
-            items,
-            next: 0,
-            depth,
-            count,
-            in_union: false,
-        })
+        Some(
+            Items {
+                base: walker.path.len(),
+                walker,
+                items,
+                next: 0,
+                depth,
+                bounds: Bounds::NONE,
+                seen: None,
+                repeated: false,
+                in_union: false,
+            }
+            .bounded(bounds),
+        )
     }
 
     /// Whether an item that cannot be recovered is dropped ([`Options::drop_invalid_items`]):
@@ -341,12 +382,12 @@ impl<'s> Items<'s> {
         self.walker.drop_items
     }
 
-    /// Whether the number of items recovered so far is within the array's bounds
-    /// (`minItems`, `maxItems`); where it is not, the reply is evaluated whole, which
-    /// reports the break with the rest.
-    pub(crate) fn count_fits(&self) -> bool {
-        let (min, max) = self.count;
-        (min..=max).contains(&(self.next as u64))
+    /// Whether the items recovered so far meet what is asked of their whole array: their
+    /// number within its bounds (`minItems`, `maxItems`), and, with `uniqueItems`, no two of
+    /// them with the same digest. Where they do not, the reply is evaluated whole, which
+    /// compares the items themselves and reports a break with the rest.
+    pub(crate) fn checks_fit(&self) -> bool {
+        (self.bounds.min..=self.bounds.max).contains(&(self.next as u64)) && !self.repeated
     }
 
     /// The constraints the items recovered so far break, in order.
@@ -380,8 +421,12 @@ impl<'s> Items<'s> {
         let warnings = std::mem::take(&mut w.warnings);
         let moves = std::mem::take(&mut w.moves);
         let as_text = std::mem::take(&mut w.as_text);
+        let value = r?;
+        if let Some(seen) = &mut self.seen {
+            self.repeated |= !seen.insert(check::digest(&value));
+        }
         Ok(Recovered {
-            value: r?,
+            value,
             warnings,
             cost,
             moves,
@@ -423,7 +468,7 @@ impl Mark {
 impl Walker<'_> {
     /// Whether the value at the current path is the empty array in the items' place, in the
     /// object around them ([`around`]): its count is not the items', so `minItems` and
-    /// `maxItems` are not checked on it ([`Items::count_fits`] counts the items).
+    /// `maxItems` are not checked on it ([`Items::checks_fit`] counts the items).
     #[inline]
     pub(super) fn at_hole(&self) -> bool {
         self.hole
