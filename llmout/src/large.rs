@@ -2140,6 +2140,9 @@ mod tests {
             same(&raw, &json!({"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "object"}]}}), &options);
             same(&raw, &one_or_many(), &options);
             same(&raw, &one_or_many(), &Options::default().policy(crate::Policy::Strict));
+            // (The records repeat: equal items, and items equal once recovered, are common.)
+            let unique = json!({"type": "array", "items": records()["items"], "uniqueItems": true});
+            same(&raw, &unique, &options);
         }
     }
 }
