@@ -25,12 +25,14 @@
 //!   item does the same; the value is the items' array, with no object around it
 //!   ([`Items::around`] is `None`).
 //!
-//! - one JSON array of two or more items, against a union at the root whose only branch
-//!   such an array can take is an array of items (`OneOrMany<T> { One(T), Many(Vec<T>) }`,
-//!   untagged: beside it, objects with properties, numbers, booleans, `null`, which take a
-//!   one-element array's item and nothing out of a longer one): the items are that
-//!   branch's. A shorter array, an item that cannot be recovered or a constraint broken is
-//!   evaluated whole, where the union decides.
+//! - one JSON array of two or more items, against a union whose only branch such an array
+//!   can take is an array of items (`OneOrMany<T> { One(T), Many(Vec<T>) }`, untagged:
+//!   beside it, objects with properties, numbers, booleans, `null`, which take a one-element
+//!   array's item and nothing out of a longer one), at the root or as the property that
+//!   holds the array in an object above (`{"records": OneOrMany<T>}`): the items are that
+//!   branch's. A shorter array, an item
+//!   that cannot be recovered or a constraint broken is evaluated whole, where the union
+//!   decides.
 //!
 //! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
 //!   {...}}`, records keyed by id), against a map schema (`{"type": "object",
@@ -60,8 +62,8 @@
 //! Memory is then the reply, a copy while it is sanitized, a few items, and the object's
 //! other members, whatever the number of items. Any other reply or schema comes back whole
 //! ([`Large::Whole`]), as the crate root's function gives it: a schema with checks of the
-//! whole object or array (`minProperties`, `not`, ...) or a union at the
-//! root (but the one above) or on the way, an object whose items' member is not an array or is given again after
+//! whole object or array (`minProperties`, `not`, ...) or a union (but the one above) at
+//! the root or on the way, an object whose items' member is not an array or is given again after
 //! it (the last one counts, as it does for a key on the way), or one where the items would not
 //! be the member's (another member renamed to their key or to a key on the way).
 //!
@@ -880,13 +882,13 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 // which lists that break with the others, in its place among them. (An item
                 // that could not be recovered is the error before any count, as whole.)
                 (_, Some(w)) if t.error.is_none() && !w.checks_fit() => fit = false,
+                // The constraints a union's branch's items break: the union's error, whole.
+                (_, Some(w)) if w.in_union() && !w.violations().is_empty() => fit = false,
                 (Some((shell, path)), Some(w)) => {
                     fit = t.around(shell, path, w, schema, options);
                 }
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
-                // (A union's, the union's error: evaluated whole.)
-                (None, Some(w)) if w.in_union() && !w.violations().is_empty() => fit = false,
                 (None, Some(w)) => {
                     if t.error.is_none() && !w.violations().is_empty() {
                         t.error = Some(Error::invalid(w.violations().to_vec()));
@@ -1935,10 +1937,64 @@ mod tests {
         assert!(!same(raw, &asked, &options));
     }
 
+    /// The same as a member's array, in the object around it, and deeper.
+    #[test]
+    fn a_members_union_whose_only_array_branch_takes_it_reads_it_item_by_item() {
+        let options = Options::default();
+        let around = json!({
+            "type": "object",
+            "properties": {"total": {"type": "integer"}, "records": one_or_many()},
+            "required": ["records"]
+        });
+        let raw = "{total: '2', records: [{id: 1, 'name': 'x',}, {ID: 2, name: 'y'}], note: 1}";
+        assert!(same(raw, &around, &options));
+        let (object, path) = around_of(raw, &around);
+        assert_eq!(
+            (object, path),
+            (
+                json!({"total": 2, "records": [], "note": 1}),
+                vec!["records".to_owned()]
+            )
+        );
+        // One item, an object, an item that fails: whole.
+        assert!(!same(
+            "{total: 1, records: [{id: 1, name: 'x'}]}",
+            &around,
+            &options
+        ));
+        assert!(!same(
+            "{total: 1, records: {id: 1, name: 'x'}}",
+            &around,
+            &options
+        ));
+        assert!(!same(
+            "{records: [{id: 1, name: 'x'}, {id: 'q'}]}",
+            &around,
+            &options
+        ));
+        // A constraint of the branch broken: whole.
+        let bounded = json!({"type": "object", "properties": {"n": {"anyOf": [
+            {"type": "boolean"},
+            {"type": "array", "items": {"type": "integer", "maximum": 5}, "maxItems": 3}
+        ]}}});
+        assert!(same("{n: [1, '2']}", &bounded, &options));
+        assert!(!same("{n: [1, 9]}", &bounded, &options));
+        assert!(!same("{n: [1, 2, 3, 4]}", &bounded, &options));
+        // Two objects down.
+        let deeper = json!({"type": "object", "properties": {"page": {
+            "type": "object", "properties": {"rows": one_or_many()}
+        }}});
+        assert!(same(
+            "{page: {rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}}",
+            &deeper,
+            &options
+        ));
+    }
+
     /// The items of a union's array branch are recovered within the frames the union and
-    /// the branch take: where recovering the reply whole meets the limit, so do they. (Each
-    /// level of this reply takes two frames, a union's and an array's, so the limit is met
-    /// at both of its parities.)
+    /// the branch take: where recovering the reply whole meets the limit, so do they, at the
+    /// root and as a member's. (Each level of this reply takes two frames, a union's and an
+    /// array's, so the limit is met at both of its parities.)
     #[test]
     fn a_union_branch_items_meet_the_frame_limit_where_the_whole_does() {
         let s = Schema::compile(&json!({
@@ -1949,13 +2005,34 @@ mod tests {
             "anyOf": [{"type": "boolean"}, {"type": "array", "items": {"$ref": "#/$defs/T"}}]
         }))
         .unwrap();
-        for max_depth in [100, 101] {
+        let member = Schema::compile(&json!({
+            "$defs": {"T": {"anyOf": [
+                {"type": "integer"},
+                {"type": "array", "items": {"$ref": "#/$defs/T"}}
+            ]}},
+            "type": "object",
+            "properties": {"rows": {
+                "anyOf": [{"type": "boolean"}, {"type": "array", "items": {"$ref": "#/$defs/T"}}]
+            }}
+        }))
+        .unwrap();
+        for (max_depth, s, around) in [
+            (100, &s, ""),
+            (101, &s, ""),
+            (100, &member, "rows"),
+            (101, &member, "rows"),
+        ] {
             let options = Options::default().max_depth(max_depth);
             let mut outcomes = Vec::new();
-            for n in 76..86 {
+            for n in 74..86 {
                 let raw = format!("[1, {}1{}]", "[".repeat(n), "]".repeat(n));
-                let (large, items) = collect(&raw, &s, &options);
-                let whole = crate::from_llm_with_compiled(&raw, &s, &options);
+                let raw = if around.is_empty() {
+                    raw
+                } else {
+                    format!("{{{around}: {raw}}}")
+                };
+                let (large, items) = collect(&raw, s, &options);
+                let whole = crate::from_llm_with_compiled(&raw, s, &options);
                 assert_eq!(large, whole, "{n}");
                 // (A reply that fits came item by item; one that does not, whole.)
                 assert_eq!(items, large.value.is_some(), "{n}");
@@ -2101,6 +2178,10 @@ mod tests {
             // Against the items' array schema: a wrapper of the items alone is taken off.
             same(&raw, &records(), &options);
             same(&raw, &records(), &Options::default().policy(crate::Policy::Strict));
+            // The records as one or many.
+            let mut one_or_many_member = wrapped();
+            one_or_many_member["properties"]["records"] = one_or_many();
+            same(&raw, &one_or_many_member, &options);
         }
 
         #[test]

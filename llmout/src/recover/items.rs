@@ -38,7 +38,7 @@ pub(crate) struct Items<'s> {
     seen: Option<HashSet<u64>>,
     /// Two items recovered so far may be equal (their digests are).
     repeated: bool,
-    /// The array is a branch of a union at the root ([`array_branch`]): an item that cannot
+    /// The array is a branch of a union ([`array_branch`]): an item that cannot
     /// be recovered, or a constraint broken, is left to recovering the reply whole, whose
     /// error is the union's.
     in_union: bool,
@@ -114,7 +114,7 @@ fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds)> {
     }
 }
 
-/// The branch of a union at the root (`anyOf`, `oneOf`, an untagged serde enum such as
+/// The branch of a union at `id` (`anyOf`, `oneOf`, an untagged serde enum such as
 /// `OneOrMany<T> { One(T), Many(Vec<T>) }`) that an array of two or more items can only take:
 /// the union's only array branch, its items recovered where they are ([`bounded_items`]),
 /// beside branches that no such array fits whatever its items (an object with properties,
@@ -124,12 +124,11 @@ fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds)> {
 /// a string (an array written as text), an enum, any value, another array, a union, a map
 /// (an array of `{"key", "value"}` objects); nor where something is asked of the union as a
 /// whole.
-fn array_branch(schema: &Schema) -> Option<NodeId> {
-    let root = schema.root();
-    if schema.is_constrained_at(root) {
+fn array_branch(schema: &Schema, id: NodeId) -> Option<NodeId> {
+    if schema.is_constrained_at(id) {
         return None;
     }
-    let Kind::Union(branches) = &schema.node(schema.resolve(root)).kind else {
+    let Kind::Union(branches) = &schema.node(schema.resolve(id)).kind else {
         return None;
     };
     let mut array = None;
@@ -143,6 +142,22 @@ fn array_branch(schema: &Schema) -> Option<NodeId> {
         }
     }
     array.filter(|&b| bounded_items(schema, b).is_some())
+}
+
+/// The schema of each item of an array against `id` read item by item, what is asked of the
+/// whole array, and whether the array is a union's branch: [`bounded_items`], or those of
+/// the [`array_branch`] of a union, which needs two items or more (a shorter array may be
+/// another branch's: it is evaluated whole).
+fn array_of(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds, bool)> {
+    if let Some((items, bounds)) = bounded_items(schema, id) {
+        return Some((items, bounds, false));
+    }
+    let (items, bounds) = bounded_items(schema, array_branch(schema, id)?)?;
+    let bounds = Bounds {
+        min: bounds.min.max(2),
+        ..bounds
+    };
+    Some((items, bounds, true))
 }
 
 /// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
@@ -226,7 +241,7 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
         if *budget == 0 {
             break;
         }
-        let place = if bounded_items(schema, p.schema).is_some() {
+        let place = if array_of(schema, p.schema).is_some() {
             Place::Items
         } else if levels > 1 {
             match members_at(schema, p.schema, levels - 1, budget) {
@@ -267,26 +282,18 @@ fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
 
 impl<'s> Items<'s> {
     /// The items of a top-level array: `None` unless `schema`'s root is an array of items,
-    /// bounded or not (see [`bounded_items`]).
-    ///
-    /// Also where the root is a union whose only branch an array of two or more items can take
-    /// is such an array ([`array_branch`]): the items are that branch's, counted, and an array
-    /// of fewer items (which a branch that takes a one-element array's item may win) is
-    /// evaluated whole, as is one whose item fails ([`in_union`](Self::in_union)).
+    /// bounded or not (see [`bounded_items`]), or a union whose only branch an array of two
+    /// or more items can take is such an array ([`array_of`]): the items are that branch's,
+    /// counted, and an array of fewer items (which a branch that takes a one-element array's
+    /// item may win) is evaluated whole, as is one whose item fails
+    /// ([`in_union`](Self::in_union)).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        if let Some((items, bounds)) = bounded_items(schema, schema.root()) {
-            return Some(Items::at_root(schema, options, items, 1).bounded(bounds));
-        }
-        let branch = array_branch(schema)?;
-        let (items, bounds) = bounded_items(schema, branch)?;
-        let bounds = Bounds {
-            min: bounds.min.max(2),
-            ..bounds
-        };
+        let (items, bounds, in_union) = array_of(schema, schema.root())?;
+        // With a union, its frame and the branch's, as `Walker::union` recovers the branch.
+        let frames = 1 + usize::from(in_union);
         Some(Items {
-            in_union: true,
-            // The union's frame and the branch's, as `Walker::union` recovers the branch.
-            ..Items::at_root(schema, options, items, 2).bounded(bounds)
+            in_union,
+            ..Items::at_root(schema, options, items, frames).bounded(bounds)
         })
     }
 
@@ -346,17 +353,17 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
-        let (items, bounds) = if any_root(schema) {
+        let (items, bounds, in_union) = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
-            (schema.resolve(schema.root()), Bounds::NONE)
+            (schema.resolve(schema.root()), Bounds::NONE, false)
         } else {
-            bounded_items(schema, array_at(schema, path)?.0)?
+            array_of(schema, array_at(schema, path)?.0)?
         };
         let mut walker = Walker::new(schema, options);
-        // The objects' frames and the array's.
+        // The objects' frames and the array's (and a union's, around the array).
         let depth = path.len() + 1;
-        walker.frames = depth;
-        walker.peak_frames = depth;
+        walker.frames = depth + usize::from(in_union);
+        walker.peak_frames = walker.frames;
         for key in path {
             push_key(&mut walker.path, key);
         }
@@ -370,7 +377,7 @@ impl<'s> Items<'s> {
                 bounds: Bounds::NONE,
                 seen: None,
                 repeated: false,
-                in_union: false,
+                in_union,
             }
             .bounded(bounds),
         )
