@@ -477,14 +477,16 @@ impl<'a> Items<'a> {
         let mut out = Ok(());
         each_item(text, &repair, want, &plan.members, |event| {
             let step = match event {
+                // (What the whole array asks was checked when the plan was made: the items'
+                // digests are not kept again.)
                 Event::Attempt => {
                     attempt += 1;
-                    walk = Walk::new(self.schema, &self.options);
+                    walk = Walk::new(self.schema, &self.options).map(Walk::checked);
                     members = false;
                     return true;
                 }
                 Event::Member { path } => {
-                    walk = Walk::member(self.schema, &self.options, &path);
+                    walk = Walk::member(self.schema, &self.options, &path).map(Walk::checked);
                     return true;
                 }
                 _ if attempt != plan.attempt => return true,

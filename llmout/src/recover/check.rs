@@ -17,6 +17,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::io;
 
 use serde_json::{Map, Number, Value};
 
@@ -409,9 +410,9 @@ fn are(n: u64, what: &str) -> String {
 /// The indices of the first two equal items (as JSON values), if any. Linear: each item is
 /// written once in a canonical form (keys sorted, numbers by value) and looked up.
 fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
+    let mut seen: HashMap<Vec<u8>, usize> = HashMap::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let mut key = String::new();
+        let mut key = Vec::new();
         canonical(item, &mut key, 0);
         if let Some(first) = seen.insert(key, i) {
             return Some((first, i));
@@ -422,55 +423,66 @@ fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
 
 /// A digest of `v`'s canonical text: equal JSON values have equal digests (for `uniqueItems`
 /// checked item by item, see `items::Items::checks_fit`, where equal digests send the array
-/// to be compared whole).
+/// to be compared whole). The text is hashed as it is written, never held.
 pub(super) fn digest(v: &Value) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut text = String::new();
-    canonical(v, &mut text, 0);
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
+    use std::hash::Hasher;
+    /// The bytes written, hashed.
+    struct Digest(std::collections::hash_map::DefaultHasher);
+    impl io::Write for Digest {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.write(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut d = Digest(Default::default());
+    canonical(v, &mut d, 0);
+    d.0.finish()
 }
 
 /// `v` written so that equal JSON values are equal text: object keys sorted, numbers equal in
 /// value written alike (`1`, `1.0` and `1e0` as `1`). Below the parser's nesting cap a value
 /// is written as itself, which no other is (a `Value` built by hand may nest deeper than any
 /// reply, and this recursion must end).
-fn canonical(v: &Value, out: &mut String, depth: usize) {
+fn canonical(v: &Value, out: &mut impl io::Write, depth: usize) {
+    // (Writing to a `Vec` or a hasher does not fail.)
+    let _ = write_canonical(v, out, depth);
+}
+
+fn write_canonical(v: &Value, out: &mut impl io::Write, depth: usize) -> io::Result<()> {
     if depth > crate::repair::MAX_DEPTH_CAP {
-        out.push_str(&format!("#{:p}", v));
-        return;
+        return write!(out, "#{:p}", v);
     }
     match v {
         Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => out.push_str(&i.to_string()),
-            (_, Some(u), _) => out.push_str(&u.to_string()),
-            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e18 => {
-                out.push_str(&(f as i64).to_string());
-            }
-            _ => out.push_str(&n.to_string()),
+            (Some(i), _, _) => write!(out, "{i}"),
+            (_, Some(u), _) => write!(out, "{u}"),
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e18 => write!(out, "{}", f as i64),
+            _ => write!(out, "{n}"),
         },
         Value::Array(items) => {
-            out.push('[');
+            out.write_all(b"[")?;
             for item in items {
-                canonical(item, out, depth + 1);
-                out.push(',');
+                write_canonical(item, out, depth + 1)?;
+                out.write_all(b",")?;
             }
-            out.push(']');
+            out.write_all(b"]")
         }
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            out.push('{');
+            out.write_all(b"{")?;
             for k in keys {
-                out.push_str(&Value::from(k.as_str()).to_string());
-                out.push(':');
-                canonical(&map[k], out, depth + 1);
-                out.push(',');
+                serde_json::to_writer(&mut *out, k).map_err(io::Error::other)?;
+                out.write_all(b":")?;
+                write_canonical(&map[k], out, depth + 1)?;
+                out.write_all(b",")?;
             }
-            out.push('}');
+            out.write_all(b"}")
         }
-        other => out.push_str(&other.to_string()),
+        other => serde_json::to_writer(out, other).map_err(io::Error::other),
     }
 }
 

@@ -317,6 +317,12 @@ impl<'s> Items<'s> {
         }
     }
 
+    /// The same items, read again once what their array asks is known to be met: no digest
+    /// of each item is kept for [`checks_fit`](Self::checks_fit).
+    pub(crate) fn checked(self) -> Self {
+        Items { seen: None, ..self }
+    }
+
     /// The same items, with `bounds` asked of their array.
     fn bounded(self, bounds: Bounds) -> Self {
         Items {
