@@ -17,12 +17,16 @@ child forked from it starts small: Linux counts a child's peak from before its e
   --schema` with the records' schema: exit 1 (`parse-error`).
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
   `parse --schema` with an object schema (`parse-object`; `parse-object-bounded` with
-  `minItems` and `maxItems` on the records' array, item by item since session 15), with the
-  schema `{}`
+  `minItems` and `maxItems` on the records' array, item by item since session 15;
+  `parse-object-one-or-many` with the records as one or many, item by item since session
+  17), with the schema `{}`
   (`parse-object-any`) and with the records' array schema, which takes the array out of its
   wrapper (`parse-wrapped`, item by item since session 14); and `messy` read by `parse` with the
   schema `{}` (`parse-any`), and with the records' array schema given `minItems` and
-  `maxItems` (`parse-bounded`, item by item and counted since session 15).
+  `maxItems` (`parse-bounded`, item by item and counted since session 15), and with a union
+  of one record or many (`parse-one-or-many`: `anyOf: [record, array of records]`, the
+  untagged `OneOrMany`, item by item since session 17), and with `uniqueItems` on the
+  records' array (`parse-unique`, item by item since session 17: a digest of each record kept).
 * `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
   ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
   its members one by one since session 14); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
@@ -49,14 +53,16 @@ of the process is read with wait4 once it has exited.
 
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
-  (names: repair, parse, parse-bounded, parse-error, parse-jsonl, parse-object, parse-object-any,
+  (names: repair, parse, parse-bounded, parse-unique, parse-one-or-many, parse-error,
+  parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
-  lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs;
+  lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
+  (lib:<function>@<input> for a function's run on another input than its first);
   default: all). Exits 1 when a command is over 3x an input of about 100 MB (the target of
   issue 20 is set at 100 MB; the process's own few MB weigh more on smaller inputs, and the
   schema commands are measured on 6 MB).
@@ -105,6 +111,26 @@ RECORD_SCHEMA = {
         "required": ["id", "name", "desc", "tags", "active", "score", "path", "nested"],
     },
 }
+
+
+def write_valid(f) -> None:
+    """The messy records as valid JSON, the value `repair` makes of them (the floor of a
+    function that returns that value as a tree: `serde_json` reading the same value)."""
+    f.write(b"[")
+    for i in range(RECORDS):
+        record = {
+            "id": i,
+            "name": f"Item {i}",
+            "desc": f'She said "hi" to item {i}',
+            "tags": ["a", "b"],
+            "active": True,
+            "score": 0.5,
+            "note": None,
+            "path": f"C:\\xyz\\{i}",
+            "nested": {"x": [1, 2, 3]},
+        }
+        f.write((", " if i else "").encode() + json.dumps(record).encode())
+    f.write(b"]")
 
 
 def write_hermes(f, size: int = 100_000_000) -> None:
@@ -343,6 +369,9 @@ LIB_RUNS = [
     # The schema functions on the `schema` input (as the reply), and the floor under them all:
     # the schema as a serde_json::Value.
     ("serde_json::from_str", "schema", None),
+    # The floor under the functions that return the records as a tree: `serde_json` reading
+    # the value they return (its text, `valid`) into a `Value`.
+    ("serde_json::from_str", "valid", None),
     ("prompt::render", "schema", None),
     ("dialect::to_dialect(gemini-json)", "schema", None),
     ("dialect::to_dialect_json(gemini-json)", "schema", None),
@@ -380,6 +409,22 @@ def main() -> None:
         object_bounded_path = os.path.join(tmp, "object-bounded.schema.json")
         with open(object_bounded_path, "w") as f:
             json.dump({"type": "object", "properties": {"records": bounded}, "required": ["records"]}, f)
+        unique_path = os.path.join(tmp, "unique.schema.json")
+        with open(unique_path, "w") as f:
+            json.dump({**RECORD_SCHEMA, "uniqueItems": True}, f)
+        one_or_many_path = os.path.join(tmp, "one-or-many.schema.json")
+        with open(one_or_many_path, "w") as f:
+            json.dump({"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]}, f)
+        object_one_or_many_path = os.path.join(tmp, "object-one-or-many.schema.json")
+        with open(object_one_or_many_path, "w") as f:
+            json.dump(
+                {
+                    "type": "object",
+                    "properties": {"records": {"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]}},
+                    "required": ["records"],
+                },
+                f,
+            )
         object_path = os.path.join(tmp, "object.schema.json")
         with open(object_path, "w") as f:
             json.dump(
@@ -419,6 +464,16 @@ def main() -> None:
             ("parse", lambda: doc("messy", write_messy), ["parse", "--schema", schema_path], None),
             # The records' array schema with bounds on its length (`minItems`, `maxItems`).
             ("parse-bounded", lambda: doc("messy", write_messy), ["parse", "--schema", bounded_path], None),
+            # Records that must all be different (`uniqueItems`, a `HashSet` or `BTreeSet`).
+            ("parse-unique", lambda: doc("messy", write_messy), ["parse", "--schema", unique_path], None),
+            # One record or many (an untagged `OneOrMany`): the array is the union's only
+            # branch that an array of records can take.
+            (
+                "parse-one-or-many",
+                lambda: doc("messy", write_messy),
+                ["parse", "--schema", one_or_many_path],
+                None,
+            ),
             (
                 "parse-jsonl",
                 lambda: doc("jsonl", write_jsonl),
@@ -426,6 +481,13 @@ def main() -> None:
                 None,
             ),
             ("parse-object", lambda: doc("object", write_object), ["parse", "--schema", object_path], None),
+            # The records as one or many, the object's property.
+            (
+                "parse-object-one-or-many",
+                lambda: doc("object", write_object),
+                ["parse", "--schema", object_one_or_many_path],
+                None,
+            ),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
             (
                 "parse-object-bounded",
@@ -503,12 +565,19 @@ def main() -> None:
                     None,
                 )
             )
-        writers = {"messy": write_messy, "hermes": write_hermes, "schema": write_schema}
+        writers = {
+            "messy": write_messy,
+            "hermes": write_hermes,
+            "schema": write_schema,
+            "valid": write_valid,
+        }
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:
+            # A function run on more than one input is named with the input after the first.
+            first = next(n for f, n, _ in LIB_RUNS if f == function)
             runs.append(
                 (
-                    f"lib:{function}",
+                    f"lib:{function}" + ("" if input_name == first else f"@{input_name}"),
                     lambda n=input_name: doc(n, writers[n]),
                     [function] + ([schemas[schema]] if schema else []),
                     "lib",
