@@ -1189,20 +1189,14 @@ impl Walker<'_> {
         o: &Object,
         depth: usize,
     ) -> Result<Value, Error> {
-        let owner = matches!(v, Cow::Owned(_)) || self.scopes.is_empty();
-        if owner {
-            self.scopes.push(HashMap::new());
-        }
-        let r = match o.properties.as_slice() {
-            [only] if self.takes_as_only_field(&v, id, o, depth) => {
-                self.wrap_in_only_field(&v, only, depth)
+        self.scoped(matches!(v, Cow::Owned(_)), |w| {
+            match o.properties.as_slice() {
+                [only] if w.takes_as_only_field(&v, id, o, depth) => {
+                    w.wrap_in_only_field(&v, only, depth)
+                }
+                _ => w.object_given(Cow::Borrowed(&*v), id, o, depth, true),
             }
-            _ => self.object_given(Cow::Borrowed(&*v), id, o, depth, true),
-        };
-        if owner {
-            self.scopes.pop();
-        }
-        r
+        })
     }
 
     /// `object` for the value as given, taken as the object itself; `unwrap`, whether a
@@ -1262,12 +1256,10 @@ impl Walker<'_> {
             return None;
         };
         let probe = Value::Object(map.clone());
-        self.scopes.push(HashMap::new());
-        let r = self
-            .takes_as_only_field(&probe, id, o, depth)
-            .then(|| self.wrap_in_only_field(&probe, only, depth));
-        self.scopes.pop();
-        r
+        self.scoped(true, |w| {
+            w.takes_as_only_field(&probe, id, o, depth)
+                .then(|| w.wrap_in_only_field(&probe, only, depth))
+        })
     }
 
     /// The map to recover against an object schema: the value's, after a JSON document in a
@@ -1364,29 +1356,23 @@ impl Walker<'_> {
         let Some(inner) = v.as_object().and_then(|m| m.values().next()) else {
             return false;
         };
-        let owner = owned || self.scopes.is_empty();
-        if owner {
-            self.scopes.push(HashMap::new());
-        }
         let rid = self.schema.resolve(id);
-        let unwrapped = if self.strict {
-            // Taking it off is a change, which the strict policy refuses.
-            2
-        } else {
-            rank(&self.memoised(inner, rid, depth, Question::Unwrapped, |w| {
-                w.object(Cow::Borrowed(inner), id, o, depth).map(|_| 0)
-            }))
-        };
-        let take = unwrapped == 0
-            || unwrapped
-                <= rank(&self.memoised(v, rid, depth, Question::Kept, |w| {
-                    w.object_given(Cow::Borrowed(v), id, o, depth, false)
-                        .map(|_| 0)
-                }));
-        if owner {
-            self.scopes.pop();
-        }
-        take
+        self.scoped(owned, |w| {
+            let unwrapped = if w.strict {
+                // Taking it off is a change, which the strict policy refuses.
+                2
+            } else {
+                rank(&w.memoised(inner, rid, depth, Question::Unwrapped, |w| {
+                    w.object(Cow::Borrowed(inner), id, o, depth).map(|_| 0)
+                }))
+            };
+            unwrapped == 0
+                || unwrapped
+                    <= rank(&w.memoised(v, rid, depth, Question::Kept, |w| {
+                        w.object_given(Cow::Borrowed(v), id, o, depth, false)
+                            .map(|_| 0)
+                    }))
+        })
     }
 
     /// An array of `{"key": …, "value": …}` objects where a map is expected: the map. It is
@@ -1925,23 +1911,33 @@ impl Walker<'_> {
             self.wrapped = wrapped;
             return self.value(v, tagged, depth);
         }
-        // A value this call owns opens a scope of choices: the branches borrow it, and every
-        // address under it stays put until the scope closes.
-        let owner = matches!(v, Cow::Owned(_)) || self.scopes.is_empty();
+        // The branches borrow the value (see `scoped`).
+        self.scoped(matches!(v, Cow::Owned(_)), |w| {
+            match w.choose(&v, id, rid, branches, depth, wrapped) {
+                Ok((_, cost)) if w.dry > 0 => {
+                    w.cost += cost;
+                    Ok(Value::Null)
+                }
+                Ok((b, _)) => {
+                    w.wrapped = wrapped;
+                    w.value(Cow::Borrowed(&*v), branches[b], depth)
+                }
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    /// Runs `f` in a scope of memoised choices of its own when the value it weighs is
+    /// `owned` by the caller (or no scope is open). Choices are keyed by the weighed values'
+    /// addresses: a value the caller owns, and everything under it, stays put only until the
+    /// caller returns, so its choices must not outlive the call.
+    #[inline]
+    fn scoped<R>(&mut self, owned: bool, f: impl FnOnce(&mut Self) -> R) -> R {
+        let owner = owned || self.scopes.is_empty();
         if owner {
             self.scopes.push(HashMap::new());
         }
-        let r = match self.choose(&v, id, rid, branches, depth, wrapped) {
-            Ok((_, cost)) if self.dry > 0 => {
-                self.cost += cost;
-                Ok(Value::Null)
-            }
-            Ok((b, _)) => {
-                self.wrapped = wrapped;
-                self.value(Cow::Borrowed(&*v), branches[b], depth)
-            }
-            Err(e) => Err(e),
-        };
+        let r = f(self);
         if owner {
             self.scopes.pop();
         }
