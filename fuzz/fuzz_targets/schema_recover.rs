@@ -11,9 +11,11 @@
 //! or the schema is an array of the generated items and the reply in a wrapper object
 //! (`{"results": [<reply>]}`), which recovery takes the array out of; or the schema is one
 //! generated value or an array of them (`anyOf`, an untagged `OneOrMany`), and the reply an
-//! array of two, which is read item by item when the array is the only branch it fits.
-//! One schema in eight is `{}`, against which any object's largest array is read item by
-//! item.
+//! array of two, which is read item by item when the array is the only branch it fits;
+//! or the schema is a map of generated values as an object's property, and the reply that
+//! object with the map's members (`{"users": {"a": <reply>, "b": <reply>}}`), read one by one.
+//! One schema in eight is `{}`, against which any object's container that holds least at
+//! once is read item by item.
 #![no_main]
 
 mod common;
@@ -28,8 +30,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=12).unwrap_or(0);
-    if around == 12 {
+    let around = u.int_in_range(0..=13).unwrap_or(0);
+    if around == 13 {
+        let Ok(wrapped) = common::object_around_map(&mut u, schema) else {
+            return;
+        };
+        schema = wrapped;
+    } else if around == 12 {
         // One value or an array of them (the definitions at the root, where `$ref`s look).
         let defs = schema.as_object_mut().and_then(|m| m.remove("$defs"));
         let items = serde_json::json!({"type": "array", "items": schema.clone()});
@@ -73,6 +80,7 @@ fuzz_target!(|data: &[u8]| {
         10 => format!("{{\"results\": [{reply}]}}"),
         11 => format!("{{Rows: [{reply}"),
         12 => format!("[{reply}, {reply}]"),
+        13 => format!("{{x: 1, \"users\": {{\"a\": {reply}, b: {reply}}}, 'name': \"n\"}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {
@@ -111,7 +119,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(items.recovered(), r.recovered);
         }
         llmout::large::Large::Members(members) => {
-            assert!(members.around().is_none());
+            if let Some((object, path)) = members.around() {
+                let object = serde_json::Value::Object(object.clone());
+                let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
+                assert_eq!(hole, Some(&serde_json::json!({})));
+            }
             assert_eq!(members.to_result(), r);
             assert_eq!(members.recovered(), r.recovered);
         }

@@ -41,6 +41,11 @@
 //!   member: its members are read and handed over one at a time ([`Large::Members`],
 //!   [`Items::for_each_member`]). An object in which a key is given twice is read whole (the
 //!   last value would take the first one's place).
+//! - such an object as a member of an object above, as an array of items can be
+//!   (`{"total": 2, "users": {"u1": {...}, ...}}`): against an object schema whose property
+//!   on the way is such a map, or against `{}`, where reading it member by member holds less
+//!   at once than any array in the reply (its size less its largest member's is the most).
+//!   The object around it is recovered with an empty object in its place.
 //!
 //! An array of items may bound its length (`minItems`, `maxItems`) and ask for items that are
 //! all different (`uniqueItems`), and nothing else of the whole array: its items are counted
@@ -166,9 +171,10 @@ pub enum Large<'a> {
     /// A top-level array, an object around one, or a wrapper's array taken out of it,
     /// recovered item by item.
     Items(Items<'a>),
-    /// A top-level object whose members are recovered one by one, each with its key
+    /// An object whose members are recovered one by one, each with its key
     /// ([`Items::for_each_member`]): an object of many records keyed by id, against a map
-    /// schema or `{}`.
+    /// schema or `{}`. It is the value, or the member of an object around it
+    /// ([`Items::around`]).
     Members(Items<'a>),
 }
 
@@ -259,9 +265,9 @@ impl<'a> Items<'a> {
         }
     }
 
-    /// Calls `f` with the key and the recovered value of each member of the top-level object,
-    /// in order, where the items are its members ([`Large::Members`]; for an array's items the
-    /// keys are their indices); stops at `f`'s first error.
+    /// Calls `f` with the key and the recovered value of each member of the object whose
+    /// members are the items, in order ([`Large::Members`]; for an array's items the keys are
+    /// their indices); stops at `f`'s first error.
     ///
     /// ```
     /// use llmout::large::{from_llm_with_compiled, Large};
@@ -303,10 +309,11 @@ impl<'a> Items<'a> {
     }
 
     /// Where the items go: `None` when the value is their array (a wrapper's taken off too),
-    /// or when they are the members of the value ([`Large::Members`]); else the object
-    /// around them, recovered, with an empty array in the items' place, and the keys that
-    /// lead there: the object's member `path[0]`, or that member's member `path[1]`, and so
-    /// on (the value is the object with the items in that array).
+    /// or the object whose members they are ([`Large::Members`]); else the object around
+    /// them, recovered, with an empty array (or for [`Large::Members`] an empty object) in
+    /// the items' place, and the keys that lead there: the object's member `path[0]`, or
+    /// that member's member `path[1]`, and so on (the value is the object with the items in
+    /// that array, or as that object's members).
     pub fn around(&self) -> Option<(&Map<String, Value>, &[String])> {
         let shell = self.plan.shell.as_ref().filter(|s| !s.unwrapped)?;
         Some((shell.recovered.value.as_object()?, &shell.path))
@@ -336,28 +343,30 @@ impl<'a> Items<'a> {
             warnings.push(w);
             Ok::<(), Infallible>(())
         });
-        if self.plan.entries {
+        let items = if self.plan.entries {
             let mut members = serde_json::Map::new();
             let Ok(()) = self.for_each_member(|k, v| {
                 members.insert(k, v);
                 Ok::<(), Infallible>(())
             });
-            return ValidationResult::ok(Value::Object(members), warnings);
-        }
-        let mut values = Vec::new();
-        let Ok(()) = self.for_each_item(|v| {
-            values.push(v);
-            Ok::<(), Infallible>(())
-        });
+            Value::Object(members)
+        } else {
+            let mut values = Vec::new();
+            let Ok(()) = self.for_each_item(|v| {
+                values.push(v);
+                Ok::<(), Infallible>(())
+            });
+            Value::Array(values)
+        };
         let value = match self.around() {
-            None => Value::Array(values),
+            None => items,
             Some((object, path)) => {
                 let mut object = Value::Object(object.clone());
                 let hole = path
                     .iter()
                     .try_fold(&mut object, |v, key| v.get_mut(key.as_str()));
                 if let Some(hole) = hole {
-                    *hole = Value::Array(values);
+                    *hole = items;
                 }
                 object
             }
@@ -485,8 +494,10 @@ impl<'a> Items<'a> {
                     members = false;
                     return true;
                 }
-                Event::Member { path } => {
-                    walk = Walk::member(self.schema, &self.options, &path).map(Walk::checked);
+                Event::Member { path, entries } => {
+                    walk =
+                        Walk::member(self.schema, &self.options, &path, entries).map(Walk::checked);
+                    members = entries;
                     return true;
                 }
                 _ if attempt != plan.attempt => return true,
@@ -602,6 +613,15 @@ impl Plan<'_> {
     /// never reach them, see `Tally::around`). Else as the object's recovery moved it.
     fn remap(&self, path: String, items: [Option<(usize, &Recovered)>; 2]) -> String {
         if self.entries {
+            // Outside the object of the members, only the object around it moves anything.
+            if let Some(s) = &self.shell {
+                let inside = path
+                    .strip_prefix(s.pointer.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'));
+                if !inside {
+                    return s.recovered.remap(&path);
+                }
+            }
             // The members' moves are each under its own key: only the member the path is in
             // moves it.
             return items.into_iter().flatten().fold(path, |path, (_, r)| {
@@ -707,11 +727,14 @@ fn plan_valid<'a>(
     let mut tally = weigh(read, &pipeline::valid_json_options(), schema, options)?;
     match tally.result.take()? {
         // (The sanitizer's fixes are put with the items by index, which the members of an
-        // object have none of: where recovery moves something in them, evaluated whole.)
+        // object have none of: where there are some and recovery moves anything, evaluated
+        // whole.)
         Ok(Some(depth))
             if depth < SERDE_DEPTH
                 && tally.other_fixes == 0
-                && !(tally.entries && tally.moves && matches!(source, Source::Sanitized(_))) =>
+                && !(tally.entries
+                    && tally.moves
+                    && matches!(&source, Source::Sanitized(p) if !p.is_empty())) =>
         {
             let syntax = match &source {
                 Source::Sanitized(pointers) => pointers.len(),
@@ -821,13 +844,15 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             members_walk = false;
             true
         }
-        Event::Member { path } => {
-            walk = Walk::member(schema, options, &path);
+        Event::Member { path, entries } => {
+            walk = Walk::member(schema, options, &path, entries);
+            members_walk = entries;
             true
         }
         Event::Item { fixes, value, key } => {
             if key.is_some() && !members_walk {
-                // The top-level object's members: recovered under their keys.
+                // The top-level object's members: recovered under their keys. (A map's
+                // members below it have their walk from `Event::Member`.)
                 walk = Walk::entries(schema, options);
                 members_walk = true;
             }
@@ -887,7 +912,8 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 // The constraints a union's branch's items break: the union's error, whole.
                 (_, Some(w)) if w.in_union() && !w.violations().is_empty() => fit = false,
                 (Some((shell, path)), Some(w)) => {
-                    fit = t.around(shell, path, w, schema, options);
+                    let entries = t.entries;
+                    fit = t.around(shell, path, entries, w, schema, options);
                 }
                 // The constraints the items break, all of them, as recovering the array whole
                 // lists them (an item that could not be recovered at all is the error instead).
@@ -907,8 +933,8 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
 }
 
 impl Tally {
-    /// The object `shell` around the items at `path`, recovered, and what it comes to with
-    /// the items `walk` recovered: as recovering it whole would, the first error met (the
+    /// The object `shell` around the items at `path` (the members of an object there, with
+    /// `entries`), recovered, and what it comes to with the items `walk` recovered: as recovering it whole would, the first error met (the
     /// object's before the items' member, an item's, the object's after it), else every
     /// constraint broken, in the order met. False where that is not what recovering it whole
     /// gives: an item that cannot be recovered drops an optional member; a member renamed to
@@ -918,6 +944,7 @@ impl Tally {
         &mut self,
         shell: Value,
         path: Vec<String>,
+        entries: bool,
         walk: &Walk,
         schema: &Schema,
         options: &Options,
@@ -972,8 +999,13 @@ impl Tally {
         };
         // (Taken out of a wrapper, the items are the value, and the one move is the
         // wrapper's: `walk::unwrap` checked both.)
+        let empty = if entries {
+            Value::Object(Map::new())
+        } else {
+            Value::Array(Vec::new())
+        };
         let in_place = unwrapped
-            || recovered.value.pointer(&pointer) == Some(&Value::Array(Vec::new()))
+            || recovered.value.pointer(&pointer) == Some(&empty)
                 && !recovered.moves.iter().any(|m| on_the_way(&m.1));
         if !in_place || !recovered.as_text.is_empty() {
             return false;
@@ -1019,7 +1051,11 @@ mod tests {
         match from_llm_with_compiled(raw, schema, options) {
             Large::Whole(r) => (r, false),
             Large::Members(items) => {
-                assert!(items.around().is_none());
+                if let Some((object, path)) = items.around() {
+                    let object = json!(object);
+                    let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
+                    assert_eq!(hole, Some(&json!({})));
+                }
                 let r = items.to_result();
                 assert_eq!(r.warnings.len(), items.warning_count());
                 assert_eq!(items.recovered(), r.recovered);
@@ -1758,6 +1794,131 @@ mod tests {
         ));
     }
 
+    /// An object schema whose `users` is a map of [`records`]' items, beside a `total`.
+    fn with_map(required: bool) -> Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "total": {"type": "integer"},
+                "users": {"type": "object", "additionalProperties": records()["items"]}
+            },
+            "required": if required { vec!["total", "users"] } else { vec!["total"] }
+        })
+    }
+
+    /// The object around the members of `raw` read one by one, and their path.
+    fn members_around(raw: &str, schema: &Value) -> Option<(Value, Vec<String>)> {
+        let compiled = Schema::compile(schema).unwrap();
+        let Large::Members(items) = from_llm_with_compiled(raw, &compiled, &Options::default())
+        else {
+            return None;
+        };
+        let (object, path) = items.around()?;
+        Some((json!(object), path.to_vec()))
+    }
+
+    #[test]
+    fn a_map_in_the_object_comes_member_by_member_as_the_pipeline_gives_it() {
+        let options = Options::default();
+        let strict = Options::default().policy(crate::Policy::Strict);
+        for raw in [
+            // Fixes and recovery in the members and around them, keys kept as written.
+            "{total: '2', users: {u1: {id: 1, 'name': 'x', tags: ['a',],}, 'U 2': {ID: '2', Name: 'y'},}, note: 'n'}",
+            // Valid JSON that needs no recovery (the fast path), and that needs some.
+            "{\"total\": 1, \"users\": {\"u1\": {\"id\": 1, \"name\": \"x\"}}}",
+            "{\"users\": {\"u1\": {\"id\": \"1\", \"name\": \"x\"}}, \"Total\": \"1\"}",
+            // Control characters: the sanitizer's fixes, in a member and around the map.
+            "{\"total\": 1, \"users\": {\"u1\": {\"id\": 1, \"name\": \"a\tb\"}}, \"note\": \"c\nd\"}",
+            // Keys a pointer escapes.
+            "{total: 1, users: {\"u~1/\": {id: 1, name: 'x'}, \"\": {id: 2, name: 'y'}}}",
+            // Empty, cut off in a member and after the map, in prose and fenced.
+            "{total: 0, users: {}}",
+            "{total: 2, users: {u1: {id: 1, name: 'x'}, u2: {id: 2, name: 'y",
+            "{users: {u1: {id: 1, name: 'x'}}, total: 1, note: 'cut",
+            "Here:\n```json\n{users: {u1: {id: 1, name: 'x'}}, Total: 1}\n```\nDone.",
+            // The map given as a key's second value: the last one counts.
+            "{total: 1, users: 'none', users: {u1: {id: 1, name: 'x'}}}",
+        ] {
+            assert!(same(raw, &with_map(true), &options), "{raw}");
+            assert!(same(raw, &with_map(false), &options), "{raw}");
+            same(raw, &with_map(true), &strict);
+            same(raw, &json!({}), &options);
+        }
+        assert_eq!(
+            members_around(
+                "{Total: '2', users: {u1: {id: 1, name: 'x'}}}",
+                &with_map(true)
+            ),
+            Some((json!({"total": 2, "users": {}}), vec!["users".to_owned()]))
+        );
+        // A member that cannot be recovered: the error, as whole, where the map is required;
+        // where it is optional, recovering it whole drops the map instead.
+        let bad = "{total: 1, users: {u1: {id: 'x', name: 'y'}}}";
+        same(bad, &with_map(true), &options);
+        assert!(!same(bad, &with_map(false), &options));
+        let compiled = Schema::compile(&with_map(false)).unwrap();
+        let dropped = crate::from_llm_with_compiled(bad, &compiled, &options);
+        assert_eq!(dropped.value, Some(json!({"total": 1})));
+        for raw in [
+            // A key of the map given twice (the last value would take the first's place), or
+            // the map's own key given again after it.
+            "{total: 1, users: {u1: {id: 1, name: 'x'}, u1: {id: 2, name: 'y'}}}",
+            "{total: 1, users: {u1: {id: 1, name: 'x'}}, users: {}}",
+            // An array where the map is, and a set.
+            "{total: 1, users: [{id: 1, name: 'x'}]}",
+            "{total: 1, users: {'a', 'b'}}",
+            // Another spelling of the map's key, renamed onto it.
+            "{total: 1, Users: {u1: {id: 1, name: 'x'}}}",
+        ] {
+            assert!(!same(raw, &with_map(true), &options), "{raw}");
+        }
+        // Deeper: the map in an object in the top-level object.
+        let deeper = json!({
+            "type": "object",
+            "properties": {"page": {"type": "integer"}, "data": with_map(true)},
+            "required": ["data"]
+        });
+        let raw = "{page: '1', data: {total: 1, users: {u1: {id: 1, name: 'x'}, u2: {Id: '2', name: 'y'}}}}";
+        assert!(same(raw, &deeper, &options));
+        assert_eq!(
+            members_around(raw, &deeper).map(|(_, path)| path),
+            Some(vec!["data".to_owned(), "users".to_owned()])
+        );
+    }
+
+    #[test]
+    fn against_any_schema_the_container_that_holds_least_at_once_is_read() {
+        let options = Options::default();
+        let any = json!({});
+        // A map of records beside a small array: the map's members one by one.
+        let raw = "{tags: ['a', 'b'], users: {u1: {id: 1, tags: ['x']}, u2: {id: 2, tags: []}, u3: {id: 3}}}";
+        assert!(same(raw, &any, &options));
+        assert_eq!(
+            members_around(raw, &any).map(|(_, path)| path),
+            Some(vec!["users".to_owned()])
+        );
+        // An array of records beside a small map: the array's items.
+        let raw = "{meta: {a: 1}, rows: [{id: 1}, {id: 2}, {id: 3}, {id: 4}]}";
+        assert!(same(raw, &any, &options));
+        assert_eq!(members_around(raw, &any), None);
+        assert_eq!(around_of(raw, &any).1, vec!["rows".to_owned()]);
+        // The records keyed by id in the top-level object itself: its own members.
+        let raw = "{u1: {id: 1, tags: ['x', 'y']}, u2: {id: 2}, u3: {id: 3}}";
+        assert!(same(raw, &any, &options));
+        let compiled = Schema::compile(&any).unwrap();
+        let Large::Members(items) = from_llm_with_compiled(raw, &compiled, &options) else {
+            panic!("the top-level object's members")
+        };
+        assert!(items.around().is_none());
+        // An object that holds an array of records: the array, not the object's members.
+        let raw = "{result: {page: 1, rows: [{id: 1}, {id: 2}, {id: 3}]}}";
+        assert!(same(raw, &any, &options));
+        assert_eq!(
+            around_of(raw, &any).1,
+            vec!["result".to_owned(), "rows".to_owned()]
+        );
+    }
+
     /// [`wrapped`] as a member of an object, itself a member of the top-level object.
     fn nested(required: bool) -> Value {
         json!({
@@ -1837,7 +1998,8 @@ mod tests {
                 Members::Named(named) => named
                     .iter()
                     .map(|(_, place)| match place {
-                        crate::repair::items::Place::Items => 1,
+                        crate::repair::items::Place::Items
+                        | crate::repair::items::Place::Entries => 1,
                         crate::repair::items::Place::Within(inner) => {
                             1 + count(inner, depth + 1, deepest)
                         }
@@ -2088,6 +2250,15 @@ mod tests {
     /// Records as the members of an object, keyed (some keys given twice, some quoted, one
     /// holding a bigger array), with prose or a first answer around it, maybe cut off.
     fn keyed_reply() -> impl Strategy<Value = String> {
+        let around =
+            proptest::sample::select(vec!["", "Sure: ", "```json\n", "{\"r0\": {}} then "]);
+        let after = proptest::sample::select(vec!["}", "", "}\n```", ",}", "} trailing"]);
+        (around, keyed_members(), after)
+            .prop_map(|(before, members, after)| format!("{before}{{{members}{after}"))
+    }
+
+    /// The members of [`keyed_reply`]'s object, without its braces.
+    fn keyed_members() -> impl Strategy<Value = String> {
         let record = proptest::sample::select(vec![
             "{\"id\": 1, \"name\": \"x\"}",
             "{id: 2, 'name': 'y', tags: ['a',],}",
@@ -2102,17 +2273,48 @@ mod tests {
         let key = proptest::sample::select(vec!["r1", "'r2'", "\"r3\"", "R4", "r5", "r1"]);
         let sep = proptest::sample::select(vec![", ", ",", " ", "\n", ", // c\n"]);
         let members = proptest::collection::vec((key, record, sep), 0..6);
-        let around =
-            proptest::sample::select(vec!["", "Sure: ", "```json\n", "{\"r0\": {}} then "]);
-        let after = proptest::sample::select(vec!["}", "", "}\n```", ",}", "} trailing"]);
-        (around, members, after).prop_map(|(before, members, after)| {
-            let mut s = format!("{before}{{");
-            for (k, r, sep) in members {
-                s.push_str(&format!("{k}: {r}{sep}"));
-            }
-            s.push_str(after);
-            s
+        members.prop_map(|members| {
+            members
+                .into_iter()
+                .map(|(k, r, sep)| format!("{k}: {r}{sep}"))
+                .collect()
         })
+    }
+
+    /// [`keyed_reply`]'s object as a member of an object, with members before and after it.
+    fn map_reply() -> impl Strategy<Value = String> {
+        let member = |v: Vec<&'static str>| proptest::sample::select(v);
+        let before = member(vec![
+            "",
+            "total: 2, ",
+            "\"Total\": \"3\", ",
+            "note: 'a\tb', ",
+            "users: 1, ",
+            "total: 'x', ",
+            "tags: ['x', 'y',], ",
+        ]);
+        let key = member(vec!["users", "'users'", "\"users\"", "Users", "people"]);
+        let close = member(vec!["}", ",}", "} // c\n", ""]);
+        let after = member(vec![
+            "}",
+            ", total: 1}",
+            ", note: 'x',}",
+            "",
+            ", users: {}}",
+            ", Total: 4, extra: [1,]}",
+            ", total: None}",
+        ]);
+        let around = member(vec![
+            "",
+            "Sure: ",
+            "```json\n",
+            "{\"total\": 0, \"users\": {}} then ",
+        ]);
+        (around, before, key, keyed_members(), close, after).prop_map(
+            |(around, before, key, members, close, after)| {
+                format!("{around}{{{before}{key}: {{{members}{close}{after}")
+            },
+        )
     }
 
     /// The records of [`reply`] as a member of an object, with members before and after
@@ -2203,6 +2405,16 @@ mod tests {
             same(&raw, &nested(false), &options);
             same(&raw, &json!({}), &options);
             same(&raw, &nested(true), &Options::default().policy(crate::Policy::NoInvent));
+        }
+
+        #[test]
+        fn a_maps_members_one_by_one_are_the_pipeline(raw in map_reply()) {
+            let options = Options::default();
+            same(&raw, &with_map(true), &options);
+            same(&raw, &with_map(false), &options);
+            same(&raw, &json!({}), &options);
+            same(&raw, &with_map(true), &Options::default().policy(crate::Policy::NoInvent));
+            same(&raw, &with_map(true), &Options::default().policy(crate::Policy::Strict));
         }
 
         #[test]

@@ -749,6 +749,66 @@ fn parse_against_any_schema_writes_an_object_around_an_array_item_by_item() {
     }
 }
 
+/// A map of records as a member of an object (`{"total": 2, "users": {"u1": {...}}}`), against
+/// an object schema whose property is a map or against `{}`, is written member by member in
+/// its place, with the same bytes as the whole pipeline's.
+#[test]
+fn parse_writes_a_map_in_an_object_member_by_member() {
+    let record = serde_json::json!({
+        "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]
+    });
+    let schema = schema_file(
+        "object-with-map.json",
+        &serde_json::json!({
+            "type": "object",
+            "properties": {
+                "total": {"type": "integer"},
+                "users": {"type": "object", "additionalProperties": record}
+            },
+            "required": ["total", "users"]
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let reply: &[u8] = b"{users: {u1: {N: '1'}, 'u2': {n: 2,}}, Total: '2'}";
+    let o = llmout(&["parse", "--schema", path], reply);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"total\":2,\"users\":{\"u1\":{\"n\":1},\"u2\":{\"n\":2}}},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/u1\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/u1/n\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/u2\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/u2\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/total\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/total\",\"message\":\"renamed key \\\"Total\\\" to \\\"total\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/total\",\"message\":\"read \\\"2\\\" as the integer 2\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/users/u1/n\",\"message\":\"renamed key \\\"N\\\" to \\\"n\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/users/u1/n\",\"message\":\"read \\\"1\\\" as the integer 1\"}],\"recovered\":true}\n"
+    );
+    let any = schema_file("any-for-map.json", &serde_json::json!({}));
+    let any = any.to_str().unwrap();
+    let cases: [&[u8]; 7] = [
+        reply,
+        b"{\"total\": 0, \"users\": {}}",
+        b"{\"total\": 1, \"users\": {\"u1\": {\"n\": \"a\tb\"}}}",
+        // Cut off in a member; a member's key given twice (whole); a fence around it.
+        b"{total: 2, users: {u1: {n: 1}, u2: {n: 2",
+        b"{total: 2, users: {u1: {n: 1}, u1: {n: 2}}}",
+        b"Here:\n```json\n{\"total\": 1, \"users\": {\"u1\": {\"n\": 1}}}\n```",
+        // Beside a small array, deeper.
+        b"{tags: ['a'], page: {total: 2, users: {u1: {n: 1, t: [1]}, u2: {n: 2}, u3: {n: 3}}}}",
+    ];
+    for reply in cases {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+        assert_same_when_large(&["parse", "--schema", any], reply);
+        assert_same_when_large(&["parse", "--pretty", "--schema", any], reply);
+    }
+}
+
 /// `parse --schema` checks `pattern`: a reply that breaks it exits 1 saying so; a pattern the
 /// CLI cannot run is a usage error naming where it is.
 #[test]

@@ -58,6 +58,13 @@ pub fn object_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
     property_of(u, schema, "items", items, &["a", "name", "Kind", "x"])
 }
 
+/// An object schema whose property `users` is a map of `schema` (`additionalProperties`),
+/// with up to two others: its members are read one by one by `large`.
+pub fn object_around_map(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    let map = |schema: Value| json!({"type": "object", "additionalProperties": schema});
+    property_of(u, schema, "users", map, &["a", "name", "Users", "x"])
+}
+
 /// `schema` (from [`object_around`]) as the property `data` of another object schema, in the
 /// same way: the items two objects deep, which `large` reads item by item too.
 pub fn object_around_object(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {

@@ -902,8 +902,8 @@ impl Answers for Parse {
 }
 
 /// The object around the items, its members in order, the items in the member at `path` (a
-/// member's, or a member's member's...), written by `array` (called once: a map's keys are
-/// unique).
+/// member's, or a member's member's...), written by `array` (their array, or the object of
+/// which they are the members; called once: a map's keys are unique).
 fn write_around<W: Write>(
     w: &mut W,
     object: &serde_json::Map<String, Value>,
@@ -932,8 +932,9 @@ fn write_around<W: Write>(
 }
 
 /// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
-/// read item by item: the object around the items (if any) with each item in its place, or
-/// the object whose `members` the items are, then each warning, written as it is read.
+/// read item by item: the object around the items (if any) with the items in their place,
+/// as an array or (`members`) as the object whose members they are, then each warning,
+/// written as it is read.
 fn write_items(
     w: &mut dyn Write,
     items: &llmout::large::Items<'_>,
@@ -946,13 +947,7 @@ fn write_items(
     let recovered = items.recovered() || input.is_some();
     w.write_all(b"{\"value\":")?;
     let array = |w: &mut std::io::BufWriter<&mut dyn Write>| -> std::io::Result<()> {
-        w.write_all(b"[")?;
-        let mut first = true;
-        items.for_each_item(|v| write_element(&mut *w, &mut first, &v))?;
-        w.write_all(b"]")
-    };
-    match items.around() {
-        _ if members => {
+        if members {
             w.write_all(b"{")?;
             let mut first = true;
             items.for_each_member(|k, v| {
@@ -963,8 +958,14 @@ fn write_items(
                 w.write_all(b":")?;
                 serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
             })?;
-            w.write_all(b"}")?;
+            return w.write_all(b"}");
         }
+        w.write_all(b"[")?;
+        let mut first = true;
+        items.for_each_item(|v| write_element(&mut *w, &mut first, &v))?;
+        w.write_all(b"]")
+    };
+    match items.around() {
         None => array(w)?,
         Some((object, path)) => write_around(w, object, path, &mut Some(array))?,
     }

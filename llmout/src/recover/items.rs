@@ -182,7 +182,12 @@ pub(crate) fn wrapper_root(schema: &Schema) -> bool {
 /// key (`Walker::members`, which keeps the keys as they are). Its members are then read one
 /// by one ([`Items::entries`]).
 fn map_root(schema: &Schema) -> Option<NodeId> {
-    let o = object_at(schema, schema.root())?;
+    map_at(schema, schema.root())
+}
+
+/// The schema of every value of a map at `id` (see [`map_root`]).
+fn map_at(schema: &Schema, id: NodeId) -> Option<NodeId> {
+    let o = object_at(schema, id)?;
     match o.additional {
         Additional::Schema(values)
             if o.properties.is_empty()
@@ -216,11 +221,11 @@ pub(crate) const LEVELS: usize = 4;
 const MEMBERS_FOLLOWED: usize = 256;
 
 /// The members of a top-level object whose arrays can be recovered item by item
-/// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items, or
-/// objects with such properties (to [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found
-/// in the schema's order); any member when the root is any value (`{}`) or an array of items
-/// (a wrapper's); the object's own members when the root is a map ([`map_root`]); none
-/// otherwise.
+/// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items or
+/// maps ([`map_at`], whose members are then the items), or objects with such properties (to
+/// [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found in the schema's order); any member
+/// when the root is any value (`{}`) or an array of items (a wrapper's); the object's own
+/// members when the root is a map ([`map_root`]); none otherwise.
 pub(crate) fn members(schema: &Schema) -> Members {
     if any_root(schema) || wrapper_root(schema) {
         return Members::Any;
@@ -243,6 +248,8 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
         }
         let place = if array_of(schema, p.schema).is_some() {
             Place::Items
+        } else if map_at(schema, p.schema).is_some() {
+            Place::Entries
         } else if levels > 1 {
             match members_at(schema, p.schema, levels - 1, budget) {
                 Members::None => continue,
@@ -261,8 +268,8 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
     }
 }
 
-/// The schema of the array at `path` in the top-level object (see [`members`]), and whether
-/// every property on the way to it is required.
+/// The schema of the array (or map) at `path` in the top-level object (see [`members`]), and
+/// whether every property on the way to it is required.
 fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
     if path.is_empty() {
         return None;
@@ -352,9 +359,16 @@ impl<'s> Items<'s> {
     }
 
     /// The items of the array at `path` in the top-level object (its member `path[0]`, or
-    /// that member's member `path[1]`, ...): `None` unless [`members`] leads there.
-    pub(crate) fn member(schema: &'s Schema, options: &Options, path: &[String]) -> Option<Self> {
-        if path.len() == 1 && wrapper_root(schema) {
+    /// that member's member `path[1]`, ...), or with `entries` the members of the map there,
+    /// each recovered with [`next_member`](Self::next_member): `None` unless [`members`]
+    /// leads there.
+    pub(crate) fn member(
+        schema: &'s Schema,
+        options: &Options,
+        path: &[String],
+        entries: bool,
+    ) -> Option<Self> {
+        if path.len() == 1 && wrapper_root(schema) && !entries {
             // The array of a wrapper object, taken out of it: its items are the top-level
             // array's, where recovery puts them.
             return Items::new(schema, options);
@@ -362,6 +376,12 @@ impl<'s> Items<'s> {
         let (items, bounds, in_union) = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
             (schema.resolve(schema.root()), Bounds::NONE, false)
+        } else if entries {
+            (
+                map_at(schema, array_at(schema, path)?.0)?,
+                Bounds::NONE,
+                false,
+            )
         } else {
             array_of(schema, array_at(schema, path)?.0)?
         };
@@ -416,8 +436,9 @@ impl<'s> Items<'s> {
         self.recover(item)
     }
 
-    /// Recovers the value of the next member of the top-level object, under `key`, where
-    /// its members are the items ([`entries`](Self::entries)).
+    /// Recovers the value of the next member of the object whose members are the items
+    /// (the top-level one, [`entries`](Self::entries), or a map's, [`member`](Self::member)),
+    /// under `key`.
     pub(crate) fn next_member(&mut self, key: &str, value: Value) -> Result<Recovered, Error> {
         self.walker.path.truncate(self.base);
         push_key(&mut self.walker.path, key);

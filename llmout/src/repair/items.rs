@@ -1,7 +1,9 @@
 //! The lenient parser on a document that is one top-level array, or an object one of whose
 //! members is an array, handing over each item of that array as soon as it is read, with the
 //! fixes made up to it, instead of building the whole value: memory follows the largest item
-//! (and the rest of the object), not the document (see [`each_item`]).
+//! (and the rest of the object), not the document (see [`each_item`]). An object's members
+//! are items the same way, each with its key: the top-level object's, or a member's object's
+//! (records keyed by id).
 //!
 //! The parser is the same one [`parse`](super::parse) runs, over the same input with the same
 //! options, so the items are exactly the items of [`parse`](super::parse)'s value, and the fixes exactly its
@@ -33,11 +35,12 @@ pub(crate) enum Event {
     Attempt,
     /// The items that follow are those of the array at `path` in the top-level object (its
     /// member `path[0]`, or that member's member `path[1]`, and so on), which just opened
-    /// (the fixes made so far go with the next item, or the end).
-    Member { path: Vec<String> },
+    /// (the fixes made so far go with the next item, or the end); or, with `entries`, the
+    /// members of the object there, each handed over with its key ([`Place::Entries`]).
+    Member { path: Vec<String>, entries: bool },
     /// An item of the array, complete, and the fixes made since the last item (those before
     /// the item, at the array's level or around it, and the item's own); for
-    /// [`Members::Entries`], a member of the top-level object, with its key.
+    /// [`Members::Entries`] or [`Place::Entries`], a member of the object, with its key.
     Item {
         fixes: Vec<Fix>,
         value: Value,
@@ -58,10 +61,13 @@ pub(crate) enum Event {
 pub(crate) struct Found {
     /// The deepest nesting in it, the top-level container counted.
     pub(crate) depth: usize,
-    /// For an object around the array: the object with an empty array in the array's place
-    /// (`null` where values are not wanted), and the array's path of keys.
+    /// For an object around the items: the object with an empty array (or, for
+    /// [`Place::Entries`], an empty object) in their place (`null` where values are not
+    /// wanted), and their path of keys.
     pub(crate) around: Option<(Value, Vec<String>)>,
-    /// Whether the items were the top-level object's members ([`Members::Entries`]).
+    /// Whether the items were an object's members, each with its key: the top-level
+    /// object's ([`Members::Entries`]) or, `around` it, the object at the path's
+    /// ([`Place::Entries`]).
     pub(crate) entries: bool,
 }
 
@@ -72,22 +78,26 @@ pub(crate) enum Members {
     /// None: an object is read whole.
     #[default]
     None,
-    /// Those with these keys: each the array itself, or an object whose members hold it.
+    /// Those with these keys: each the array itself, an object whose members are the items,
+    /// or an object whose members lead to them ([`Place`]).
     Named(Vec<(String, Place)>),
     /// Any key whose value is an array (the schema is `{}`, which asks nothing of any
     /// member): of the top-level object's members, the first. [`largest_array`] looks
-    /// deeper, and names the members that lead to the largest.
+    /// deeper, at objects as well, and names the members that lead to the best container.
     Any,
     /// The top-level object's own members are the items, each handed over with its key (an
     /// object of records keyed by id, against `{}`; see [`largest_or_members`]).
     Entries,
 }
 
-/// Where a member of [`Members::Named`] leads to the array.
+/// Where a member of [`Members::Named`] leads to the items.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Place {
     /// The member's value is the array.
     Items,
+    /// The member's value is an object whose members are the items, each handed over with
+    /// its key (a map of records keyed by id, `{"users": {"u1": {...}, ...}}`).
+    Entries,
     /// The member's value is an object, whose members these are.
     Within(Arc<Members>),
 }
@@ -99,6 +109,15 @@ impl Members {
             Members::None | Members::Entries => false,
             Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Items),
             Members::Any => true,
+        }
+    }
+
+    /// Whether the value of the member `key` may be the object whose members are read one
+    /// by one ([`Place::Entries`]).
+    fn hold_entries(&self, key: &str) -> bool {
+        match self {
+            Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Entries),
+            Members::None | Members::Any | Members::Entries => false,
         }
     }
 
@@ -114,7 +133,7 @@ impl Members {
                         return n;
                     }
                     n + match place {
-                        Place::Items => 1,
+                        Place::Items | Place::Entries => 1,
                         Place::Within(inner) => leaves(inner, most - n),
                     }
                 }),
@@ -165,9 +184,10 @@ const QUEUE: usize = 4;
 ///
 /// The items are those of the top-level array or, when the document is an object, of the
 /// first of its members whose key `members` holds and whose value is an array (written
-/// as one: the parser may make an array of other things), or of the first such member of an
-/// object that is the value of a member `members` holds as leading to one ([`Place`]), and
-/// so on down. The objects' other members are built whole. Where a key on the way is given
+/// as one: the parser may make an array of other things), or the members of the first
+/// whose key it holds as [`Place::Entries`] and whose value is an object, or of the first
+/// such member of an object that is the value of a member `members` holds as leading to one
+/// ([`Place`]), and so on down. The objects' other members are built whole. Where a key on the way is given
 /// again, the value is whatever the last one is: that document is not read item by item
 /// (`Ok(None)`).
 pub(crate) fn each_item(
@@ -314,7 +334,10 @@ struct ItemSink<S> {
     way: Vec<Level>,
     /// The keys of the array whose items are handed over, once it opened.
     hole: Option<Vec<String>>,
-    /// For `Root::Entries`: the key of the member being read, its value once complete, and
+    /// Whether the items are an object's members (`Root::Entries`, or a hole that is an
+    /// object, [`Place::Entries`]).
+    entries: bool,
+    /// For `entries`: the key of the member being read, its value once complete, and
     /// every key handed over (a key given twice would replace an earlier member's value in
     /// place, which reading member by member cannot do).
     entry: Option<String>,
@@ -396,7 +419,7 @@ impl<S: Item> ItemSink<S> {
         if self.items_at > 0 && self.depth == self.items_at {
             if let Some(item) = self.item.take() {
                 let value = item.value();
-                if self.root == Root::Entries {
+                if self.entries {
                     self.done = Some(value);
                     return;
                 }
@@ -414,7 +437,7 @@ impl<S: Item> ItemSink<S> {
 
     /// Whether events happen at the level of the members of an object of entries.
     fn at_entries(&self) -> bool {
-        self.root == Root::Entries && self.depth == 1
+        self.entries && self.items_at > 0 && self.depth == self.items_at
     }
 
     /// What the document was, once read: one top-level array, or an object one of whose
@@ -431,7 +454,7 @@ impl<S: Item> ItemSink<S> {
         Some(Found {
             depth: self.deepest,
             around,
-            entries: self.root == Root::Entries,
+            entries: self.entries,
         })
     }
 
@@ -468,6 +491,25 @@ impl<S: Item> ItemSink<S> {
         self.inner().map(f).unwrap_or_default()
     }
 
+    /// The member being read at the innermost level of the way opens the container of the
+    /// items (its empty counterpart is in the shell): the items inside it are handed over.
+    fn open_hole(&mut self) {
+        let path: Vec<String> = self.way.iter().filter_map(|l| l.key.clone()).collect();
+        for level in &mut self.way {
+            level.in_hole = true;
+        }
+        let entries = self.entries;
+        with_outbox(|o| {
+            o.send(Event::Member {
+                path: path.clone(),
+                entries,
+            })
+        });
+        self.hole = Some(path);
+        self.items_at = self.depth + 1;
+        self.deeper();
+    }
+
     /// The innermost open object of the shell on the way to the items, when it is where
     /// events happen (no container is open inside it).
     fn level(&mut self) -> Option<&mut Level> {
@@ -496,6 +538,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             members: Arc::new(members.unwrap_or_default()),
             way: Vec::new(),
             hole: None,
+            entries: false,
             entry: None,
             done: None,
             seen: KeySet::default(),
@@ -521,6 +564,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     fn begin_object(&mut self) {
         if self.depth == 0 && self.root == Root::None && *self.members == Members::Entries {
             self.root = Root::Entries;
+            self.entries = true;
             self.items_at = 1;
             self.deeper();
             return;
@@ -539,10 +583,23 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             return;
         }
         let hole = self.hole.is_some();
-        let within = match self.level() {
-            Some(level) if !hole => level.key.as_deref().and_then(|k| level.members.within(k)),
-            _ => None,
+        let (within, entries) = match self.level() {
+            Some(level) if !hole => match level.key.as_deref() {
+                Some(k) => (level.members.within(k), level.members.hold_entries(k)),
+                None => (None, false),
+            },
+            _ => (None, false),
         };
+        if entries {
+            // The member whose members are handed over: an empty object in its place.
+            if let Some(shell) = self.shell.as_mut() {
+                shell.begin_object();
+                shell.end_object();
+            }
+            self.entries = true;
+            self.open_hole();
+            return;
+        }
         self.open(|s| s.begin_object());
         if let Some(members) = within {
             // An object on the way to the items: its members are followed.
@@ -630,14 +687,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
                 shell.begin_array();
                 shell.end_array();
             }
-            let path: Vec<String> = self.way.iter().filter_map(|l| l.key.clone()).collect();
-            for level in &mut self.way {
-                level.in_hole = true;
-            }
-            with_outbox(|o| o.send(Event::Member { path: path.clone() }));
-            self.hole = Some(path);
-            self.items_at = self.depth + 1;
-            self.deeper();
+            self.open_hole();
             return;
         }
         self.open(|s| s.begin_array());
@@ -669,8 +719,9 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             .is_some_and(|h| h.len() == self.way.len());
         if let Some(level) = self.level() {
             if level.in_hole {
-                if !innermost {
-                    // An object on the way taking items: not what was read so far.
+                if !innermost || self.entries {
+                    // An object on the way, or the object of the items, taking items: not
+                    // what was read so far.
                     self.root = Root::Other;
                     return;
                 }
@@ -705,61 +756,79 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     }
 }
 
-/// Which of the arrays `members` allows in `input`'s top-level object holds the most: the
-/// members that lead to it alone (a chain of [`Place::Within`] ending in [`Place::Items`]),
-/// or [`Members::None`] when the document is no object or holds no such array. Reading the
-/// document item by item then takes that array's items one at a time: the largest, where
-/// [`each_item`] alone would take the first (tags in a `meta` object, before the records).
+/// Where `input`'s top-level object is best read item by item, of the containers `members`
+/// allows: the members that lead to it alone (a chain of [`Place::Within`] ending in
+/// [`Place::Items`] or [`Place::Entries`]), or [`Members::None`] when the document is no
+/// object or holds no such container. Reading the document item by item holds what is
+/// outside that container, and one item of it at a time: the container chosen is the one
+/// for which that is least, its size less its largest item's (the records, not the tags in a
+/// `meta` object before them), where [`each_item`] alone would take the first.
 ///
 /// Against [`Members::Any`], the arrays of the top-level object's members, of its members'
-/// objects, and so on to `levels` objects deep. An array's size is what the parser hands the
-/// sink inside it (a value, a key, an opening or closing each), which follows its length in
-/// bytes. One more parse, with nothing built: linear, as [`each_item`] is.
+/// objects, and so on to `levels` objects deep, and those objects themselves, whose members
+/// are then the items. A container's size is what the parser hands the sink inside it (a
+/// value, a key, an opening or closing each), which follows its length in bytes. One more
+/// parse, with nothing built: linear, as [`each_item`] is.
 pub(crate) fn largest_array(
     input: &str,
     options: &RepairOptions,
     members: &Members,
     levels: usize,
 ) -> Members {
-    FOLLOW.with(|f| *f.borrow_mut() = Some((Arc::new(members.clone()), levels)));
-    let found = parser::run::<Largest, Counter>(input, options);
-    FOLLOW.with(|f| *f.borrow_mut() = None);
-    let Ok((largest, _, _)) = found else {
+    let Some(largest) = measure(input, options, members, levels) else {
         return Members::None;
     };
-    let Some((_, path)) = largest.best.filter(|_| largest.object) else {
-        return Members::None;
-    };
-    chain(&path)
+    match largest.best.filter(|_| largest.object) {
+        Some(best) => chain(&best.keys, best.entries),
+        None => Members::None,
+    }
 }
 
 /// Against `{}`, how `input`'s top-level object is read item by item, whichever holds less
-/// at once: through the members that lead to its largest array ([`largest_array`] with
-/// [`Members::Any`]), which holds everything outside that array; or its own members as the
-/// items ([`Members::Entries`]), which holds its largest member (an object of records keyed by
-/// id, whose arrays are the records' small ones). [`Members::Any`] when the document is no
-/// object.
+/// at once: through the members that lead to the container that [`largest_array`] with
+/// [`Members::Any`] finds best, which holds everything outside it; or its own members as
+/// the items ([`Members::Entries`]), which holds its largest member (an object of records
+/// keyed by id, whose arrays are the records' small ones). [`Members::Any`] when the
+/// document is no object.
 pub(crate) fn largest_or_members(input: &str, options: &RepairOptions, levels: usize) -> Members {
-    FOLLOW.with(|f| *f.borrow_mut() = Some((Arc::new(Members::Any), levels)));
-    let found = parser::run::<Largest, Counter>(input, options);
-    FOLLOW.with(|f| *f.borrow_mut() = None);
-    let Ok((largest, _, _)) = found else {
+    let Some(largest) = measure(input, options, &Members::Any, levels) else {
         return Members::Any;
     };
     if !largest.object {
         return Members::Any;
     }
     match largest.best {
-        Some((size, path)) if largest.total - size <= largest.largest_member => chain(&path),
+        Some(best) if best.score >= largest.total - largest.largest_member => {
+            chain(&best.keys, best.entries)
+        }
         _ => Members::Entries,
     }
 }
 
-/// The members that lead through `path`'s keys to the array at its end.
-fn chain(path: &[String]) -> Members {
+/// The containers `members` allows in `input`, measured (see [`largest_array`]).
+fn measure(
+    input: &str,
+    options: &RepairOptions,
+    members: &Members,
+    levels: usize,
+) -> Option<Largest> {
+    FOLLOW.with(|f| *f.borrow_mut() = Some((Arc::new(members.clone()), levels)));
+    let found = parser::run::<Largest, Counter>(input, options);
+    FOLLOW.with(|f| *f.borrow_mut() = None);
+    found.ok().map(|(largest, _, _)| largest)
+}
+
+/// The members that lead through `path`'s keys to the container at its end: an array, or
+/// with `entries` an object whose members are the items.
+fn chain(path: &[String], entries: bool) -> Members {
+    let last = if entries {
+        Place::Entries
+    } else {
+        Place::Items
+    };
     path.iter().rev().fold(Members::None, |inner, key| {
         let place = match inner {
-            Members::None => Place::Items,
+            Members::None => last.clone(),
             inner => Place::Within(Arc::new(inner)),
         };
         Members::Named(vec![(key.clone(), place)])
@@ -772,7 +841,7 @@ thread_local! {
 }
 
 /// Follows the top-level object's members (and their objects') that `members` allows, and
-/// measures each array among them (see [`largest_array`]).
+/// measures each container among them (see [`largest_array`]).
 struct Largest {
     /// Containers open.
     depth: usize,
@@ -780,17 +849,18 @@ struct Largest {
     /// members each allows (`None` against any value: every key), and the key being read.
     way: Vec<(Option<Arc<Members>>, Option<String>)>,
     levels: usize,
-    /// The array being measured: its keys, its depth, what was handed over inside it.
-    open: Option<(Vec<String>, usize, usize)>,
+    /// The containers being measured, outermost first: against any value, an object on the
+    /// way is measured and followed at once.
+    open: Vec<Measure>,
     /// The last array measured, which more items may join (`reopen_array`).
-    last: Option<(Vec<String>, usize)>,
-    /// The largest array so far: its size and keys.
-    best: Option<(usize, Vec<String>)>,
+    last: Option<Measure>,
+    /// The best container so far (the first of equals).
+    best: Option<Best>,
     /// Whether the document is still one top-level object.
     object: bool,
     /// Whether a top-level value began.
     rooted: bool,
-    /// Everything handed over inside the top-level value, counted as an array's size is.
+    /// Everything handed over inside the top-level value, counted as a container's size is.
     total: usize,
     /// `total` where the top-level object's member being read began, and the largest member
     /// so far.
@@ -798,17 +868,70 @@ struct Largest {
     largest_member: usize,
 }
 
+/// A container being measured.
+struct Measure {
+    /// The keys that lead to it.
+    keys: Vec<String>,
+    /// The depth of its items (one more than its own).
+    at: usize,
+    /// What was handed over inside it.
+    n: usize,
+    /// `n` at its last event at the items' depth (an item's beginning or end, a key, a
+    /// member's end), and the most handed over between two such events: its largest item.
+    mark: usize,
+    largest: usize,
+    /// Whether it is an object whose members are the items.
+    entries: bool,
+    /// Whether the way goes on inside it (an object against any value): else nothing in it
+    /// is followed.
+    followed: bool,
+}
+
+/// The container chosen so far: its size less its largest item's, its keys, and whether
+/// it is an object whose members are the items.
+struct Best {
+    score: usize,
+    keys: Vec<String>,
+    entries: bool,
+}
+
+/// What the innermost object on the way allows for the value of the member being read.
+enum Allowed {
+    /// The array of the items.
+    Array,
+    /// The object whose members are the items.
+    Entries,
+    /// An object on the way, with its members.
+    Within(Arc<Members>),
+    /// Anything: an array is measured; an object is measured and followed (any value).
+    Any,
+}
+
 impl Largest {
-    /// One thing handed over: counted in the array being measured; true when it falls inside
-    /// one (nothing else is followed there).
+    /// One thing handed over: counted in the containers being measured; true when it falls
+    /// inside one that is not followed (nothing else is followed there).
     fn count(&mut self) -> bool {
         self.total += usize::from(self.depth > 0);
-        match &mut self.open {
-            Some((_, _, n)) => {
-                *n += 1;
-                true
+        for m in &mut self.open {
+            m.n += 1;
+        }
+        self.inside()
+    }
+
+    /// Whether events happen inside a container measured and not followed.
+    fn inside(&self) -> bool {
+        self.open.last().is_some_and(|m| !m.followed)
+    }
+
+    /// An event at the current depth: where it is a measured container's items' depth, an
+    /// item (or member) begins or ends there.
+    fn level(&mut self) {
+        let depth = self.depth;
+        for m in self.open.iter_mut().rev() {
+            if m.at == depth {
+                m.largest = m.largest.max(m.n - m.mark);
+                m.mark = m.n;
             }
-            None => false,
         }
     }
 
@@ -818,6 +941,7 @@ impl Largest {
         if !self.count() && self.depth == 0 {
             self.object = false;
         }
+        self.level();
     }
 
     /// A top-level value begins: the document is an object only if it is the first.
@@ -828,21 +952,21 @@ impl Largest {
 
     /// Whether events happen in the innermost object on the way.
     fn on_the_way(&self) -> bool {
-        self.object && self.open.is_none() && self.depth == self.way.len() && self.depth > 0
+        self.object && !self.inside() && self.depth == self.way.len() && self.depth > 0
     }
 
-    /// What the innermost object on the way allows for the value of the member being read:
-    /// the array itself (`Ok`), an object on the way (`Err` with its members), or nothing.
-    fn allowed(&self) -> Option<Result<(), Option<Arc<Members>>>> {
+    /// What the innermost object on the way allows for the value of the member being read.
+    fn allowed(&self) -> Option<Allowed> {
         if !self.on_the_way() {
             return None;
         }
         let (members, key) = self.way.last()?;
         let key = key.as_deref()?;
         match members.as_deref() {
-            None => Some(Ok(())),
-            Some(m) if m.hold(key) => Some(Ok(())),
-            Some(m) => m.within(key).map(|inner| Err(Some(inner))),
+            None => Some(Allowed::Any),
+            Some(m) if m.hold(key) => Some(Allowed::Array),
+            Some(m) if m.hold_entries(key) => Some(Allowed::Entries),
+            Some(m) => m.within(key).map(Allowed::Within),
         }
     }
 
@@ -850,13 +974,38 @@ impl Largest {
         self.way.iter().filter_map(|(_, k)| k.clone()).collect()
     }
 
-    /// The array being measured closes.
-    fn measured(&mut self) {
-        if let Some((path, _, n)) = self.open.take() {
-            if self.best.as_ref().is_none_or(|(most, _)| n > *most) {
-                self.best = Some((n, path.clone()));
-            }
-            self.last = Some((path, n));
+    /// A container begins to be measured.
+    fn measure(&mut self, entries: bool, followed: bool) {
+        self.open.push(Measure {
+            keys: self.keys(),
+            at: self.depth + 1,
+            n: 0,
+            mark: 0,
+            largest: 0,
+            entries,
+            followed,
+        });
+    }
+
+    /// A container closes (the depth is still its items'): when it was measured, it is done
+    /// (its closing is counted in the containers around it, not in it).
+    fn closed(&mut self) {
+        if self.open.last().is_none_or(|m| m.at != self.depth) {
+            return;
+        }
+        let Some(m) = self.open.pop() else {
+            return;
+        };
+        let score = m.n - m.largest;
+        if self.best.as_ref().is_none_or(|b| score > b.score) {
+            self.best = Some(Best {
+                score,
+                keys: m.keys.clone(),
+                entries: m.entries,
+            });
+        }
+        if !m.entries {
+            self.last = Some(m);
         }
     }
 }
@@ -871,7 +1020,7 @@ impl Sink<'_> for Largest {
             depth: 0,
             way: vec![(if any { None } else { Some(members) }, None)],
             levels,
-            open: None,
+            open: Vec::new(),
             last: None,
             best: None,
             object: true,
@@ -901,17 +1050,26 @@ impl Sink<'_> for Largest {
         if !self.count() {
             if self.depth == 0 {
                 self.root(true);
-            } else if let Some(Err(inner)) = self.allowed() {
-                if self.way.len() < self.levels {
-                    self.way.push((inner, None));
-                }
-            } else if self.on_the_way() && self.way.last().is_some_and(|(m, _)| m.is_none()) {
-                // Against any value, every object on the way is followed.
-                if self.way.len() < self.levels {
-                    self.way.push((None, None));
+            } else {
+                match self.allowed() {
+                    Some(Allowed::Within(inner)) if self.way.len() < self.levels => {
+                        self.way.push((Some(inner), None));
+                    }
+                    Some(Allowed::Entries) => self.measure(true, false),
+                    Some(Allowed::Any) => {
+                        // Against any value, every object on the way is measured, and
+                        // followed to `levels` deep.
+                        let followed = self.way.len() < self.levels;
+                        self.measure(true, followed);
+                        if followed {
+                            self.way.push((None, None));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
+        self.level();
         self.depth += 1;
     }
     fn key(&mut self, key: &str, _: bool) {
@@ -923,6 +1081,7 @@ impl Sink<'_> for Largest {
                 *k = Some(key.to_owned());
             }
         }
+        self.level();
     }
     fn end_member(&mut self) -> bool {
         self.count();
@@ -930,35 +1089,37 @@ impl Sink<'_> for Largest {
             let size = self.total - self.member_from;
             self.largest_member = self.largest_member.max(size);
         }
+        self.level();
         false
     }
     fn abandon_member(&mut self) {
         self.count();
+        self.level();
     }
     fn end_object(&mut self) {
+        self.closed();
         if !self.count() && self.on_the_way() && self.depth > 1 {
             self.way.pop();
         }
         self.depth = self.depth.saturating_sub(1);
+        self.level();
     }
     fn begin_array(&mut self) {
         if !self.count() {
             if self.depth == 0 {
                 self.root(false);
-            } else if let Some(Ok(())) = self.allowed() {
-                self.open = Some((self.keys(), self.depth + 1, 0));
+            } else if let Some(Allowed::Array | Allowed::Any) = self.allowed() {
+                self.measure(false, false);
             }
         }
+        self.level();
         self.depth += 1;
     }
     fn end_array(&mut self) {
+        self.closed();
+        self.count();
         self.depth = self.depth.saturating_sub(1);
-        match &self.open {
-            Some((_, at, _)) if *at == self.depth + 1 => self.measured(),
-            _ => {
-                self.count();
-            }
-        }
+        self.level();
     }
     fn root_to_array(&mut self) {
         self.object = false;
@@ -975,10 +1136,14 @@ impl Sink<'_> for Largest {
         if !self.count() && self.on_the_way() {
             // More items for the array just measured, when it was this member's.
             let keys = self.keys();
-            if let Some((path, n)) = self.last.take().filter(|(p, _)| *p == keys) {
-                self.open = Some((path, self.depth + 1, n));
+            if let Some(m) = self.last.take().filter(|m| m.keys == keys) {
+                self.open.push(Measure {
+                    at: self.depth + 1,
+                    ..m
+                });
             }
         }
+        self.level();
         self.depth += 1;
     }
     fn close_reopened(&mut self) {
@@ -1155,7 +1320,14 @@ mod tests {
                     value,
                     key: Some(key),
                 } => format!("{key:?}: {value} [{}]", fixes(f)),
-                Event::Member { path } => format!("member {}", path.join("/")),
+                Event::Member {
+                    path,
+                    entries: false,
+                } => format!("member {}", path.join("/")),
+                Event::Member {
+                    path,
+                    entries: true,
+                } => format!("members of {}", path.join("/")),
                 Event::End { fixes: f, result } => {
                     let result = match result {
                         Ok(Some(Found {
@@ -1420,7 +1592,8 @@ mod tests {
         );
     }
 
-    /// The keys [`largest_array`] leads through, in order.
+    /// The keys [`largest_array`] leads through, in order (the last written `key{}` where
+    /// its object's members are the items).
     fn largest(input: &str, members: &Members, levels: usize) -> Vec<String> {
         let mut path = Vec::new();
         let mut at = largest_array(input, &RepairOptions::default(), members, levels);
@@ -1430,6 +1603,11 @@ mod tests {
             path.push(key);
             at = match place {
                 Place::Items => Members::None,
+                Place::Entries => {
+                    let key = path.pop().unwrap_or_default();
+                    path.push(format!("{key}{{}}"));
+                    Members::None
+                }
                 Place::Within(inner) => Members::clone(&inner),
             };
         }
@@ -1438,12 +1616,26 @@ mod tests {
 
     #[test]
     fn the_largest_array_the_members_allow_is_found() {
-        let input = "{a: [1], b: {c: [1, 2, 3], e: {f: [1, 2, 3, 4, 5]}}, d: [{}]}";
+        let input =
+            "{a: [1], b: {c: [1, 2, 3], e: {f: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}}, d: [{}]}";
         // Against any value: to as many objects deep as allowed.
         assert_eq!(largest(input, &Members::Any, 3), ["b", "e", "f"]);
-        assert_eq!(largest(input, &Members::Any, 2), ["b", "c"]);
-        // `{}` is two things handed over (its opening and its closing): more than `[1]`'s one.
-        assert_eq!(largest(input, &Members::Any, 1), ["d"]);
+        // `f` out of reach, `b`'s members one at a time hold the least at once: `e` (13
+        // things handed over), against all but `c`'s 3 items for `c`.
+        assert_eq!(largest(input, &Members::Any, 2), ["b{}"]);
+        assert_eq!(largest(input, &Members::Any, 1), ["b{}"]);
+        // An item is weighed by what is handed over inside it and its closing: `[{}]` holds
+        // 2, and one item of 1; `[1]` holds 1, and one item of 1.
+        assert_eq!(largest("{a: [1], d: [{}]}", &Members::Any, 1), ["d"]);
+        // An object of many small members, not the small arrays inside them.
+        assert_eq!(
+            largest(
+                "{meta: [1, 2], users: {u1: {t: [1, 2]}, u2: {t: [3]}, u3: {t: []}}}",
+                &Members::Any,
+                4
+            ),
+            ["users{}"]
+        );
         // Only what the members allow.
         let named = |keys: &[&str]| {
             Members::Named(keys.iter().map(|k| (k.to_string(), Place::Items)).collect())
@@ -1471,12 +1663,24 @@ mod tests {
         assert!(within.choose());
         assert!(named(&["a", "d"]).choose());
         assert!(Members::Any.choose());
-        // No object, several values, or no array: none.
+        // Where the members allow a map's members, and measured against an array.
+        let map = Members::Named(vec![
+            ("a".to_owned(), Place::Items),
+            ("m".to_owned(), Place::Entries),
+        ]);
+        assert!(map.choose());
+        // (A member is three things handed over: its key, its value, its end.)
+        assert_eq!(
+            largest("{a: [1, 2, 3, 4, 5, 6, 7], m: {x: 1, y: 2}}", &map, 3),
+            ["a"]
+        );
+        assert_eq!(largest("{a: [1], m: {x: 1, y: 2}}", &map, 3), ["m{}"]);
+        // No object, several values, or no container: none.
         for input in [
             "[1, 2]",
             "{a: [1]} {b: [1, 2]}",
             "{a: [1]} 2",
-            "{a: 1, b: {c: 2}}",
+            "{a: 1}",
             "'x'",
         ] {
             assert_eq!(
@@ -1497,9 +1701,26 @@ mod tests {
         }
     }
 
-    /// Every array reached through objects only, to `levels` objects deep, in the order the
-    /// arrays close: its keys and what is handed over inside it.
-    fn arrays(
+    /// What is handed over inside a container, less its largest item's share: an item is
+    /// weighed by what is handed over from the event before it (its beginning, or a key) to
+    /// its end, which is 1 for a scalar and all but its opening for a container.
+    fn score(v: &Value) -> usize {
+        let weight = |v: &Value| match v {
+            Value::Array(_) | Value::Object(_) => handed(v) - 1,
+            _ => 1,
+        };
+        let largest = match v {
+            Value::Array(items) => items.iter().map(weight).max(),
+            Value::Object(members) => members.values().map(weight).max(),
+            _ => None,
+        };
+        handed(v) - 2 - largest.unwrap_or(0)
+    }
+
+    /// Every container reached through objects only, to `levels` objects deep, in the order
+    /// they close: its keys (the last written `key{}` for an object, whose members are then
+    /// the items) and its [`score`].
+    fn containers(
         v: &Value,
         levels: usize,
         keys: &mut Vec<String>,
@@ -1509,8 +1730,17 @@ mod tests {
         for (k, v) in members {
             keys.push(k.clone());
             match v {
-                Value::Array(items) => out.push((keys.clone(), items.iter().map(handed).sum())),
-                Value::Object(_) if levels > 1 => arrays(v, levels - 1, keys, out),
+                Value::Array(_) => out.push((keys.clone(), score(v))),
+                Value::Object(_) => {
+                    if levels > 1 {
+                        containers(v, levels - 1, keys, out);
+                    }
+                    let mut at = keys.clone();
+                    if let Some(last) = at.last_mut() {
+                        last.push_str("{}");
+                    }
+                    out.push((at, score(v)));
+                }
                 _ => {}
             }
             keys.pop();
@@ -1545,13 +1775,13 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
 
-        /// [`largest_array`] finds the array a walk of the value says is the largest (the
+        /// [`largest_array`] finds the container a walk of the value says is best (the
         /// first of equals), to as many objects deep as it is allowed.
         #[test]
         fn the_largest_array_is_the_one_the_value_says(doc in document(), levels in 1usize..5) {
             let text = doc.to_string();
             let mut found = Vec::new();
-            arrays(&doc, levels, &mut Vec::new(), &mut found);
+            containers(&doc, levels, &mut Vec::new(), &mut found);
             let best = found
                 .iter()
                 .fold(None::<&(Vec<String>, usize)>, |best, a| match best {
