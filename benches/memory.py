@@ -32,6 +32,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
   its members one by one since session 14); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
   read by `repair` (`repair-flat`) and by `parse` with `{}` (`parse-flat-any`); the keyed
   records also against a map of records' schema (`parse-keyed-map`).
+* `users`: the keyed records as the member of an object (`{total: N, users: {r0: {...},
+  ...}, more: False}`), read by `parse` with an object schema whose `users` is a map of
+  records (`parse-users`) and with `{}` (`parse-users-any`): the map's members one by one
+  since session 18.
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
@@ -57,7 +61,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
-  parse-flat-any, parse-keyed-map,
+  parse-flat-any, parse-keyed-map, parse-users, parse-users-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -214,13 +218,25 @@ def write_object(f) -> None:
 def write_keyed(f) -> None:
     """The messy records as the members of one object, keyed by id: `{"r0": {...}, ...}`."""
     f.write(b"{\n")
+    write_keyed_members(f)
+    f.write(b"}")
+
+
+def write_users(f) -> None:
+    """The keyed records as a member of an object: `{total: N, users: {r0: {...}, ...},
+    more: False}`."""
+    f.write(f"{{total: {RECORDS}, users: {{\n".encode())
+    write_keyed_members(f)
+    f.write(b"}, more: False}")
+
+
+def write_keyed_members(f) -> None:
     for i in range(RECORDS):
         f.write(
             f"  r{i}: {{id: {i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
             f"tags: ['a', 'b',], active: True, score: .5, note: None, "
             f"\"path\": \"C:\\xyz\\{i}\", nested: {{\"x\": [1, 2, 3,],}}, # end\n  }},\n".encode()
         )
-    f.write(b"}")
 
 
 def write_flat(f) -> None:
@@ -451,6 +467,20 @@ def main() -> None:
         map_path = os.path.join(tmp, "map.schema.json")
         with open(map_path, "w") as f:
             json.dump({"type": "object", "additionalProperties": RECORD_SCHEMA["items"]}, f)
+        users_path = os.path.join(tmp, "users.schema.json")
+        with open(users_path, "w") as f:
+            json.dump(
+                {
+                    "type": "object",
+                    "properties": {
+                        "total": {"type": "integer"},
+                        "users": {"type": "object", "additionalProperties": RECORD_SCHEMA["items"]},
+                        "more": {"type": "boolean"},
+                    },
+                    "required": ["total", "users"],
+                },
+                f,
+            )
         any_path = os.path.join(tmp, "any.schema.json")
         with open(any_path, "w") as f:
             json.dump({}, f)
@@ -504,6 +534,9 @@ def main() -> None:
             ("parse-keyed-any", lambda: doc("keyed", write_keyed), ["parse", "--schema", any_path], None),
             ("parse-flat-any", lambda: doc("flat", write_flat), ["parse", "--schema", any_path], None),
             ("parse-keyed-map", lambda: doc("keyed", write_keyed), ["parse", "--schema", map_path], None),
+            # The keyed records as an object's member (a map below the root).
+            ("parse-users", lambda: doc("users", write_users), ["parse", "--schema", users_path], None),
+            ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
             (
