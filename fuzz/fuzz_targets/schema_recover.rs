@@ -13,7 +13,9 @@
 //! generated value or an array of them (`anyOf`, an untagged `OneOrMany`), and the reply an
 //! array of two, which is read item by item when the array is the only branch it fits;
 //! or the schema is a map of generated values as an object's property, and the reply that
-//! object with the map's members (`{"users": {"a": <reply>, "b": <reply>}}`), read one by one.
+//! object with the map's members (`{"users": {"a": <reply>, "b": <reply>}}`), read one by one;
+//! or the object around the items is a branch of an internally tagged union, and the reply
+//! names it (`{"type": "a", "items": [<reply>]}`).
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item.
 #![no_main]
@@ -30,8 +32,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=13).unwrap_or(0);
-    if around == 13 {
+    let around = u.int_in_range(0..=14).unwrap_or(0);
+    if around == 14 {
+        let Ok(wrapped) = common::tagged_around(&mut u, schema) else {
+            return;
+        };
+        schema = wrapped;
+    } else if around == 13 {
         let Ok(wrapped) = common::object_around_map(&mut u, schema) else {
             return;
         };
@@ -81,6 +88,7 @@ fuzz_target!(|data: &[u8]| {
         11 => format!("{{Rows: [{reply}"),
         12 => format!("[{reply}, {reply}]"),
         13 => format!("{{x: 1, \"users\": {{\"a\": {reply}, b: {reply}}}, 'name': \"n\"}}"),
+        14 => format!("{{\"items\": [{reply}], type: 'a'}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

@@ -19,6 +19,15 @@
 //!   to each other are followed to the first 256 properties on the way, in the schema's
 //!   order.
 //!
+//! - an object on the way that is a branch of an internally tagged union (serde's
+//!   `#[serde(tag = "type")]`: each branch an object with a constant property), at the root
+//!   or as a property (`{"type": "records", "records": [...]}`): the keys followed are
+//!   those of every branch (a key that two branches give different schemas is not
+//!   followed), and the object around the items is recovered with an empty array in their
+//!   place. Where the reply's tag names a branch as written, recovery takes it from the other
+//!   members alone; where it names none, recovery weighs the branches with the items, and
+//!   the reply is evaluated whole.
+//!
 //! - a wrapper object around the array (`{"results": [...]}`), against a schema whose root is
 //!   an array of items: recovery takes the array out of an object that holds it alone under
 //!   a key that is no field of the items (with a `reshaped` warning), and reading it item by
@@ -67,7 +76,7 @@
 //! Memory is then the reply, a copy while it is sanitized, a few items, and the object's
 //! other members, whatever the number of items. Any other reply or schema comes back whole
 //! ([`Large::Whole`]), as the crate root's function gives it: a schema with checks of the
-//! whole object or array (`minProperties`, `not`, ...) or a union (but the one above) at
+//! whole object or array (`minProperties`, `not`, ...) or a union (but the ones above) at
 //! the root or on the way, an object whose items' member is not an array or is given again after
 //! it (the last one counts, as it does for a key on the way), or one where the items would not
 //! be the member's (another member renamed to their key or to a key on the way).
@@ -968,6 +977,10 @@ impl Tally {
         } else {
             walk::around(shell, schema, options, &path)
         };
+        if !around.followed {
+            // A union around the items chose by weighing its branches: whole.
+            return false;
+        }
         let Some(mark) = around.mark else {
             // Stopped before the items' member: its error comes first.
             return match around.result {
@@ -1919,6 +1932,92 @@ mod tests {
         );
     }
 
+    /// An internally tagged enum (`#[serde(tag = "type")]`): the records with a total, or an
+    /// error.
+    fn tagged() -> Value {
+        json!({
+            "oneOf": [
+                {"type": "object", "properties": {
+                    "type": {"const": "records"},
+                    "total": {"type": "integer"},
+                    "records": records()
+                }, "required": ["type", "records"]},
+                {"type": "object", "properties": {
+                    "type": {"const": "error"},
+                    "message": {"type": "string"}
+                }, "required": ["type", "message"]}
+            ]
+        })
+    }
+
+    #[test]
+    fn a_tagged_union_around_the_array_reads_it_item_by_item_when_its_tag_names_the_branch() {
+        let options = Options::default();
+        for raw in [
+            "{type: 'records', total: '2', records: [{id: 1, name: 'x'}, {ID: '2', name: 'y',}]}",
+            // The tag after the items: the branch is known once the object is read.
+            "{records: [{id: 1, name: 'x'}, {id: 2, name: 'y'}], \"type\": \"records\"}",
+            "{\"type\": \"records\", \"records\": [{\"id\": 1, \"name\": \"x\"}]}",
+            "{\"type\": \"records\", \"records\": [{\"id\": \"1\", \"name\": \"a\tb\"}]}",
+            "{type: 'records', records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+            "Here:\n```json\n{type: 'records', records: [{id: 1, name: 'x'}]}\n```",
+        ] {
+            assert!(same(raw, &tagged(), &options), "{raw}");
+        }
+        assert_eq!(
+            around_of(
+                "{type: 'records', Total: '1', records: [{id: 1, name: 'x'}]}",
+                &tagged()
+            ),
+            (
+                json!({"type": "records", "total": 1, "records": []}),
+                vec!["records".to_owned()]
+            )
+        );
+        // As the property of an object.
+        let around = json!({
+            "type": "object",
+            "properties": {"page": {"type": "integer"}, "result": tagged()},
+            "required": ["result"]
+        });
+        let raw = "{page: 1, result: {type: 'records', records: [{id: 1, name: 'x'}]}}";
+        assert!(same(raw, &around, &options));
+        assert_eq!(
+            around_of(raw, &around).1,
+            vec!["result".to_owned(), "records".to_owned()]
+        );
+        for raw in [
+            // No tag a branch has, as written: recovery weighs the branches, items
+            // included.
+            "{Type: 'Records', records: [{id: 1, name: 'x'}]}",
+            "{records: [{id: 1, name: 'x'}]}",
+            // The other branch's tag, and the other branch.
+            "{type: 'error', message: 'm', records: [{id: 1, name: 'x'}]}",
+            "{type: 'error', message: 'm'}",
+            // An item that cannot be recovered: the error, as whole.
+            "{type: 'records', records: [{id: 'x', name: 'y'}]}",
+        ] {
+            assert!(!same(raw, &tagged(), &options), "{raw}");
+        }
+        // Two branches that give the items' key different schemas: not followed.
+        let mut two = tagged();
+        two["oneOf"][1]["properties"]["records"] =
+            json!({"type": "array", "items": {"type": "string"}});
+        assert!(!same(
+            "{type: 'records', records: [{id: 1, name: 'x'}]}",
+            &two,
+            &options
+        ));
+        // A union whose branches have no constant property: not followed.
+        let mut untagged = tagged();
+        untagged["oneOf"][1]["properties"]["type"] = json!({"type": "string"});
+        assert!(!same(
+            "{type: 'records', records: [{id: 1, name: 'x'}]}",
+            &untagged,
+            &options
+        ));
+    }
+
     /// [`wrapped`] as a member of an object, itself a member of the top-level object.
     fn nested(required: bool) -> Value {
         json!({
@@ -2180,11 +2279,28 @@ mod tests {
             }}
         }))
         .unwrap();
+        // The same member in a branch of a tagged union: the union's frame too.
+        let tagged = Schema::compile(&json!({
+            "$defs": {"T": {"anyOf": [
+                {"type": "integer"},
+                {"type": "array", "items": {"$ref": "#/$defs/T"}}
+            ]}},
+            "oneOf": [
+                {"type": "object", "properties": {
+                    "type": {"const": "rows"},
+                    "rows": {"type": "array", "items": {"$ref": "#/$defs/T"}}
+                }},
+                {"type": "object", "properties": {"type": {"const": "none"}}}
+            ]
+        }))
+        .unwrap();
         for (max_depth, s, around) in [
             (100, &s, ""),
             (101, &s, ""),
             (100, &member, "rows"),
             (101, &member, "rows"),
+            (100, &tagged, "type: 'rows', rows"),
+            (101, &tagged, "type: 'rows', rows"),
         ] {
             let options = Options::default().max_depth(max_depth);
             let mut outcomes = Vec::new();
@@ -2368,8 +2484,37 @@ mod tests {
         })
     }
 
+    /// [`object_reply`] with a tag among its members: the records' branch's, as written or
+    /// not, or the other branch's.
+    fn tagged_reply() -> impl Strategy<Value = String> {
+        let tag = proptest::sample::select(vec![
+            "type: 'records', ",
+            "\"type\": \"records\", ",
+            "Type: 'records', ",
+            "type: 'Records', ",
+            "type: 'error', message: 'm', ",
+            "",
+        ]);
+        (object_reply(), tag).prop_map(|(raw, tag)| {
+            // After the object's opening (or the first answer's, before it).
+            match raw.find('{') {
+                Some(at) => format!("{}{tag}{}", &raw[..=at], &raw[at + 1..]),
+                None => raw,
+            }
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn a_tagged_union_around_the_array_is_the_pipeline(raw in tagged_reply()) {
+            let options = Options::default();
+            same(&raw, &tagged(), &options);
+            same(&raw, &tagged(), &Options::default().policy(crate::Policy::Strict));
+            let around = json!({"type": "object", "properties": {"result": tagged()}});
+            same(&format!("{{result: {raw}}}"), &around, &options);
+        }
 
         #[test]
         fn an_object_around_the_array_is_the_pipeline(raw in object_reply()) {

@@ -65,6 +65,21 @@ pub fn object_around_map(u: &mut Unstructured<'_>, schema: Value) -> Result<Valu
     property_of(u, schema, "users", map, &["a", "name", "Users", "x"])
 }
 
+/// [`object_around`]'s object as the first branch of an internally tagged union (a constant
+/// `type` in each branch), beside an object with another tag: where the reply's tag names the
+/// branch, its items are read one by one.
+pub fn tagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    let mut first = object_around(u, schema)?;
+    let defs = first.as_object_mut().and_then(|m| m.remove("$defs"));
+    first["properties"]["type"] = json!({"const": "a"});
+    let second = json!({"type": "object", "properties": {"type": {"const": "b"}, "x": {"type": "integer"}}});
+    let mut root = json!({"oneOf": [first, second]});
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    Ok(root)
+}
+
 /// `schema` (from [`object_around`]) as the property `data` of another object schema, in the
 /// same way: the items two objects deep, which `large` reads item by item too.
 pub fn object_around_object(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {

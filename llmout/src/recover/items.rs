@@ -238,13 +238,27 @@ pub(crate) fn members(schema: &Schema) -> Members {
 }
 
 fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) -> Members {
-    let Some(o) = object_at(schema, id) else {
+    let Some((objects, _)) = objects_at(schema, id) else {
         return Members::None;
     };
     let mut named = Vec::new();
-    for p in &o.properties {
+    // A key two branches of a tagged union give different schemas is not followed (see
+    // [`property_at`]).
+    let mut seen: Vec<(&str, NodeId)> = Vec::new();
+    let mut blocked: Vec<&str> = Vec::new();
+    for p in objects.iter().flat_map(|o| &o.properties) {
+        match seen.iter().find(|(k, _)| *k == p.name) {
+            Some((_, at)) if *at != p.schema => blocked.push(&p.name),
+            Some(_) => {}
+            None => seen.push((&p.name, p.schema)),
+        }
+    }
+    for p in objects.iter().flat_map(|o| &o.properties) {
         if *budget == 0 {
             break;
+        }
+        if blocked.contains(&p.name.as_str()) || named.iter().any(|(k, _)| *k == p.name) {
+            continue;
         }
         let place = if array_of(schema, p.schema).is_some() {
             Place::Items
@@ -268,23 +282,74 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
     }
 }
 
-/// The schema of the array (or map) at `path` in the top-level object (see [`members`]), and
-/// whether every property on the way to it is required.
-fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool)> {
+/// The objects a value at `id` is recovered against as an object, and whether they are a
+/// union's branches: `id`'s object ([`object_at`]); or every branch of a union at `id` of
+/// which nothing is asked as a whole, when each is such an object with a constant property
+/// (an internally tagged serde enum, `{"type": "records", "records": [...]}`). Recovery then
+/// takes the branch whose constant the value holds, from the value's other members alone
+/// (`Walker::tagged_branch`); where no branch's constant is there it weighs them all,
+/// items included, which reading item by item does not follow (`Hole::weighed`).
+fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
+    if let Some(o) = object_at(schema, id) {
+        return Some((vec![o], false));
+    }
+    if schema.is_constrained_at(id) {
+        return None;
+    }
+    let Kind::Union(branches) = &schema.node(schema.resolve(id)).kind else {
+        return None;
+    };
+    let tagged = |o: &Object| {
+        o.properties.iter().any(|p| {
+            matches!(&schema.node(schema.resolve(p.schema)).kind, Kind::Enum(e) if e.values.len() == 1)
+        })
+    };
+    let objects = branches
+        .iter()
+        .map(|&b| object_at(schema, b).filter(|o| tagged(o)))
+        .collect::<Option<Vec<_>>>()?;
+    Some((objects, true))
+}
+
+/// The schema of the property `key` of the objects at `id` ([`objects_at`]), whether it is
+/// required, and whether they are a union's branches: `None` where no branch has it, or two
+/// give it different schemas (the items' schema would depend on the branch, which the tag
+/// may name after them).
+fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool, bool)> {
+    let (objects, union) = objects_at(schema, id)?;
+    let mut found: Option<(NodeId, bool)> = None;
+    for p in objects.iter().flat_map(|o| &o.properties) {
+        if p.name != key {
+            continue;
+        }
+        match found {
+            Some((at, _)) if at != p.schema => return None,
+            // (Required only where every branch that has it requires it: an optional
+            // member that fails is dropped, which reading item by item does not follow.)
+            Some((at, required)) => found = Some((at, required && p.required)),
+            None => found = Some((p.schema, p.required)),
+        }
+    }
+    found.map(|(at, required)| (at, required, union))
+}
+
+/// The schema of the array (or map) at `path` in the top-level object (see [`members`]),
+/// whether every property on the way to it is required, and how many unions are on the way
+/// (each a frame more, as `Walker::union` recovers its branch).
+fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool, usize)> {
     if path.is_empty() {
         return None;
     }
     let mut id = schema.root();
     let mut required = true;
+    let mut unions = 0;
     for key in path {
-        let p = object_at(schema, id)?
-            .properties
-            .iter()
-            .find(|p| &p.name == key)?;
-        required &= p.required;
-        id = p.schema;
+        let (at, needed, union) = property_at(schema, id, key)?;
+        required &= needed;
+        unions += usize::from(union);
+        id = at;
     }
-    Some((id, required))
+    Some((id, required, unions))
 }
 
 impl<'s> Items<'s> {
@@ -373,22 +438,23 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
-        let (items, bounds, in_union) = if any_root(schema) {
+        let ((items, bounds, in_union), unions) = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
-            (schema.resolve(schema.root()), Bounds::NONE, false)
-        } else if entries {
-            (
-                map_at(schema, array_at(schema, path)?.0)?,
-                Bounds::NONE,
-                false,
-            )
+            ((schema.resolve(schema.root()), Bounds::NONE, false), 0)
         } else {
-            array_of(schema, array_at(schema, path)?.0)?
+            let (at, _, unions) = array_at(schema, path)?;
+            let items = if entries {
+                (map_at(schema, at)?, Bounds::NONE, false)
+            } else {
+                array_of(schema, at)?
+            };
+            (items, unions)
         };
         let mut walker = Walker::new(schema, options);
-        // The objects' frames and the array's (and a union's, around the array).
+        // The objects' frames and the array's (and a union's, around the array, and each
+        // tagged union's on the way).
         let depth = path.len() + 1;
-        walker.frames = depth + usize::from(in_union);
+        walker.frames = depth + usize::from(in_union) + unions;
         walker.peak_frames = walker.frames;
         for key in path {
             push_key(&mut walker.path, key);
@@ -470,13 +536,15 @@ impl<'s> Items<'s> {
 }
 
 /// The member whose items are recovered one by one: its pointer, the reply depth of the
-/// object it is in, whether every property on the way to it is required, and where its
-/// recovery began once it has.
+/// object it is in, whether every property on the way to it is required, where its
+/// recovery began once it has, and whether a union around it was decided by weighing its
+/// branches, items included (`Walker::weighs_the_hole`).
 pub(super) struct Hole {
     path: String,
     depth: usize,
     required: bool,
     at: Option<Mark>,
+    weighed: bool,
 }
 
 /// Where the recovery of the object around the items reached the items' member.
@@ -500,6 +568,23 @@ impl Mark {
 }
 
 impl Walker<'_> {
+    /// A union at the current path weighs its branches (no tag named one): where its value
+    /// holds the items' member, the branch it takes may depend on the items, which the object
+    /// around them with an empty array in their place does not show ([`Around::followed`]).
+    /// (A union that is the member itself is the [`array_branch`] case, decided for arrays
+    /// of two items or more.)
+    #[inline(never)]
+    pub(super) fn weighs_the_hole(&mut self) {
+        let path = &self.path;
+        if let Some(hole) = self.hole.as_mut() {
+            let within = hole
+                .path
+                .strip_prefix(path.as_str())
+                .is_some_and(|rest| rest.starts_with('/'));
+            hole.weighed |= within;
+        }
+    }
+
     /// Whether the value at the current path is the empty array in the items' place, in the
     /// object around them ([`around`]): its count is not the items', so `minItems` and
     /// `maxItems` are not checked on it ([`Items::checks_fit`] counts the items).
@@ -542,6 +627,9 @@ pub(crate) struct Around {
     pub(crate) violations: Vec<Violation>,
     /// `None` when recovery stopped before the member (or never met it).
     pub(crate) mark: Option<Mark>,
+    /// False where a union around the items' member chose its branch by weighing them:
+    /// recovering the object with its items may choose another (see [`objects_at`]).
+    pub(crate) followed: bool,
 }
 
 /// Recovers `shell`, the top-level object with an empty array at `path`, against `schema`
@@ -552,15 +640,18 @@ pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, path: &[S
     for key in path {
         push_key(&mut pointer, key);
     }
-    let required = array_at(schema, path).is_none_or(|(_, required)| required);
+    let required = array_at(schema, path).is_none_or(|(_, required, _)| required);
     walker.hole = Some(Hole {
         path: pointer,
         depth: path.len().saturating_sub(1),
         required,
         at: None,
+        weighed: false,
     });
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
-    let mut mark = walker.hole.take().and_then(|h| h.at);
+    let hole = walker.hole.take();
+    let followed = hole.as_ref().is_none_or(|h| !h.weighed);
+    let mut mark = hole.and_then(|h| h.at);
     if r.is_ok() && any_root(schema) {
         // Any value is kept as it is, members and all: the items' member is reached with
         // nothing said before it, and nothing can fail in it.
@@ -581,6 +672,7 @@ pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, path: &[S
         }),
         violations,
         mark,
+        followed,
     }
 }
 
@@ -604,6 +696,7 @@ pub(crate) fn unwrap(
         && walker.moves.len() == 1
         && walker.moves[0] == (pointer, String::new());
     unwrapped.then(|| Around {
+        followed: true,
         mark: Some(Mark {
             warnings: walker.warnings.len(),
             violations: walker.violations.len(),

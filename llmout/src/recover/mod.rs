@@ -1911,6 +1911,9 @@ impl Walker<'_> {
             self.wrapped = wrapped;
             return self.value(v, tagged, depth);
         }
+        if self.hole.is_some() {
+            self.weighs_the_hole();
+        }
         // The branches borrow the value (see `scoped`).
         self.scoped(matches!(v, Cow::Owned(_)), |w| {
             match w.choose(&v, id, rid, branches, depth, wrapped) {
