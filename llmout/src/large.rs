@@ -1899,6 +1899,45 @@ mod tests {
         );
     }
 
+    /// Found by the fuzzer (`schema_recover`, session 18): the reader's first attempt went
+    /// `Root::Other` at a key given twice, and from there handed the parser no more repeated
+    /// keys. A whole parse counts those as fixes and ran over the fix budget, which ends the
+    /// parse; the reader's parse did not, erred after a guess about a quote, and read the
+    /// reply again. That second attempt is not a whole parse's: the reply is evaluated
+    /// whole, and the answer is a value inside it (read item by item, as a candidate of its
+    /// own), with the warning that says what was left out.
+    #[test]
+    fn an_attempt_a_whole_parse_does_not_make_is_not_read_item_by_item() {
+        let reply =
+            "{x: 1, \"users\": {\"a\": ]\u{fffd}]f\u{fffd}`\u{0}\u{fffd}::2]a\u{fffd}::2]\u{fffd}\
+            \u{fffd}]f\u{fffd}::2]\u{fffd}]!\u{0}:2]a\u{fffd}\u{fffd}\u{fffd}))))))))\u{16}1\
+            Tru1Tru))))))))),nem,\"a,2]a\u{fffd}~:2]a\u{fffd}::2]\u{fffd}]a\u{fffd}::2]\u{fffd}\
+            ]a\u{fffd}::2]\u{fffd}F\u{fffd}a!\u{0}22a:\u{fffd}]]::2]\u{fffd}]!\u{0}0:2]a\u{fffd}\
+            2]a\u{fffd}~:2]a\u{fffd}::2]\u{fffd}]a\u{fffd}9:2]\u{fffd}]a\u{fffd}::2]\u{fffd}\
+            F\u{fffd}a!\u{0}22a:\u{fffd}]]}], b: ]\u{fffd}]f\u{fffd}`\u{0}\u{fffd}::2]a\u{fffd}\
+            ::2]\u{fffd}\u{fffd}]f\u{fffd}::2]\u{fffd}]!\u{0}:2]a\u{fffd}\u{fffd}\u{fffd})))\
+            )))))\u{16}1Tru1Tru))))))))),nem,\"a,2]a\u{fffd}~:2]a\u{fffd}::2]\u{fffd}]a\u{fffd}\
+            ::2]\u{fffd}]a\u{fffd}::2]\u{fffd}F\u{fffd}a!\u{0}22a:\u{fffd}]]::2]\u{fffd}]!\u{0}\
+            0:2]a\u{fffd}2]a\u{fffd}~:2]a\u{fffd}::2]\u{fffd}]a\u{fffd}9:2]\u{fffd}]a\u{fffd}\
+            ::2]\u{fffd}F\u{fffd}a!\u{0}22a:\u{fffd}]]}]}, 'name': \"n\"}";
+        assert_eq!(reply.len(), 514);
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "users": {"type": "object", "additionalProperties": {"type": "string"}},
+                "name": {"type": ["string", "null"]}
+            },
+            "required": ["users"]
+        });
+        let options = Options::default();
+        same(reply, &schema, &options);
+        let compiled = Schema::compile(&schema).unwrap();
+        let whole = crate::from_llm_with_compiled(reply, &compiled, &options);
+        assert!(whole.warnings[0]
+            .message
+            .starts_with("the JSON at bytes 0..514 could not be read as a whole"));
+    }
+
     #[test]
     fn against_any_schema_the_container_that_holds_least_at_once_is_read() {
         let options = Options::default();

@@ -48,8 +48,9 @@ pub(crate) enum Event {
     },
     /// The parse is over: the fixes made since the last item, and whether the document was
     /// one top-level array, or an object around one, whose items were all handed over
-    /// (`Ok(Some(_))`), something else (`Ok(None)`: read it with [`parse`](super::parse)), or
-    /// no JSON (`Err`).
+    /// (`Ok(Some(_))`), something else or read in an attempt a whole parse may not make
+    /// (`Ok(None)`: read it with [`parse`](super::parse); see `Outbox::lost`), or no JSON
+    /// (`Err`).
     End {
         fixes: Vec<Fix>,
         result: Result<Option<Found>, RepairError>,
@@ -232,6 +233,8 @@ fn parse_into(
             want,
             members,
             open: true,
+            lost: false,
+            lost_before: false,
         })
     });
     let result = if want.values {
@@ -244,6 +247,10 @@ fn parse_into(
     OUTBOX.with(|o| {
         if let Some(mut outbox) = o.borrow_mut().take() {
             let fixes = std::mem::take(&mut outbox.fixes);
+            let result = match result {
+                Ok(Some(_)) if outbox.lost_before => Ok(None),
+                result => result,
+            };
             outbox.send(Event::End { fixes, result });
             outbox.flush();
         }
@@ -266,6 +273,14 @@ struct Outbox {
     members: Members,
     /// False once the caller stopped listening.
     open: bool,
+    /// The attempt being read, and an earlier one, had keys after `Root::Other`. The parser
+    /// reads a document again where a guess led nowhere, and what its sink hands back (a
+    /// key given twice, a fix that counts toward the fix budget) is part of what it goes by:
+    /// once the sink stopped handing it back, the parser may make an attempt a whole parse
+    /// does not, and that attempt is not read item by item (found by the fuzzer: a whole
+    /// parse ran over the fix budget in its first attempt, where the reader's went on).
+    lost: bool,
+    lost_before: bool,
 }
 
 impl Outbox {
@@ -343,6 +358,8 @@ struct ItemSink<S> {
     entry: Option<String>,
     done: Option<Value>,
     seen: KeySet,
+    /// A key came after `Root::Other` (see `Outbox::lost`).
+    keyed_after_other: bool,
 }
 
 /// An object of the shell on the way to the items.
@@ -375,6 +392,13 @@ impl Item for KeySink {
 }
 
 impl<S: Item> ItemSink<S> {
+    /// The document is not read item by item (`Root::Other`). From here on the sink hands the
+    /// parser nothing back, not even a key given twice, where a whole parse's sink does (see
+    /// `Outbox::lost`, noted at the first key after this).
+    fn other(&mut self) {
+        self.root = Root::Other;
+    }
+
     /// Whether an event at the current depth belongs to an item.
     fn in_items(&self) -> bool {
         self.items_at > 0 && self.depth >= self.items_at
@@ -392,17 +416,18 @@ impl<S: Item> ItemSink<S> {
     /// The sink an event that only happens inside a container goes to: the open item's, the
     /// shell's, or none.
     fn inner(&mut self) -> Option<&mut S> {
-        let sink = if self.items_at > 0 && self.depth > self.items_at {
-            self.item.as_mut()
-        } else if self.items_at == 0 && self.root == Root::Object && self.depth >= 1 {
-            self.shell.as_mut()
-        } else {
-            None
-        };
-        if sink.is_none() {
-            self.root = Root::Other;
+        let item = self.items_at > 0 && self.depth > self.items_at;
+        let shell = self.items_at == 0 && self.root == Root::Object && self.depth >= 1;
+        let some = (item && self.item.is_some()) || (!item && shell && self.shell.is_some());
+        if !some {
+            self.other();
+            return None;
         }
-        sink
+        if item {
+            self.item.as_mut()
+        } else {
+            self.shell.as_mut()
+        }
     }
 
     /// A scalar: an item by itself at the array's level.
@@ -525,6 +550,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     fn new(_: usize) -> Self {
         let members = with_outbox(|o| {
             o.fixes.clear();
+            o.lost_before |= std::mem::take(&mut o.lost);
             o.send(Event::Attempt);
             o.members.clone()
         });
@@ -542,6 +568,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             entry: None,
             done: None,
             seen: KeySet::default(),
+            keyed_after_other: false,
         }
     }
     fn null(&mut self) {
@@ -611,6 +638,11 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         }
     }
     fn key(&mut self, key: &str, safe: bool) {
+        if self.root == Root::Other && !self.keyed_after_other {
+            // A key given twice from here on goes unsaid.
+            self.keyed_after_other = true;
+            with_outbox(|o| o.lost = true);
+        }
         if self.at_entries() {
             self.entry = Some(key.to_owned());
             return;
@@ -624,12 +656,12 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     fn end_member(&mut self) -> bool {
         if self.at_entries() {
             let (Some(key), Some(value)) = (self.entry.take(), self.done.take()) else {
-                self.root = Root::Other;
+                self.other();
                 return false;
             };
             if !self.seen.insert(&key) {
                 // As the value sink says it: the parser records the repeated key.
-                self.root = Root::Other;
+                self.other();
                 return true;
             }
             with_outbox(|o| {
@@ -647,7 +679,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         // A key on the way to the items given again replaces them: not read item by item.
         if let (Some((false, Some(key))), Some(hole)) = (at, &self.hole) {
             if duplicate && hole.get(self.way.len() - 1) == Some(&key) {
-                self.root = Root::Other;
+                self.other();
             }
         }
         duplicate
@@ -659,7 +691,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             return;
         }
         if self.level().is_some_and(|l| l.in_hole) {
-            self.root = Root::Other;
+            self.other();
         }
         self.inside(|s| s.abandon_member());
     }
@@ -696,18 +728,18 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.close(|s| s.end_array());
     }
     fn root_to_array(&mut self) {
-        self.root = Root::Other;
+        self.other();
     }
     fn object_to_array(&mut self) {
         if self.level().is_some() {
-            self.root = Root::Other;
+            self.other();
         }
         self.inside(|s| s.object_to_array());
     }
     fn end_array_as_item(&mut self) {
         // The array of the items closing as its one item: not an array after all.
         if self.depth <= self.items_at.max(1) {
-            self.root = Root::Other;
+            self.other();
             return;
         }
         self.close(|s| s.end_array_as_item());
@@ -722,7 +754,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
                 if !innermost || self.entries {
                     // An object on the way, or the object of the items, taking items: not
                     // what was read so far.
-                    self.root = Root::Other;
+                    self.other();
                     return;
                 }
                 // More items for the member's array: handed over as they come.
