@@ -36,6 +36,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   ...}, more: False}`), read by `parse` with an object schema whose `users` is a map of
   records (`parse-users`) and with `{}` (`parse-users-any`): the map's members one by one
   since session 18.
+* `tagged`: the `messy` records in an internally tagged enum's branch (`{type: 'records',
+  total: N, records: [...]}`), read by `parse` against `oneOf` of that branch and an error
+  branch, each with a constant `type` (`parse-tagged`, item by item since session 18).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
@@ -61,7 +64,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
-  parse-flat-any, parse-keyed-map, parse-users, parse-users-any,
+  parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -211,6 +214,14 @@ ADVERSARIAL = {
 def write_object(f) -> None:
     """The messy records as the one field of an object: `{"records": [...]}`."""
     f.write(b"{records: ")
+    write_messy(f)
+    f.write(b"}")
+
+
+def write_tagged(f) -> None:
+    """The messy records in an internally tagged enum's branch: `{type: 'records', total: N,
+    records: [...]}`."""
+    f.write(f"{{type: 'records', total: {RECORDS}, records: ".encode())
     write_messy(f)
     f.write(b"}")
 
@@ -467,6 +478,29 @@ def main() -> None:
         map_path = os.path.join(tmp, "map.schema.json")
         with open(map_path, "w") as f:
             json.dump({"type": "object", "additionalProperties": RECORD_SCHEMA["items"]}, f)
+        tagged_path = os.path.join(tmp, "tagged.schema.json")
+        with open(tagged_path, "w") as f:
+            json.dump(
+                {
+                    "oneOf": [
+                        {
+                            "type": "object",
+                            "properties": {
+                                "type": {"const": "records"},
+                                "total": {"type": "integer"},
+                                "records": RECORD_SCHEMA,
+                            },
+                            "required": ["type", "records"],
+                        },
+                        {
+                            "type": "object",
+                            "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+                            "required": ["type", "message"],
+                        },
+                    ]
+                },
+                f,
+            )
         users_path = os.path.join(tmp, "users.schema.json")
         with open(users_path, "w") as f:
             json.dump(
@@ -534,6 +568,8 @@ def main() -> None:
             ("parse-keyed-any", lambda: doc("keyed", write_keyed), ["parse", "--schema", any_path], None),
             ("parse-flat-any", lambda: doc("flat", write_flat), ["parse", "--schema", any_path], None),
             ("parse-keyed-map", lambda: doc("keyed", write_keyed), ["parse", "--schema", map_path], None),
+            # The records in an internally tagged enum's branch.
+            ("parse-tagged", lambda: doc("tagged", write_tagged), ["parse", "--schema", tagged_path], None),
             # The keyed records as an object's member (a map below the root).
             ("parse-users", lambda: doc("users", write_users), ["parse", "--schema", users_path], None),
             ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),
