@@ -32,7 +32,11 @@
 //! pattern is valid as written: recovered against that schema, never renamed or dropped.
 //!
 //! Unions (`anyOf`/`oneOf`, serde enums) are recovered against every branch; the cheapest wins
-//! (the first on a tie). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
+//! (the first on a tie). A value that names its branch as serde's tagged enums do is that
+//! branch's alone: by a tag's value as written (`{"type": "Square", ...}`, an internally or
+//! adjacently tagged enum), or by an externally tagged variant's key as written
+//! (`{"Move": {...}}`, where every branch is an object with one property or unit variants'
+//! names). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
 //! guess. An object none of whose keys is a property is not that object (an echoed schema, an
 //! example of something else, `{}`): that is an error, never a value made of defaults.
 //!
@@ -1895,7 +1899,8 @@ impl Walker<'_> {
     }
 
     /// Every branch is weighed (see `choose`); the cheapest wins (the first on a tie), and only
-    /// it is recovered for real.
+    /// it is recovered for real. A value that names its branch (`tagged_branch`) is that
+    /// branch's, unweighed.
     fn union(
         &mut self,
         v: Cow<'_, Value>,
@@ -2058,10 +2063,11 @@ impl Walker<'_> {
         outcome
     }
 
-    /// The branch whose constant property (a serde tag) the value has exactly, if one does.
+    /// The branch whose constant property (a serde tag) the value has exactly, if one does;
+    /// else the branch an externally tagged value names by its key ([`external_branch`]).
     fn tagged_branch(&self, v: &Value, branches: &[NodeId]) -> Option<NodeId> {
         let Value::Object(map) = v else { return None };
-        branches.iter().copied().find(|&b| {
+        let internal = branches.iter().copied().find(|&b| {
             let Kind::Object(o) = &self.schema.node(self.schema.resolve(b)).kind else {
                 return false;
             };
@@ -2071,7 +2077,8 @@ impl Walker<'_> {
                 };
                 e.values.len() == 1 && map.get(&p.name) == Some(&e.values[0])
             })
-        })
+        });
+        internal.or_else(|| external_branch(self.schema, map, branches))
     }
 
     fn ambiguous(&self, id: NodeId, why: String) -> Error {
@@ -2082,6 +2089,41 @@ impl Walker<'_> {
             why,
         )
     }
+}
+
+/// The branch an externally tagged enum's value names by its only key, serde's default
+/// representation (`{"Records": {...}}`): where every branch is an object with one property
+/// (a variant with content) or an enum of strings (unit variants' names), the one object
+/// branch whose property is `map`'s only key, by its name or an alias. That branch alone is
+/// recovered, as serde reads the variant the key names, and its content then decides
+/// nothing about the branch: the value's other branches could take it only by reshaping
+/// it (an object branch whose only field holds an object with that key), and reading a
+/// large reply item by item needs the branch decided without the items (see
+/// [`crate::large`]). A key that names no branch exactly (`{"records": ...}`) is weighed
+/// against them all.
+pub(crate) fn external_branch(
+    schema: &Schema,
+    map: &Map<String, Value>,
+    branches: &[NodeId],
+) -> Option<NodeId> {
+    let mut keys = map.keys();
+    let (Some(key), None) = (keys.next(), keys.next()) else {
+        return None;
+    };
+    let mut named = None;
+    for &b in branches {
+        match &schema.node(schema.resolve(b)).kind {
+            Kind::Object(o) if o.properties.len() == 1 => {
+                let names = o.properties[0].name == *key || o.aliases.iter().any(|(a, _)| a == key);
+                if names && named.replace(b).is_some() {
+                    return None;
+                }
+            }
+            Kind::Enum(e) if e.values.iter().all(Value::is_string) => {}
+            _ => return None,
+        }
+    }
+    named
 }
 
 /// The schema of the first `patternProperties` pattern `key` matches.

@@ -440,6 +440,39 @@ fn internally_tagged_union() {
 }
 
 #[test]
+fn externally_tagged_union_takes_the_variant_its_key_names() {
+    let variant = |name: &str, content: Value| {
+        json!({"type": "object", "properties": {name: content}, "required": [name],
+               "additionalProperties": false})
+    };
+    // `Wrap`'s only field is an object with a `Move` field: `{"Move": ...}` could be
+    // taken as its value, given alone.
+    let s = schema(json!({"oneOf": [
+        {"type": "string", "enum": ["Stop"]},
+        variant("Move", json!({"type": "integer"})),
+        variant("Wrap", json!({"type": "object", "properties": {"Move": {"type": "string"}}})),
+    ]}));
+    let r = run(json!({"Move": "3"}), &s);
+    assert_eq!(r.value, json!({"Move": 3}));
+    assert_eq!(summary(&r), [(WarningKind::Coerced, "/Move")]);
+    // The key names `Move`, whose content does not fit: its error, not `Wrap` around it.
+    let e = err(json!({"Move": "x"}), &s);
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Mismatch, "/Move"));
+    // A key that names no variant as written: every branch is weighed, and `Wrap` takes
+    // the value as its field's.
+    let r = run(json!({"move": "x"}), &s);
+    assert_eq!(r.value, json!({"Wrap": {"Move": "x"}}));
+    assert_eq!(
+        summary(&r),
+        [
+            (WarningKind::Reshaped, ""),
+            (WarningKind::KeyRenamed, "/Wrap/Move")
+        ]
+    );
+    assert_eq!(run(json!("stop"), &s).value, json!("Stop"));
+}
+
+#[test]
 fn union_prefers_the_exact_branch() {
     let s = schema(json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}));
     let r = run(json!("12"), &s);
