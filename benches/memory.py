@@ -39,6 +39,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `tagged`: the `messy` records in an internally tagged enum's branch (`{type: 'records',
   total: N, records: [...]}`), read by `parse` against `oneOf` of that branch and an error
   branch, each with a constant `type` (`parse-tagged`, item by item since session 18).
+* `external`: the `messy` records in an externally tagged enum's variant (serde's default,
+  `{Page: {total: N, records: [...]}}`), read by `parse` against `oneOf` of a unit
+  variant's name and two variants with content, each an object with one property
+  (`parse-external`, item by item since session 19).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
@@ -65,6 +69,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
+  parse-external,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -224,6 +229,14 @@ def write_tagged(f) -> None:
     f.write(f"{{type: 'records', total: {RECORDS}, records: ".encode())
     write_messy(f)
     f.write(b"}")
+
+
+def write_external(f) -> None:
+    """The messy records in an externally tagged enum's variant: `{Page: {total: N,
+    records: [...]}}`."""
+    f.write(f"{{Page: {{total: {RECORDS}, records: ".encode())
+    write_messy(f)
+    f.write(b"}}")
 
 
 def write_keyed(f) -> None:
@@ -501,6 +514,32 @@ def main() -> None:
                 },
                 f,
             )
+        external_path = os.path.join(tmp, "external.schema.json")
+        with open(external_path, "w") as f:
+
+            def variant(name, content):
+                return {
+                    "type": "object",
+                    "properties": {name: content},
+                    "required": [name],
+                    "additionalProperties": False,
+                }
+
+            page = {
+                "type": "object",
+                "properties": {"total": {"type": "integer"}, "records": RECORD_SCHEMA},
+                "required": ["records"],
+            }
+            json.dump(
+                {
+                    "oneOf": [
+                        {"type": "string", "enum": ["Empty"]},
+                        variant("Page", page),
+                        variant("Error", {"type": "string"}),
+                    ]
+                },
+                f,
+            )
         users_path = os.path.join(tmp, "users.schema.json")
         with open(users_path, "w") as f:
             json.dump(
@@ -570,6 +609,8 @@ def main() -> None:
             ("parse-keyed-map", lambda: doc("keyed", write_keyed), ["parse", "--schema", map_path], None),
             # The records in an internally tagged enum's branch.
             ("parse-tagged", lambda: doc("tagged", write_tagged), ["parse", "--schema", tagged_path], None),
+            # The records in an externally tagged enum's variant.
+            ("parse-external", lambda: doc("external", write_external), ["parse", "--schema", external_path], None),
             # The keyed records as an object's member (a map below the root).
             ("parse-users", lambda: doc("users", write_users), ["parse", "--schema", users_path], None),
             ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),

@@ -15,7 +15,8 @@
 //! or the schema is a map of generated values as an object's property, and the reply that
 //! object with the map's members (`{"users": {"a": <reply>, "b": <reply>}}`), read one by one;
 //! or the object around the items is a branch of an internally tagged union, and the reply
-//! names it (`{"type": "a", "items": [<reply>]}`).
+//! names it (`{"type": "a", "items": [<reply>]}`), or of an externally tagged one, whose key
+//! names it (`{"A": {"items": [<reply>]}}`).
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item.
 #![no_main]
@@ -32,8 +33,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=14).unwrap_or(0);
-    if around == 14 {
+    let around = u.int_in_range(0..=15).unwrap_or(0);
+    if around == 15 {
+        let Ok(wrapped) = common::external_around(&mut u, schema) else {
+            return;
+        };
+        schema = wrapped;
+    } else if around == 14 {
         let Ok(wrapped) = common::tagged_around(&mut u, schema) else {
             return;
         };
@@ -89,6 +95,7 @@ fuzz_target!(|data: &[u8]| {
         12 => format!("[{reply}, {reply}]"),
         13 => format!("{{x: 1, \"users\": {{\"a\": {reply}, b: {reply}}}, 'name': \"n\"}}"),
         14 => format!("{{\"items\": [{reply}], type: 'a'}}"),
+        15 => format!("{{A: {{\"items\": [{reply}], n: 1}}}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

@@ -27,6 +27,10 @@
 //!   place. Where the reply's tag names a branch as written, recovery takes it from the other
 //!   members alone; where it names none, recovery weighs the branches with the items, and
 //!   the reply is evaluated whole.
+//! - in the same way, an object on the way that is a variant of an externally tagged union
+//!   (serde's default: each branch an object with one property, the variant's name, or a
+//!   unit variant's name), as `{"Page": {"records": [...]}}` or `{"Rows": [...]}`: where the
+//!   variant's key is the object's only one, as written, recovery takes that branch alone.
 //!
 //! - a wrapper object around the array (`{"results": [...]}`), against a schema whose root is
 //!   an array of items: recovery takes the array out of an object that holds it alone under
@@ -2057,6 +2061,87 @@ mod tests {
         ));
     }
 
+    /// An externally tagged enum (serde's default) whose variants hold the records: in an
+    /// object, or as the variant's content itself; with a unit variant and another beside.
+    fn external() -> Value {
+        let variant = |name: &str, content: Value| {
+            json!({"type": "object", "properties": {name: content}, "required": [name],
+                   "additionalProperties": false})
+        };
+        json!({
+            "oneOf": [
+                {"type": "string", "enum": ["Empty"]},
+                variant("Page", json!({"type": "object", "properties": {
+                    "total": {"type": "integer"},
+                    "records": records()
+                }, "required": ["records"]})),
+                variant("Rows", records()),
+                variant("Error", json!({"type": "string"}))
+            ]
+        })
+    }
+
+    #[test]
+    fn an_externally_tagged_union_around_the_array_reads_it_item_by_item_when_its_key_names_the_branch(
+    ) {
+        let options = Options::default();
+        for raw in [
+            "{Page: {total: '2', records: [{id: 1, name: 'x'}, {ID: '2', name: 'y',}]}}",
+            "{\"Page\": {\"records\": [{\"id\": 1, \"name\": \"x\"}], \"total\": 1}}",
+            "{\"Page\": {\"records\": [{\"id\": \"1\", \"name\": \"a\tb\"}]}}",
+            "{Page: {records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+            "Here:\n```json\n{Rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}\n```",
+            "{Rows: [{id: 1, name: 'x'}, {Id: '2', name: None}]}",
+        ] {
+            assert!(same(raw, &external(), &options), "{raw}");
+        }
+        assert_eq!(
+            around_of(
+                "{Page: {Total: '1', records: [{id: 1, name: 'x'}]}}",
+                &external()
+            ),
+            (
+                json!({"Page": {"total": 1, "records": []}}),
+                vec!["Page".to_owned(), "records".to_owned()]
+            )
+        );
+        // As the property of an object.
+        let around = json!({
+            "type": "object",
+            "properties": {"page": {"type": "integer"}, "result": external()},
+            "required": ["result"]
+        });
+        let raw = "{page: 1, result: {Rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}}";
+        assert!(same(raw, &around, &options));
+        assert_eq!(
+            around_of(raw, &around).1,
+            vec!["result".to_owned(), "Rows".to_owned()]
+        );
+        for raw in [
+            // A key that names no branch as written: recovery weighs the branches, items
+            // included.
+            "{page: {records: [{id: 1, name: 'x'}]}}",
+            "{ROWS: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}",
+            // Two variants' keys: weighed too.
+            "{Rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}], Error: 'e'}",
+            // The other branches.
+            "{Error: 'e'}",
+            "'Empty'",
+            // An item that cannot be recovered: the error, as whole.
+            "{Rows: [{id: 'x', name: 'y'}, {id: 2, name: 'y'}]}",
+        ] {
+            assert!(!same(raw, &external(), &options), "{raw}");
+        }
+        // A branch with a second property is not a variant named by its key: not followed.
+        let mut two = external();
+        two["oneOf"][2]["properties"]["note"] = json!({"type": "string"});
+        assert!(!same(
+            "{Rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}",
+            &two,
+            &options
+        ));
+    }
+
     /// [`wrapped`] as a member of an object, itself a member of the top-level object.
     fn nested(required: bool) -> Value {
         json!({
@@ -2543,6 +2628,34 @@ mod tests {
         })
     }
 
+    /// An [`object_reply`] as the content of [`external`]'s `Page` variant, under its key
+    /// as written or not, or beside another variant's key.
+    fn external_reply() -> impl Strategy<Value = String> {
+        // (The key as written, and closed, most often: those come item by item.)
+        let open = proptest::sample::select(vec![
+            "{Page: ",
+            "{Page: ",
+            "{Page: ",
+            "{\"Page\": ",
+            "{\"Page\": ",
+            "{'Page': ",
+            "{page: ",
+            "{Error: 'e', Page: ",
+            "{Rows: [], Page: ",
+            "",
+        ]);
+        let close = proptest::sample::select(vec!["}", "}", "}", "}", ", Error: 'e'}", ""]);
+        (object_reply(), open, close).prop_map(|(raw, open, close)| {
+            // Around the object (or the first answer, before it).
+            match raw.find('{') {
+                Some(at) if !open.is_empty() => {
+                    format!("{}{open}{}{close}", &raw[..at], &raw[at..])
+                }
+                _ => raw,
+            }
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
@@ -2552,6 +2665,15 @@ mod tests {
             same(&raw, &tagged(), &options);
             same(&raw, &tagged(), &Options::default().policy(crate::Policy::Strict));
             let around = json!({"type": "object", "properties": {"result": tagged()}});
+            same(&format!("{{result: {raw}}}"), &around, &options);
+        }
+
+        #[test]
+        fn an_externally_tagged_union_around_the_array_is_the_pipeline(raw in external_reply()) {
+            let options = Options::default();
+            same(&raw, &external(), &options);
+            same(&raw, &external(), &Options::default().policy(crate::Policy::Strict));
+            let around = json!({"type": "object", "properties": {"result": external()}});
             same(&format!("{{result: {raw}}}"), &around, &options);
         }
 

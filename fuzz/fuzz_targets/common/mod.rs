@@ -80,6 +80,27 @@ pub fn tagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
     Ok(root)
 }
 
+/// [`object_around`] as the content of an externally tagged variant `A` (serde's default
+/// representation, `{"A": {...}}`), beside a unit variant and another with content: the
+/// reply's key names the branch.
+pub fn external_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    let mut content = object_around(u, schema)?;
+    let defs = content.as_object_mut().and_then(|m| m.remove("$defs"));
+    let variant = |name: &str, content: Value| {
+        json!({"type": "object", "properties": {name: content}, "required": [name],
+               "additionalProperties": false})
+    };
+    let mut root = json!({"oneOf": [
+        {"type": "string", "enum": ["C"]},
+        variant("A", content),
+        variant("B", json!({"type": "integer"}))
+    ]});
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    Ok(root)
+}
+
 /// `schema` (from [`object_around`]) as the property `data` of another object schema, in the
 /// same way: the items two objects deep, which `large` reads item by item too.
 pub fn object_around_object(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {

@@ -283,12 +283,17 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
 }
 
 /// The objects a value at `id` is recovered against as an object, and whether they are a
-/// union's branches: `id`'s object ([`object_at`]); or every branch of a union at `id` of
-/// which nothing is asked as a whole, when each is such an object with a constant property
-/// (an internally tagged serde enum, `{"type": "records", "records": [...]}`). Recovery then
-/// takes the branch whose constant the value holds, from the value's other members alone
-/// (`Walker::tagged_branch`); where no branch's constant is there it weighs them all,
-/// items included, which reading item by item does not follow (`Hole::weighed`).
+/// union's branches: `id`'s object ([`object_at`]); or the branches of a union at `id` of
+/// which nothing is asked as a whole, when it is a tagged serde enum:
+/// - internally, each branch such an object with a constant property (`{"type": "records",
+///   "records": [...]}`): recovery takes the branch whose constant the value holds, from
+///   the value's other members alone (`Walker::tagged_branch`);
+/// - externally (serde's default), each branch such an object with one property, or unit
+///   variants' names (`{"Records": {"rows": [...]}}`): recovery takes the branch whose
+///   property is the value's only key ([`external_branch`](super::external_branch)).
+///
+/// Where no branch is named so, recovery weighs them all, items included, which reading
+/// item by item does not follow (`Hole::weighed`).
 fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
     if let Some(o) = object_at(schema, id) {
         return Some((vec![o], false));
@@ -304,11 +309,21 @@ fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
             matches!(&schema.node(schema.resolve(p.schema)).kind, Kind::Enum(e) if e.values.len() == 1)
         })
     };
-    let objects = branches
+    let internal = branches
         .iter()
         .map(|&b| object_at(schema, b).filter(|o| tagged(o)))
-        .collect::<Option<Vec<_>>>()?;
-    Some((objects, true))
+        .collect::<Option<Vec<_>>>();
+    if internal.is_some() {
+        return internal.map(|objects| (objects, true));
+    }
+    let mut external = Vec::new();
+    for &b in branches {
+        match &schema.node(schema.resolve(b)).kind {
+            Kind::Enum(e) if e.values.iter().all(Value::is_string) => {}
+            _ => external.push(object_at(schema, b).filter(|o| o.properties.len() == 1)?),
+        }
+    }
+    (!external.is_empty()).then_some((external, true))
 }
 
 /// The schema of the property `key` of the objects at `id` ([`objects_at`]), whether it is
