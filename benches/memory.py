@@ -14,7 +14,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   100 MB, read by `tools`; and about 10 MB of them (`tools-pythonic-10mb`, where the issue
   measured 86x, when 100 MB did not fit).
 * `messy-bad`: the `messy` records with `id: true` in the middle one, read by `parse
-  --schema` with the records' schema: exit 1 (`parse-error`).
+  --schema` with the records' schema: exit 1 (`parse-error`); and with one record or many
+  (`parse-one-or-many-error`, the error met item by item since session 19).
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
   `parse --schema` with an object schema (`parse-object`; `parse-object-bounded` with
   `minItems` and `maxItems` on the records' array, item by item since session 15;
@@ -65,6 +66,7 @@ of the process is read with wait4 once it has exited.
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, parse-bounded, parse-unique, parse-one-or-many, parse-error,
+  parse-one-or-many-error,
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
@@ -620,6 +622,13 @@ def main() -> None:
                 "parse-error",
                 lambda: doc("messy-bad", lambda f: write_messy(f, bad=RECORDS // 2)),
                 ["parse", "--schema", schema_path],
+                None,
+            ),
+            # The same error in the branch of a union of one record or many.
+            (
+                "parse-one-or-many-error",
+                lambda: doc("messy-bad", lambda f: write_messy(f, bad=RECORDS // 2)),
+                ["parse", "--schema", one_or_many_path],
                 None,
             ),
             ("parse-any", lambda: doc("messy", write_messy), ["parse", "--schema", any_path], None),

@@ -43,9 +43,10 @@
 //!   beside it, objects with properties, numbers, booleans, `null`, which take a one-element
 //!   array's item and nothing out of a longer one), at the root or as the property that
 //!   holds the array in an object above (`{"records": OneOrMany<T>}`): the items are that
-//!   branch's. A shorter array, an item
-//!   that cannot be recovered or a constraint broken is evaluated whole, where the union
-//!   decides.
+//!   branch's. A shorter array is evaluated whole, where the union decides. An item that
+//!   cannot be recovered, or a constraint broken, is the union's error as it is the
+//!   branch's: every other branch fails at the array itself, and a union's error is the one
+//!   that got deepest into the value.
 //!
 //! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
 //!   {...}}`, records keyed by id), against a map schema (`{"type": "object",
@@ -871,6 +872,9 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             }
             t.count(&fixes);
             if t.error.is_some() {
+                if let Some(w) = walk.as_mut() {
+                    w.pass();
+                }
                 return true;
             }
             let Some(w) = walk.as_mut() else {
@@ -888,7 +892,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                     t.moves |= !r.moves.is_empty();
                     true
                 }
-                Err(e) if !w.drops_items() && !w.in_union() => {
+                Err(e) if !w.drops_items() => {
                     t.error = Some(e);
                     true
                 }
@@ -918,12 +922,12 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             };
             t.result = Some(result);
             match (around, walk.as_ref()) {
+                // An array too short for a union's branch: another branch may take it.
+                (_, Some(w)) if w.short_for_union() => fit = false,
                 // An array with more or fewer items than its schema allows: evaluated whole,
                 // which lists that break with the others, in its place among them. (An item
                 // that could not be recovered is the error before any count, as whole.)
                 (_, Some(w)) if t.error.is_none() && !w.checks_fit() => fit = false,
-                // The constraints a union's branch's items break: the union's error, whole.
-                (_, Some(w)) if w.in_union() && !w.violations().is_empty() => fit = false,
                 (Some((shell, path)), Some(w)) => {
                     let entries = t.entries;
                     fit = t.around(shell, path, entries, w, schema, options);
@@ -1090,6 +1094,13 @@ mod tests {
                 (r, true)
             }
         }
+    }
+
+    /// Whether `raw` (one candidate) comes to an error read item by item, without being
+    /// held whole; the error is then the pipeline's too ([`same`] checks it).
+    fn errs_item_by_item(raw: &str, schema: &Value, options: &Options) -> bool {
+        let schema = Schema::compile(schema).unwrap();
+        matches!(plan(raw, &schema, options), Some(Outcome::Recovery(_)))
     }
 
     /// The object around the items of `raw` read item by item, and their path.
@@ -2282,25 +2293,34 @@ mod tests {
         assert!(!same("[{id: 1, name: 'x'}]", &s, &options));
         assert!(!same("{id: 1, name: 'x'}", &s, &options));
         assert!(!same("[]", &s, &options));
-        // An item that cannot be recovered, or a constraint broken: the union's error, whole.
-        assert!(!same(
-            "[{id: 1, name: 'x'}, {id: 'q', name: 'y'}]",
-            &s,
-            &options
-        ));
+        // An item that cannot be recovered, or a constraint broken: the union's error is the
+        // array branch's, met item by item (an error is a result held whole).
         let strict = Options::default().policy(crate::Policy::Strict);
-        assert!(!same(
-            "[{id: 1, name: 'x'}, {ID: 2, name: 'y'}]",
-            &s,
-            &strict
-        ));
+        for (raw, options) in [
+            ("[{id: 1, name: 'x'}, {id: 'q', name: 'y'}]", &options),
+            (
+                "[{id: 'q', name: 'x'}, {id: 2, name: 'y'}, {id: 3, name: 'z'}]",
+                &options,
+            ),
+            ("[{id: 1, name: 'x'}, {ID: 2, name: 'y'}]", &strict),
+        ] {
+            assert!(!same(raw, &s, options), "{raw}");
+            assert!(errs_item_by_item(raw, &s, options), "{raw}");
+        }
+        // One item, which fails: the object's branch may take it.
+        let one = "[{id: 'q', name: 'x'}]";
+        assert!(!same(one, &s, &options));
+        assert!(!errs_item_by_item(one, &s, &options));
         let bounded = json!({"anyOf": [
             {"type": "boolean"},
             {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": 3}
         ]});
         assert!(same("[1, '2', 3]", &bounded, &options));
         assert!(!same("[1, -2, 3]", &bounded, &options));
+        assert!(errs_item_by_item("[1, -2, 3]", &bounded, &options));
+        // Too many items: evaluated whole, for the break's place among the others.
         assert!(!same("[1, 2, 3, 4]", &bounded, &options));
+        assert!(!errs_item_by_item("[1, 2, 3, 4]", &bounded, &options));
         // Scalars and `null` beside the array: item by item.
         let scalars = json!({"anyOf": [
             {"type": "number"}, {"type": "null"}, {"type": "integer"}, records()

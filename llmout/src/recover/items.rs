@@ -38,9 +38,8 @@ pub(crate) struct Items<'s> {
     seen: Option<HashSet<u64>>,
     /// Two items recovered so far may be equal (their digests are).
     repeated: bool,
-    /// The array is a branch of a union ([`array_branch`]): an item that cannot
-    /// be recovered, or a constraint broken, is left to recovering the reply whole, whose
-    /// error is the union's.
+    /// The array is a branch of a union ([`array_branch`]), which takes an array of two
+    /// items or more ([`short_for_union`](Self::short_for_union)).
     in_union: bool,
 }
 
@@ -419,11 +418,21 @@ impl<'s> Items<'s> {
         }
     }
 
-    /// Whether the items are a union's branch ([`array_branch`]): then an item that cannot
-    /// be recovered, or a constraint the items break, sends the reply to be evaluated whole,
-    /// for the union's error.
-    pub(crate) fn in_union(&self) -> bool {
-        self.in_union
+    /// Whether the items are a union's branch ([`array_branch`]) and fewer than two have
+    /// been read: another branch may take such an array (a one-element array's item), so
+    /// an item that cannot be recovered, or a constraint broken, is not the union's error
+    /// yet. From two items on, the array is the branch's alone: every other branch fails at
+    /// the array itself, and the union's error is the one that got deepest into the value
+    /// (`Walker::choose`), the branch's, as reading the items one by one meets it.
+    pub(crate) fn short_for_union(&self) -> bool {
+        self.in_union && self.next < 2
+    }
+
+    /// Counts an item read after one that could not be recovered, without recovering it:
+    /// whether the array is short for a union ([`short_for_union`](Self::short_for_union))
+    /// depends on all its items.
+    pub(crate) fn pass(&mut self) {
+        self.next += 1;
     }
 
     /// The members of the top-level object, as items: `None` unless `schema`'s root is any
