@@ -15,7 +15,11 @@ child forked from it starts small: Linux counts a child's peak from before its e
   measured 86x, when 100 MB did not fit).
 * `messy-bad`: the `messy` records with `id: true` in the middle one, read by `parse
   --schema` with the records' schema: exit 1 (`parse-error`); and with one record or many
-  (`parse-one-or-many-error`, the error met item by item since session 19).
+  (`parse-one-or-many-error`, the error met item by item since session 19). The `messy`
+  records against `maxItems` half their number (`parse-bounded-error`), and `messy-again`,
+  whose last record is the middle one again, against `uniqueItems` (`parse-unique-error`):
+  exit 1, the errors met item by item since session 19 (the second reads the records again,
+  to the middle one, to compare the two).
 * `object`: the `messy` records as the one field of an object (`{records: [...]}`), read by
   `parse --schema` with an object schema (`parse-object`; `parse-object-bounded` with
   `minItems` and `maxItems` on the records' array, item by item since session 15;
@@ -66,7 +70,7 @@ of the process is read with wait4 once it has exited.
 Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, parse-bounded, parse-unique, parse-one-or-many, parse-error,
-  parse-one-or-many-error,
+  parse-one-or-many-error, parse-bounded-error, parse-unique-error,
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
@@ -92,10 +96,12 @@ import time
 RECORDS = 507_296
 
 
-def write_messy(f, bad: int = -1) -> None:
-    """The messy records; record `bad` (if any) has `id: true`, which no integer schema takes."""
+def write_messy(f, bad: int = -1, again: int = -1) -> None:
+    """The messy records; record `bad` (if any) has `id: true`, which no integer schema takes;
+    the last record is record `again` (if any) written again."""
     f.write(b"// generated records\n[\n")
-    for i in range(RECORDS):
+    for n in range(RECORDS):
+        i = again if n == RECORDS - 1 and again >= 0 else n
         f.write(
             f"  {{id: {'true' if i == bad else i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
             f"tags: ['a', 'b',], active: True, score: .5, note: None, "
@@ -451,6 +457,9 @@ def main() -> None:
         object_bounded_path = os.path.join(tmp, "object-bounded.schema.json")
         with open(object_bounded_path, "w") as f:
             json.dump({"type": "object", "properties": {"records": bounded}, "required": ["records"]}, f)
+        few_path = os.path.join(tmp, "few.schema.json")
+        with open(few_path, "w") as f:
+            json.dump({**RECORD_SCHEMA, "maxItems": RECORDS // 2}, f)
         unique_path = os.path.join(tmp, "unique.schema.json")
         with open(unique_path, "w") as f:
             json.dump({**RECORD_SCHEMA, "uniqueItems": True}, f)
@@ -629,6 +638,14 @@ def main() -> None:
                 "parse-one-or-many-error",
                 lambda: doc("messy-bad", lambda f: write_messy(f, bad=RECORDS // 2)),
                 ["parse", "--schema", one_or_many_path],
+                None,
+            ),
+            # More records than `maxItems`, and two equal records against `uniqueItems`.
+            ("parse-bounded-error", lambda: doc("messy", write_messy), ["parse", "--schema", few_path], None),
+            (
+                "parse-unique-error",
+                lambda: doc("messy-again", lambda f: write_messy(f, again=RECORDS // 2)),
+                ["parse", "--schema", unique_path],
                 None,
             ),
             ("parse-any", lambda: doc("messy", write_messy), ["parse", "--schema", any_path], None),

@@ -63,9 +63,10 @@
 //!
 //! An array of items may bound its length (`minItems`, `maxItems`) and ask for items that are
 //! all different (`uniqueItems`), and nothing else of the whole array: its items are counted
-//! as they come, and a digest of each recovered item kept; a count outside the bounds, or two
-//! equal digests, is evaluated whole, for the error that lists that break with the others
-//! (or, for a rare equal digest of different items, the value). Around a member's
+//! as they come, and a digest of each recovered item kept. A count outside the bounds is
+//! checked after the items, as recovering the array whole checks it, and listed after their
+//! own breaks; two equal digests are evaluated whole, for the error that lists that break
+//! with the others (or, for a rare equal digest of different items, the value). Around a member's
 //! array, the object is recovered with an empty array in the items' place, whose count is not
 //! checked. A wrapper around the array is taken off item by item only where the root array
 //! has no bounds.
@@ -847,6 +848,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
     let mut walk = None;
     let mut members_walk = false;
     let mut fit = true;
+    let mut end = None;
     let members = follow(text, repair, schema);
     each_item(text, repair, RECOVERED, &members, |event| match event {
         Event::Attempt => {
@@ -921,32 +923,82 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 Err(e) => (Err(e), None),
             };
             t.result = Some(result);
-            match (around, walk.as_ref()) {
-                // An array too short for a union's branch: another branch may take it.
-                (_, Some(w)) if w.short_for_union() => fit = false,
-                // An array with more or fewer items than its schema allows: evaluated whole,
-                // which lists that break with the others, in its place among them. (An item
-                // that could not be recovered is the error before any count, as whole.)
-                (_, Some(w)) if t.error.is_none() && !w.checks_fit() => fit = false,
-                (Some((shell, path)), Some(w)) => {
-                    let entries = t.entries;
-                    fit = t.around(shell, path, entries, w, schema, options);
-                }
-                // The constraints the items break, all of them, as recovering the array whole
-                // lists them (an item that could not be recovered at all is the error instead).
-                (None, Some(w)) => {
-                    if t.error.is_none() && !w.violations().is_empty() {
-                        t.error = Some(Error::invalid(w.violations().to_vec()));
-                    }
-                }
-                // An array (even empty) against a schema that is no array of items.
-                (_, None) => fit = false,
-            }
+            end = Some(around);
             false
         }
     });
+    if let Some(around) = end {
+        if let Some(w) = walk.as_mut() {
+            if t.error.is_none() && w.seeks_repeat() && !w.short_for_union() {
+                seek_repeat(text, repair, &members, schema, options, t.attempt, w);
+            }
+            // An array too short for a union's branch: another branch may take it. Else the
+            // checks of the whole array, after its items' (an item that could not be
+            // recovered is the error before them, as whole).
+            if w.short_for_union() || (t.error.is_none() && !w.finish()) {
+                fit = false;
+            }
+        }
+        match (around, walk.as_ref()) {
+            _ if !fit => {}
+            (Some((shell, path)), Some(w)) => {
+                let entries = t.entries;
+                fit = t.around(shell, path, entries, w, schema, options);
+            }
+            // The constraints the items break, all of them, as recovering the array whole
+            // lists them (an item that could not be recovered at all is the error instead).
+            (None, Some(w)) => {
+                if t.error.is_none() && !w.violations().is_empty() {
+                    t.error = Some(Error::invalid(w.violations().to_vec()));
+                }
+            }
+            // An array (even empty) against a schema that is no array of items.
+            (_, None) => fit = false,
+        }
+    }
     t.members = members;
     (fit && t.result.is_some()).then_some(t)
+}
+
+/// Reads `text` again, as [`weigh`] read it in its `attempt`, to the earlier of two items
+/// of `walk` whose digests are equal ([`Walk::repeat_of`]): whether they are equal, and so
+/// break `uniqueItems`, is told from the two values, as recovering the array whole tells it.
+/// One more parse, and the items before the later one recovered again; only where an array
+/// that asks for items all different has two with the same digest.
+fn seek_repeat(
+    text: &str,
+    repair: &RepairOptions,
+    members: &Members,
+    schema: &Schema,
+    options: &Options,
+    attempt: usize,
+    walk: &mut Walk,
+) {
+    let mut n = 0;
+    let mut again = None;
+    each_item(text, repair, RECOVERED, members, |event| match event {
+        Event::Attempt => {
+            n += 1;
+            again = Walk::new(schema, options)
+                .filter(|_| n == attempt)
+                .map(Walk::checked);
+            true
+        }
+        Event::Member { path, entries } => {
+            again = Walk::member(schema, options, &path, entries)
+                .filter(|_| n == attempt)
+                .map(Walk::checked);
+            true
+        }
+        Event::Item {
+            value, key: None, ..
+        } if n == attempt => match again.as_mut() {
+            Some(again) => walk.repeat_of(again, value),
+            None => false,
+        },
+        Event::Item { .. } => true,
+        Event::End { .. } => false,
+    });
 }
 
 impl Tally {
@@ -1464,20 +1516,48 @@ mod tests {
     }
 
     /// An array whose items must all be different: item by item, each recovered item's
-    /// digest kept; where two digests are equal (two items may be equal), whole, which
-    /// compares the items and reports the break with the rest.
+    /// digest kept; where two digests are equal, the items are read again to the earlier,
+    /// and the two compared: equal, the break is reported after the items' own, as
+    /// recovering the array whole reports it.
     #[test]
     fn unique_items_are_compared_by_digest() {
         let options = Options::default();
         let unique = json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true});
         assert!(same("[1, '2', 3,]", &unique, &options));
         assert!(same("[1, 2]", &unique, &Options::strict()));
-        // Equal as recovered (`'1'` read as 1), or as JSON (`1.0` is 1): whole, and the error.
-        for raw in ["[1, 2, 1]", "[1, '1']", "[1, 1.0]"] {
+        // Equal as recovered (`'1'` read as 1), or as JSON (`1.0` is 1): the error, met item
+        // by item.
+        for raw in ["[1, 2, 1]", "[1, '1']", "[1, 1.0]", "[3, 1, 2, 2, 1]"] {
             assert!(!same(raw, &unique, &options), "{raw}");
+            assert!(errs_item_by_item(raw, &unique, &options), "{raw}");
             let whole = crate::from_llm_with_schema(raw, &unique, &options);
             assert_eq!(whole.error.unwrap().kind(), crate::ErrorKind::Invalid);
         }
+        // The first two equal items are named, described as the earlier one is.
+        let minimum = json!({"type": "array", "items": {"minimum": 0}, "uniqueItems": true});
+        let error =
+            crate::from_llm_with_schema("[{a: 1}, -1, [2], 1.0, 1, -1]", &minimum, &options)
+                .error
+                .unwrap();
+        let broken: Vec<(&str, &str, &str)> = error
+            .violations()
+            .iter()
+            .map(|v| (v.path(), v.keyword(), v.found()))
+            .collect();
+        assert_eq!(
+            broken,
+            [
+                ("/1", "minimum", "-1"),
+                ("/5", "minimum", "-1"),
+                ("", "uniqueItems", "1.0 at 3 and 4")
+            ]
+        );
+        assert!(!same("[{a: 1}, -1, [2], 1.0, 1, -1]", &minimum, &options));
+        assert!(errs_item_by_item(
+            "[{a: 1}, -1, [2], 1.0, 1, -1]",
+            &minimum,
+            &options
+        ));
         // Objects are equal whatever the order of their keys.
         let records = json!({"type": "array", "items": records()["items"], "uniqueItems": true});
         assert!(same(
@@ -1493,14 +1573,42 @@ mod tests {
         // With bounds; as a member's array; as a union's branch.
         let both = json!({"type": "array", "items": {"type": "integer"}, "maxItems": 2, "uniqueItems": true});
         assert!(same("[1, 2]", &both, &options));
-        assert!(!same("[1, 2, 3]", &both, &options));
+        for raw in ["[1, 2, 3]", "[1, 2, 1]"] {
+            assert!(!same(raw, &both, &options));
+            assert!(errs_item_by_item(raw, &both, &options));
+        }
         let around =
             json!({"type": "object", "properties": {"rows": unique, "n": {"type": "integer"}}});
         assert!(same("{n: 2, rows: [1, '2']}", &around, &options));
         assert!(!same("{n: 2, rows: [2, '2']}", &around, &options));
+        assert!(errs_item_by_item(
+            "{n: 2, rows: [2, '2']}",
+            &around,
+            &options
+        ));
         let union = json!({"anyOf": [{"type": "integer"}, unique]});
         assert!(same("[3, 4]", &union, &options));
         assert!(!same("[4, 4]", &union, &options));
+        assert!(errs_item_by_item("[4, 4]", &union, &options));
+        // Read again in the parser's attempt that gave the items: here its second, after a
+        // guess about a missing quote led nowhere.
+        let raw = "[1, 1 ']1a['1\"\"";
+        let mut attempts = 0;
+        each_item(
+            raw,
+            &RepairOptions::default(),
+            Want::ALL,
+            &Members::None,
+            |e| {
+                attempts += usize::from(matches!(e, Event::Attempt));
+                true
+            },
+        );
+        assert_eq!(attempts, 2);
+        let any = json!({"type": "array", "items": {}, "uniqueItems": true});
+        assert!(errs_item_by_item(raw, &any, &options));
+        // (The pipeline takes another candidate there, a span after it.)
+        assert!(same(raw, &any, &options));
     }
 
     #[test]
@@ -1512,12 +1620,35 @@ mod tests {
         assert!(same("[1, 2, 3]", &bounded(3, 3), &options));
         assert!(same("Here: [1, 2] // two", &bounded(2, 5), &options));
         assert!(same("[1, 2, 3]", &bounded(3, 3), &Options::strict()));
-        // Outside them: whole, for the error that lists the break with the others.
-        assert!(!same("[1, 2, 3, 4]", &bounded(1, 3), &options));
-        assert!(!same("[1, 2, 3, 4]", &bounded(1, 3), &Options::strict()));
-        assert!(!same("[1, 'x', 3, 4]", &bounded(1, 3), &options));
-        assert!(!same("[]", &bounded(1, 3), &options));
-        assert!(!same("[1, 2", &bounded(3, 4), &options));
+        // Outside them: the error, met item by item, that lists the break after the items'
+        // own, as recovering the array whole does.
+        for (raw, options) in [
+            ("[1, 2, 3, 4]", &options),
+            ("[1, 2, 3, 4]", &Options::strict()),
+            ("[]", &options),
+            ("[1, 2", &options),
+        ] {
+            let min = if raw == "[1, 2" { 3 } else { 1 };
+            assert!(!same(raw, &bounded(min, 3), options), "{raw}");
+            assert!(errs_item_by_item(raw, &bounded(min, 3), options), "{raw}");
+        }
+        let small =
+            json!({"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": 2});
+        let raw = "[1, -2, 3, -4]";
+        assert!(!same(raw, &small, &options));
+        assert!(errs_item_by_item(raw, &small, &options));
+        let error = crate::from_llm_with_schema(raw, &small, &options)
+            .error
+            .unwrap();
+        let broken: Vec<(&str, &str)> = error
+            .violations()
+            .iter()
+            .map(|v| (v.path(), v.keyword()))
+            .collect();
+        assert_eq!(
+            broken,
+            [("/1", "minimum"), ("/3", "minimum"), ("", "maxItems")]
+        );
         // An item that cannot be recovered is the error before any count, as whole (from the
         // ranking made item by item).
         assert!(!same("[1, 'x']", &bounded(3, 4), &options));
@@ -1541,9 +1672,14 @@ mod tests {
         });
         assert!(same("{rows: [1, '2'], total: '2'}", &around, &options));
         assert!(same("{total: 2, rows: [1, 2, 3]}", &around, &options));
-        assert!(!same("{rows: [], total: 0}", &around, &options));
-        assert!(!same("{rows: [1, 2, 3, 4], total: 4}", &around, &options));
-        assert!(!same("{rows: [1, 2, 3, 4], total: 'x'}", &around, &options));
+        for raw in [
+            "{rows: [], total: 0}",
+            "{rows: [1, 2, 3, 4], total: 4}",
+            "{rows: [1, 2, 3, 4], total: 'x'}",
+        ] {
+            assert!(!same(raw, &around, &options), "{raw}");
+            assert!(errs_item_by_item(raw, &around, &options), "{raw}");
+        }
         // A key to rename on the way, and an optional bounded array (`b`) left out.
         same("{Rows: [1, 2], total: 2}", &around, &options);
         let optional = json!({
@@ -2318,9 +2454,9 @@ mod tests {
         assert!(same("[1, '2', 3]", &bounded, &options));
         assert!(!same("[1, -2, 3]", &bounded, &options));
         assert!(errs_item_by_item("[1, -2, 3]", &bounded, &options));
-        // Too many items: evaluated whole, for the break's place among the others.
+        // Too many items: the count is checked after them, as whole.
         assert!(!same("[1, 2, 3, 4]", &bounded, &options));
-        assert!(!errs_item_by_item("[1, 2, 3, 4]", &bounded, &options));
+        assert!(errs_item_by_item("[1, 2, 3, 4]", &bounded, &options));
         // Scalars and `null` beside the array: item by item.
         let scalars = json!({"anyOf": [
             {"type": "number"}, {"type": "null"}, {"type": "integer"}, records()

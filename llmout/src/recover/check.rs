@@ -224,28 +224,40 @@ impl Walker<'_> {
     }
 
     fn array_check(&mut self, check: &Check, items: &[Value], whole: Option<&Value>) {
-        let n = items.len() as u64;
         match check {
-            Check::MinItems(min) => self.count("minItems", "item", n, *min, true),
-            Check::MaxItems(max) => self.count("maxItems", "item", n, *max, false),
             Check::UniqueItems => {
                 let Some(Value::Array(items)) = whole else {
                     return;
                 };
                 if let Some((first, second)) = duplicate(items) {
-                    let item = describe_value(&items[first]);
-                    self.violate(|name| {
-                        (
-                            "uniqueItems",
-                            "items that are all different".to_owned(),
-                            format!("{item} at {first} and {second}"),
-                            format!(
-                                "{name} has {item} twice (items {first} and {second}); its items must all be different"
-                            ),
-                        )
-                    });
+                    self.not_unique(describe_value(&items[first]), first, second);
                 }
             }
+            _ => self.count_check(check, items.len() as u64),
+        }
+    }
+
+    /// `uniqueItems` broken: the item described as `item` is at `first` and again at
+    /// `second` (the first two equal items).
+    pub(super) fn not_unique(&mut self, item: String, first: usize, second: usize) {
+        self.violate(|name| {
+            (
+                "uniqueItems",
+                "items that are all different".to_owned(),
+                format!("{item} at {first} and {second}"),
+                format!(
+                    "{name} has {item} twice (items {first} and {second}); its items must all be different"
+                ),
+            )
+        });
+    }
+
+    /// `minItems` and `maxItems` on an array of `n` items (its items read one by one, see
+    /// `items::Items::finish`, or all here).
+    pub(super) fn count_check(&mut self, check: &Check, n: u64) {
+        match check {
+            Check::MinItems(min) => self.count("minItems", "item", n, *min, true),
+            Check::MaxItems(max) => self.count("maxItems", "item", n, *max, false),
             _ => {}
         }
     }
@@ -412,9 +424,7 @@ fn are(n: u64, what: &str) -> String {
 fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
     let mut seen: HashMap<Vec<u8>, usize> = HashMap::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let mut key = Vec::new();
-        canonical(item, &mut key, 0);
-        if let Some(first) = seen.insert(key, i) {
+        if let Some(first) = seen.insert(canonical_text(item), i) {
             return Some((first, i));
         }
     }
@@ -422,7 +432,7 @@ fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
 }
 
 /// A digest of `v`'s canonical text: equal JSON values have equal digests (for `uniqueItems`
-/// checked item by item, see `items::Items::checks_fit`, where equal digests send the array
+/// checked item by item, see `items::Items::finish`, where equal digests send the array
 /// to be compared whole). The text is hashed as it is written, never held.
 pub(super) fn digest(v: &Value) -> u64 {
     use std::hash::Hasher;
@@ -440,6 +450,14 @@ pub(super) fn digest(v: &Value) -> u64 {
     let mut d = Digest(Default::default());
     canonical(v, &mut d, 0);
     d.0.finish()
+}
+
+/// `v` written canonically ([`canonical`]): equal JSON values, and only they, give equal
+/// text.
+pub(super) fn canonical_text(v: &Value) -> Vec<u8> {
+    let mut text = Vec::new();
+    canonical(v, &mut text, 0);
+    text
 }
 
 /// `v` written so that equal JSON values are equal text: object keys sorted, numbers equal in

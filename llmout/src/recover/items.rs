@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{check, push_index, push_key, Recovered, Walker};
+use super::{check, describe_value, push_index, push_key, Recovered, Walker};
 use crate::repair::items::{Members, Place};
 use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Property, Schema};
 use crate::{Error, ErrorKind, Options, Violation};
@@ -31,13 +31,14 @@ pub(crate) struct Items<'s> {
     base: usize,
     /// The reply depth of an item.
     depth: usize,
-    /// What is asked of the whole array (`minItems`, `maxItems`, `uniqueItems`: see
-    /// [`bounded_items`]).
-    bounds: Bounds,
+    /// The array whose checks of the whole (`minItems`, `maxItems`, `uniqueItems`: see
+    /// [`bounded_items`]) are made once its items are read ([`finish`](Self::finish)); `None`
+    /// for a map's members and any value's items, of which nothing is asked.
+    array: Option<NodeId>,
     /// With `uniqueItems`, a digest of each item recovered so far.
     seen: Option<HashSet<u64>>,
-    /// Two items recovered so far may be equal (their digests are).
-    repeated: bool,
+    /// The first item whose digest an earlier one has.
+    repeat: Option<Repeat>,
     /// The array is a branch of a union ([`array_branch`]), which takes an array of two
     /// items or more ([`short_for_union`](Self::short_for_union)).
     in_union: bool,
@@ -65,41 +66,22 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
     }
 }
 
-/// What is asked of a whole array read item by item: how many items it may have, and
-/// whether they must all be different.
-#[derive(Clone, Copy)]
-struct Bounds {
-    min: u64,
-    max: u64,
-    unique: bool,
-}
-
-impl Bounds {
-    const NONE: Bounds = Bounds {
-        min: 0,
-        max: u64::MAX,
-        unique: false,
-    };
-}
-
-/// The schema of each item of an array against `id`, and what is asked of the whole array:
-/// as [`items_of`], and also where the array's only checks are `minItems`, `maxItems` and
-/// `uniqueItems`. Recovering such an array is recovering each item where it is, then
-/// counting them and comparing them: where the count breaks a bound, or two items may be
-/// equal, the reply is evaluated whole, for the error recovering it whole gives
-/// ([`Items::checks_fit`]). The object around a member's array is recovered with an empty
-/// array in the items' place, whose count is then not checked (`Walker::at_hole`). Not for a
-/// wrapper's array, which recovery takes out of the object.
-fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds)> {
+/// The schema of each item of an array against `id`, and whether the array asks for items
+/// that are all different: as [`items_of`], and also where the array's only checks are
+/// `minItems`, `maxItems` and `uniqueItems`. Recovering such an array is recovering each
+/// item where it is, then counting them and comparing them ([`Items::finish`]), as
+/// recovering it whole checks the array after its items. The object around a member's array
+/// is recovered with an empty array in the items' place, whose count is then not checked
+/// (`Walker::at_hole`). Not for a wrapper's array, which recovery takes out of the object.
+fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, bool)> {
     if let Some(items) = items_of(schema, id) {
-        return Some((items, Bounds::NONE));
+        return Some((items, false));
     }
-    let mut bounds = Bounds::NONE;
+    let mut unique = false;
     for check in schema.checks(id) {
         match check {
-            Check::MinItems(n) => bounds.min = bounds.min.max(*n),
-            Check::MaxItems(n) => bounds.max = bounds.max.min(*n),
-            Check::UniqueItems => bounds.unique = true,
+            Check::MinItems(_) | Check::MaxItems(_) => {}
+            Check::UniqueItems => unique = true,
             _ => return None,
         }
     }
@@ -108,7 +90,7 @@ fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds)> {
             items: Some(items),
             prefix,
             ..
-        }) if prefix.is_empty() => Some((*items, bounds)),
+        }) if prefix.is_empty() => Some((*items, unique)),
         _ => None,
     }
 }
@@ -143,20 +125,37 @@ fn array_branch(schema: &Schema, id: NodeId) -> Option<NodeId> {
     array.filter(|&b| bounded_items(schema, b).is_some())
 }
 
-/// The schema of each item of an array against `id` read item by item, what is asked of the
-/// whole array, and whether the array is a union's branch: [`bounded_items`], or those of
-/// the [`array_branch`] of a union, which needs two items or more (a shorter array may be
-/// another branch's: it is evaluated whole).
-fn array_of(schema: &Schema, id: NodeId) -> Option<(NodeId, Bounds, bool)> {
-    if let Some((items, bounds)) = bounded_items(schema, id) {
-        return Some((items, bounds, false));
+/// An array read item by item: the schema of its items, the array's own (whose checks of
+/// the whole are made at the end), whether its items must all be different, and whether it
+/// is a union's branch.
+#[derive(Clone, Copy)]
+struct ArrayOf {
+    items: NodeId,
+    array: NodeId,
+    unique: bool,
+    in_union: bool,
+}
+
+/// The array at `id` read item by item: [`bounded_items`], or the [`array_branch`] of a
+/// union, which needs two items or more (a shorter array may be another branch's: it is
+/// evaluated whole, see [`Items::short_for_union`]).
+fn array_of(schema: &Schema, id: NodeId) -> Option<ArrayOf> {
+    if let Some((items, unique)) = bounded_items(schema, id) {
+        return Some(ArrayOf {
+            items,
+            array: id,
+            unique,
+            in_union: false,
+        });
     }
-    let (items, bounds) = bounded_items(schema, array_branch(schema, id)?)?;
-    let bounds = Bounds {
-        min: bounds.min.max(2),
-        ..bounds
-    };
-    Some((items, bounds, true))
+    let array = array_branch(schema, id)?;
+    let (items, unique) = bounded_items(schema, array)?;
+    Some(ArrayOf {
+        items,
+        array,
+        unique,
+        in_union: true,
+    })
 }
 
 /// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
@@ -374,13 +373,10 @@ impl<'s> Items<'s> {
     /// item may win) is evaluated whole, as is one whose item fails
     /// ([`in_union`](Self::in_union)).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
-        let (items, bounds, in_union) = array_of(schema, schema.root())?;
+        let a = array_of(schema, schema.root())?;
         // With a union, its frame and the branch's, as `Walker::union` recovers the branch.
-        let frames = 1 + usize::from(in_union);
-        Some(Items {
-            in_union,
-            ..Items::at_root(schema, options, items, frames).bounded(bounds)
-        })
+        let frames = 1 + usize::from(a.in_union);
+        Some(Items::at_root(schema, options, a.items, frames).of(a))
     }
 
     /// The items of the top-level value, each against `items`, with the `frames` of the
@@ -396,24 +392,25 @@ impl<'s> Items<'s> {
             next: 0,
             base: 0,
             depth: 1,
-            bounds: Bounds::NONE,
+            array: None,
             seen: None,
-            repeated: false,
+            repeat: None,
             in_union: false,
         }
     }
 
     /// The same items, read again once what their array asks is known to be met: no digest
-    /// of each item is kept for [`checks_fit`](Self::checks_fit).
+    /// of each item is kept for [`finish`](Self::finish).
     pub(crate) fn checked(self) -> Self {
         Items { seen: None, ..self }
     }
 
-    /// The same items, with `bounds` asked of their array.
-    fn bounded(self, bounds: Bounds) -> Self {
+    /// The same items, as those of the array `a`.
+    fn of(self, a: ArrayOf) -> Self {
         Items {
-            bounds,
-            seen: bounds.unique.then(HashSet::new),
+            array: Some(a.array),
+            seen: a.unique.then(HashSet::new),
+            in_union: a.in_union,
             ..self
         }
     }
@@ -462,18 +459,19 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
-        let ((items, bounds, in_union), unions) = if any_root(schema) {
+        let (items, array, unions) = if any_root(schema) {
             // Every member of any value is any value, and so is each item of its array.
-            ((schema.resolve(schema.root()), Bounds::NONE, false), 0)
+            (schema.resolve(schema.root()), None, 0)
         } else {
             let (at, _, unions) = array_at(schema, path)?;
-            let items = if entries {
-                (map_at(schema, at)?, Bounds::NONE, false)
+            if entries {
+                (map_at(schema, at)?, None, unions)
             } else {
-                array_of(schema, at)?
-            };
-            (items, unions)
+                let a = array_of(schema, at)?;
+                (a.items, Some(a), unions)
+            }
         };
+        let in_union = array.is_some_and(|a| a.in_union);
         let mut walker = Walker::new(schema, options);
         // The objects' frames and the array's (and a union's, around the array, and each
         // tagged union's on the way).
@@ -483,20 +481,21 @@ impl<'s> Items<'s> {
         for key in path {
             push_key(&mut walker.path, key);
         }
-        Some(
-            Items {
-                base: walker.path.len(),
-                walker,
-                items,
-                next: 0,
-                depth,
-                bounds: Bounds::NONE,
-                seen: None,
-                repeated: false,
-                in_union,
-            }
-            .bounded(bounds),
-        )
+        let items = Items {
+            base: walker.path.len(),
+            walker,
+            items,
+            next: 0,
+            depth,
+            array: None,
+            seen: None,
+            repeat: None,
+            in_union: false,
+        };
+        Some(match array {
+            Some(a) => items.of(a),
+            None => items,
+        })
     }
 
     /// Whether an item that cannot be recovered is dropped ([`Options::drop_invalid_items`]):
@@ -505,12 +504,66 @@ impl<'s> Items<'s> {
         self.walker.drop_items
     }
 
-    /// Whether the items recovered so far meet what is asked of their whole array: their
-    /// number within its bounds (`minItems`, `maxItems`), and, with `uniqueItems`, no two of
-    /// them with the same digest. Where they do not, the reply is evaluated whole, which
-    /// compares the items themselves and reports a break with the rest.
-    pub(crate) fn checks_fit(&self) -> bool {
-        (self.bounds.min..=self.bounds.max).contains(&(self.next as u64)) && !self.repeated
+    /// Ends the items: checks their array as a whole, at its path, after the items' own
+    /// violations, as recovering it whole does: their number against `minItems` and
+    /// `maxItems`. False where that cannot be told item by item: with `uniqueItems`, two
+    /// items with the same digest, which the reply evaluated whole compares.
+    pub(crate) fn finish(&mut self) -> bool {
+        let duplicate = match &self.repeat {
+            None => None,
+            Some(Repeat {
+                first: Some((first, item)),
+                second,
+                ..
+            }) => Some((*first, *second, item.clone())),
+            // (Not told equal to an earlier item: its digest's is another value.)
+            Some(_) => return false,
+        };
+        let Some(array) = self.array else {
+            return true;
+        };
+        let w = &mut self.walker;
+        w.path.truncate(self.base);
+        for check in w.schema.checks(array) {
+            match (check, &duplicate) {
+                (Check::UniqueItems, Some((first, second, item))) => {
+                    w.not_unique(item.clone(), *first, *second);
+                }
+                _ => w.count_check(check, self.next as u64),
+            }
+        }
+        true
+    }
+
+    /// Whether two items have the same digest and the earlier is yet to be found: the items
+    /// are then read again from the start, each passed to [`repeat_of`](Self::repeat_of).
+    pub(crate) fn seeks_repeat(&self) -> bool {
+        self.repeat.as_ref().is_some_and(|r| r.first.is_none())
+    }
+
+    /// The next item of the array read again (`again`, made as these items were, see
+    /// [`checked`](Self::checked)): recovered, and, where its digest is the repeated one,
+    /// compared with the later item. Whether to read on: until that item is found (equal,
+    /// noted for [`finish`](Self::finish); or another value, which `finish` leaves to the
+    /// reply evaluated whole).
+    pub(crate) fn repeat_of(&mut self, again: &mut Items<'_>, item: Value) -> bool {
+        let Some(repeat) = self.repeat.as_mut() else {
+            return false;
+        };
+        let index = again.next;
+        if index >= repeat.second {
+            return false;
+        }
+        let Ok(r) = again.next(item) else {
+            return false;
+        };
+        if check::digest(&r.value) != repeat.digest {
+            return true;
+        }
+        if check::canonical_text(&r.value) == repeat.canonical {
+            repeat.first = Some((index, describe_value(&r.value)));
+        }
+        false
     }
 
     /// The constraints the items recovered so far break, in order.
@@ -547,7 +600,15 @@ impl<'s> Items<'s> {
         let as_text = std::mem::take(&mut w.as_text);
         let value = r?;
         if let Some(seen) = &mut self.seen {
-            self.repeated |= !seen.insert(check::digest(&value));
+            let digest = check::digest(&value);
+            if !seen.insert(digest) && self.repeat.is_none() {
+                self.repeat = Some(Repeat {
+                    digest,
+                    second: self.next - 1,
+                    canonical: check::canonical_text(&value),
+                    first: None,
+                });
+            }
         }
         Ok(Recovered {
             value,
@@ -557,6 +618,16 @@ impl<'s> Items<'s> {
             as_text,
         })
     }
+}
+
+/// The first item of an array read item by item (with `uniqueItems`) whose digest an earlier
+/// item has: its digest, its index, its recovered value written canonically, and, once the
+/// items are read again ([`Items::repeat_of`]), the earlier item it equals, described.
+struct Repeat {
+    digest: u64,
+    second: usize,
+    canonical: Vec<u8>,
+    first: Option<(usize, String)>,
 }
 
 /// The member whose items are recovered one by one: its pointer, the reply depth of the
@@ -611,7 +682,7 @@ impl Walker<'_> {
 
     /// Whether the value at the current path is the empty array in the items' place, in the
     /// object around them ([`around`]): its count is not the items', so `minItems` and
-    /// `maxItems` are not checked on it ([`Items::checks_fit`] counts the items).
+    /// `maxItems` are not checked on it ([`Items::finish`] counts the items).
     #[inline]
     pub(super) fn at_hole(&self) -> bool {
         self.hole
@@ -735,4 +806,50 @@ pub(crate) fn unwrap(
             as_text: walker.as_text,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Items of a `uniqueItems` array, `values` recovered in turn.
+    fn read<'s>(schema: &'s Schema, values: &[Value]) -> Items<'s> {
+        let mut items = Items::new(schema, &Options::default()).unwrap();
+        for v in values {
+            items.next(v.clone()).unwrap();
+        }
+        items
+    }
+
+    #[test]
+    fn a_repeated_digest_is_told_by_comparing_the_two_items() {
+        let schema =
+            Schema::compile(&json!({"type": "array", "items": {}, "uniqueItems": true})).unwrap();
+        let values = [
+            json!({"b": 1, "a": [2]}),
+            json!(3),
+            json!({"a": [2.0], "b": 1}),
+        ];
+        let mut items = read(&schema, &values);
+        assert!(items.seeks_repeat());
+        let mut again = Items::new(&schema, &Options::default()).unwrap().checked();
+        assert!(!items.repeat_of(&mut again, values[0].clone()));
+        assert!(items.finish());
+        let broken: Vec<&str> = items.violations().iter().map(|v| v.found()).collect();
+        // (Described as the earlier item is written, keys in its order.)
+        assert_eq!(broken, ["an object with keys \"b\", \"a\" at 0 and 2"]);
+
+        // Another value with the repeated digest (a collision, made here by hand): not
+        // equal, and left to the reply evaluated whole.
+        let mut items = read(&schema, &values);
+        let mut again = Items::new(&schema, &Options::default()).unwrap().checked();
+        let other = json!({"a": [2], "b": 2});
+        if let Some(r) = items.repeat.as_mut() {
+            r.digest = check::digest(&other);
+        }
+        assert!(!items.repeat_of(&mut again, other));
+        assert!(!items.finish());
+        assert!(items.violations().is_empty());
+    }
 }
