@@ -48,6 +48,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   `{Page: {total: N, records: [...]}}`), read by `parse` against `oneOf` of a unit
   variant's name and two variants with content, each an object with one property
   (`parse-external`, item by item since session 19).
+* `adjacent`: the `messy` records as an adjacently tagged enum's content (`{t: 'Page', c:
+  {total: N, records: [...]}}`), read by `parse` against `oneOf` of that variant, one whose
+  content is a string and a unit variant (`parse-adjacent`, item by item since session 19).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
@@ -75,7 +78,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
-  parse-external,
+  parse-external, parse-adjacent,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -243,6 +246,14 @@ def write_external(f) -> None:
     """The messy records in an externally tagged enum's variant: `{Page: {total: N,
     records: [...]}}`."""
     f.write(f"{{Page: {{total: {RECORDS}, records: ".encode())
+    write_messy(f)
+    f.write(b"}}")
+
+
+def write_adjacent(f) -> None:
+    """The messy records as an adjacently tagged enum's content: `{t: 'Page', c: {total: N,
+    records: [...]}}`."""
+    f.write(f"{{t: 'Page', c: {{total: {RECORDS}, records: ".encode())
     write_messy(f)
     f.write(b"}}")
 
@@ -551,6 +562,26 @@ def main() -> None:
                 },
                 f,
             )
+        adjacent_path = os.path.join(tmp, "adjacent.schema.json")
+        with open(adjacent_path, "w") as f:
+
+            def tagged(name, content):
+                return {
+                    "type": "object",
+                    "properties": {"t": {"const": name}, "c": content},
+                    "required": ["t", "c"],
+                }
+
+            json.dump(
+                {
+                    "oneOf": [
+                        tagged("Page", page),
+                        tagged("Error", {"type": "string"}),
+                        {"type": "object", "properties": {"t": {"const": "Empty"}}, "required": ["t"]},
+                    ]
+                },
+                f,
+            )
         users_path = os.path.join(tmp, "users.schema.json")
         with open(users_path, "w") as f:
             json.dump(
@@ -622,6 +653,8 @@ def main() -> None:
             ("parse-tagged", lambda: doc("tagged", write_tagged), ["parse", "--schema", tagged_path], None),
             # The records in an externally tagged enum's variant.
             ("parse-external", lambda: doc("external", write_external), ["parse", "--schema", external_path], None),
+            # The records as an adjacently tagged enum's content.
+            ("parse-adjacent", lambda: doc("adjacent", write_adjacent), ["parse", "--schema", adjacent_path], None),
             # The keyed records as an object's member (a map below the root).
             ("parse-users", lambda: doc("users", write_users), ["parse", "--schema", users_path], None),
             ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),

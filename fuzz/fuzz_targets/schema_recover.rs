@@ -16,7 +16,8 @@
 //! object with the map's members (`{"users": {"a": <reply>, "b": <reply>}}`), read one by one;
 //! or the object around the items is a branch of an internally tagged union, and the reply
 //! names it (`{"type": "a", "items": [<reply>]}`), or of an externally tagged one, whose key
-//! names it (`{"A": {"items": [<reply>]}}`).
+//! names it (`{"A": {"items": [<reply>]}}`), or the content of an adjacently tagged one
+//! (`{"t": "a", "c": {"items": [<reply>]}}`).
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item.
 #![no_main]
@@ -33,8 +34,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=15).unwrap_or(0);
-    if around == 15 {
+    let around = u.int_in_range(0..=16).unwrap_or(0);
+    if around == 16 {
+        let Ok(wrapped) = common::adjacent_around(&mut u, schema) else {
+            return;
+        };
+        schema = wrapped;
+    } else if around == 15 {
         let Ok(wrapped) = common::external_around(&mut u, schema) else {
             return;
         };
@@ -96,6 +102,7 @@ fuzz_target!(|data: &[u8]| {
         13 => format!("{{x: 1, \"users\": {{\"a\": {reply}, b: {reply}}}, 'name': \"n\"}}"),
         14 => format!("{{\"items\": [{reply}], type: 'a'}}"),
         15 => format!("{{A: {{\"items\": [{reply}], n: 1}}}}"),
+        16 => format!("{{t: 'a', \"c\": {{\"items\": [{reply}]}}}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

@@ -22,9 +22,12 @@
 //! - an object on the way that is a branch of an internally tagged union (serde's
 //!   `#[serde(tag = "type")]`: each branch an object with a constant property), at the root
 //!   or as a property (`{"type": "records", "records": [...]}`): the keys followed are
-//!   those of every branch (a key that two branches give different schemas is not
-//!   followed), and the object around the items is recovered with an empty array in their
-//!   place. Where the reply's tag names a branch as written, recovery takes it from the other
+//!   those of every branch, and the object around the items is recovered with an empty
+//!   array in their place. A key that branches give different schemas is followed where
+//!   only one of them can hold items, as an adjacently tagged enum's content (`{"t":
+//!   "Page", "c": {"records": [...]}}` beside `{"t": "Error", "c": "..."}`); where the tag
+//!   names another branch, the object around never reaches the items, and the reply is
+//!   evaluated whole. Where the reply's tag names a branch as written, recovery takes it from the other
 //!   members alone; where it names none, recovery weighs the branches with the items, and
 //!   the reply is evaluated whole.
 //! - in the same way, an object on the way that is a variant of an externally tagged union
@@ -2289,6 +2292,72 @@ mod tests {
         ));
     }
 
+    /// An adjacently tagged enum (`#[serde(tag = "t", content = "c")]`): the records with a
+    /// total as one variant's content, a message as another's, a unit variant.
+    fn adjacent() -> Value {
+        json!({
+            "oneOf": [
+                {"type": "object", "properties": {
+                    "t": {"const": "Page"},
+                    "c": {"type": "object", "properties": {
+                        "total": {"type": "integer"},
+                        "records": records()
+                    }, "required": ["records"]}
+                }, "required": ["t", "c"]},
+                {"type": "object", "properties": {
+                    "t": {"const": "Error"},
+                    "c": {"type": "string"}
+                }, "required": ["t", "c"]},
+                {"type": "object", "properties": {"t": {"const": "Empty"}}, "required": ["t"]}
+            ]
+        })
+    }
+
+    #[test]
+    fn an_adjacently_tagged_union_around_the_array_reads_it_item_by_item_when_its_tag_names_the_branch(
+    ) {
+        let options = Options::default();
+        for raw in [
+            "{t: 'Page', c: {total: '2', records: [{id: 1, name: 'x'}, {ID: '2', name: 'y',}]}}",
+            // The tag after the content: the branch is known once the object is read.
+            "{\"c\": {\"records\": [{\"id\": 1, \"name\": \"x\"}]}, \"t\": \"Page\"}",
+            "{t: 'Page', c: {records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+        ] {
+            assert!(same(raw, &adjacent(), &options), "{raw}");
+        }
+        assert_eq!(
+            around_of(
+                "{t: 'Page', c: {Total: '1', records: [{id: 1, name: 'x'}]}}",
+                &adjacent()
+            ),
+            (
+                json!({"t": "Page", "c": {"total": 1, "records": []}}),
+                vec!["c".to_owned(), "records".to_owned()]
+            )
+        );
+        for raw in [
+            // Another variant's tag: its content is a string, which the records are not
+            // read into.
+            "{t: 'Error', c: {records: [{id: 1, name: 'x'}]}}",
+            "{t: 'Error', c: 'e'}",
+            "{t: 'Empty'}",
+            // No tag as written: recovery weighs the branches, items included.
+            "{t: 'page', c: {records: [{id: 1, name: 'x'}]}}",
+            "{c: {records: [{id: 1, name: 'x'}]}}",
+        ] {
+            assert!(!same(raw, &adjacent(), &options), "{raw}");
+        }
+        // Two variants whose content may hold items: the key is not followed.
+        let mut two = adjacent();
+        two["oneOf"][1]["properties"]["c"] =
+            json!({"type": "object", "properties": {"message": {"type": "string"}}});
+        assert!(!same(
+            "{t: 'Page', c: {records: [{id: 1, name: 'x'}]}}",
+            &two,
+            &options
+        ));
+    }
+
     /// [`wrapped`] as a member of an object, itself a member of the top-level object.
     fn nested(required: bool) -> Value {
         json!({
@@ -2784,32 +2853,66 @@ mod tests {
         })
     }
 
-    /// An [`object_reply`] as the content of [`external`]'s `Page` variant, under its key
-    /// as written or not, or beside another variant's key.
-    fn external_reply() -> impl Strategy<Value = String> {
-        // (The key as written, and closed, most often: those come item by item.)
-        let open = proptest::sample::select(vec![
-            "{Page: ",
-            "{Page: ",
-            "{Page: ",
-            "{\"Page\": ",
-            "{\"Page\": ",
-            "{'Page': ",
-            "{page: ",
-            "{Error: 'e', Page: ",
-            "{Rows: [], Page: ",
-            "",
-        ]);
-        let close = proptest::sample::select(vec!["}", "}", "}", "}", ", Error: 'e'}", ""]);
-        (object_reply(), open, close).prop_map(|(raw, open, close)| {
-            // Around the object (or the first answer, before it).
-            match raw.find('{') {
-                Some(at) if !open.is_empty() => {
-                    format!("{}{open}{}{close}", &raw[..at], &raw[at..])
-                }
-                _ => raw,
-            }
+    /// An [`object_reply`] inside one of `opens` and one of `closes` (or as it is, for
+    /// `""`), around the object or the first answer before it.
+    fn enclosed_reply(
+        opens: Vec<&'static str>,
+        closes: Vec<&'static str>,
+    ) -> impl Strategy<Value = String> {
+        let (open, close) = (
+            proptest::sample::select(opens),
+            proptest::sample::select(closes),
+        );
+        (object_reply(), open, close).prop_map(|(raw, open, close)| match raw.find('{') {
+            Some(at) if !open.is_empty() => format!("{}{open}{}{close}", &raw[..at], &raw[at..]),
+            _ => raw,
         })
+    }
+
+    /// An [`object_reply`] as the content of [`external`]'s `Page` variant, under its key
+    /// as written or not, or beside another variant's key. (The key as written, and closed,
+    /// most often: those come item by item.)
+    fn external_reply() -> impl Strategy<Value = String> {
+        enclosed_reply(
+            vec![
+                "{Page: ",
+                "{Page: ",
+                "{Page: ",
+                "{\"Page\": ",
+                "{\"Page\": ",
+                "{'Page': ",
+                "{page: ",
+                "{Error: 'e', Page: ",
+                "{Rows: [], Page: ",
+                "",
+            ],
+            vec!["}", "}", "}", "}", ", Error: 'e'}", ""],
+        )
+    }
+
+    /// An [`object_reply`] as the content of [`adjacent`]'s `Page` variant, its tag before
+    /// or after it, as written or not, or another variant's.
+    fn adjacent_reply() -> impl Strategy<Value = String> {
+        enclosed_reply(
+            vec![
+                "{t: 'Page', c: ",
+                "{t: 'Page', c: ",
+                "{\"t\": \"Page\", \"c\": ",
+                "{c: ",
+                "{c: ",
+                "{t: 'page', c: ",
+                "{t: 'Error', c: ",
+                "",
+            ],
+            vec![
+                "}",
+                "}",
+                ", t: 'Page'}",
+                ", t: 'Page'}",
+                ", t: 'Empty'}",
+                "",
+            ],
+        )
     }
 
     proptest! {
@@ -2830,6 +2933,15 @@ mod tests {
             same(&raw, &external(), &options);
             same(&raw, &external(), &Options::default().policy(crate::Policy::Strict));
             let around = json!({"type": "object", "properties": {"result": external()}});
+            same(&format!("{{result: {raw}}}"), &around, &options);
+        }
+
+        #[test]
+        fn an_adjacently_tagged_union_around_the_array_is_the_pipeline(raw in adjacent_reply()) {
+            let options = Options::default();
+            same(&raw, &adjacent(), &options);
+            same(&raw, &adjacent(), &Options::default().policy(crate::Policy::Strict));
+            let around = json!({"type": "object", "properties": {"result": adjacent()}});
             same(&format!("{{result: {raw}}}"), &around, &options);
         }
 

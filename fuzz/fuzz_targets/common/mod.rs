@@ -72,7 +72,8 @@ pub fn tagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
     let mut first = object_around(u, schema)?;
     let defs = first.as_object_mut().and_then(|m| m.remove("$defs"));
     first["properties"]["type"] = json!({"const": "a"});
-    let second = json!({"type": "object", "properties": {"type": {"const": "b"}, "x": {"type": "integer"}}});
+    let second =
+        json!({"type": "object", "properties": {"type": {"const": "b"}, "x": {"type": "integer"}}});
     let mut root = json!({"oneOf": [first, second]});
     if let Some(defs) = defs {
         root["$defs"] = defs;
@@ -94,6 +95,22 @@ pub fn external_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value>
         {"type": "string", "enum": ["C"]},
         variant("A", content),
         variant("B", json!({"type": "integer"}))
+    ]});
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    Ok(root)
+}
+
+/// [`object_around`] as the content `c` of an adjacently tagged variant `a` (`{"t": "a",
+/// "c": {...}}`), beside a variant whose content is a string: the reply's tag names the
+/// branch.
+pub fn adjacent_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    let mut content = object_around(u, schema)?;
+    let defs = content.as_object_mut().and_then(|m| m.remove("$defs"));
+    let mut root = json!({"oneOf": [
+        {"type": "object", "properties": {"t": {"const": "a"}, "c": content}, "required": ["t", "c"]},
+        {"type": "object", "properties": {"t": {"const": "b"}, "c": {"type": "string"}}, "required": ["t", "c"]}
     ]});
     if let Some(defs) = defs {
         root["$defs"] = defs;

@@ -239,31 +239,25 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
     let Some((objects, _)) = objects_at(schema, id) else {
         return Members::None;
     };
-    let mut named = Vec::new();
-    // A key two branches of a tagged union give different schemas is not followed (see
-    // [`property_at`]).
-    let mut seen: Vec<(&str, NodeId)> = Vec::new();
-    let mut blocked: Vec<&str> = Vec::new();
-    for p in objects.iter().flat_map(|o| &o.properties) {
-        match seen.iter().find(|(k, _)| *k == p.name) {
-            Some((_, at)) if *at != p.schema => blocked.push(&p.name),
-            Some(_) => {}
-            None => seen.push((&p.name, p.schema)),
-        }
-    }
+    let mut named: Vec<(String, Place)> = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
     for p in objects.iter().flat_map(|o| &o.properties) {
         if *budget == 0 {
             break;
         }
-        if blocked.contains(&p.name.as_str()) || named.iter().any(|(k, _)| *k == p.name) {
+        if done.contains(&p.name.as_str()) {
             continue;
         }
-        let place = if array_of(schema, p.schema).is_some() {
+        done.push(&p.name);
+        let Some((at, _)) = key_schema(schema, &objects, &p.name) else {
+            continue;
+        };
+        let place = if array_of(schema, at).is_some() {
             Place::Items
-        } else if map_at(schema, p.schema).is_some() {
+        } else if map_at(schema, at).is_some() {
             Place::Entries
         } else if levels > 1 {
-            match members_at(schema, p.schema, levels - 1, budget) {
+            match members_at(schema, at, levels - 1, budget) {
                 Members::None => continue,
                 inner => Place::Within(Arc::new(inner)),
             }
@@ -325,25 +319,49 @@ fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
 }
 
 /// The schema of the property `key` of the objects at `id` ([`objects_at`]), whether it is
-/// required, and whether they are a union's branches: `None` where no branch has it, or two
-/// give it different schemas (the items' schema would depend on the branch, which the tag
-/// may name after them).
+/// required, and whether they are a union's branches ([`key_schema`]).
 fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool, bool)> {
     let (objects, union) = objects_at(schema, id)?;
+    key_schema(schema, &objects, key).map(|(at, required)| (at, required, union))
+}
+
+/// The schema `objects` (a union's branches, or one object) give the property `key`, and
+/// whether it is required, for reading items below it: `None` where none has it.
+/// - Where they give it one schema, it is required only where every branch that has it
+///   requires it: an optional member that fails is dropped, which reading item by item
+///   does not follow.
+/// - Where they give it different schemas, the one that can hold items (an array, a map or
+///   an object, [`holds_items`]) when only one can, as the branch that has it requires it:
+///   the others give the key a value of another kind (an adjacently tagged enum's content,
+///   `{"t": "Page", "c": {"rows": [...]}}` beside `{"t": "Error", "c": "..."}`). Recovery
+///   takes the branch from the tag; where the tag names another, the object around the
+///   items never reaches them (`Around::mark`), and the reply is evaluated whole.
+/// - Where two schemas can hold items, `None`: the items' schema would depend on the
+///   branch, which the tag may name after them.
+fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<(NodeId, bool)> {
     let mut found: Option<(NodeId, bool)> = None;
     for p in objects.iter().flat_map(|o| &o.properties) {
         if p.name != key {
             continue;
         }
-        match found {
-            Some((at, _)) if at != p.schema => return None,
-            // (Required only where every branch that has it requires it: an optional
-            // member that fails is dropped, which reading item by item does not follow.)
-            Some((at, required)) => found = Some((at, required && p.required)),
-            None => found = Some((p.schema, p.required)),
-        }
+        found = match found {
+            None => Some((p.schema, p.required)),
+            Some((at, required)) if at == p.schema => Some((at, required && p.required)),
+            Some(_) if !holds_items(schema, p.schema) => found,
+            Some((at, _)) if !holds_items(schema, at) => Some((p.schema, p.required)),
+            Some(_) => return None,
+        };
     }
-    found.map(|(at, required)| (at, required, union))
+    found
+}
+
+/// Whether a value at `id` may hold items read one by one: an array of items, a map, or
+/// objects ([`array_of`], [`map_at`], [`objects_at`]). Not followed further: a shallow
+/// test, the same wherever a key's schema is chosen ([`key_schema`]).
+fn holds_items(schema: &Schema, id: NodeId) -> bool {
+    array_of(schema, id).is_some()
+        || map_at(schema, id).is_some()
+        || objects_at(schema, id).is_some()
 }
 
 /// The schema of the array (or map) at `path` in the top-level object (see [`members`]),
