@@ -3012,6 +3012,11 @@ mod tests {
             // (The records repeat: equal items, and items equal once recovered, are common.)
             let unique = json!({"type": "array", "items": records()["items"], "uniqueItems": true});
             same(&raw, &unique, &options);
+            // Bounds the replies' counts break, beside the breaks of their items; and all of
+            // it as a union's branch.
+            let bounded = json!({"type": "array", "items": records()["items"], "minItems": 2, "maxItems": 3, "uniqueItems": true});
+            same(&raw, &bounded, &options);
+            same(&raw, &json!({"anyOf": [records()["items"], bounded]}), &options);
         }
     }
 }
