@@ -2347,15 +2347,29 @@ mod tests {
         ] {
             assert!(!same(raw, &adjacent(), &options), "{raw}");
         }
-        // Two variants whose content may hold items: the key is not followed.
+        // Two variants whose content may hold items: the key is not followed. (Even one
+        // that is not followed itself, such as an object with a check of its own, is walked
+        // by recovery when its tag is given, with its own schema for the items.)
         let mut two = adjacent();
         two["oneOf"][1]["properties"]["c"] =
             json!({"type": "object", "properties": {"message": {"type": "string"}}});
-        assert!(!same(
-            "{t: 'Page', c: {records: [{id: 1, name: 'x'}]}}",
-            &two,
-            &options
-        ));
+        let mut checked = adjacent();
+        checked["oneOf"][1]["properties"]["c"] = json!({
+            "type": "object",
+            "properties": {"records": {"type": "array", "items": {"type": "string"}}},
+            "required": ["records"],
+            "minProperties": 1
+        });
+        for (raw, schema) in [
+            ("{t: 'Page', c: {records: [{id: 1, name: 'x'}]}}", &two),
+            (
+                "{t: 'Page', c: {records: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}}",
+                &checked,
+            ),
+            ("{t: 'Error', c: {records: ['a', 'b']}}", &checked),
+        ] {
+            assert!(!same(raw, schema, &options), "{raw}");
+        }
     }
 
     /// [`wrapped`] as a member of an object, itself a member of the top-level object.

@@ -330,14 +330,15 @@ fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool, 
 /// - Where they give it one schema, it is required only where every branch that has it
 ///   requires it: an optional member that fails is dropped, which reading item by item
 ///   does not follow.
-/// - Where they give it different schemas, the one that can hold items (an array, a map or
-///   an object, [`holds_items`]) when only one can, as the branch that has it requires it:
-///   the others give the key a value of another kind (an adjacently tagged enum's content,
+/// - Where they give it different schemas, the one that can hold items (any but a scalar's,
+///   [`holds_items`]) when only one can, as the branch that has it requires it: the others
+///   give the key a scalar (an adjacently tagged enum's content,
 ///   `{"t": "Page", "c": {"rows": [...]}}` beside `{"t": "Error", "c": "..."}`). Recovery
 ///   takes the branch from the tag; where the tag names another, the object around the
 ///   items never reaches them (`Around::mark`), and the reply is evaluated whole.
 /// - Where two schemas can hold items, `None`: the items' schema would depend on the
-///   branch, which the tag may name after them.
+///   branch, which the tag may name after them, and a branch the tag names may walk to the
+///   items with a schema of its own.
 fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<(NodeId, bool)> {
     let mut found: Option<(NodeId, bool)> = None;
     for p in objects.iter().flat_map(|o| &o.properties) {
@@ -355,13 +356,22 @@ fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<(NodeId
     found
 }
 
-/// Whether a value at `id` may hold items read one by one: an array of items, a map, or
-/// objects ([`array_of`], [`map_at`], [`objects_at`]). Not followed further: a shallow
-/// test, the same wherever a key's schema is chosen ([`key_schema`]).
+/// Whether recovering a value against `id` may walk into it, to the items' member: true for
+/// every schema but a scalar's (a string, a number, a boolean, `null`, an `enum`, nothing
+/// at all). Deliberately wide: an object with constraints, which [`objects_at`] does not
+/// follow, is still walked by recovery, and a branch whose schema for the key is walked
+/// must give the items the schema they are read against ([`key_schema`]).
 fn holds_items(schema: &Schema, id: NodeId) -> bool {
-    array_of(schema, id).is_some()
-        || map_at(schema, id).is_some()
-        || objects_at(schema, id).is_some()
+    !matches!(
+        schema.node(schema.resolve(id)).kind,
+        Kind::String
+            | Kind::Number
+            | Kind::Integer { .. }
+            | Kind::Boolean
+            | Kind::Null
+            | Kind::Enum(_)
+            | Kind::Never
+    )
 }
 
 /// The schema of the array (or map) at `path` in the top-level object (see [`members`]),
@@ -388,8 +398,7 @@ impl<'s> Items<'s> {
     /// bounded or not (see [`bounded_items`]), or a union whose only branch an array of two
     /// or more items can take is such an array ([`array_of`]): the items are that branch's,
     /// counted, and an array of fewer items (which a branch that takes a one-element array's
-    /// item may win) is evaluated whole, as is one whose item fails
-    /// ([`in_union`](Self::in_union)).
+    /// item may win) is evaluated whole ([`short_for_union`](Self::short_for_union)).
     pub(crate) fn new(schema: &'s Schema, options: &Options) -> Option<Self> {
         let a = array_of(schema, schema.root())?;
         // With a union, its frame and the branch's, as `Walker::union` recovers the branch.
