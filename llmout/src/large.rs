@@ -23,13 +23,13 @@
 //!   `#[serde(tag = "type")]`: each branch an object with a constant property), at the root
 //!   or as a property (`{"type": "records", "records": [...]}`): the keys followed are
 //!   those of every branch, and the object around the items is recovered with an empty
-//!   array in their place. A key that branches give different schemas is followed where
-//!   only one of them can hold items, as an adjacently tagged enum's content (`{"t":
-//!   "Page", "c": {"records": [...]}}` beside `{"t": "Error", "c": "..."}`); where the tag
-//!   names another branch, the object around never reaches the items, and the reply is
-//!   evaluated whole. Where the reply's tag names a branch as written, recovery takes it from the other
-//!   members alone; where it names none, recovery weighs the branches with the items, and
-//!   the reply is evaluated whole.
+//!   array in their place. Where the reply's tag names a branch as written, recovery takes
+//!   it from the other members alone; where it names none, recovery weighs the branches
+//!   with the items, and the reply is evaluated whole. A key that branches give different
+//!   schemas is followed where all but one of them are scalars' (an adjacently tagged
+//!   enum's content, `{"t": "Page", "c": {"records": [...]}}` beside `{"t": "Error", "c":
+//!   "..."}`): where the tag names another branch, the object around never reaches the
+//!   items, and the reply is evaluated whole.
 //! - in the same way, an object on the way that is a variant of an externally tagged union
 //!   (serde's default: each branch an object with one property, the variant's name, or a
 //!   unit variant's name), as `{"Page": {"records": [...]}}` or `{"Rows": [...]}`: where the
@@ -66,10 +66,11 @@
 //!
 //! An array of items may bound its length (`minItems`, `maxItems`) and ask for items that are
 //! all different (`uniqueItems`), and nothing else of the whole array: its items are counted
-//! as they come, and a digest of each recovered item kept. A count outside the bounds is
-//! checked after the items, as recovering the array whole checks it, and listed after their
-//! own breaks; two equal digests are evaluated whole, for the error that lists that break
-//! with the others (or, for a rare equal digest of different items, the value). Around a member's
+//! as they come, and a digest of each recovered item kept. The array is checked after its
+//! items, as recovering it whole checks it, and its breaks listed after theirs: a count
+//! outside the bounds, and two equal items. Where two digests are equal, the reply is read
+//! again to the earlier item and the two compared; a rare equal digest of different items
+//! is evaluated whole. Around a member's
 //! array, the object is recovered with an empty array in the items' place, whose count is not
 //! checked. A wrapper around the array is taken off item by item only where the root array
 //! has no bounds.

@@ -432,8 +432,8 @@ fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
 }
 
 /// A digest of `v`'s canonical text: equal JSON values have equal digests (for `uniqueItems`
-/// checked item by item, see `items::Items::finish`, where equal digests send the array
-/// to be compared whole). The text is hashed as it is written, never held.
+/// checked item by item, see `items::Items::repeat_of`, where the two items of equal
+/// digests are then compared as text). The text is hashed as it is written, never held.
 pub(super) fn digest(v: &Value) -> u64 {
     use std::hash::Hasher;
     /// The bytes written, hashed.

@@ -2101,7 +2101,7 @@ impl Walker<'_> {
 /// large reply item by item needs the branch decided without the items (see
 /// [`crate::large`]). A key that names no branch exactly (`{"records": ...}`) is weighed
 /// against them all.
-pub(crate) fn external_branch(
+fn external_branch(
     schema: &Schema,
     map: &Map<String, Value>,
     branches: &[NodeId],
