@@ -29,29 +29,27 @@ use libfuzzer_sys::fuzz_target;
 use llmout::schema::{validate, Schema};
 use llmout::Options;
 
+/// A schema put around the generated one (see `common`).
+type Wrap = fn(
+    &mut Unstructured<'_>,
+    serde_json::Value,
+) -> libfuzzer_sys::arbitrary::Result<serde_json::Value>;
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
     let around = u.int_in_range(0..=16).unwrap_or(0);
-    if around == 16 {
-        let Ok(wrapped) = common::adjacent_around(&mut u, schema) else {
-            return;
-        };
-        schema = wrapped;
-    } else if around == 15 {
-        let Ok(wrapped) = common::external_around(&mut u, schema) else {
-            return;
-        };
-        schema = wrapped;
-    } else if around == 14 {
-        let Ok(wrapped) = common::tagged_around(&mut u, schema) else {
-            return;
-        };
-        schema = wrapped;
-    } else if around == 13 {
-        let Ok(wrapped) = common::object_around_map(&mut u, schema) else {
+    let wrap: Option<Wrap> = match around {
+        13 => Some(common::object_around_map),
+        14 => Some(common::tagged_around),
+        15 => Some(common::external_around),
+        16 => Some(common::adjacent_around),
+        _ => None,
+    };
+    if let Some(wrap) = wrap {
+        let Ok(wrapped) = wrap(&mut u, schema) else {
             return;
         };
         schema = wrapped;

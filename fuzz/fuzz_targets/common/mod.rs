@@ -69,49 +69,51 @@ pub fn object_around_map(u: &mut Unstructured<'_>, schema: Value) -> Result<Valu
 /// `type` in each branch), beside an object with another tag: where the reply's tag names the
 /// branch, its items are read one by one.
 pub fn tagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
-    let mut first = object_around(u, schema)?;
-    let defs = first.as_object_mut().and_then(|m| m.remove("$defs"));
-    first["properties"]["type"] = json!({"const": "a"});
-    let second =
-        json!({"type": "object", "properties": {"type": {"const": "b"}, "x": {"type": "integer"}}});
-    let mut root = json!({"oneOf": [first, second]});
-    if let Some(defs) = defs {
-        root["$defs"] = defs;
-    }
-    Ok(root)
+    union_around(u, schema, |mut first| {
+        first["properties"]["type"] = json!({"const": "a"});
+        let second = json!({"type": "object", "properties": {"type": {"const": "b"}, "x": {"type": "integer"}}});
+        json!({"oneOf": [first, second]})
+    })
 }
 
 /// [`object_around`] as the content of an externally tagged variant `A` (serde's default
 /// representation, `{"A": {...}}`), beside a unit variant and another with content: the
 /// reply's key names the branch.
 pub fn external_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
-    let mut content = object_around(u, schema)?;
-    let defs = content.as_object_mut().and_then(|m| m.remove("$defs"));
     let variant = |name: &str, content: Value| {
         json!({"type": "object", "properties": {name: content}, "required": [name],
                "additionalProperties": false})
     };
-    let mut root = json!({"oneOf": [
-        {"type": "string", "enum": ["C"]},
-        variant("A", content),
-        variant("B", json!({"type": "integer"}))
-    ]});
-    if let Some(defs) = defs {
-        root["$defs"] = defs;
-    }
-    Ok(root)
+    union_around(u, schema, |content| {
+        json!({"oneOf": [
+            {"type": "string", "enum": ["C"]},
+            variant("A", content),
+            variant("B", json!({"type": "integer"}))
+        ]})
+    })
 }
 
 /// [`object_around`] as the content `c` of an adjacently tagged variant `a` (`{"t": "a",
 /// "c": {...}}`), beside a variant whose content is a string: the reply's tag names the
 /// branch.
 pub fn adjacent_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
-    let mut content = object_around(u, schema)?;
-    let defs = content.as_object_mut().and_then(|m| m.remove("$defs"));
-    let mut root = json!({"oneOf": [
-        {"type": "object", "properties": {"t": {"const": "a"}, "c": content}, "required": ["t", "c"]},
-        {"type": "object", "properties": {"t": {"const": "b"}, "c": {"type": "string"}}, "required": ["t", "c"]}
-    ]});
+    union_around(u, schema, |content| {
+        json!({"oneOf": [
+            {"type": "object", "properties": {"t": {"const": "a"}, "c": content}, "required": ["t", "c"]},
+            {"type": "object", "properties": {"t": {"const": "b"}, "c": {"type": "string"}}, "required": ["t", "c"]}
+        ]})
+    })
+}
+
+/// [`object_around`] put in a union by `union`; its definitions move to the union's root.
+fn union_around(
+    u: &mut Unstructured<'_>,
+    schema: Value,
+    union: impl FnOnce(Value) -> Value,
+) -> Result<Value> {
+    let mut object = object_around(u, schema)?;
+    let defs = object.as_object_mut().and_then(|m| m.remove("$defs"));
+    let mut root = union(object);
     if let Some(defs) = defs {
         root["$defs"] = defs;
     }
