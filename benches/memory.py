@@ -454,154 +454,120 @@ def main() -> None:
                 files[name] = path
             return files[name]
 
-        schema_path = os.path.join(tmp, "records.schema.json")
-        with open(schema_path, "w") as f:
-            json.dump(RECORD_SCHEMA, f)
-        record_path = os.path.join(tmp, "record.schema.json")
-        with open(record_path, "w") as f:
-            json.dump(RECORD_SCHEMA["items"], f)
+        def schema_file(name, schema):
+            """`schema` written as JSON to the file `name`: its path."""
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                json.dump(schema, f)
+            return path
+
+        schema_path = schema_file("records.schema.json", RECORD_SCHEMA)
+        record_path = schema_file("record.schema.json", RECORD_SCHEMA["items"])
         # The records' array with bounds on its length, alone and as an object's member.
         bounded = {**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}
-        bounded_path = os.path.join(tmp, "bounded.schema.json")
-        with open(bounded_path, "w") as f:
-            json.dump(bounded, f)
-        object_bounded_path = os.path.join(tmp, "object-bounded.schema.json")
-        with open(object_bounded_path, "w") as f:
-            json.dump({"type": "object", "properties": {"records": bounded}, "required": ["records"]}, f)
-        few_path = os.path.join(tmp, "few.schema.json")
-        with open(few_path, "w") as f:
-            json.dump({**RECORD_SCHEMA, "maxItems": RECORDS // 2}, f)
-        unique_path = os.path.join(tmp, "unique.schema.json")
-        with open(unique_path, "w") as f:
-            json.dump({**RECORD_SCHEMA, "uniqueItems": True}, f)
-        one_or_many_path = os.path.join(tmp, "one-or-many.schema.json")
-        with open(one_or_many_path, "w") as f:
-            json.dump({"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]}, f)
-        object_one_or_many_path = os.path.join(tmp, "object-one-or-many.schema.json")
-        with open(object_one_or_many_path, "w") as f:
-            json.dump(
-                {
-                    "type": "object",
-                    "properties": {"records": {"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]}},
-                    "required": ["records"],
-                },
-                f,
-            )
-        object_path = os.path.join(tmp, "object.schema.json")
-        with open(object_path, "w") as f:
-            json.dump(
-                {"type": "object", "properties": {"records": RECORD_SCHEMA}, "required": ["records"]},
-                f,
-            )
-        nested_path = os.path.join(tmp, "nested.schema.json")
-        with open(nested_path, "w") as f:
-            json.dump(
-                {
-                    "type": "object",
-                    "properties": {
-                        "page": {"type": "integer"},
-                        "result": {
-                            "type": "object",
-                            "properties": {"records": RECORD_SCHEMA, "more": {"type": "boolean"}},
-                            "required": ["records"],
-                        },
-                    },
-                    "required": ["result"],
-                },
-                f,
-            )
-        map_path = os.path.join(tmp, "map.schema.json")
-        with open(map_path, "w") as f:
-            json.dump({"type": "object", "additionalProperties": RECORD_SCHEMA["items"]}, f)
-        tagged_path = os.path.join(tmp, "tagged.schema.json")
-        with open(tagged_path, "w") as f:
-            json.dump(
-                {
-                    "oneOf": [
-                        {
-                            "type": "object",
-                            "properties": {
-                                "type": {"const": "records"},
-                                "total": {"type": "integer"},
-                                "records": RECORD_SCHEMA,
-                            },
-                            "required": ["type", "records"],
-                        },
-                        {
-                            "type": "object",
-                            "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
-                            "required": ["type", "message"],
-                        },
-                    ]
-                },
-                f,
-            )
-        external_path = os.path.join(tmp, "external.schema.json")
-        with open(external_path, "w") as f:
-
-            def variant(name, content):
-                return {
-                    "type": "object",
-                    "properties": {name: content},
-                    "required": [name],
-                    "additionalProperties": False,
-                }
-
-            page = {
+        bounded_path = schema_file("bounded.schema.json", bounded)
+        object_bounded_path = schema_file(
+            "object-bounded.schema.json",
+            {"type": "object", "properties": {"records": bounded}, "required": ["records"]},
+        )
+        few_path = schema_file("few.schema.json", {**RECORD_SCHEMA, "maxItems": RECORDS // 2})
+        unique_path = schema_file("unique.schema.json", {**RECORD_SCHEMA, "uniqueItems": True})
+        one_or_many_path = schema_file("one-or-many.schema.json", {"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]})
+        object_one_or_many_path = schema_file(
+            "object-one-or-many.schema.json",
+            {
                 "type": "object",
-                "properties": {"total": {"type": "integer"}, "records": RECORD_SCHEMA},
+                "properties": {"records": {"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]}},
                 "required": ["records"],
-            }
-            json.dump(
-                {
-                    "oneOf": [
-                        {"type": "string", "enum": ["Empty"]},
-                        variant("Page", page),
-                        variant("Error", {"type": "string"}),
-                    ]
-                },
-                f,
-            )
-        adjacent_path = os.path.join(tmp, "adjacent.schema.json")
-        with open(adjacent_path, "w") as f:
-
-            def tagged(name, content):
-                return {
-                    "type": "object",
-                    "properties": {"t": {"const": name}, "c": content},
-                    "required": ["t", "c"],
-                }
-
-            json.dump(
-                {
-                    "oneOf": [
-                        tagged("Page", page),
-                        tagged("Error", {"type": "string"}),
-                        {"type": "object", "properties": {"t": {"const": "Empty"}}, "required": ["t"]},
-                    ]
-                },
-                f,
-            )
-        users_path = os.path.join(tmp, "users.schema.json")
-        with open(users_path, "w") as f:
-            json.dump(
-                {
-                    "type": "object",
-                    "properties": {
-                        "total": {"type": "integer"},
-                        "users": {"type": "object", "additionalProperties": RECORD_SCHEMA["items"]},
-                        "more": {"type": "boolean"},
+            },
+        )
+        object_path = schema_file(
+            "object.schema.json", {"type": "object", "properties": {"records": RECORD_SCHEMA}, "required": ["records"]}
+        )
+        nested_path = schema_file(
+            "nested.schema.json",
+            {
+                "type": "object",
+                "properties": {
+                    "page": {"type": "integer"},
+                    "result": {
+                        "type": "object",
+                        "properties": {"records": RECORD_SCHEMA, "more": {"type": "boolean"}},
+                        "required": ["records"],
                     },
-                    "required": ["total", "users"],
                 },
-                f,
-            )
-        any_path = os.path.join(tmp, "any.schema.json")
-        with open(any_path, "w") as f:
-            json.dump({}, f)
-        defs_path = os.path.join(tmp, "tools.json")
-        with open(defs_path, "w") as f:
-            json.dump(TOOL_DEFS, f)
+                "required": ["result"],
+            },
+        )
+        map_path = schema_file("map.schema.json", {"type": "object", "additionalProperties": RECORD_SCHEMA["items"]})
+        tagged_path = schema_file(
+            "tagged.schema.json",
+            {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "type": {"const": "records"},
+                            "total": {"type": "integer"},
+                            "records": RECORD_SCHEMA,
+                        },
+                        "required": ["type", "records"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"type": {"const": "error"}, "message": {"type": "string"}},
+                        "required": ["type", "message"],
+                    },
+                ]
+            },
+        )
+        # Serde's externally and adjacently tagged enums, the records in a `Page` variant.
+        page = {
+            "type": "object",
+            "properties": {"total": {"type": "integer"}, "records": RECORD_SCHEMA},
+            "required": ["records"],
+        }
+
+        def variant(name, content):
+            return {"type": "object", "properties": {name: content}, "required": [name], "additionalProperties": False}
+
+        def tagged(name, content):
+            return {"type": "object", "properties": {"t": {"const": name}, "c": content}, "required": ["t", "c"]}
+
+        external_path = schema_file(
+            "external.schema.json",
+            {
+                "oneOf": [
+                    {"type": "string", "enum": ["Empty"]},
+                    variant("Page", page),
+                    variant("Error", {"type": "string"}),
+                ]
+            },
+        )
+        adjacent_path = schema_file(
+            "adjacent.schema.json",
+            {
+                "oneOf": [
+                    tagged("Page", page),
+                    tagged("Error", {"type": "string"}),
+                    {"type": "object", "properties": {"t": {"const": "Empty"}}, "required": ["t"]},
+                ]
+            },
+        )
+        users_path = schema_file(
+            "users.schema.json",
+            {
+                "type": "object",
+                "properties": {
+                    "total": {"type": "integer"},
+                    "users": {"type": "object", "additionalProperties": RECORD_SCHEMA["items"]},
+                    "more": {"type": "boolean"},
+                },
+                "required": ["total", "users"],
+            },
+        )
+        any_path = schema_file("any.schema.json", {})
+        defs_path = schema_file("tools.json", TOOL_DEFS)
         empty = os.path.join(tmp, "empty")
         open(empty, "wb").close()
         runs = [
