@@ -53,7 +53,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
   content is a string and a unit variant (`parse-adjacent`, item by item since session 19).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
-  and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`).
+  and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`);
+  `nested-bad`, the same with `id: true` in the middle record, against that schema with
+  `result` optional, which recovery then drops (`parse-optional-error`, item by item since
+  session 20).
 * `jsonl`: the `messy` records again, each on a line of its own as a JSON string holding one
   reply (about 100 MB), read by `parse --jsonl` against one record's schema; about 100 MB of
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
@@ -78,7 +81,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
-  parse-external, parse-adjacent,
+  parse-external, parse-adjacent, parse-optional-error,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
@@ -294,10 +297,11 @@ def write_flat(f) -> None:
     f.write(b'"end": 0}')
 
 
-def write_nested(f) -> None:
-    """The messy records two objects deep: `{page: 1, result: {records: [...], more: false}}`."""
+def write_nested(f, bad: int = -1) -> None:
+    """The messy records two objects deep: `{page: 1, result: {records: [...], more: false}}`
+    (record `bad`, if any, with `id: true`)."""
     f.write(b"{page: 1, result: {records: ")
-    write_messy(f)
+    write_messy(f, bad=bad)
     f.write(b", more: False}}")
 
 
@@ -484,21 +488,23 @@ def main() -> None:
         object_path = schema_file(
             "object.schema.json", {"type": "object", "properties": {"records": RECORD_SCHEMA}, "required": ["records"]}
         )
-        nested_path = schema_file(
-            "nested.schema.json",
-            {
+
+        def nested(required):
+            """The schema that leads to the records two objects deep, `required` its keys."""
+            result = {
                 "type": "object",
-                "properties": {
-                    "page": {"type": "integer"},
-                    "result": {
-                        "type": "object",
-                        "properties": {"records": RECORD_SCHEMA, "more": {"type": "boolean"}},
-                        "required": ["records"],
-                    },
-                },
-                "required": ["result"],
-            },
-        )
+                "properties": {"records": RECORD_SCHEMA, "more": {"type": "boolean"}},
+                "required": ["records"],
+            }
+            return {
+                "type": "object",
+                "properties": {"page": {"type": "integer"}, "result": result},
+                "required": required,
+            }
+
+        nested_path = schema_file("nested.schema.json", nested(["result"]))
+        # The same, `result` optional: an item that cannot be recovered drops it.
+        optional_path = schema_file("optional.schema.json", nested(["page"]))
         map_path = schema_file("map.schema.json", {"type": "object", "additionalProperties": RECORD_SCHEMA["items"]})
         tagged_path = schema_file(
             "tagged.schema.json",
@@ -626,6 +632,13 @@ def main() -> None:
             ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
+            # A record that cannot be recovered in an optional object: recovery drops it.
+            (
+                "parse-optional-error",
+                lambda: doc("nested-bad", lambda f: write_nested(f, bad=RECORDS // 2)),
+                ["parse", "--schema", optional_path],
+                None,
+            ),
             (
                 "parse-error",
                 lambda: doc("messy-bad", lambda f: write_messy(f, bad=RECORDS // 2)),

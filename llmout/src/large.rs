@@ -95,9 +95,12 @@
 //! The value and warnings are exactly those of
 //! [`from_llm_with_compiled`](crate::from_llm_with_compiled): the candidates are ranked by the
 //! same code, each parsed by the same parser and recovered by the same walk, only without
-//! keeping what was read. Where a reply needs what reading it item by item cannot follow (an
-//! item dropped with [`Options::drop_invalid_items`], an optional member dropped because an
-//! item of it cannot be recovered, an object kept as written where the schema asks for a
+//! keeping what was read. An item that cannot be recovered is the error of the whole reply,
+//! as it is recovering it whole; or, where the member that holds the items is optional (or
+//! one on the way to it is), that member is dropped with a warning naming the item's error,
+//! and the object comes without it and with no items ([`Items::around`]). Where a reply
+//! needs what reading it item by item cannot follow (an item dropped with
+//! [`Options::drop_invalid_items`], an object kept as written where the schema asks for a
 //! string, JSON nested as deep as `serde_json`'s limit), that candidate is evaluated whole.
 //!
 //! ```
@@ -309,6 +312,9 @@ impl<'a> Items<'a> {
         &self,
         mut f: impl FnMut(String, Value) -> Result<(), E>,
     ) -> Result<(), E> {
+        if self.plan.dropped() {
+            return Ok(());
+        }
         self.read(RECOVERED, |step| match step {
             Step::Item(index, _, Some(r), key) => {
                 f(key.unwrap_or_else(|| index.to_string()), r.value)
@@ -333,6 +339,38 @@ impl<'a> Items<'a> {
     /// the items' place, and the keys that lead there: the object's member `path[0]`, or
     /// that member's member `path[1]`, and so on (the value is the object with the items in
     /// that array, or as that object's members).
+    ///
+    /// Where an item cannot be recovered and the member that holds the items is optional
+    /// (or one on the way to it is), recovery drops that member, as recovering the reply
+    /// whole does, with a warning that names the item's error: the object then comes without
+    /// it, `path` leads to no member, and there are no items.
+    ///
+    /// ```
+    /// use llmout::large::{from_llm_with_compiled, Large};
+    /// use llmout::schema::Schema;
+    /// use serde_json::json;
+    /// let schema = Schema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "total": {"type": "integer"},
+    ///         "results": {"type": "array", "items": {"type": "integer"}}
+    ///     },
+    ///     "required": ["total"]
+    /// })).unwrap();
+    /// let reply = r#"{"total": 3, "results": [1, 2, "three"]}"#;
+    /// let Large::Items(items) = from_llm_with_compiled(reply, &schema, &Default::default()) else {
+    ///     panic!("an object around an array of items")
+    /// };
+    /// let (object, path) = items.around().expect("an object around the items");
+    /// assert_eq!((json!(object), path), (json!({"total": 3}), &["results".to_owned()][..]));
+    /// let mut count = 0;
+    /// items.for_each_item(|_| -> Result<(), ()> { count += 1; Ok(()) }).unwrap();
+    /// assert_eq!(count, 0);
+    /// let result = items.to_result();
+    /// assert_eq!(result.value, Some(json!({"total": 3})));
+    /// assert_eq!(result.warnings[0].path, "/results");
+    /// assert_eq!(result, llmout::from_llm_with_compiled(reply, &schema, &Default::default()));
+    /// ```
     pub fn around(&self) -> Option<(&Map<String, Value>, &[String])> {
         let shell = self.plan.shell.as_ref().filter(|s| !s.unwrapped)?;
         Some((shell.recovered.value.as_object()?, &shell.path))
@@ -397,6 +435,9 @@ impl<'a> Items<'a> {
     /// For [`Large::Members`], each member's value without its key: use
     /// [`for_each_member`](Self::for_each_member) there.
     pub fn for_each_item<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
+        if self.plan.dropped() {
+            return Ok(());
+        }
         self.read(RECOVERED, |step| match step {
             Step::Item(_, _, Some(r), _) => f(r.value),
             _ => Ok(()),
@@ -527,7 +568,7 @@ impl<'a> Items<'a> {
                         members = true;
                     }
                     let r = match walk.as_mut() {
-                        Some(w) if want.values => match &key {
+                        Some(w) if want.values && !plan.dropped() => match &key {
                             Some(key) => w.next_member(key, value).ok(),
                             None => w.next(value).ok(),
                         },
@@ -584,6 +625,10 @@ struct Shell {
     /// Whether recovery took the items out of it (a wrapper object, `{"results": [...]}`,
     /// against an array schema): the value is then their array alone.
     unwrapped: bool,
+    /// Whether an item could not be recovered, and recovery dropped an optional member for
+    /// it (the items' or one on the way to them): the value is then the object alone, and
+    /// neither the items nor their warnings are in the result.
+    dropped: bool,
 }
 
 /// A candidate read item by item: how, and what it came to.
@@ -610,6 +655,12 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
+    /// Whether an optional member was dropped for an item that could not be recovered: no
+    /// item is in the value ([`Shell::dropped`]).
+    fn dropped(&self) -> bool {
+        self.shell.as_ref().is_some_and(|s| s.dropped)
+    }
+
     /// The warnings of the object around the items.
     fn shell_warnings(&self) -> &[Warning] {
         self.shell
@@ -1007,12 +1058,15 @@ fn seek_repeat(
 
 impl Tally {
     /// The object `shell` around the items at `path` (the members of an object there, with
-    /// `entries`), recovered, and what it comes to with the items `walk` recovered: as recovering it whole would, the first error met (the
-    /// object's before the items' member, an item's, the object's after it), else every
-    /// constraint broken, in the order met. False where that is not what recovering it whole
-    /// gives: an item that cannot be recovered drops an optional member; a member renamed to
-    /// the items' key or to a key on the way to them (whose fixes would then point into the
-    /// items); an object kept as written where a string is wanted.
+    /// `entries`), recovered, and what it comes to with the items `walk` recovered, as
+    /// recovering it whole would: the first error met (the object's before the items'
+    /// member, an item's, the object's after it), else every constraint broken, in the order
+    /// met. Where an item could not be recovered ([`Tally::error`]), the items' member comes
+    /// to its error in the object's recovery: the object's error, or an optional member on
+    /// the way dropped, with no item in the value ([`Shell::dropped`]). False where that is
+    /// not what recovering it whole gives: a member renamed to the items' key or to a key on
+    /// the way to them (whose fixes would then point into the items); an object kept as
+    /// written where a string is wanted.
     fn around(
         &mut self,
         shell: Value,
@@ -1027,6 +1081,7 @@ impl Tally {
             crate::recover::push_key(&mut pointer, key);
         }
         let unwrapped = walk::wrapper_root(schema);
+        let failed = self.error.is_some();
         let around = if unwrapped {
             // A wrapper object around the items: it holds their member alone, and recovery
             // takes the array out of it.
@@ -1039,7 +1094,7 @@ impl Tally {
                 _ => return false,
             }
         } else {
-            walk::around(shell, schema, options, &path)
+            walk::around(shell, schema, options, &path, self.error.take())
         };
         if !around.followed {
             // A union around the items chose by weighing its branches: whole.
@@ -1055,8 +1110,9 @@ impl Tally {
                 Ok(_) => false,
             };
         };
-        if let Some(e) = &self.error {
-            return mark.keeps(e);
+        if unwrapped && failed {
+            // The items are the value: an item's error is its error.
+            return true;
         }
         let recovered = match around.result {
             Ok(r) => r,
@@ -1081,11 +1137,35 @@ impl Tally {
         } else {
             Value::Array(Vec::new())
         };
+        let hole = recovered.value.pointer(&pointer);
         let in_place = unwrapped
-            || recovered.value.pointer(&pointer) == Some(&empty)
-                && !recovered.moves.iter().any(|m| on_the_way(&m.1));
+            || (if failed {
+                hole.is_none()
+            } else {
+                hole == Some(&empty)
+            }) && !recovered.moves.iter().any(|m| on_the_way(&m.1));
         if !in_place || !recovered.as_text.is_empty() {
             return false;
+        }
+        if failed {
+            // An optional member dropped (the items' or one on the way), its warning naming
+            // the item's error: the items' cost, warnings, moves and constraints with it.
+            if !around.violations.is_empty() {
+                self.error = Some(Error::invalid(around.violations));
+                return true;
+            }
+            self.cost = recovered.cost;
+            self.moves = !recovered.moves.is_empty();
+            self.recovery = 0;
+            self.shell = Some(Shell {
+                path,
+                pointer,
+                before: recovered.warnings.len(),
+                recovered,
+                unwrapped,
+                dropped: true,
+            });
+            return true;
         }
         let mut broken = around.violations;
         let after = broken.split_off(mark.violations.min(broken.len()));
@@ -1103,6 +1183,7 @@ impl Tally {
             before: mark.warnings,
             recovered,
             unwrapped,
+            dropped: false,
         });
         true
     }
@@ -1125,30 +1206,25 @@ mod tests {
     /// What [`from_llm_with_compiled`] hands over, collected: the value, the warnings, and
     /// whether it came item by item.
     fn collect(raw: &str, schema: &Schema, options: &Options) -> (ValidationResult<Value>, bool) {
+        let read = |items: Items, empty: Value| {
+            if let Some((object, path)) = items.around() {
+                let object = json!(object);
+                let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
+                match hole {
+                    Some(hole) => assert_eq!(hole, &empty),
+                    // An optional member dropped for an item: no items either.
+                    None => assert_eq!(items.for_each_item(|_| Err(())), Ok(())),
+                }
+            }
+            let r = items.to_result();
+            assert_eq!(r.warnings.len(), items.warning_count());
+            assert_eq!(items.recovered(), r.recovered);
+            (r, true)
+        };
         match from_llm_with_compiled(raw, schema, options) {
             Large::Whole(r) => (r, false),
-            Large::Members(items) => {
-                if let Some((object, path)) = items.around() {
-                    let object = json!(object);
-                    let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
-                    assert_eq!(hole, Some(&json!({})));
-                }
-                let r = items.to_result();
-                assert_eq!(r.warnings.len(), items.warning_count());
-                assert_eq!(items.recovered(), r.recovered);
-                (r, true)
-            }
-            Large::Items(items) => {
-                if let Some((object, path)) = items.around() {
-                    let object = json!(object);
-                    let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
-                    assert_eq!(hole, Some(&json!([])));
-                }
-                let r = items.to_result();
-                assert_eq!(r.warnings.len(), items.warning_count());
-                assert_eq!(items.recovered(), r.recovered);
-                (r, true)
-            }
+            Large::Members(items) => read(items, json!({})),
+            Large::Items(items) => read(items, json!([])),
         }
     }
 
@@ -1168,6 +1244,13 @@ mod tests {
         };
         let (object, path) = items.around().expect("an object around the items");
         (json!(object), path.to_vec())
+    }
+
+    /// The paths of the constraints the pipeline's result for `raw` says are broken.
+    fn broken(raw: &str, schema: &Value, options: &Options) -> Vec<String> {
+        let whole = crate::from_llm_with_compiled(raw, &Schema::compile(schema).unwrap(), options);
+        let e = whole.error.expect("an error");
+        e.violations().iter().map(|v| v.path().to_owned()).collect()
     }
 
     /// The result is the pipeline's, exactly; returns whether it came item by item.
@@ -1911,14 +1994,8 @@ mod tests {
         ] {
             assert!(!same(raw, &wrapped(), &options), "{raw}");
         }
-        // An optional member whose item cannot be recovered is dropped, whole.
-        let optional = json!({
-            "type": "object",
-            "properties": {"records": records(), "n": {"type": "integer"}}
-        });
-        let raw = "{n: 1, records: [{id: 'x', name: 'y'}]}";
-        assert!(!same(raw, &optional, &options));
-        assert!(same(&raw.replace("'x'", "1"), &optional, &options));
+        // (An optional member whose item cannot be recovered is dropped, item by item too:
+        // `an_optional_member_an_item_fails_in_is_dropped_as_whole`.)
         // Constraints: broken in the items and around them, all listed in order.
         let limited = json!({
             "type": "object",
@@ -1930,17 +2007,10 @@ mod tests {
         });
         let raw = "{a: -1, records: [1, -2, 3, -4], b: -5}";
         assert!(!same(raw, &limited, &options));
-        let whole =
-            crate::from_llm_with_compiled(raw, &Schema::compile(&limited).unwrap(), &options);
-        let paths: Vec<&str> = whole
-            .error
-            .as_ref()
-            .unwrap()
-            .violations()
-            .iter()
-            .map(|v| v.path())
-            .collect();
-        assert_eq!(paths, ["/a", "/records/1", "/records/3", "/b"]);
+        assert_eq!(
+            broken(raw, &limited, &options),
+            ["/a", "/records/1", "/records/3", "/b"]
+        );
         assert!(same("{a: 1, records: [1, 2], b: 5}", &limited, &options));
         // Constraints on the object, or on the array other than its bounds: whole. (Its
         // bounds are counted: see `an_array_with_bounds_is_counted`.)
@@ -2019,14 +2089,12 @@ mod tests {
             ),
             Some((json!({"total": 2, "users": {}}), vec!["users".to_owned()]))
         );
-        // A member that cannot be recovered: the error, as whole, where the map is required;
-        // where it is optional, recovering it whole drops the map instead.
+        // A member that cannot be recovered: the error, as whole, where the map is required
+        // (where it is optional, it is dropped: see
+        // `an_optional_member_an_item_fails_in_is_dropped_as_whole`).
         let bad = "{total: 1, users: {u1: {id: 'x', name: 'y'}}}";
         same(bad, &with_map(true), &options);
-        assert!(!same(bad, &with_map(false), &options));
-        let compiled = Schema::compile(&with_map(false)).unwrap();
-        let dropped = crate::from_llm_with_compiled(bad, &compiled, &options);
-        assert_eq!(dropped.value, Some(json!({"total": 1})));
+        assert!(errs_item_by_item(bad, &with_map(true), &options));
         for raw in [
             // A key of the map given twice (the last value would take the first's place), or
             // the map's own key given again after it.
@@ -2427,10 +2495,123 @@ mod tests {
         ] {
             assert!(!same(raw, &schema, &options), "{raw}");
         }
-        // An optional object on the way whose item cannot be recovered is dropped, whole.
-        let raw = "{id: 'a', data: {total: 1, records: [{id: 'x', name: 'y'}]}}";
-        assert!(!same(raw, &nested(false), &options));
-        assert!(same(&raw.replace("'x'", "1"), &nested(false), &options));
+        // (An optional object on the way whose item cannot be recovered is dropped, item by
+        // item too: `an_optional_member_an_item_fails_in_is_dropped_as_whole`.)
+    }
+
+    /// The one whole result, and whether it came item by item with no item in it.
+    fn dropped(raw: &str, schema: &Value, options: &Options) -> (ValidationResult<Value>, bool) {
+        let compiled = Schema::compile(schema).unwrap();
+        let by_items = same(raw, schema, options);
+        let (result, _) = collect(raw, &compiled, options);
+        let none = match from_llm_with_compiled(raw, &compiled, options) {
+            Large::Items(items) | Large::Members(items) => {
+                items.for_each_item(|_| Err(())).is_ok()
+                    && items.for_each_member(|_, _| Err(())).is_ok()
+            }
+            Large::Whole(_) => false,
+        };
+        (result, by_items && none)
+    }
+
+    /// Where an item cannot be recovered in an optional member (the items', or one on the
+    /// way to them), recovering the reply whole drops that member, with a warning naming the
+    /// item's error: item by item, the object around is recovered with that error in the
+    /// items' place, and comes without it.
+    #[test]
+    fn an_optional_member_an_item_fails_in_is_dropped_as_whole() {
+        let options = Options::default();
+        let optional = json!({
+            "type": "object",
+            "properties": {"records": records(), "n": {"type": "integer"}}
+        });
+        let raw =
+            "{n: '1', records: [{id: 1, name: 'x'}, {id: 'x', name: 'y'}, {id: 3, name: 'z'}]}";
+        let (result, read) = dropped(raw, &optional, &options);
+        assert!(read);
+        assert_eq!(result.value, Some(json!({"n": 1})));
+        let said: Vec<(&str, &str)> = result
+            .warnings
+            .iter()
+            .map(|w| (w.path.as_str(), &*w.message))
+            .collect();
+        // The parser's fixes, the items' among them; then recovery's: the drop (the items'
+        // own warnings go with them) and `n`.
+        // The parser's fixes, the items' among them (the three items' keys and strings);
+        // then recovery's: `n`, and the drop (the items' own warnings go with them).
+        assert_eq!(
+            said.iter()
+                .filter(|(p, _)| p.starts_with("/records/"))
+                .count(),
+            8
+        );
+        assert_eq!(
+            &said[11..],
+            [
+                ("/n", "read \"1\" as the integer 1"),
+                (
+                    "/records",
+                    "dropped optional field \"records\": at /records/1/id: expected an integer, found \"x\""
+                )
+            ]
+        );
+        // Valid JSON, and JSON once sanitized: the same.
+        let valid = r#"{"records": [{"id": "x", "name": "y"}], "n": 2}"#;
+        assert!(dropped(valid, &optional, &options).1);
+        assert!(dropped(&valid.replace("\"y\"", "\"a\nb\""), &optional, &options).1);
+        // Under the strict policy nothing is dropped: the item's error.
+        let strict = Options::default().policy(crate::Policy::Strict);
+        same(raw, &optional, &strict);
+        assert!(errs_item_by_item(raw, &optional, &strict));
+        // A map's member, and an optional object on the way (its `records` required).
+        let bad = "{total: 1, users: {u1: {id: 1, name: 'x'}, u2: {id: 'x', name: 'y'}}}";
+        let (result, read) = dropped(bad, &with_map(false), &options);
+        assert!(read);
+        assert_eq!(result.value, Some(json!({"total": 1})));
+        let raw = "{id: 'a', data: {total: 1, records: [{id: 'x', name: 'y'}]}, count: 2}";
+        let (result, read) = dropped(raw, &nested(false), &options);
+        assert!(read);
+        assert_eq!(result.value, Some(json!({"id": "a", "count": 2})));
+        assert_eq!(
+            result
+                .warnings
+                .iter()
+                .filter(|w| w.kind == WarningKind::RequiredOnly)
+                .map(|w| w.path.as_str())
+                .collect::<Vec<_>>(),
+            ["/data"]
+        );
+        // What follows the dropped member still counts: its error, or the constraints
+        // broken around it (the items', dropped with them, not).
+        let mut then = optional.clone();
+        then["required"] = json!(["n"]);
+        let after = "{records: [{id: 'x', name: 'y'}], n: 'z'}";
+        same(after, &then, &options);
+        assert!(errs_item_by_item(after, &then, &options));
+        let whole =
+            crate::from_llm_with_compiled(after, &Schema::compile(&then).unwrap(), &options);
+        assert_eq!(whole.error.unwrap().path(), "/n");
+        let limited = json!({
+            "type": "object",
+            "properties": {
+                "records": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                "b": {"type": "integer", "minimum": 0}
+            }
+        });
+        let raw = "{records: [-1, 'x', 3], b: -5}";
+        same(raw, &limited, &options);
+        assert!(errs_item_by_item(raw, &limited, &options));
+        assert_eq!(broken(raw, &limited, &options), ["/b"]);
+        // One record or many, optional: the union's error is the item's.
+        let many = json!({"type": "object", "properties": {"records": one_or_many(), "n": {"type": "integer"}}});
+        let raw = "{n: 1, records: [{id: 1, name: 'x'}, {id: 'x', name: 'y'}]}";
+        let (result, read) = dropped(raw, &many, &options);
+        assert!(read);
+        assert_eq!(result.value, Some(json!({"n": 1})));
+        // A required member: the item's error, as before.
+        let raw = "{total: 1, records: [{id: 'x', name: 'y'}]}";
+        same(raw, &wrapped(), &options);
+        assert!(errs_item_by_item(raw, &wrapped(), &options));
     }
 
     #[test]
@@ -2968,6 +3149,10 @@ mod tests {
             same(&raw, &loose, &options);
             same(&raw, &json!({}), &options);
             same(&raw, &wrapped(), &Options::default().policy(crate::Policy::NoInvent));
+            // The records optional: an item that cannot be recovered drops them.
+            let mut optional = wrapped();
+            optional["required"] = json!(["total"]);
+            same(&raw, &optional, &options);
             // Against the items' array schema: a wrapper of the items alone is taken off.
             same(&raw, &records(), &options);
             same(&raw, &records(), &Options::default().policy(crate::Policy::Strict));

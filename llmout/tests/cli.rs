@@ -599,6 +599,42 @@ fn parse_writes_an_object_around_an_array_item_by_item() {
     }
 }
 
+/// Where an item cannot be recovered in an optional member, the member is dropped with a
+/// warning naming the item's error, as reading the reply whole drops it: read item by item,
+/// the object is written without it.
+#[test]
+fn parse_drops_an_optional_member_an_item_fails_in_item_by_item() {
+    let schema = schema_file(
+        "optional-items.json",
+        &serde_json::json!({
+            "type": "object",
+            "properties": {
+                "total": {"type": "integer"},
+                "results": {"type": "array", "items": {"type": "integer"}}
+            },
+            "required": ["total"]
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let reply = b"{total: 3, results: [1, 2, 'three']}";
+    let pad = " ".repeat(1 << 20);
+    let o = llmout(
+        &["parse", "--schema", path],
+        &[pad.as_bytes(), reply].concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"total\":3},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/results/2\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"required_only\",\"path\":\"/results\",\"message\":\"dropped optional field \\\"results\\\": at /results/2: expected an integer, found \\\"three\\\"\"}],\"recovered\":true}\n"
+    );
+    assert_same_when_large(&["parse", "--schema", path], reply);
+    // Under the strict policy nothing is dropped: the item's error.
+    assert_same_when_large(&["parse", "--policy", "strict", "--schema", path], reply);
+}
+
 /// A wrapper object around the array (`{"results": [...]}`), against the array schema, is
 /// written item by item as the array alone, the wrapper taken off with a warning; objects
 /// given one by one in prose are the array's items. Each prints the same bytes whole.

@@ -17,8 +17,8 @@ use serde_json::Value;
 
 use super::{check, describe_value, push_index, push_key, Recovered, Walker};
 use crate::repair::items::{Members, Place};
-use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Property, Schema};
-use crate::{Error, ErrorKind, Options, Violation};
+use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Schema};
+use crate::{Error, Options, Violation};
 
 /// Recovers the items of an array in order, each as [`recover`](super::recover) recovers it
 /// inside the whole value: the same value, warnings (paths from the root, `/0/…` or
@@ -249,7 +249,7 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
             continue;
         }
         done.push(&p.name);
-        let Some((at, _)) = key_schema(schema, &objects, &p.name) else {
+        let Some(at) = key_schema(schema, &objects, &p.name) else {
             continue;
         };
         let place = if array_of(schema, at).is_some() {
@@ -318,38 +318,35 @@ fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
     (!external.is_empty()).then_some((external, true))
 }
 
-/// The schema of the property `key` of the objects at `id` ([`objects_at`]), whether it is
-/// required, and whether they are a union's branches ([`key_schema`]).
-fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool, bool)> {
+/// The schema of the property `key` of the objects at `id` ([`objects_at`]), and whether
+/// they are a union's branches ([`key_schema`]).
+fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool)> {
     let (objects, union) = objects_at(schema, id)?;
-    key_schema(schema, &objects, key).map(|(at, required)| (at, required, union))
+    key_schema(schema, &objects, key).map(|at| (at, union))
 }
 
-/// The schema `objects` (a union's branches, or one object) give the property `key`, and
-/// whether it is required, for reading items below it: `None` where none has it.
-/// - Where they give it one schema, it is required only where every branch that has it
-///   requires it: an optional member that fails is dropped, which reading item by item
-///   does not follow.
+/// The schema `objects` (a union's branches, or one object) give the property `key`, for
+/// reading items below it: `None` where none has it.
+/// - Where they give it one schema, that one.
 /// - Where they give it different schemas, the one that can hold items (any but a scalar's,
-///   [`holds_items`]) when only one can, as the branch that has it requires it: the others
-///   give the key a scalar (an adjacently tagged enum's content,
+///   [`holds_items`]) when only one can: the others give the key a scalar (an adjacently tagged enum's content,
 ///   `{"t": "Page", "c": {"rows": [...]}}` beside `{"t": "Error", "c": "..."}`). Recovery
 ///   takes the branch from the tag; where the tag names another, the object around the
 ///   items never reaches them (`Around::mark`), and the reply is evaluated whole.
 /// - Where two schemas can hold items, `None`: the items' schema would depend on the
 ///   branch, which the tag may name after them, and a branch the tag names may walk to the
 ///   items with a schema of its own.
-fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<(NodeId, bool)> {
-    let mut found: Option<(NodeId, bool)> = None;
+fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<NodeId> {
+    let mut found = None;
     for p in objects.iter().flat_map(|o| &o.properties) {
         if p.name != key {
             continue;
         }
         found = match found {
-            None => Some((p.schema, p.required)),
-            Some((at, required)) if at == p.schema => Some((at, required && p.required)),
+            None => Some(p.schema),
+            Some(at) if at == p.schema => found,
             Some(_) if !holds_items(schema, p.schema) => found,
-            Some((at, _)) if !holds_items(schema, at) => Some((p.schema, p.required)),
+            Some(at) if !holds_items(schema, at) => Some(p.schema),
             Some(_) => return None,
         };
     }
@@ -375,22 +372,20 @@ fn holds_items(schema: &Schema, id: NodeId) -> bool {
 }
 
 /// The schema of the array (or map) at `path` in the top-level object (see [`members`]),
-/// whether every property on the way to it is required, and how many unions are on the way
-/// (each a frame more, as `Walker::union` recovers its branch).
-fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, bool, usize)> {
+/// and how many unions are on the way (each a frame more, as `Walker::union` recovers its
+/// branch).
+fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, usize)> {
     if path.is_empty() {
         return None;
     }
     let mut id = schema.root();
-    let mut required = true;
     let mut unions = 0;
     for key in path {
-        let (at, needed, union) = property_at(schema, id, key)?;
-        required &= needed;
+        let (at, union) = property_at(schema, id, key)?;
         unions += usize::from(union);
         id = at;
     }
-    Some((id, required, unions))
+    Some((id, unions))
 }
 
 impl<'s> Items<'s> {
@@ -490,7 +485,7 @@ impl<'s> Items<'s> {
             // Every member of any value is any value, and so is each item of its array.
             (schema.resolve(schema.root()), None, 0)
         } else {
-            let (at, _, unions) = array_at(schema, path)?;
+            let (at, unions) = array_at(schema, path)?;
             if entries {
                 (map_at(schema, at)?, None, unions)
             } else {
@@ -658,15 +653,15 @@ struct Repeat {
 }
 
 /// The member whose items are recovered one by one: its pointer, the reply depth of the
-/// object it is in, whether every property on the way to it is required, where its
-/// recovery began once it has, and whether a union around it was decided by weighing its
-/// branches, items included (`Walker::weighs_the_hole`).
+/// object it is in, where its recovery began once it has, whether a union around it was decided by weighing its
+/// branches, items included (`Walker::weighs_the_hole`), and the error of an item that
+/// could not be recovered, which its recovery then comes to ([`around`]).
 pub(super) struct Hole {
     path: String,
     depth: usize,
-    required: bool,
     at: Option<Mark>,
     weighed: bool,
+    fails: Option<Error>,
 }
 
 /// Where the recovery of the object around the items reached the items' member.
@@ -676,17 +671,6 @@ pub(crate) struct Mark {
     pub(crate) warnings: usize,
     /// The constraints found broken before it.
     pub(crate) violations: usize,
-    /// Whether an error recovering an item is the object's error: else (an optional
-    /// property, outside the strict policy) the whole property would be dropped instead,
-    /// which recovering the items one by one does not follow.
-    pub(crate) required: bool,
-}
-
-impl Mark {
-    /// Whether `e`, met recovering an item, is the error of the whole object.
-    pub(crate) fn keeps(&self, e: &Error) -> bool {
-        self.required || e.kind() == ErrorKind::DepthLimit
-    }
 }
 
 impl Walker<'_> {
@@ -717,24 +701,42 @@ impl Walker<'_> {
             .is_some_and(|h| self.dry == 0 && h.at.is_some() && h.path == self.path)
     }
 
-    /// `property` on `p` of an object at reply depth `depth`: notes where the items' member's
-    /// recovery begins.
+    /// `property` on a property of an object at reply depth `depth`: notes where the items'
+    /// member's recovery begins. True where it is that member and an item could not be
+    /// recovered: its recovery then comes to the item's error ([`failed_hole`](Self::failed_hole)).
     #[inline(never)]
-    pub(super) fn mark_hole(&mut self, p: &Property, depth: usize) {
+    pub(super) fn mark_hole(&mut self, depth: usize) -> bool {
         let (warnings, violations) = (self.warnings.len(), self.violations.len());
-        let (dry, strict) = (self.dry, self.strict);
-        if let Some(hole) = self.hole.as_mut() {
-            let reached = dry == 0 && depth == hole.depth;
-            if reached && hole.at.is_none() && hole.path == self.path {
-                // `p` is the items' property; `hole.required`, whether it and every property
-                // on the way to it are required: else an error in an item would drop an
-                // optional one instead.
-                hole.at = Some(Mark {
-                    warnings,
-                    violations,
-                    required: (p.required && hole.required) || strict,
-                });
-            }
+        let dry = self.dry;
+        let Some(hole) = self.hole.as_mut() else {
+            return false;
+        };
+        let reached = dry == 0 && depth == hole.depth;
+        if !(reached && hole.at.is_none() && hole.path == self.path) {
+            return false;
+        }
+        // The property is the items'.
+        hole.at = Some(Mark {
+            warnings,
+            violations,
+        });
+        hole.fails.is_some()
+    }
+
+    /// The recovery of the items' member where an item could not be recovered (see
+    /// [`mark_hole`](Self::mark_hole)): the item's error, in the place of the empty array's
+    /// recovery.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn failed_hole(
+        &mut self,
+        empty: Cow<'_, Value>,
+        id: NodeId,
+        depth: usize,
+    ) -> Result<Value, Error> {
+        match self.hole.as_mut().and_then(|h| h.fails.take()) {
+            Some(e) => Err(e),
+            None => self.value(empty, id, depth),
         }
     }
 }
@@ -756,19 +758,29 @@ pub(crate) struct Around {
 
 /// Recovers `shell`, the top-level object with an empty array at `path`, against `schema`
 /// (whose root is an object or any value, see [`members`]).
-pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, path: &[String]) -> Around {
+///
+/// With `fails`, the error of an item that could not be recovered, the items' member comes
+/// to that error, as recovering the array whole does: the error of the object, or (where
+/// that member or one on the way to it is optional) the optional one dropped with a warning
+/// that names the error, and the rest of the object recovered as ever.
+pub(crate) fn around(
+    shell: Value,
+    schema: &Schema,
+    options: &Options,
+    path: &[String],
+    fails: Option<Error>,
+) -> Around {
     let mut walker = Walker::new(schema, options);
     let mut pointer = String::new();
     for key in path {
         push_key(&mut pointer, key);
     }
-    let required = array_at(schema, path).is_none_or(|(_, required, _)| required);
     walker.hole = Some(Hole {
         path: pointer,
         depth: path.len().saturating_sub(1),
-        required,
         at: None,
         weighed: false,
+        fails,
     });
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
     let hole = walker.hole.take();
@@ -780,7 +792,6 @@ pub(crate) fn around(shell: Value, schema: &Schema, options: &Options, path: &[S
         mark = Some(Mark {
             warnings: walker.warnings.len(),
             violations: walker.violations.len(),
-            required: true,
         });
     }
     let violations = std::mem::take(&mut walker.violations);
@@ -822,7 +833,6 @@ pub(crate) fn unwrap(
         mark: Some(Mark {
             warnings: walker.warnings.len(),
             violations: walker.violations.len(),
-            required: true,
         }),
         violations: std::mem::take(&mut walker.violations),
         result: Ok(Recovered {

@@ -1653,9 +1653,7 @@ impl Walker<'_> {
         slot: Option<Cow<'_, Value>>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
-        if self.hole.is_some() {
-            self.mark_hole(p, depth);
-        }
+        let failed = self.hole.is_some() && self.mark_hole(depth);
         match slot {
             Some(v) if v.is_null() && !self.schema.is_nullable(p.schema) => {
                 if p.no_invent {
@@ -1677,7 +1675,12 @@ impl Walker<'_> {
             }
             Some(v) => {
                 let saved = self.saved();
-                match self.value(v, p.schema, depth + 1) {
+                let r = if failed {
+                    self.failed_hole(v, p.schema, depth + 1)
+                } else {
+                    self.value(v, p.schema, depth + 1)
+                };
+                match r {
                     Ok(v) => Ok(Some(v)),
                     // Last resort, field by field: an optional field that cannot be recovered
                     // is dropped (never silently), so the required ones can still be kept.
