@@ -1072,8 +1072,9 @@ fn write_tools(
         if i > 0 {
             w.write_all(b",")?;
         }
-        match (defs, r.call(i)) {
-            (Some(defs), Some(mut call)) => {
+        // (A call is read back from its JSON only to be checked against the definitions.)
+        match defs.and_then(|defs| Some((defs, r.call(i)?))) {
+            Some((defs, mut call)) => {
                 let error = check_call(i, &mut call, defs, &mut Vec::new());
                 let out = CallOut {
                     id: &call.id,

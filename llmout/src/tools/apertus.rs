@@ -28,7 +28,7 @@ impl Family for Apertus {
                 Value::Array(items) => items,
                 v => vec![v],
             };
-            let calls: Option<Vec<ToolCall>> = items.iter().map(call).collect();
+            let calls: Option<Vec<ToolCall>> = items.into_iter().map(call).collect();
             if let Some(calls) = calls.filter(|c| !c.is_empty()) {
                 found.calls.extend(calls);
                 found.taken.push(whole);
@@ -57,15 +57,20 @@ impl Family for Apertus {
 }
 
 /// `{"tool": {args}}` as a call.
-fn call(item: &Value) -> Option<ToolCall> {
-    let o = item.as_object().filter(|o| o.len() == 1)?;
-    let (name, args) = o.iter().next()?;
+fn call(item: Value) -> Option<ToolCall> {
+    let Value::Object(o) = item else {
+        return None;
+    };
+    if o.len() != 1 {
+        return None;
+    }
+    let (name, args) = o.into_iter().next()?;
     if !matches!(args, Value::Object(_) | Value::String(_) | Value::Null) {
         return None;
     }
     Some(ToolCall {
         id: None,
-        name: name.clone(),
+        name,
         arguments: arguments(Some(args)),
     })
 }

@@ -52,9 +52,13 @@ impl Calls {
             Calls::Written { text, entries } => {
                 text.push_str(&call.name);
                 let name_end = text.len();
-                // A map of JSON values always writes.
-                if let Ok(arguments) = serde_json::to_string(&call.arguments) {
-                    text.push_str(&arguments);
+                // Written straight into the text: a call's arguments are not held twice.
+                if serde_json::to_writer(Append(text), &call.arguments).is_err() {
+                    // (Not met: see `Append`.) As `serde_json` writes the map as a string.
+                    text.truncate(name_end);
+                    if let Ok(arguments) = serde_json::to_string(&call.arguments) {
+                        text.push_str(&arguments);
+                    }
                 }
                 let arguments_end = text.len();
                 text.push_str(call.id.as_deref().unwrap_or_default());
@@ -156,6 +160,24 @@ impl Calls {
     }
 }
 
+/// `serde_json`'s output appended to a `String`. Each piece it writes is whole UTF-8: it cuts
+/// a string only before the ASCII characters it escapes. A piece that is not would be an
+/// error, never a panic.
+struct Append<'a>(&'a mut String);
+
+impl std::io::Write for Append<'_> {
+    fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+        let piece = std::str::from_utf8(piece)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        self.0.push_str(piece);
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 impl Extend<ToolCall> for Calls {
     fn extend<I: IntoIterator<Item = ToolCall>>(&mut self, calls: I) {
         Calls::extend(self, calls);
@@ -194,6 +216,8 @@ mod tests {
             ),
             call("b", json!({})),
             call("c", json!({"z": [1, {"y": true}], "a": "é"})),
+            // Escapes beside characters of two to four bytes, in keys and values.
+            call("d", json!({"\u{1F600}\"k\n": "\u{1F600}\t\u{e9}\\\u{2028}\u{1}x"})),
         ];
         let mut kept = Calls::default();
         let mut written = Calls::written();
@@ -201,7 +225,7 @@ mod tests {
             kept.push(c.clone());
             written.push(c.clone());
         }
-        assert_eq!((kept.len(), written.len()), (4, 4));
+        assert_eq!((kept.len(), written.len()), (5, 5));
         let json = |calls: &Calls, i| {
             let mut out = Vec::new();
             calls.write(i, &mut out).unwrap();

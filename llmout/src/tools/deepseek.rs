@@ -53,7 +53,7 @@ impl Family for DeepSeek {
                 found.calls.push(ToolCall {
                     id: None,
                     name,
-                    arguments: arguments(Some(&v)),
+                    arguments: arguments(Some(v)),
                 });
                 found.taken.push(whole);
             }

@@ -57,7 +57,7 @@ pub(crate) fn braced_call(
     }
     let arguments = match kv_args(&inner[brace..], quote) {
         Some((args, _)) => args,
-        None => arguments(Some(&lenient(
+        None => arguments(Some(lenient(
             &inner[brace..].replace(quote, "\""),
             found,
             what,

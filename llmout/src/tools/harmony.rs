@@ -47,7 +47,7 @@ impl Family for Harmony {
                 (false, Some(name)) => lenient(body, found, "a harmony call").map(|v| ToolCall {
                     id: None,
                     name,
-                    arguments: arguments(Some(&v)),
+                    arguments: arguments(Some(v)),
                 }),
                 (false, None) => None,
             };

@@ -57,7 +57,7 @@ fn json_values(t: &str, found: &mut Found) {
 fn following_value_count(t: &str, range: &Range<usize>) -> usize {
     t.get(range.clone())
         .and_then(|v| repair::parse(v, &RepairOptions::default()).ok())
-        .and_then(|p| following_value_calls(&p.value))
+        .and_then(|p| following_value_calls(p.value))
         .map_or(0, |c| c.len())
 }
 
@@ -73,7 +73,7 @@ fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>
     let mut chain = Found::default();
     let len = super::read::json_end(&t[start..])?;
     let p = repair::parse(&t[start..start + len], &RepairOptions::default()).ok()?;
-    chain.calls.extend(following_value_calls(&p.value)?);
+    chain.calls.extend(following_value_calls(p.value)?);
     let mut end = start + len;
     let mut passed = false;
     while let Some(next) = following_calls(t, end, &mut chain) {
@@ -128,10 +128,11 @@ fn first(t: &str, found: &mut Found) -> First {
             }
             continue;
         }
-        if envelope(&p.value, found) {
-            return First::Envelope(c.range);
-        }
-        if calls_from_json(&p.value, found) {
+        let value = match envelope(p.value, found) {
+            Ok(()) => return First::Envelope(c.range),
+            Err(value) => value,
+        };
+        if calls_from_json(value, found) {
             return First::Calls(c.range);
         }
     }
@@ -140,9 +141,9 @@ fn first(t: &str, found: &mut Found) -> First {
 
 /// The calls a JSON value following other calls holds: a call, or an array of nothing but
 /// calls.
-pub(crate) fn following_value_calls(v: &Value) -> Option<Vec<ToolCall>> {
+pub(crate) fn following_value_calls(v: Value) -> Option<Vec<ToolCall>> {
     match v {
-        Value::Array(items) if !items.is_empty() => items.iter().map(call_from_json).collect(),
+        Value::Array(items) if !items.is_empty() => items.into_iter().map(call_from_json).collect(),
         Value::Array(_) => None,
         v => call_from_json(v).map(|c| vec![c]),
     }
@@ -166,30 +167,37 @@ fn looks_like_calls(v: &Value) -> bool {
         .any(|k| o.contains_key(*k))
 }
 
-/// The seed's envelope (either spelling), or OpenAI's message shape.
-fn envelope(v: &Value, found: &mut Found) -> bool {
-    let Some(o) = v.as_object() else { return false };
-    let calls = o.get("tool_calls").or_else(|| o.get("toolCalls"));
-    let flag = o.get("needs_more_work").or_else(|| o.get("needsMoreWork"));
-    let content = o.get("content");
-    if calls.is_none() && !(content.is_some() && flag.is_some()) {
-        return false;
+/// The seed's envelope (either spelling), or OpenAI's message shape, read into `found`; else
+/// `v` back.
+fn envelope(v: Value, found: &mut Found) -> Result<(), Value> {
+    let Value::Object(mut o) = v else {
+        return Err(v);
+    };
+    let calls_key = ["tool_calls", "toolCalls"]
+        .into_iter()
+        .find(|k| o.contains_key(*k));
+    let flag = o
+        .get("needs_more_work")
+        .or_else(|| o.get("needsMoreWork"))
+        .map(Value::as_bool);
+    if calls_key.is_none() && !(o.contains_key("content") && flag.is_some()) {
+        return Err(Value::Object(o));
     }
-    if let Some(Value::Array(items)) = calls {
+    if let Some(Value::Array(items)) = calls_key.and_then(|k| o.remove(k)) {
         for item in items {
             if let Some(c) = call_from_json(item) {
                 found.calls.push(c);
             }
         }
     }
-    found.needs_more_work = flag.and_then(Value::as_bool);
+    found.needs_more_work = flag.flatten();
     // The envelope's own content, when it has some; else the text around it.
-    if let Some(Value::String(s)) = content {
+    if let Some(Value::String(s)) = o.get("content") {
         if !s.trim().is_empty() {
             found.content = Some(Some(s.trim().to_owned()));
         }
     }
-    true
+    Ok(())
 }
 
 /// More JSON calls right after a value that ended at `end`, past `;`, commas and white space:
@@ -207,6 +215,6 @@ fn following_calls(t: &str, end: usize, found: &mut Found) -> Option<usize> {
     if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
         return None;
     }
-    found.calls.extend(following_value_calls(&p.value)?);
+    found.calls.extend(following_value_calls(p.value)?);
     Some(end + skip + len)
 }

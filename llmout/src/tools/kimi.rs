@@ -33,7 +33,7 @@ impl Family for Kimi {
                         found.calls.push(ToolCall {
                             id: Some(id.clone()),
                             name,
-                            arguments: arguments(Some(&v)),
+                            arguments: arguments(Some(v)),
                         });
                         found.taken.push(whole);
                     }

@@ -46,7 +46,7 @@ impl Family for Mistral {
                     found.calls.push(ToolCall {
                         id,
                         name,
-                        arguments: arguments(Some(&v)),
+                        arguments: arguments(Some(v)),
                     });
                     found.taken.push(start..stop);
                 }

@@ -131,7 +131,7 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<u
                 )
             })
             .collect();
-        if !calls_from_json(&p.value, found) {
+        if !calls_from_json(p.value, found) {
             return None;
         }
         found.warnings.append(&mut fixes);
@@ -170,7 +170,7 @@ fn leading_items(text: &str) -> (Vec<ToolCall>, usize) {
             break;
         };
         let item = repair::parse(&text[pos..pos + len], &RepairOptions::default());
-        let Some(call) = item.ok().and_then(|p| call_from_json(&p.value)) else {
+        let Some(call) = item.ok().and_then(|p| call_from_json(p.value)) else {
             break;
         };
         calls.push(call);
@@ -180,11 +180,12 @@ fn leading_items(text: &str) -> (Vec<ToolCall>, usize) {
     (calls, end)
 }
 
-/// Arguments as an object: decoded once when given as a JSON string.
-pub(crate) fn arguments(v: Option<&Value>) -> Map<String, Value> {
+/// Arguments as an object (moved out of `v`, never copied): decoded once when given as a JSON
+/// string.
+pub(crate) fn arguments(v: Option<Value>) -> Map<String, Value> {
     match v {
-        Some(Value::Object(m)) => m.clone(),
-        Some(Value::String(s)) => match repair::parse(s, &RepairOptions::default()) {
+        Some(Value::Object(m)) => m,
+        Some(Value::String(s)) => match repair::parse(&s, &RepairOptions::default()) {
             Ok(p) => match p.value {
                 Value::Object(m) => m,
                 _ => Map::new(),
@@ -203,20 +204,23 @@ pub(crate) const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "args", 
 
 /// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` (Cohere Command:
 /// `{"tool_call_id", "tool_name", "parameters"}`) or OpenAI's
-/// `{"id", "type": "function", "function": {"name", "arguments"}}`.
-pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
-    let o = v.as_object()?;
+/// `{"id", "type": "function", "function": {"name", "arguments"}}`. The arguments are moved
+/// out of `v`: a call's arguments are never copied on the way to the caller.
+pub(crate) fn call_from_json(v: Value) -> Option<ToolCall> {
+    let Value::Object(mut o) = v else {
+        return None;
+    };
     let id = o
         .get("id")
         .or_else(|| o.get("tool_call_id"))
         .and_then(Value::as_str)
         .map(str::to_owned);
-    if let Some(Value::Object(f)) = o.get("function") {
+    if let Some(Value::Object(f)) = o.get_mut("function") {
         let name = f.get("name")?.as_str()?.to_owned();
         return Some(ToolCall {
             id,
             name,
-            arguments: arguments(f.get("arguments")),
+            arguments: arguments(f.remove("arguments")),
         });
     }
     let name = NAME_KEYS
@@ -224,7 +228,10 @@ pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
         .find_map(|k| o.get(*k))?
         .as_str()?
         .to_owned();
-    let args = ARGUMENT_KEYS.iter().find_map(|k| o.get(*k));
+    let args = ARGUMENT_KEYS
+        .iter()
+        .find(|k| o.contains_key(**k))
+        .and_then(|k| o.remove(*k));
     Some(ToolCall {
         id,
         name,
@@ -233,10 +240,10 @@ pub(crate) fn call_from_json(v: &Value) -> Option<ToolCall> {
 }
 
 /// Calls from a JSON value that is a call or an array of calls.
-pub(crate) fn calls_from_json(v: &Value, found: &mut Found) -> bool {
+pub(crate) fn calls_from_json(v: Value, found: &mut Found) -> bool {
     match v {
         Value::Array(items) => {
-            let calls: Option<Vec<ToolCall>> = items.iter().map(call_from_json).collect();
+            let calls: Option<Vec<ToolCall>> = items.into_iter().map(call_from_json).collect();
             match calls {
                 Some(calls) if !calls.is_empty() => {
                     found.calls.extend(calls);
@@ -343,7 +350,7 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
             break;
         };
         if let Some(v) = lenient(&text[from..from + len], found, "a call") {
-            if calls_from_json(&v, found) {
+            if calls_from_json(v, found) {
                 last_call = Some(from + len);
             }
         }

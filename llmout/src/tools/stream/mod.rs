@@ -431,7 +431,11 @@ impl Live {
                     sc.advance(v);
                     match sc.end() {
                         Some(end) => {
-                            let calls = sc.partial().value().and_then(json::following_value_calls);
+                            let calls = sc
+                                .partial()
+                                .value()
+                                .cloned()
+                                .and_then(json::following_value_calls);
                             match calls {
                                 Some(calls) => {
                                     self.calls.extend(calls);
@@ -472,7 +476,7 @@ impl Live {
                         self.calls.push(ToolCall {
                             id: call.id,
                             name: call.name,
-                            arguments: arguments(args.as_ref()),
+                            arguments: arguments(args),
                         });
                         self.pos = end;
                         self.phase = Phase::Close;
@@ -822,11 +826,11 @@ impl Live {
                     Some(call) => self.calls.push(ToolCall {
                         id: call.id,
                         name: call.name,
-                        arguments: arguments(Some(&p.value)),
+                        arguments: arguments(Some(p.value)),
                     }),
                     None => {
                         let mut found = Found::default();
-                        calls_from_json(&p.value, &mut found);
+                        calls_from_json(p.value, &mut found);
                         self.calls.extend(found.calls.into_iter().skip(skip));
                     }
                 }
