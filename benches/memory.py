@@ -61,6 +61,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
   reply (about 100 MB), read by `parse --jsonl` against one record's schema; about 100 MB of
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
 * `hermes` again, read by `tools --tools` with a definition of the calls' tool (`tools-defs`).
+* `one-call`: one Hermes call of about 100 MB, a file written whole (`write_file` with the
+  file's lines in one string argument), read by `tools` (`tools-one-call`, within 3x since
+  session 20); `one-call-rows`: one call whose argument is an array of 2 million small
+  objects (`tools-one-call-rows`: the arguments are a `serde_json` map, at its floor).
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
@@ -83,6 +87,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
   parse-external, parse-adjacent, parse-optional-error,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
+  tools-one-call, tools-one-call-rows,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -170,6 +175,24 @@ def write_hermes(f, size: int = 100_000_000) -> None:
         f.write(chunk)
         written += len(chunk)
         i += 1
+
+
+def write_one_call(f, rows: bool = False) -> None:
+    """One Hermes call of about 100 MB: `write_file` with the file's text in one string (its
+    lines escaped), or with `rows` an array of small objects."""
+    f.write(b"Saving the result.\n<tool_call>\n")
+    if rows:
+        f.write(b'{"name": "save_rows", "arguments": {"table": "items", "rows": [')
+        for i in range(2_000_000):
+            sep = b", " if i else b""
+            f.write(sep + f'{{"id": {i}, "name": "Item {i}", "tags": ["a", "b"]}}'.encode())
+        f.write(b"]}}")
+    else:
+        f.write(b'{"name": "write_file", "arguments": {"path": "src/generated.rs", "content": "')
+        for i in range(3_000_000):
+            f.write(f"let value_{i} = compute({i});\\n".encode())
+        f.write(b'"}}')
+    f.write(b"\n</tool_call>\n")
 
 
 def write_jsonl(f) -> None:
@@ -681,6 +704,14 @@ def main() -> None:
                 None,
             ),
             ("tools-pythonic", lambda: doc("pythonic", write_pythonic), ["tools"], None),
+            # One call of about 100 MB: one string argument, and an array of small objects.
+            ("tools-one-call", lambda: doc("one-call", write_one_call), ["tools"], None),
+            (
+                "tools-one-call-rows",
+                lambda: doc("one-call-rows", lambda f: write_one_call(f, rows=True)),
+                ["tools"],
+                None,
+            ),
             (
                 "tools-pythonic-10mb",
                 lambda: doc("pythonic-10mb", lambda f: write_pythonic(f, 10_000_000)),
