@@ -51,6 +51,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `adjacent`: the `messy` records as an adjacently tagged enum's content (`{t: 'Page', c:
   {total: N, records: [...]}}`), read by `parse` against `oneOf` of that variant, one whose
   content is a string and a unit variant (`parse-adjacent`, item by item since session 19).
+* `two`: half the `messy` records in each of two members (`{users: [...], orders:
+  [...]}`), read by `parse` against an object schema with both arrays (`parse-two`): the
+  larger is read item by item, the other whole with the object around it.
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`);
@@ -85,7 +88,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
-  parse-external, parse-adjacent, parse-optional-error,
+  parse-external, parse-adjacent, parse-optional-error, parse-two,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
@@ -107,12 +110,12 @@ import time
 RECORDS = 507_296
 
 
-def write_messy(f, bad: int = -1, again: int = -1) -> None:
-    """The messy records; record `bad` (if any) has `id: true`, which no integer schema takes;
-    the last record is record `again` (if any) written again."""
+def write_messy(f, bad: int = -1, again: int = -1, count: int = RECORDS) -> None:
+    """The messy records (`count` of them); record `bad` (if any) has `id: true`, which no
+    integer schema takes; the last record is record `again` (if any) written again."""
     f.write(b"// generated records\n[\n")
-    for n in range(RECORDS):
-        i = again if n == RECORDS - 1 and again >= 0 else n
+    for n in range(count):
+        i = again if n == count - 1 and again >= 0 else n
         f.write(
             f"  {{id: {'true' if i == bad else i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
             f"tags: ['a', 'b',], active: True, score: .5, note: None, "
@@ -257,6 +260,15 @@ def write_object(f) -> None:
     """The messy records as the one field of an object: `{"records": [...]}`."""
     f.write(b"{records: ")
     write_messy(f)
+    f.write(b"}")
+
+
+def write_two(f) -> None:
+    """Half the messy records in each of two members: `{users: [...], orders: [...]}`."""
+    f.write(b"{users: ")
+    write_messy(f, count=RECORDS // 2)
+    f.write(b", orders: ")
+    write_messy(f, count=RECORDS // 2)
     f.write(b"}")
 
 
@@ -528,6 +540,14 @@ def main() -> None:
         nested_path = schema_file("nested.schema.json", nested(["result"]))
         # The same, `result` optional: an item that cannot be recovered drops it.
         optional_path = schema_file("optional.schema.json", nested(["page"]))
+        two_path = schema_file(
+            "two.schema.json",
+            {
+                "type": "object",
+                "properties": {"users": RECORD_SCHEMA, "orders": RECORD_SCHEMA},
+                "required": ["users", "orders"],
+            },
+        )
         map_path = schema_file("map.schema.json", {"type": "object", "additionalProperties": RECORD_SCHEMA["items"]})
         tagged_path = schema_file(
             "tagged.schema.json",
@@ -655,6 +675,8 @@ def main() -> None:
             ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
+            # Two arrays of records in one object.
+            ("parse-two", lambda: doc("two", write_two), ["parse", "--schema", two_path], None),
             # A record that cannot be recovered in an optional object: recovery drops it.
             (
                 "parse-optional-error",
