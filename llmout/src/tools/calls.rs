@@ -54,7 +54,7 @@ impl Calls {
                 let name_end = text.len();
                 // Written straight into the text: a call's arguments are not held twice.
                 if serde_json::to_writer(Append(text), &call.arguments).is_err() {
-                    // (Not met: see `Append`.) As `serde_json` writes the map as a string.
+                    // (Not reached: `serde_json` writes whole UTF-8 pieces, see `Append`.)
                     text.truncate(name_end);
                     if let Ok(arguments) = serde_json::to_string(&call.arguments) {
                         text.push_str(&arguments);
@@ -217,7 +217,10 @@ mod tests {
             call("b", json!({})),
             call("c", json!({"z": [1, {"y": true}], "a": "é"})),
             // Escapes beside characters of two to four bytes, in keys and values.
-            call("d", json!({"\u{1F600}\"k\n": "\u{1F600}\t\u{e9}\\\u{2028}\u{1}x"})),
+            call(
+                "d",
+                json!({"\u{1F600}\"k\n": "\u{1F600}\t\u{e9}\\\u{2028}\u{1}x"}),
+            ),
         ];
         let mut kept = Calls::default();
         let mut written = Calls::written();
