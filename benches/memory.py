@@ -64,10 +64,11 @@ child forked from it starts small: Linux counts a child's peak from before its e
   reply (about 100 MB), read by `parse --jsonl` against one record's schema; about 100 MB of
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
 * `hermes` again, read by `tools --tools` with a definition of the calls' tool (`tools-defs`).
-* `one-call`: one Hermes call of about 100 MB, a file written whole (`write_file` with the
-  file's lines in one string argument), read by `tools` (`tools-one-call`, within 3x since
-  session 20); `one-call-rows`: one call whose argument is an array of 2 million small
-  objects (`tools-one-call-rows`: the arguments are a `serde_json` map, at its floor).
+* `one-call`: one Hermes call of about 115 MB, a file written whole (`write_file` with the
+  file's lines in one string argument), read by `tools` (`tools-one-call`: 3.02x since
+  session 20, the floor of a reader that builds the arguments as a value); `one-call-rows`:
+  one call of about 120 MB whose argument is an array of 2 million small objects
+  (`tools-one-call-rows`: the arguments are a `serde_json` map, the floor of a tree).
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
@@ -181,7 +182,7 @@ def write_hermes(f, size: int = 100_000_000) -> None:
 
 
 def write_one_call(f, rows: bool = False) -> None:
-    """One Hermes call of about 100 MB: `write_file` with the file's text in one string (its
+    """One Hermes call of 115-120 MB: `write_file` with the file's text in one string (its
     lines escaped), or with `rows` an array of small objects."""
     f.write(b"Saving the result.\n<tool_call>\n")
     if rows:

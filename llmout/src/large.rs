@@ -2535,8 +2535,6 @@ mod tests {
             .iter()
             .map(|w| (w.path.as_str(), &*w.message))
             .collect();
-        // The parser's fixes, the items' among them; then recovery's: the drop (the items'
-        // own warnings go with them) and `n`.
         // The parser's fixes, the items' among them (the three items' keys and strings);
         // then recovery's: `n`, and the drop (the items' own warnings go with them).
         assert_eq!(
@@ -2603,7 +2601,10 @@ mod tests {
         assert!(errs_item_by_item(raw, &limited, &options));
         assert_eq!(broken(raw, &limited, &options), ["/b"]);
         // One record or many, optional: the union's error is the item's.
-        let many = json!({"type": "object", "properties": {"records": one_or_many(), "n": {"type": "integer"}}});
+        let many = json!({
+            "type": "object",
+            "properties": {"records": one_or_many(), "n": {"type": "integer"}}
+        });
         let raw = "{n: 1, records: [{id: 1, name: 'x'}, {id: 'x', name: 'y'}]}";
         let (result, read) = dropped(raw, &many, &options);
         assert!(read);

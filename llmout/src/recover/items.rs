@@ -329,8 +329,9 @@ fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool)>
 /// reading items below it: `None` where none has it.
 /// - Where they give it one schema, that one.
 /// - Where they give it different schemas, the one that can hold items (any but a scalar's,
-///   [`holds_items`]) when only one can: the others give the key a scalar (an adjacently tagged enum's content,
-///   `{"t": "Page", "c": {"rows": [...]}}` beside `{"t": "Error", "c": "..."}`). Recovery
+///   [`holds_items`]) when only one can: the others give the key a scalar (an adjacently
+///   tagged enum's content, `{"t": "Page", "c": {"rows": [...]}}` beside
+///   `{"t": "Error", "c": "..."}`). Recovery
 ///   takes the branch from the tag; where the tag names another, the object around the
 ///   items never reaches them (`Around::mark`), and the reply is evaluated whole.
 /// - Where two schemas can hold items, `None`: the items' schema would depend on the
@@ -653,9 +654,10 @@ struct Repeat {
 }
 
 /// The member whose items are recovered one by one: its pointer, the reply depth of the
-/// object it is in, where its recovery began once it has, whether a union around it was decided by weighing its
-/// branches, items included (`Walker::weighs_the_hole`), and the error of an item that
-/// could not be recovered, which its recovery then comes to ([`around`]).
+/// object it is in, where its recovery began once it has, whether a union around it was
+/// decided by weighing its branches, items included (`Walker::weighs_the_hole`), and the
+/// error of an item that could not be recovered, which its recovery then comes to
+/// ([`around`]).
 pub(super) struct Hole {
     path: String,
     depth: usize,
