@@ -52,8 +52,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   {total: N, records: [...]}}`), read by `parse` against `oneOf` of that variant, one whose
   content is a string and a unit variant (`parse-adjacent`, item by item since session 19).
 * `two`: half the `messy` records in each of two members (`{users: [...], orders:
-  [...]}`), read by `parse` against an object schema with both arrays (`parse-two`): the
-  larger is read item by item, the other whole with the object around it.
+  [...]}`), read by `parse` against an object schema with both arrays (`parse-two`) and
+  with `{}` (`parse-two-any`): both read item by item since session 21 (before, the larger
+  alone, the other whole with the object around it).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
   more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
   and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`);
@@ -89,7 +90,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
-  parse-external, parse-adjacent, parse-optional-error, parse-two,
+  parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
@@ -678,6 +679,7 @@ def main() -> None:
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
             # Two arrays of records in one object.
             ("parse-two", lambda: doc("two", write_two), ["parse", "--schema", two_path], None),
+            ("parse-two-any", lambda: doc("two", write_two), ["parse", "--schema", any_path], None),
             # A record that cannot be recovered in an optional object: recovery drops it.
             (
                 "parse-optional-error",

@@ -77,8 +77,11 @@
 //!
 //! Where the object holds several such arrays, the largest is read item by item (the one in
 //! which the parser hands over the most values, keys and brackets, found by a first parse
-//! that builds nothing; the first of equals), and the others whole with the object: the
-//! records, not the tags in a `meta` object before them.
+//! that builds nothing; the first of equals), and beside it each other array that holds at
+//! least a sixteenth of the reply, four in all at most (a graph's `nodes` and `edges`); the
+//! others are read whole with the object: the records, not the tags in a `meta` object
+//! before them. The items of each come in turn ([`Items::paths`],
+//! [`Items::for_each_item_in`]). An object whose members are the items is read alone.
 //!
 //! They are handed over piece by piece ([`Items`]): the items, then the warnings, each read
 //! again from the reply for each turn (the parser and the recovery are linear, so each turn
@@ -178,7 +181,7 @@ use crate::pipeline::{self, Outcome};
 use crate::recover::items::{self as walk, Items as Walk};
 use crate::recover::Recovered;
 use crate::repair::items::{
-    each_item, largest_array, largest_or_members, Event, Fix, Found, Members, Want,
+    each_item, largest_arrays, largest_or_members, Event, Fix, Found, Members, Want,
 };
 use crate::repair::{RepairKind, RepairOptions};
 use crate::schema::Schema;
@@ -312,13 +315,13 @@ impl<'a> Items<'a> {
         &self,
         mut f: impl FnMut(String, Value) -> Result<(), E>,
     ) -> Result<(), E> {
-        if self.plan.dropped() {
-            return Ok(());
-        }
-        self.read(RECOVERED, |step| match step {
-            Step::Item(index, _, Some(r), key) => {
-                f(key.unwrap_or_else(|| index.to_string()), r.value)
-            }
+        self.read(RECOVERED, None, |step| match step {
+            Step::Item {
+                at: (_, index),
+                r: Some(r),
+                key,
+                ..
+            } => f(key.unwrap_or_else(|| index.to_string()), r.value),
             _ => Ok(()),
         })
     }
@@ -340,10 +343,15 @@ impl<'a> Items<'a> {
     /// that member's member `path[1]`, and so on (the value is the object with the items in
     /// that array, or as that object's members).
     ///
+    /// An object may hold several large arrays (`{"nodes": [...], "edges": [...]}`): the
+    /// items of each are read item by item, and `around` gives the first one's path
+    /// ([`paths`](Self::paths) gives them all, and [`for_each_item_in`](Self::for_each_item_in)
+    /// each one's items).
+    ///
     /// Where an item cannot be recovered and the member that holds the items is optional
     /// (or one on the way to it is), recovery drops that member, as recovering the reply
     /// whole does, with a warning that names the item's error: the object then comes without
-    /// it, `path` leads to no member, and there are no items.
+    /// it, `path` leads to no member, and it has no items.
     ///
     /// ```
     /// use llmout::large::{from_llm_with_compiled, Large};
@@ -373,7 +381,50 @@ impl<'a> Items<'a> {
     /// ```
     pub fn around(&self) -> Option<(&Map<String, Value>, &[String])> {
         let shell = self.plan.shell.as_ref().filter(|s| !s.unwrapped)?;
-        Some((shell.recovered.value.as_object()?, &shell.path))
+        let first = shell.holes.first()?;
+        Some((shell.recovered.value.as_object()?, &first.path))
+    }
+
+    /// The paths of the members of the object around the items ([`around`](Self::around))
+    /// whose items are read item by item, in the order of the reply: one, or (where the
+    /// object holds several large arrays, each at least a sixteenth of the reply, four at
+    /// most) several. Empty where there is no object around the items. The items of
+    /// `paths()[i]` are [`for_each_item_in(i)`](Self::for_each_item_in)'s.
+    ///
+    /// ```
+    /// use llmout::large::{from_llm_with_compiled, Large};
+    /// use llmout::schema::Schema;
+    /// use serde_json::json;
+    /// let schema = Schema::compile(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "nodes": {"type": "array", "items": {"type": "integer"}},
+    ///         "name": {"type": "string"},
+    ///         "edges": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}
+    ///     }
+    /// })).unwrap();
+    /// let reply = "{nodes: [1, 2, 3, 4], name: 'g', edges: [[1, 2], [2, '3'], [3, 4]]}";
+    /// let Large::Items(items) = from_llm_with_compiled(reply, &schema, &Default::default()) else {
+    ///     panic!("an object around arrays of items")
+    /// };
+    /// let (object, _) = items.around().expect("an object around the items");
+    /// assert_eq!(json!(object), json!({"nodes": [], "name": "g", "edges": []}));
+    /// assert_eq!(items.paths(), [["nodes"], ["edges"]]);
+    /// let mut edges = Vec::new();
+    /// items.for_each_item_in(1, |v| -> Result<(), ()> { edges.push(v); Ok(()) }).unwrap();
+    /// assert_eq!(edges, [json!([1, 2]), json!([2, 3]), json!([3, 4])]);
+    /// assert_eq!(
+    ///     items.to_result(),
+    ///     llmout::from_llm_with_compiled(reply, &schema, &Default::default())
+    /// );
+    /// ```
+    pub fn paths(&self) -> Vec<&[String]> {
+        match &self.plan.shell {
+            Some(shell) if !shell.unwrapped => {
+                shell.holes.iter().map(|h| h.path.as_slice()).collect()
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// The whole result, as [`crate::from_llm_with_compiled`] gives it: every item and every
@@ -400,30 +451,34 @@ impl<'a> Items<'a> {
             warnings.push(w);
             Ok::<(), Infallible>(())
         });
-        let items = if self.plan.entries {
-            let mut members = serde_json::Map::new();
-            let Ok(()) = self.for_each_member(|k, v| {
-                members.insert(k, v);
-                Ok::<(), Infallible>(())
-            });
-            Value::Object(members)
-        } else {
-            let mut values = Vec::new();
-            let Ok(()) = self.for_each_item(|v| {
-                values.push(v);
-                Ok::<(), Infallible>(())
-            });
-            Value::Array(values)
+        let items = |hole: usize| {
+            if self.plan.entries {
+                let mut members = serde_json::Map::new();
+                let Ok(()) = self.for_each_member(|k, v| {
+                    members.insert(k, v);
+                    Ok::<(), Infallible>(())
+                });
+                Value::Object(members)
+            } else {
+                let mut values = Vec::new();
+                let Ok(()) = self.for_each_item_in(hole, |v| {
+                    values.push(v);
+                    Ok::<(), Infallible>(())
+                });
+                Value::Array(values)
+            }
         };
         let value = match self.around() {
-            None => items,
-            Some((object, path)) => {
+            None => items(0),
+            Some((object, _)) => {
                 let mut object = Value::Object(object.clone());
-                let hole = path
-                    .iter()
-                    .try_fold(&mut object, |v, key| v.get_mut(key.as_str()));
-                if let Some(hole) = hole {
-                    *hole = items;
+                for (i, path) in self.paths().into_iter().enumerate() {
+                    let hole = path
+                        .iter()
+                        .try_fold(&mut object, |v, key| v.get_mut(key.as_str()));
+                    if let Some(hole) = hole {
+                        *hole = items(i);
+                    }
                 }
                 object
             }
@@ -433,13 +488,43 @@ impl<'a> Items<'a> {
 
     /// Calls `f` with each item of the value, recovered, in order; stops at `f`'s first error.
     /// For [`Large::Members`], each member's value without its key: use
-    /// [`for_each_member`](Self::for_each_member) there.
+    /// [`for_each_member`](Self::for_each_member) there. Where several members' items are
+    /// read item by item ([`paths`](Self::paths)), those of each in turn: use
+    /// [`for_each_item_in`](Self::for_each_item_in) to tell them apart.
     pub fn for_each_item<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
-        if self.plan.dropped() {
-            return Ok(());
-        }
-        self.read(RECOVERED, |step| match step {
-            Step::Item(_, _, Some(r), _) => f(r.value),
+        self.for_each_placed_item(|_, v| f(v))
+    }
+
+    /// Calls `f` with the number of the member each item is in (its index in
+    /// [`paths`](Self::paths), 0 where there is no object around the items) and the item,
+    /// recovered, in order, the items of each member in turn: one reading of the reply for
+    /// them all, where [`for_each_item_in`](Self::for_each_item_in) reads it once for each
+    /// member. Stops at `f`'s first error.
+    pub fn for_each_placed_item<E>(
+        &self,
+        mut f: impl FnMut(usize, Value) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.read(RECOVERED, None, |step| match step {
+            Step::Item {
+                at: (hole, _),
+                r: Some(r),
+                ..
+            } => f(hole, r.value),
+            _ => Ok(()),
+        })
+    }
+
+    /// Calls `f` with each item of the member `paths()[hole]` ([`paths`](Self::paths)),
+    /// recovered, in order (with `hole` 0, the items of the value's one array where there
+    /// is no object around them); stops at `f`'s first error. Each call reads the reply
+    /// again.
+    pub fn for_each_item_in<E>(
+        &self,
+        hole: usize,
+        mut f: impl FnMut(Value) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.read(RECOVERED, Some(hole), |step| match step {
+            Step::Item { r: Some(r), .. } => f(r.value),
             _ => Ok(()),
         })
     }
@@ -452,22 +537,60 @@ impl<'a> Items<'a> {
     ) -> Result<(), E> {
         self.choice.iter().cloned().try_for_each(&mut f)?;
         self.syntax_warnings(&mut f)?;
-        // The object's warnings around the items', where recovering it whole makes them.
-        let (before, after) = match &self.plan.shell {
-            Some(shell) => {
-                let all = self.plan.shell_warnings();
-                all.split_at(shell.before.min(all.len()))
-            }
-            None => (&[][..], &[][..]),
+        let items = |hole: Option<usize>, f: &mut dyn FnMut(Warning) -> Result<(), E>| {
+            self.read(RECOVERED, hole, |step| match step {
+                Step::Item { r: Some(r), .. } => r.warnings.into_iter().try_for_each(&mut *f),
+                _ => Ok(()),
+            })
         };
-        before.iter().cloned().try_for_each(&mut f)?;
-        if self.plan.recovery > 0 {
-            self.read(RECOVERED, |step| match step {
-                Step::Item(_, _, Some(r), _) => r.warnings.into_iter().try_for_each(&mut f),
+        let Some(shell) = &self.plan.shell else {
+            if self.plan.recovery > 0 {
+                items(None, &mut f)?;
+            }
+            return Ok(());
+        };
+        // The object's warnings around each member's items', where recovering it whole
+        // makes them: in the order recovery reached the members.
+        let all = shell.recovered.warnings.as_slice();
+        let mut order: Vec<(usize, walk::Mark)> = (shell.holes.iter().enumerate())
+            .filter_map(|(i, h)| Some((i, h.mark?)))
+            .collect();
+        order.sort_by_key(|(_, m)| m.order);
+        let mut said = 0;
+        if self.plan.recovery > 0 && order.windows(2).all(|w| w[0].0 < w[1].0) {
+            // Recovery reached the members in the reply's order (as it walks an object
+            // whose keys are all the schema's as written; one with a key renamed or a
+            // property missing it walks in the schema's order): one reading of the reply
+            // for them all, the object's warnings said up to each member's as its items
+            // begin. Else one reading for each member.
+            let mut next = order.iter().peekable();
+            self.read(RECOVERED, None, |step| match step {
+                Step::Item {
+                    at: (hole, _),
+                    r: Some(r),
+                    ..
+                } => {
+                    while let Some((_, mark)) = next.next_if(|(i, _)| *i <= hole) {
+                        let at = mark.warnings.clamp(said, all.len());
+                        all[said..at].iter().cloned().try_for_each(&mut f)?;
+                        said = at;
+                    }
+                    r.warnings.into_iter().try_for_each(&mut f)
+                }
                 _ => Ok(()),
             })?;
+            return all[said..].iter().cloned().try_for_each(&mut f);
         }
-        after.iter().cloned().try_for_each(&mut f)
+        for (i, mark) in order {
+            let hole = &shell.holes[i];
+            let at = mark.warnings.clamp(said, all.len());
+            all[said..at].iter().cloned().try_for_each(&mut f)?;
+            said = at;
+            if hole.recovery > 0 {
+                items(Some(i), &mut f)?;
+            }
+        }
+        all[said..].iter().cloned().try_for_each(&mut f)
     }
 
     /// The parser's (or the sanitizer's) warnings, where recovery moved what they name.
@@ -482,12 +605,12 @@ impl<'a> Items<'a> {
             Source::Sanitized(pointers) => {
                 let mut next = pointers.iter().peekable();
                 let plan = &self.plan;
-                self.read(RECOVERED, |step| match step {
-                    Step::Item(index, _, r, _) => {
+                self.read(RECOVERED, None, |step| match step {
+                    Step::Item { at, r, .. } => {
                         while let Some(p) =
-                            next.next_if(|p| plan.item_index(p).is_none_or(|k| k <= index))
+                            next.next_if(|p| plan.position(p).is_none_or(|k| k <= at))
                         {
-                            let item = r.as_ref().map(|r| (index, r));
+                            let item = r.as_ref().map(|r| (at, r));
                             f(sanitized(plan.remap(p.clone(), [item, None])))?;
                         }
                         Ok(())
@@ -499,9 +622,9 @@ impl<'a> Items<'a> {
                 })
             }
             Source::Repaired => {
-                let mut last: Option<(usize, Recovered)> = None;
+                let mut last: Option<(Position, Recovered)> = None;
                 let plan = &self.plan;
-                let fix = |(kind, path): Fix, at: [&Option<(usize, Recovered)>; 2]| {
+                let fix = |(kind, path): Fix, at: [&Option<(Position, Recovered)>; 2]| {
                     let path = plan.remap(path, at.map(|a| a.as_ref().map(|(i, r)| (*i, r))));
                     Warning::new(WarningKind::Repaired(kind), path, kind.description())
                 };
@@ -509,9 +632,9 @@ impl<'a> Items<'a> {
                     paths: true,
                     values: moves,
                 };
-                self.read(want, |step| match step {
-                    Step::Item(index, fixes, r, _) => {
-                        let current = r.map(|r| (index, r));
+                self.read(want, None, |step| match step {
+                    Step::Item { at, fixes, r, .. } => {
+                        let current = r.map(|r| (at, r));
                         for x in fixes {
                             f(fix(x, [&current, &last]))?;
                         }
@@ -526,9 +649,15 @@ impl<'a> Items<'a> {
         }
     }
 
-    /// Reads the chosen candidate again, item by item (each recovered when values are wanted),
-    /// and calls `f` with what the attempt that counted handed over.
-    fn read<E>(&self, want: Want, mut f: impl FnMut(Step) -> Result<(), E>) -> Result<(), E> {
+    /// Reads the chosen candidate again, item by item (each recovered when values are wanted,
+    /// but a dropped member's), and calls `f` with what the attempt that counted handed over:
+    /// with `only`, the items of that member alone (and no fix).
+    fn read<E>(
+        &self,
+        want: Want,
+        only: Option<usize>,
+        mut f: impl FnMut(Step) -> Result<(), E>,
+    ) -> Result<(), E> {
         let plan = &self.plan;
         let sanitized;
         let (text, repair) = match &plan.source {
@@ -542,6 +671,9 @@ impl<'a> Items<'a> {
         let mut attempt = 0;
         let mut walk = None;
         let mut members = false;
+        // The member being read (its number, counted from 1, or 0 before the first), and
+        // the index of the next item in it.
+        let mut hole = 0;
         let mut index = 0;
         let mut out = Ok(());
         each_item(text, &repair, want, &plan.members, |event| {
@@ -552,9 +684,17 @@ impl<'a> Items<'a> {
                     attempt += 1;
                     walk = Walk::new(self.schema, &self.options).map(Walk::checked);
                     members = false;
+                    (hole, index) = (0, 0);
                     return true;
                 }
                 Event::Member { path, entries } => {
+                    if attempt == plan.attempt {
+                        (hole, index) = (hole + 1, 0);
+                        if only.is_some_and(|o| o + 1 < hole) {
+                            // Past the member asked for.
+                            return false;
+                        }
+                    }
                     walk =
                         Walk::member(self.schema, &self.options, &path, entries).map(Walk::checked);
                     members = entries;
@@ -567,16 +707,21 @@ impl<'a> Items<'a> {
                         walk = Walk::entries(self.schema, &self.options);
                         members = true;
                     }
+                    let at = (hole.saturating_sub(1), index);
+                    index += 1;
+                    if only.is_some_and(|o| o != at.0) {
+                        return true;
+                    }
                     let r = match walk.as_mut() {
-                        Some(w) if want.values && !plan.dropped() => match &key {
+                        Some(w) if want.values && !plan.dropped(at.0) => match &key {
                             Some(key) => w.next_member(key, value).ok(),
                             None => w.next(value).ok(),
                         },
                         _ => None,
                     };
-                    index += 1;
-                    Step::Item(index - 1, fixes, r, key)
+                    Step::Item { at, fixes, r, key }
                 }
+                Event::End { .. } if only.is_some() => return false,
                 Event::End { fixes, .. } => Step::End(fixes),
             };
             out = f(step);
@@ -592,11 +737,20 @@ const RECOVERED: Want = Want {
     values: true,
 };
 
+/// Where an item is: the number of the member whose items it is among those read item by
+/// item (0 where there is no object around them), and its index there.
+type Position = (usize, usize);
+
 /// What a reading of the chosen candidate hands over.
 enum Step {
-    /// An item's index, the fixes made since the last step, the item recovered (when asked
-    /// for), and its key where the items are the top-level object's members.
-    Item(usize, Vec<Fix>, Option<Recovered>, Option<String>),
+    /// An item: where it is, the fixes made since the last step, the item recovered (when
+    /// asked for), and its key where the items are the top-level object's members.
+    Item {
+        at: Position,
+        fixes: Vec<Fix>,
+        r: Option<Recovered>,
+        key: Option<String>,
+    },
     /// The fixes after the last item.
     End(Vec<Fix>),
 }
@@ -612,23 +766,34 @@ enum Source {
     Repaired,
 }
 
-/// The object around the items, recovered with an empty array in their place.
+/// The object around the items, recovered with an empty array (or object) in each items'
+/// place.
 #[derive(Debug)]
 struct Shell {
-    /// The keys of the items' member: of the top-level object's, then of its value's, ...
-    path: Vec<String>,
-    /// Its pointer, `/key` or `/key/inner`.
-    pointer: String,
+    /// The members whose items are read item by item, in the order of the reply.
+    holes: Vec<Hole>,
     recovered: Recovered,
-    /// How many of its warnings come before the items'.
-    before: usize,
     /// Whether recovery took the items out of it (a wrapper object, `{"results": [...]}`,
     /// against an array schema): the value is then their array alone.
     unwrapped: bool,
-    /// Whether an item could not be recovered, and recovery dropped an optional member for
-    /// it (the items' or one on the way to them): the value is then the object alone, and
-    /// neither the items nor their warnings are in the result.
-    dropped: bool,
+}
+
+/// A member of the object around the items whose items are read item by item.
+#[derive(Debug)]
+struct Hole {
+    /// Its keys: of the top-level object's member, then of its value's, ...
+    path: Vec<String>,
+    /// Its pointer, `/key` or `/key/inner`.
+    pointer: String,
+    /// Where the object's recovery reached it (how many of the object's warnings come
+    /// before its items', and how many items' members before it); `None` where it is
+    /// dropped: an item could not be recovered, and recovery dropped an optional member for
+    /// it (the items' or one on the way to them, which may hold other items' members). The
+    /// value is then without it, and neither its items nor their warnings are in the
+    /// result.
+    mark: Option<walk::Mark>,
+    /// Its items' recovery warnings.
+    recovery: usize,
 }
 
 /// A candidate read item by item: how, and what it came to.
@@ -655,10 +820,13 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// Whether an optional member was dropped for an item that could not be recovered: no
-    /// item is in the value ([`Shell::dropped`]).
-    fn dropped(&self) -> bool {
-        self.shell.as_ref().is_some_and(|s| s.dropped)
+    /// Whether the member `hole` was dropped, for an item that could not be recovered: no
+    /// item of it is in the value ([`Hole::dropped`]).
+    fn dropped(&self, hole: usize) -> bool {
+        self.shell
+            .as_ref()
+            .and_then(|s| s.holes.get(hole))
+            .is_some_and(|h| h.mark.is_none())
     }
 
     /// The warnings of the object around the items.
@@ -668,12 +836,21 @@ impl Plan<'_> {
             .map_or(&[], |s| s.recovered.warnings.as_slice())
     }
 
-    /// The index of the item a JSON pointer is in (`/12/name` is in 12, or `/records/12/name`
-    /// where the items are under `records`), if any.
-    fn item_index(&self, path: &str) -> Option<usize> {
-        let base = self.shell.as_ref().map_or("", |s| &s.pointer);
-        let rest = path.strip_prefix(base)?.strip_prefix('/')?;
-        rest.split('/').next()?.parse().ok()
+    /// The item a JSON pointer is in (`/12/name` is in 12, or `/records/12/name` where the
+    /// items are under `records`), if any.
+    fn position(&self, path: &str) -> Option<Position> {
+        let index = |base: &str| -> Option<usize> {
+            let rest = path.strip_prefix(base)?.strip_prefix('/')?;
+            rest.split('/').next()?.parse().ok()
+        };
+        match &self.shell {
+            None => Some((0, index("")?)),
+            Some(s) => s
+                .holes
+                .iter()
+                .enumerate()
+                .find_map(|(i, h)| Some((i, index(&h.pointer)?))),
+        }
     }
 
     /// Where recovery moved what a syntax warning names at `path`: when it is in one of
@@ -681,13 +858,15 @@ impl Plan<'_> {
     /// when the items were taken out of one (recovering it whole makes that move first); no
     /// other moves touch it (an item's moves are inside it, and an object's around the items
     /// never reach them, see `Tally::around`). Else as the object's recovery moved it.
-    fn remap(&self, path: String, items: [Option<(usize, &Recovered)>; 2]) -> String {
+    fn remap(&self, path: String, items: [Option<(Position, &Recovered)>; 2]) -> String {
         if self.entries {
-            // Outside the object of the members, only the object around it moves anything.
+            // Outside the object of the members (one member: see `largest_arrays`), only the
+            // object around it moves anything.
             if let Some(s) = &self.shell {
-                let inside = path
-                    .strip_prefix(s.pointer.as_str())
-                    .is_some_and(|rest| rest.starts_with('/'));
+                let inside = s.holes.iter().any(|h| {
+                    path.strip_prefix(h.pointer.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+                });
                 if !inside {
                     return s.recovered.remap(&path);
                 }
@@ -702,7 +881,7 @@ impl Plan<'_> {
                 }
             });
         }
-        let Some(k) = self.item_index(&path) else {
+        let Some(k) = self.position(&path) else {
             return match &self.shell {
                 Some(s) if !s.recovered.moves.is_empty() => s.recovered.remap(&path),
                 _ => path,
@@ -824,10 +1003,11 @@ struct Tally {
     fixes: usize,
     /// Of which not a repeated key's.
     other_fixes: usize,
+    /// The items' recovery warnings, cost and moves (and the object's around them).
     recovery: usize,
     cost: u32,
     moves: bool,
-    /// The first item that could not be recovered, or the error of the whole value.
+    /// The error of the whole value.
     error: Option<Error>,
     /// What the parser came to (`Ok(Some(depth))` for an array, or an object around one),
     /// once it has.
@@ -890,9 +1070,35 @@ fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
         // of it.
         return largest_or_members(text, repair, walk::LEVELS);
     }
-    match largest_array(text, repair, &allowed, walk::LEVELS) {
+    match largest_arrays(text, repair, &allowed, walk::LEVELS) {
         Members::None => allowed,
         largest => largest,
+    }
+}
+
+/// The items of one member read item by item (or of the top-level array, or the top-level
+/// object's members, with an empty path), as [`weigh`] recovered them.
+struct Read<'s> {
+    path: Vec<String>,
+    /// Their recovery: `None` where the schema has none for them.
+    walk: Option<Walk<'s>>,
+    /// The first item that could not be recovered.
+    error: Option<Error>,
+    recovery: usize,
+    cost: u32,
+    moves: bool,
+}
+
+impl<'s> Read<'s> {
+    fn new(path: Vec<String>, walk: Option<Walk<'s>>) -> Self {
+        Read {
+            path,
+            walk,
+            error: None,
+            recovery: 0,
+            cost: 0,
+            moves: false,
+        }
     }
 }
 
@@ -900,7 +1106,8 @@ fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
 /// it takes. `None` where an item needs what reading item by item cannot follow.
 fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options) -> Option<Tally> {
     let mut t = Tally::default();
-    let mut walk = None;
+    // The members read item by item so far, in order (at first, the top-level array's items).
+    let mut reads: Vec<Read> = Vec::new();
     let mut members_walk = false;
     let mut fit = true;
     let mut end = None;
@@ -911,30 +1118,39 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 attempt: t.attempt + 1,
                 ..Tally::default()
             };
-            walk = Walk::new(schema, options);
+            reads = vec![Read::new(Vec::new(), Walk::new(schema, options))];
             members_walk = false;
             true
         }
         Event::Member { path, entries } => {
-            walk = Walk::member(schema, options, &path, entries);
+            if reads.first().is_some_and(|r| r.path.is_empty()) {
+                // Not a top-level array after all.
+                reads.clear();
+            }
+            let walk = Walk::member(schema, options, &path, entries);
+            reads.push(Read::new(path, walk));
             members_walk = entries;
             true
         }
         Event::Item { fixes, value, key } => {
+            let Some(read) = reads.last_mut() else {
+                fit = false;
+                return false;
+            };
             if key.is_some() && !members_walk {
                 // The top-level object's members: recovered under their keys. (A map's
                 // members below it have their walk from `Event::Member`.)
-                walk = Walk::entries(schema, options);
+                read.walk = Walk::entries(schema, options);
                 members_walk = true;
             }
             t.count(&fixes);
-            if t.error.is_some() {
-                if let Some(w) = walk.as_mut() {
+            if read.error.is_some() {
+                if let Some(w) = read.walk.as_mut() {
                     w.pass();
                 }
                 return true;
             }
-            let Some(w) = walk.as_mut() else {
+            let Some(w) = read.walk.as_mut() else {
                 fit = false;
                 return false;
             };
@@ -944,13 +1160,13 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
             };
             match r {
                 Ok(r) if r.as_text.is_empty() => {
-                    t.cost = t.cost.saturating_add(r.cost);
-                    t.recovery += r.warnings.len();
-                    t.moves |= !r.moves.is_empty();
+                    read.cost = read.cost.saturating_add(r.cost);
+                    read.recovery += r.warnings.len();
+                    read.moves |= !r.moves.is_empty();
                     true
                 }
                 Err(e) if !w.drops_items() => {
-                    t.error = Some(e);
+                    read.error = Some(e);
                     true
                 }
                 _ => {
@@ -970,7 +1186,9 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                     t.entries = entries;
                     if entries && !members_walk {
                         // An object with no member: its walk, for what it asks of it.
-                        walk = Walk::entries(schema, options);
+                        if let Some(read) = reads.last_mut() {
+                            read.walk = Walk::entries(schema, options);
+                        }
                     }
                     (Ok(Some(depth)), around)
                 }
@@ -983,32 +1201,53 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
         }
     });
     if let Some(around) = end {
-        if let Some(w) = walk.as_mut() {
-            if t.error.is_none() && w.seeks_repeat() && !w.short_for_union() {
-                seek_repeat(text, repair, &members, schema, options, t.attempt, w);
+        for read in &mut reads {
+            let Some(w) = read.walk.as_mut() else {
+                // An array (even empty) against a schema that is no array of items.
+                fit = false;
+                continue;
+            };
+            let seeks = read.error.is_none() && w.seeks_repeat() && !w.short_for_union();
+            if seeks {
+                seek_repeat(text, repair, &members, schema, options, t.attempt, read);
             }
+            let Some(w) = read.walk.as_mut() else {
+                continue;
+            };
             // An array too short for a union's branch: another branch may take it. Else the
             // checks of the whole array, after its items' (an item that could not be
             // recovered is the error before them, as whole).
-            if w.short_for_union() || (t.error.is_none() && !w.finish()) {
+            if w.short_for_union() || (read.error.is_none() && !w.finish()) {
                 fit = false;
             }
         }
-        match (around, walk.as_ref()) {
+        match around {
             _ if !fit => {}
-            (Some((shell, path)), Some(w)) => {
+            Some((shell, paths)) => {
                 let entries = t.entries;
-                fit = t.around(shell, path, entries, w, schema, options);
+                fit = t.around(shell, paths, entries, reads, schema, options);
             }
             // The constraints the items break, all of them, as recovering the array whole
             // lists them (an item that could not be recovered at all is the error instead).
-            (None, Some(w)) => {
-                if t.error.is_none() && !w.violations().is_empty() {
-                    t.error = Some(Error::invalid(w.violations().to_vec()));
+            None => match reads.pop() {
+                Some(Read {
+                    walk: Some(w),
+                    error,
+                    recovery,
+                    cost,
+                    moves,
+                    ..
+                }) if reads.is_empty() => {
+                    (t.recovery, t.cost, t.moves) = (recovery, cost, moves);
+                    t.error = match error {
+                        None if !w.violations().is_empty() => {
+                            Some(Error::invalid(w.violations().to_vec()))
+                        }
+                        error => error,
+                    };
                 }
-            }
-            // An array (even empty) against a schema that is no array of items.
-            (_, None) => fit = false,
+                _ => fit = false,
+            },
         }
     }
     t.members = members;
@@ -1027,29 +1266,44 @@ fn seek_repeat(
     schema: &Schema,
     options: &Options,
     attempt: usize,
-    walk: &mut Walk,
+    read: &mut Read,
 ) {
+    let Read {
+        path,
+        walk: Some(walk),
+        ..
+    } = read
+    else {
+        return;
+    };
     let mut n = 0;
     let mut again = None;
+    // Whether the items at `path` began (their own reading ends with them).
+    let mut began = false;
     each_item(text, repair, RECOVERED, members, |event| match event {
         Event::Attempt => {
             n += 1;
             again = Walk::new(schema, options)
-                .filter(|_| n == attempt)
+                .filter(|_| n == attempt && path.is_empty())
                 .map(Walk::checked);
+            began = again.is_some();
             true
         }
-        Event::Member { path, entries } => {
-            again = Walk::member(schema, options, &path, entries)
-                .filter(|_| n == attempt)
+        Event::Member { path: at, entries } => {
+            if began {
+                return false;
+            }
+            again = Walk::member(schema, options, &at, entries)
+                .filter(|_| n == attempt && at == *path)
                 .map(Walk::checked);
+            began = again.is_some();
             true
         }
         Event::Item {
             value, key: None, ..
         } if n == attempt => match again.as_mut() {
             Some(again) => walk.repeat_of(again, value),
-            None => false,
+            None => !began,
         },
         Event::Item { .. } => true,
         Event::End { .. } => false,
@@ -1057,78 +1311,85 @@ fn seek_repeat(
 }
 
 impl Tally {
-    /// The object `shell` around the items at `path` (the members of an object there, with
-    /// `entries`), recovered, and what it comes to with the items `walk` recovered, as
-    /// recovering it whole would: the first error met (the object's before the items'
-    /// member, an item's, the object's after it), else every constraint broken, in the order
-    /// met. Where an item could not be recovered ([`Tally::error`]), the items' member comes
-    /// to its error in the object's recovery: the object's error, or an optional member on
-    /// the way dropped, with no item in the value ([`Shell::dropped`]). False where that is
-    /// not what recovering it whole gives: a member renamed to the items' key or to a key on
-    /// the way to them (whose fixes would then point into the items); an object kept as
-    /// written where a string is wanted.
+    /// The object `shell` around the items at `paths` (one member's, or several arrays'; the
+    /// members of an object there, with `entries`), recovered, and what it comes to with the
+    /// items `reads` recovered, as recovering it whole would: the first error met (the
+    /// object's before an items' member, an item's, the object's after it), else every
+    /// constraint broken, in the order met. Where an item could not be recovered
+    /// ([`Read::error`]), its member comes to its error in the object's recovery: the
+    /// object's error, or an optional member on the way dropped, with no item of it in the
+    /// value ([`Hole::dropped`]). False where that is not what recovering it whole gives: a
+    /// member renamed to an items' key or to a key on the way to them (whose fixes would then
+    /// point into the items); an object kept as written where a string is wanted.
     fn around(
         &mut self,
         shell: Value,
-        path: Vec<String>,
+        paths: Vec<Vec<String>>,
         entries: bool,
-        walk: &Walk,
+        mut reads: Vec<Read>,
         schema: &Schema,
         options: &Options,
     ) -> bool {
-        let mut pointer = String::new();
-        for key in &path {
-            crate::recover::push_key(&mut pointer, key);
+        if paths.len() != reads.len() || paths.iter().zip(&reads).any(|(p, r)| *p != r.path) {
+            return false;
         }
+        let pointers: Vec<String> = paths
+            .iter()
+            .map(|path| {
+                let mut pointer = String::new();
+                for key in path {
+                    crate::recover::push_key(&mut pointer, key);
+                }
+                pointer
+            })
+            .collect();
         let unwrapped = walk::wrapper_root(schema);
-        let failed = self.error.is_some();
+        let failed: Vec<bool> = reads.iter().map(|r| r.error.is_some()).collect();
         let around = if unwrapped {
             // A wrapper object around the items: it holds their member alone, and recovery
             // takes the array out of it.
             let alone = shell.as_object().is_some_and(|o| o.len() == 1);
-            match (alone, &path[..]) {
-                (true, [key]) => match walk::unwrap(shell, schema, options, key) {
-                    Some(around) => around,
-                    None => return false,
-                },
+            match (alone, &paths[..]) {
+                (true, [path]) if path.len() == 1 => {
+                    match walk::unwrap(shell, schema, options, &path[0]) {
+                        Some(around) => around,
+                        None => return false,
+                    }
+                }
                 _ => return false,
             }
         } else {
-            walk::around(shell, schema, options, &path, self.error.take())
+            let holes = paths
+                .iter()
+                .zip(&mut reads)
+                .map(|(path, read)| (path.as_slice(), read.error.take()))
+                .collect();
+            walk::around(shell, schema, options, holes)
         };
         if !around.followed {
             // A union around the items chose by weighing its branches: whole.
             return false;
         }
-        let Some(mark) = around.mark else {
-            // Stopped before the items' member: its error comes first.
-            return match around.result {
-                Err(e) => {
-                    self.error = Some(e);
-                    true
-                }
-                Ok(_) => false,
-            };
-        };
-        if unwrapped && failed {
+        if unwrapped && failed[0] {
             // The items are the value: an item's error is its error.
+            self.error = reads[0].error.take();
             return true;
         }
         let recovered = match around.result {
             Ok(r) => r,
+            // Stopped at an error: before an items' member, in one, or after.
             Err(e) => {
                 self.error = Some(e);
                 return true;
             }
         };
-        // A move to the items' member, into it, or to an object on the way to it.
-        let on_the_way = |p: &str| {
-            let (inner, outer) = (pointer.as_str(), p);
+        // A move to an items' member, into it, or to an object on the way to it.
+        let on_the_way = |pointer: &str, p: &str| {
             let under = |a: &str, b: &str| {
                 a.strip_prefix(b)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
             };
-            under(outer, inner) || under(inner, outer)
+            under(p, pointer) || under(pointer, p)
         };
         // (Taken out of a wrapper, the items are the value, and the one move is the
         // wrapper's: `walk::unwrap` checked both.)
@@ -1137,53 +1398,93 @@ impl Tally {
         } else {
             Value::Array(Vec::new())
         };
-        let hole = recovered.value.pointer(&pointer);
-        let in_place = unwrapped
-            || (if failed {
-                hole.is_none()
-            } else {
-                hole == Some(&empty)
-            }) && !recovered.moves.iter().any(|m| on_the_way(&m.1));
-        if !in_place || !recovered.as_text.is_empty() {
+        // Whether the member at `path` went with one an item's error dropped: an object on
+        // the way to it and to a member whose item failed, gone from the value.
+        let gone = |path: &[String]| {
+            paths.iter().zip(&failed).any(|(other, &failed)| {
+                let shared = path.iter().zip(other).take_while(|(a, b)| a == b).count();
+                let mut pointer = String::new();
+                for key in &path[..shared] {
+                    crate::recover::push_key(&mut pointer, key);
+                }
+                failed && shared > 0 && recovered.value.pointer(&pointer).is_none()
+            })
+        };
+        let mut marks = Vec::with_capacity(pointers.len());
+        for ((path, pointer), (&failed, mark)) in paths
+            .iter()
+            .zip(&pointers)
+            .zip(failed.iter().zip(around.marks))
+        {
+            let hole = recovered.value.pointer(pointer);
+            // An item's error drops an optional member (the items' or one on the way, which
+            // may hold other items' members too, not reached then), or is the object's
+            // error.
+            let in_place = unwrapped
+                || match (hole, mark) {
+                    (None, _) => gone(path),
+                    (Some(hole), Some(_)) => !failed && *hole == empty,
+                    // Recovered without reaching it.
+                    (Some(_), None) => false,
+                } && !recovered.moves.iter().any(|m| on_the_way(pointer, &m.1));
+            if !in_place {
+                return false;
+            }
+            let dropped = hole.is_none() && !unwrapped;
+            marks.push(mark.filter(|_| !dropped));
+        }
+        if !recovered.as_text.is_empty() {
             return false;
         }
-        if failed {
-            // An optional member dropped (the items' or one on the way), its warning naming
-            // the item's error: the items' cost, warnings, moves and constraints with it.
-            if !around.violations.is_empty() {
-                self.error = Some(Error::invalid(around.violations));
-                return true;
+        // The constraints broken, in the order recovery met them: the object's, and each
+        // kept member's items' where it reached them (a dropped member's go with it).
+        let mut order: Vec<(usize, walk::Mark)> = marks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| Some((i, (*m)?)))
+            .collect();
+        order.sort_by_key(|(_, m)| m.order);
+        let mut broken = Vec::new();
+        let mut outer = around.violations.into_iter();
+        let mut met = 0;
+        for &(i, mark) in &order {
+            let at = mark.violations;
+            broken.extend(outer.by_ref().take(at.saturating_sub(met)));
+            met = met.max(at);
+            if let Some(w) = &reads[i].walk {
+                broken.extend(w.violations().iter().cloned());
             }
-            self.cost = recovered.cost;
-            self.moves = !recovered.moves.is_empty();
-            self.recovery = 0;
-            self.shell = Some(Shell {
-                path,
-                pointer,
-                before: recovered.warnings.len(),
-                recovered,
-                unwrapped,
-                dropped: true,
-            });
-            return true;
         }
-        let mut broken = around.violations;
-        let after = broken.split_off(mark.violations.min(broken.len()));
-        broken.extend(walk.violations().iter().cloned());
-        broken.extend(after);
+        broken.extend(outer);
         if !broken.is_empty() {
             self.error = Some(Error::invalid(broken));
             return true;
         }
-        self.cost = self.cost.saturating_add(recovered.cost);
-        self.moves |= !recovered.moves.is_empty();
+        self.cost = recovered.cost;
+        self.moves = !recovered.moves.is_empty();
+        self.recovery = 0;
+        for &(i, _) in &order {
+            let read = &reads[i];
+            self.cost = self.cost.saturating_add(read.cost);
+            self.moves |= read.moves;
+            self.recovery += read.recovery;
+        }
+        let holes = paths
+            .into_iter()
+            .zip(pointers)
+            .zip(marks)
+            .zip(reads)
+            .map(|(((path, pointer), mark), read)| Hole {
+                path,
+                pointer,
+                recovery: if mark.is_some() { read.recovery } else { 0 },
+                mark,
+            })
+            .collect();
         self.shell = Some(Shell {
-            path,
-            pointer,
-            before: mark.warnings,
+            holes,
             recovered,
             unwrapped,
-            dropped: false,
         });
         true
     }
@@ -1207,13 +1508,17 @@ mod tests {
     /// whether it came item by item.
     fn collect(raw: &str, schema: &Schema, options: &Options) -> (ValidationResult<Value>, bool) {
         let read = |items: Items, empty: Value| {
-            if let Some((object, path)) = items.around() {
+            if let Some((object, first)) = items.around() {
                 let object = json!(object);
-                let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
-                match hole {
-                    Some(hole) => assert_eq!(hole, &empty),
-                    // An optional member dropped for an item: no items either.
-                    None => assert_eq!(items.for_each_item(|_| Err(())), Ok(())),
+                let paths = items.paths();
+                assert_eq!(paths.first(), Some(&first));
+                for (i, path) in paths.into_iter().enumerate() {
+                    let hole = path.iter().try_fold(&object, |v, k| v.get(k.as_str()));
+                    match hole {
+                        Some(hole) => assert_eq!(hole, &empty),
+                        // An optional member dropped for an item: no items either.
+                        None => assert_eq!(items.for_each_item_in(i, |_| Err(())), Ok(())),
+                    }
                 }
             }
             let r = items.to_result();
@@ -2615,6 +2920,200 @@ mod tests {
         assert!(errs_item_by_item(raw, &wrapped(), &options));
     }
 
+    /// A graph: two arrays of items in one object (`users` optional), and a scalar.
+    fn graph(users_required: bool) -> Value {
+        let edge = json!({
+            "type": "object",
+            "properties": {"from": {"type": "integer"}, "to": {"type": "integer"}},
+            "required": ["from", "to"]
+        });
+        let mut required = vec!["edges", "name"];
+        if users_required {
+            required.push("users");
+        }
+        json!({
+            "type": "object",
+            "properties": {
+                "users": records(),
+                "name": {"type": "string"},
+                "edges": {"type": "array", "items": edge}
+            },
+            "required": required
+        })
+    }
+
+    /// The paths of the members `raw` is read item by item through, against `schema`.
+    fn paths_of(raw: &str, schema: &Value) -> Vec<Vec<String>> {
+        let compiled = Schema::compile(schema).unwrap();
+        match from_llm_with_compiled(raw, &compiled, &Options::default()) {
+            Large::Items(items) | Large::Members(items) => {
+                items.paths().into_iter().map(<[String]>::to_vec).collect()
+            }
+            Large::Whole(_) => panic!("read whole: {raw}"),
+        }
+    }
+
+    /// An object of two large arrays (a graph's nodes and edges): each is read item by item,
+    /// its items handed over apart from the other's, and the result is the pipeline's.
+    #[test]
+    fn two_large_arrays_in_one_object_are_both_read_item_by_item() {
+        let options = Options::default();
+        let users = "[{id: 1, 'name': 'x', tags: ['a',],}, {\"ID\": \"2\", name: None}, {id: 3, name: 'z'}]";
+        let edges = "[{from: 1, to: 2}, {'from': '2', To: 3}, {from: 3, to: 1,},]";
+        let both = vec![vec!["users".to_owned()], vec!["edges".to_owned()]];
+        for schema in [graph(true), graph(false)] {
+            for raw in [
+                // Fixes, renames and coercions in both arrays and between them.
+                format!("// g\n{{users: {users}, Name: 'g', edges: {edges}}}"),
+                // The reply's order is not the schema's: with a key renamed, recovery walks
+                // the schema's order (`users` first), and each member's items are read
+                // apart.
+                format!("{{edges: {edges}, name: 'g', 'users': {users},}}"),
+                format!("{{edges: {edges}, NAME: 'g', 'users': {users},}}"),
+                // Valid JSON, as it stands and once sanitized (moves in both arrays).
+                r#"{"users": [{"id": 1, "name": "x"}, {"id": 2, "name": "y"}], "name": "g", "edges": [{"from": 1, "to": 2}, {"from": 2, "to": 1}]}"#.to_owned(),
+                "{\"users\": [{\"Id\": 1, \"name\": \"a\tb\"}, {\"id\": 2, \"Name\": \"c\nd\"}], \"edges\": [{\"From\": 1, \"to\": 2}, {\"from\": 2, \"to\": \"1\"}], \"name\": \"g\"}".to_owned(),
+                // Truncated in the second array.
+                format!("{{users: {users}, name: 'g', edges: [{{from: 1, to: 2}}, {{from: 2, to: 3}}, {{from: 3"),
+            ] {
+                assert!(same(&raw, &schema, &options), "{raw}");
+                let mut expected = both.clone();
+                if raw.starts_with("{edges") {
+                    expected.reverse();
+                }
+                assert_eq!(paths_of(&raw, &schema), expected, "{raw}");
+            }
+        }
+        // Each member's items apart, and the object with both places empty.
+        let raw = format!("{{users: {users}, name: 'g', edges: {edges}}}");
+        let compiled = Schema::compile(&graph(true)).unwrap();
+        let Large::Items(items) = from_llm_with_compiled(&raw, &compiled, &options) else {
+            panic!("item by item")
+        };
+        let (object, _) = items.around().unwrap();
+        assert_eq!(
+            json!(object),
+            json!({"users": [], "name": "g", "edges": []})
+        );
+        let mut edges_read = Vec::new();
+        items
+            .for_each_item_in(1, |v| -> Result<(), ()> {
+                edges_read.push(v);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(
+            edges_read,
+            [
+                json!({"from": 1, "to": 2}),
+                json!({"from": 2, "to": 3}),
+                json!({"from": 3, "to": 1})
+            ]
+        );
+        let mut count = 0;
+        items
+            .for_each_item(|_| -> Result<(), ()> {
+                count += 1;
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(count, 6);
+
+        // An item that cannot be recovered: with `users` optional, they are dropped and the
+        // edges kept; required, the first error recovery meets.
+        let bad_user = "[{id: 1, name: 'x'}, {id: 'q', name: 'y'}, {id: 3, name: 'z'}]";
+        let bad_edge = "[{from: 1, to: 2}, {from: 'q', to: 3}, {from: 3, to: 1}]";
+        let raw = format!("{{users: {bad_user}, name: 'g', edges: {edges}}}");
+        let (result, _) = collect(&raw, &Schema::compile(&graph(false)).unwrap(), &options);
+        assert!(same(&raw, &graph(false), &options));
+        let value = result.value.unwrap();
+        assert_eq!(value.get("users"), None);
+        assert_eq!(value["edges"].as_array().map(Vec::len), Some(3));
+        assert!(errs_item_by_item(&raw, &graph(true), &options));
+        same(&raw, &graph(true), &options);
+        for (raw, first) in [
+            (
+                format!("{{edges: {bad_edge}, name: 'g', users: {bad_user}}}"),
+                "/edges/1/from",
+            ),
+            (
+                format!("{{users: {bad_user}, name: 'g', edges: {bad_edge}}}"),
+                "/users/1/id",
+            ),
+        ] {
+            same(&raw, &graph(true), &options);
+            assert!(errs_item_by_item(&raw, &graph(true), &options));
+            let whole = crate::from_llm_with_compiled(
+                &raw,
+                &Schema::compile(&graph(true)).unwrap(),
+                &options,
+            );
+            assert_eq!(whole.error.unwrap().path(), first);
+            // `users` optional: dropped, and the edges' error is the object's.
+            same(&raw, &graph(false), &options);
+            assert!(errs_item_by_item(&raw, &graph(false), &options));
+        }
+
+        // Constraints of each array, checked item by item in the order recovery meets them.
+        let mut bounded = graph(true);
+        bounded["properties"]["users"]["maxItems"] = json!(2);
+        bounded["properties"]["edges"]["minItems"] = json!(4);
+        bounded["properties"]["edges"]["uniqueItems"] = json!(true);
+        let raw = format!("{{edges: {edges}, users: {users}, name: 'g'}}");
+        same(&raw, &bounded, &options);
+        assert!(errs_item_by_item(&raw, &bounded, &options));
+        assert_eq!(broken(&raw, &bounded, &options), ["/edges", "/users"]);
+        let repeated = "[{from: 1, to: 2}, {from: 2, to: 3}, {from: 1, to: 2}, {from: 4, to: 5}]";
+        let raw = format!("{{users: {users}, edges: {repeated}, name: 'g'}}");
+        bounded["properties"]["users"]["maxItems"] = json!(3);
+        same(&raw, &bounded, &options);
+        assert!(errs_item_by_item(&raw, &bounded, &options));
+        assert_eq!(broken(&raw, &bounded, &options), ["/edges"]);
+
+        // Against `{}`, and a level down: both arrays, wherever they are.
+        let raw = format!("{{name: 'g', users: {users}, edges: {edges}}}");
+        assert!(same(&raw, &json!({}), &options));
+        assert_eq!(paths_of(&raw, &json!({})), both);
+        let deep = format!("{{id: 'a', graph: {{users: {users}, n: 1}}, edges: {edges}}}");
+        assert!(same(&deep, &json!({}), &options));
+        assert_eq!(
+            paths_of(&deep, &json!({})),
+            [
+                vec!["graph".to_owned(), "users".to_owned()],
+                vec!["edges".to_owned()]
+            ]
+        );
+        let within = json!({
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "graph": graph(false)},
+            "required": ["graph"]
+        });
+        let raw = format!("{{id: 'a', graph: {{users: {bad_user}, Name: 'g', edges: {edges}}}}}");
+        assert!(same(&raw, &within, &options));
+        // An optional object on the way that holds both: dropped whole, neither array's
+        // items in the value.
+        let mut optional = within.clone();
+        optional["required"] = json!([]);
+        optional["properties"]["graph"] = graph(true);
+        let (result, read) = dropped(&raw, &optional, &options);
+        assert!(read);
+        assert_eq!(result.value, Some(json!({"id": "a"})));
+
+        // A small array beside them is held with the object (it holds under a sixteenth).
+        let mut tagged = graph(true);
+        tagged["properties"]["tags"] = json!({"type": "array", "items": {"type": "string"}});
+        let long: Vec<String> = (0..12).map(|i| format!("{{from: {i}, to: 1}}")).collect();
+        let raw = format!(
+            "{{tags: ['a'], users: {users}, name: 'g', edges: [{}]}}",
+            long.join(", ")
+        );
+        assert!(same(&raw, &tagged, &options));
+        assert_eq!(paths_of(&raw, &tagged), both);
+        // An array given twice: the last counts, read whole.
+        let raw = format!("{{users: {users}, edges: {edges}, name: 'g', users: []}}");
+        assert!(!same(&raw, &graph(true), &options));
+    }
+
     #[test]
     fn the_members_followed_to_an_array_are_bounded() {
         // Objects that refer to each other: each level's properties are followed, to
@@ -2871,9 +3370,9 @@ mod tests {
         }
     }
 
-    /// Records with corruptions, and prose around them.
-    fn reply() -> impl Strategy<Value = String> {
-        let record = proptest::sample::select(vec![
+    /// A record, with corruptions; some cannot be recovered against [`records`].
+    fn record() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(vec![
             "{\"id\": 1, \"name\": \"x\"}",
             "{id: 2, 'name': 'y', tags: ['a',],}",
             "{\"ID\": \"3\", \"Name\": \"z\", \"kind\": \"A\"}",
@@ -2886,9 +3385,17 @@ mod tests {
             "[1, 2]",
             "\"text\"",
             "null",
-        ]);
-        let sep = proptest::sample::select(vec![", ", ",", " ", ",,", "\n", ", // c\n"]);
-        let items = proptest::collection::vec((record, sep), 0..6);
+        ])
+    }
+
+    /// Separators between records, some with fixes.
+    fn sep() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(vec![", ", ",", " ", ",,", "\n", ", // c\n"])
+    }
+
+    /// Records with corruptions, and prose around them.
+    fn reply() -> impl Strategy<Value = String> {
+        let items = proptest::collection::vec((record(), sep()), 0..6);
         let around = proptest::sample::select(vec![
             "",
             "Sure: ",
@@ -3030,6 +3537,59 @@ mod tests {
         })
     }
 
+    /// An object of two arrays of records (mostly ones that can be recovered, some of
+    /// [`record`]'s), with members before, between and after them, corrupted as
+    /// [`object_reply`]'s are.
+    fn two_reply() -> impl Strategy<Value = String> {
+        let member = |v: Vec<&'static str>| proptest::sample::select(v);
+        let good = member(vec![
+            "{\"id\": 1, \"name\": \"x\"}",
+            "{id: 2, 'name': 'y', tags: ['a',],}",
+            "{\"Id\": \"3\", \"name\": \"a\tb\"}",
+            "{id: 4, name: 'w', kind: 'B'}",
+        ]);
+        let item = prop_oneof![4 => good, 1 => record()];
+        let items = || {
+            proptest::collection::vec((item.clone(), sep()), 1..6).prop_map(|items| {
+                let text: String = items.into_iter().flat_map(|(r, sep)| [r, sep]).collect();
+                text.trim_end_matches([' ', ',', '\n']).to_owned()
+            })
+        };
+        let between = member(vec![
+            "], ",
+            "], name: 'g', ",
+            "], \"name\": \"g\", ",
+            "], name: 'g', ",
+            "],, \"Name\": \"a\tb\", ",
+            "], total: 'x', ",
+            "]} // c\n",
+            "], users: [], ",
+        ]);
+        let after = member(vec!["]}", "], name: 'n'}", "]", "", "], orders: 1}"]);
+        // (Mostly as the schema writes them: a key renamed is read whole.)
+        let first = member(vec![
+            "users",
+            "users",
+            "'users'",
+            "\"users\"",
+            "Users",
+            "orders",
+        ]);
+        let second = member(vec![
+            "orders",
+            "orders",
+            "\"orders\"",
+            "'orders'",
+            "Orders",
+            "users",
+        ]);
+        (first, items(), between, second, items(), after).prop_map(
+            |(first, a, between, second, b, after)| {
+                format!("{{{first}: [{a}{between}{second}: [{b}{after}")
+            },
+        )
+    }
+
     /// [`object_reply`] with a tag among its members: the records' branch's, as written or
     /// not, or the other branch's.
     fn tagged_reply() -> impl Strategy<Value = String> {
@@ -3161,6 +3721,28 @@ mod tests {
             let mut one_or_many_member = wrapped();
             one_or_many_member["properties"]["records"] = one_or_many();
             same(&raw, &one_or_many_member, &options);
+        }
+
+        #[test]
+        fn two_arrays_in_one_object_are_the_pipeline(raw in two_reply()) {
+            let options = Options::default();
+            let pair = |required: &[&str]| json!({
+                "type": "object",
+                "properties": {"users": records(), "name": {"type": "string"}, "orders": records()},
+                "required": required
+            });
+            same(&raw, &pair(&["users", "orders"]), &options);
+            same(&raw, &pair(&["name"]), &options);
+            same(&raw, &pair(&["orders"]), &options);
+            same(&raw, &json!({}), &options);
+            same(&raw, &pair(&["users"]), &Options::default().policy(crate::Policy::NoInvent));
+            same(&raw, &pair(&[]), &Options::default().policy(crate::Policy::Strict));
+            let mut bounded = pair(&[]);
+            bounded["properties"]["users"]["maxItems"] = json!(2);
+            bounded["properties"]["orders"]["uniqueItems"] = json!(true);
+            same(&raw, &bounded, &options);
+            let graph = json!({"type": "object", "properties": {"id": {"type": "string"}, "g": pair(&["users"])}});
+            same(&format!("{{id: 'a', g: {raw}}}"), &graph, &options);
         }
 
         #[test]

@@ -635,6 +635,73 @@ fn parse_drops_an_optional_member_an_item_fails_in_item_by_item() {
     assert_same_when_large(&["parse", "--policy", "strict", "--schema", path], reply);
 }
 
+/// An object of two large arrays (a graph's nodes and edges) is written item by item through
+/// both, each in its place: the same bytes as read whole.
+#[test]
+fn parse_writes_two_large_arrays_item_by_item() {
+    let schema = schema_file(
+        "two-arrays.json",
+        &serde_json::json!({
+            "type": "object",
+            "properties": {
+                "users": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+                },
+                "name": {"type": "string"},
+                "edges": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}
+            },
+            "required": ["edges"]
+        }),
+    );
+    let path = schema.to_str().unwrap();
+    let reply: &[u8] = b"{users: [{n: 1}, {N: '2'}], Name: 'g', edges: [[1, 2], [2, '3'],]}";
+    let pad = " ".repeat(1 << 20);
+    let o = llmout(
+        &["parse", "--schema", path],
+        &[pad.as_bytes(), reply].concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "{\"value\":{\"users\":[{\"n\":1},{\"n\":2}],\"name\":\"g\",\"edges\":[[1,2],[2,3]]},\"warnings\":[\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/0\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/1\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/users/1/n\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/name\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"\",\"message\":\"quoted an unquoted key\"},\
+         {\"kind\":\"repaired\",\"path\":\"/edges/1/1\",\"message\":\"read a string in non-JSON quotes\"},\
+         {\"kind\":\"repaired\",\"path\":\"/edges\",\"message\":\"removed a trailing comma\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/name\",\"message\":\"renamed key \\\"Name\\\" to \\\"name\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"key_renamed\",\"path\":\"/users/1/n\",\"message\":\"renamed key \\\"N\\\" to \\\"n\\\" (the same name in another case or spelling)\"},\
+         {\"kind\":\"coerced\",\"path\":\"/users/1/n\",\"message\":\"read \\\"2\\\" as the integer 2\"},\
+         {\"kind\":\"coerced\",\"path\":\"/edges/1/1\",\"message\":\"read \\\"3\\\" as the integer 3\"}],\"recovered\":true}\n"
+    );
+    let cases: [&[u8]; 7] = [
+        reply,
+        // The edges first (with a key renamed, recovery walks the schema's order, users
+        // first), an item that drops the users, one that fails.
+        b"{edges: [[1, 2], [2, 3]], users: [{n: 1}, {n: 2}], name: 'g'}",
+        b"{edges: [[1, 2], [2, '3']], users: [{n: 1}, {N: 2}], Name: 'g'}",
+        b"{users: [{n: 1}, {n: 'x'}], edges: [[1, 2], [2, 3]]}",
+        b"{users: [{n: 1}, {n: 2}], edges: [[1, 2], [2, 'x']]}",
+        // Empty, and truncated in the second array.
+        b"{\"users\": [], \"edges\": []}",
+        b"{users: [{n: 1}, {n: 2}], edges: [[1, 2], [2, 3",
+    ];
+    for reply in cases {
+        assert_same_when_large(&["parse", "--schema", path], reply);
+    }
+    // Against any value too.
+    let any = schema_file("any-two.json", &serde_json::json!({}));
+    let any = any.to_str().unwrap();
+    for reply in cases {
+        assert_same_when_large(&["parse", "--schema", any], reply);
+    }
+}
+
 /// A wrapper object around the array (`{"results": [...]}`), against the array schema, is
 /// written item by item as the array alone, the wrapper taken off with a warning; objects
 /// given one by one in prose are the array's items. Each prints the same bytes whole.

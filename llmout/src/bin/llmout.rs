@@ -901,14 +901,14 @@ impl Answers for Parse {
     }
 }
 
-/// The object around the items, its members in order, the items in the member at `path` (a
-/// member's, or a member's member's...), written by `array` (their array, or the object of
-/// which they are the members; called once: a map's keys are unique).
+/// The object around the items, its members in order, the items of each member at one of
+/// `paths` (a member's, or a member's member's...; with its number) written by `items`
+/// (their array, or the object of which they are the members).
 fn write_around<W: Write>(
     w: &mut W,
     object: &serde_json::Map<String, Value>,
-    path: &[String],
-    array: &mut Option<impl FnOnce(&mut W) -> std::io::Result<()>>,
+    paths: &[(usize, &[String])],
+    items: &mut impl FnMut(&mut W, usize) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     w.write_all(b"{")?;
     for (i, (k, v)) in object.iter().enumerate() {
@@ -917,18 +917,62 @@ fn write_around<W: Write>(
         }
         serde_json::to_writer(&mut *w, k)?;
         w.write_all(b":")?;
-        match (path, v) {
-            ([key], _) if key == k => match array.take() {
-                Some(array) => array(w)?,
-                None => serde_json::to_writer(&mut *w, v)?,
-            },
-            ([key, rest @ ..], Value::Object(inner)) if key == k => {
-                write_around(w, inner, rest, array)?
+        // (A map's keys are unique: each member's items are written once.)
+        let mut inner = Vec::new();
+        let mut here = None;
+        for &(n, path) in paths {
+            match path.split_first() {
+                Some((key, [])) if key == k => here = Some(n),
+                Some((key, rest)) if key == k => inner.push((n, rest)),
+                _ => {}
+            }
+        }
+        match (here, v) {
+            (Some(n), _) => items(w, n)?,
+            (None, Value::Object(inner_object)) if !inner.is_empty() => {
+                write_around(w, inner_object, &inner, items)?
             }
             _ => serde_json::to_writer(&mut *w, v)?,
         }
     }
     w.write_all(b"}")
+}
+
+/// `shell`, the object around the items written with nothing in their `places` (each its
+/// offset in `shell` and the number of its member, in order), with the items of each member
+/// written in its place as one reading of the reply hands them over.
+fn write_in_turn<W: Write>(
+    w: &mut W,
+    shell: &[u8],
+    places: &[(usize, usize)],
+    items: &llmout::large::Items<'_>,
+) -> std::io::Result<()> {
+    let Some(&(start, _)) = places.first() else {
+        // Every member dropped: no items.
+        return w.write_all(shell);
+    };
+    w.write_all(&shell[..start])?;
+    w.write_all(b"[")?;
+    let (mut at, mut first) = (0, true);
+    // Ends the array at `places[at]`, and writes the object up to the next one's.
+    let next = |w: &mut W, at: &mut usize, first: &mut bool| -> std::io::Result<()> {
+        w.write_all(b"]")?;
+        w.write_all(&shell[places[*at].0..places[*at + 1].0])?;
+        w.write_all(b"[")?;
+        (*at, *first) = (*at + 1, true);
+        Ok(())
+    };
+    items.for_each_placed_item(|member, v| {
+        while places[at].1 < member && at + 1 < places.len() {
+            next(&mut *w, &mut at, &mut first)?;
+        }
+        write_element(&mut *w, &mut first, &v)
+    })?;
+    while at + 1 < places.len() {
+        next(&mut *w, &mut at, &mut first)?;
+    }
+    w.write_all(b"]")?;
+    w.write_all(&shell[places[at].0..])
 }
 
 /// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
@@ -946,28 +990,45 @@ fn write_items(
     let w = &mut buffered;
     let recovered = items.recovered() || input.is_some();
     w.write_all(b"{\"value\":")?;
-    let array = |w: &mut std::io::BufWriter<&mut dyn Write>| -> std::io::Result<()> {
-        if members {
-            w.write_all(b"{")?;
+    let mut array =
+        |w: &mut std::io::BufWriter<&mut dyn Write>, hole: usize| -> std::io::Result<()> {
+            if members {
+                w.write_all(b"{")?;
+                let mut first = true;
+                items.for_each_member(|k, v| {
+                    if !std::mem::take(&mut first) {
+                        w.write_all(b",")?;
+                    }
+                    serde_json::to_writer(&mut *w, &k)?;
+                    w.write_all(b":")?;
+                    serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
+                })?;
+                return w.write_all(b"}");
+            }
+            w.write_all(b"[")?;
             let mut first = true;
-            items.for_each_member(|k, v| {
-                if !std::mem::take(&mut first) {
-                    w.write_all(b",")?;
-                }
-                serde_json::to_writer(&mut *w, &k)?;
-                w.write_all(b":")?;
-                serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
-            })?;
-            return w.write_all(b"}");
-        }
-        w.write_all(b"[")?;
-        let mut first = true;
-        items.for_each_item(|v| write_element(&mut *w, &mut first, &v))?;
-        w.write_all(b"]")
-    };
+            items.for_each_item_in(hole, |v| write_element(&mut *w, &mut first, &v))?;
+            w.write_all(b"]")
+        };
     match items.around() {
-        None => array(w)?,
-        Some((object, path)) => write_around(w, object, path, &mut Some(array))?,
+        None => array(w, 0)?,
+        Some((object, _)) => {
+            let paths: Vec<(usize, &[String])> = items.paths().into_iter().enumerate().collect();
+            // The object written first, each items' place noted: where the places come in
+            // the order of the members (as the reply gives them), one reading of the reply
+            // writes the items of each in turn; else one reading for each member.
+            let mut shell = Vec::new();
+            let mut places = Vec::new();
+            write_around(&mut shell, object, &paths, &mut |s: &mut Vec<u8>, n| {
+                places.push((s.len(), n));
+                Ok(())
+            })?;
+            if members || !places.windows(2).all(|p| p[0].1 < p[1].1) {
+                write_around(w, object, &paths, &mut array)?
+            } else {
+                write_in_turn(w, &shell, &places, items)?
+            }
+        }
     }
     w.write_all(b",\"warnings\":[")?;
     let mut first = true;

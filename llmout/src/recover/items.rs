@@ -653,7 +653,7 @@ struct Repeat {
     first: Option<(usize, String)>,
 }
 
-/// The member whose items are recovered one by one: its pointer, the reply depth of the
+/// A member whose items are recovered one by one: its pointer, the reply depth of the
 /// object it is in, where its recovery began once it has, whether a union around it was
 /// decided by weighing its branches, items included (`Walker::weighs_the_hole`), and the
 /// error of an item that could not be recovered, which its recovery then comes to
@@ -667,24 +667,26 @@ pub(super) struct Hole {
 }
 
 /// Where the recovery of the object around the items reached the items' member.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Mark {
     /// The object's warnings made before it (the items' go after them).
     pub(crate) warnings: usize,
     /// The constraints found broken before it.
     pub(crate) violations: usize,
+    /// How many items' members recovery reached before it.
+    pub(crate) order: usize,
 }
 
 impl Walker<'_> {
     /// A union at the current path weighs its branches (no tag named one): where its value
-    /// holds the items' member, the branch it takes may depend on the items, which the object
+    /// holds an items' member, the branch it takes may depend on the items, which the object
     /// around them with an empty array in their place does not show ([`Around::followed`]).
     /// (A union that is the member itself is the [`array_branch`] case, decided for arrays
     /// of two items or more.)
     #[inline(never)]
     pub(super) fn weighs_the_hole(&mut self) {
         let path = &self.path;
-        if let Some(hole) = self.hole.as_mut() {
+        for hole in &mut self.holes {
             let within = hole
                 .path
                 .strip_prefix(path.as_str())
@@ -693,39 +695,46 @@ impl Walker<'_> {
         }
     }
 
-    /// Whether the value at the current path is the empty array in the items' place, in the
+    /// Whether the value at the current path is the empty array in an items' place, in the
     /// object around them ([`around`]): its count is not the items', so `minItems` and
     /// `maxItems` are not checked on it ([`Items::finish`] counts the items).
     #[inline]
     pub(super) fn at_hole(&self) -> bool {
-        self.hole
-            .as_ref()
-            .is_some_and(|h| self.dry == 0 && h.at.is_some() && h.path == self.path)
+        self.dry == 0
+            && self
+                .holes
+                .iter()
+                .any(|h| h.at.is_some() && h.path == self.path)
     }
 
-    /// `property` on a property of an object at reply depth `depth`: notes where the items'
-    /// member's recovery begins. True where it is that member and an item could not be
+    /// `property` on a property of an object at reply depth `depth`: notes where an items'
+    /// member's recovery begins. True where it is such a member and an item could not be
     /// recovered: its recovery then comes to the item's error ([`failed_hole`](Self::failed_hole)).
     #[inline(never)]
     pub(super) fn mark_hole(&mut self, depth: usize) -> bool {
         let (warnings, violations) = (self.warnings.len(), self.violations.len());
-        let dry = self.dry;
-        let Some(hole) = self.hole.as_mut() else {
-            return false;
-        };
-        let reached = dry == 0 && depth == hole.depth;
-        if !(reached && hole.at.is_none() && hole.path == self.path) {
+        if self.dry > 0 {
             return false;
         }
+        let order = self.holes.iter().filter(|h| h.at.is_some()).count();
+        let path = &self.path;
+        let Some(hole) = self
+            .holes
+            .iter_mut()
+            .find(|h| depth == h.depth && h.at.is_none() && h.path == *path)
+        else {
+            return false;
+        };
         // The property is the items'.
         hole.at = Some(Mark {
             warnings,
             violations,
+            order,
         });
         hole.fails.is_some()
     }
 
-    /// The recovery of the items' member where an item could not be recovered (see
+    /// The recovery of an items' member where an item could not be recovered (see
     /// [`mark_hole`](Self::mark_hole)): the item's error, in the place of the empty array's
     /// recovery.
     #[cold]
@@ -736,7 +745,13 @@ impl Walker<'_> {
         id: NodeId,
         depth: usize,
     ) -> Result<Value, Error> {
-        match self.hole.as_mut().and_then(|h| h.fails.take()) {
+        let path = &self.path;
+        let fails = self
+            .holes
+            .iter_mut()
+            .find(|h| h.path == *path)
+            .and_then(|h| h.fails.take());
+        match fails {
             Some(e) => Err(e),
             None => self.value(empty, id, depth),
         }
@@ -744,58 +759,69 @@ impl Walker<'_> {
 }
 
 /// The object around the items, recovered: what [`recover`](super::recover) gives with an
-/// empty array in the items' member, without ruling on the constraints, and where it reached
-/// that member.
+/// empty array in each items' member, without ruling on the constraints, and where it
+/// reached those members.
 pub(crate) struct Around {
     /// The object recovered, or the error that stopped its recovery.
     pub(crate) result: Result<Recovered, Error>,
     /// The constraints it breaks, in order.
     pub(crate) violations: Vec<Violation>,
-    /// `None` when recovery stopped before the member (or never met it).
-    pub(crate) mark: Option<Mark>,
-    /// False where a union around the items' member chose its branch by weighing them:
+    /// For each items' member, in the order given: where recovery reached it, `None` when
+    /// recovery stopped before it (or never met it).
+    pub(crate) marks: Vec<Option<Mark>>,
+    /// False where a union around an items' member chose its branch by weighing them:
     /// recovering the object with its items may choose another (see [`objects_at`]).
     pub(crate) followed: bool,
 }
 
-/// Recovers `shell`, the top-level object with an empty array at `path`, against `schema`
-/// (whose root is an object or any value, see [`members`]).
+/// Recovers `shell`, the top-level object with an empty array at each path of `holes`,
+/// against `schema` (whose root is an object or any value, see [`members`]).
 ///
-/// With `fails`, the error of an item that could not be recovered, the items' member comes
-/// to that error, as recovering the array whole does: the error of the object, or (where
-/// that member or one on the way to it is optional) the optional one dropped with a warning
-/// that names the error, and the rest of the object recovered as ever.
+/// With an error beside a path, the error of an item there that could not be recovered, that
+/// member comes to the error, as recovering its array whole does: the error of the object,
+/// or (where that member or one on the way to it is optional) the optional one dropped with
+/// a warning that names the error, and the rest of the object recovered as ever.
 pub(crate) fn around(
     shell: Value,
     schema: &Schema,
     options: &Options,
-    path: &[String],
-    fails: Option<Error>,
+    holes: Vec<(&[String], Option<Error>)>,
 ) -> Around {
     let mut walker = Walker::new(schema, options);
-    let mut pointer = String::new();
-    for key in path {
-        push_key(&mut pointer, key);
-    }
-    walker.hole = Some(Hole {
-        path: pointer,
-        depth: path.len().saturating_sub(1),
-        at: None,
-        weighed: false,
-        fails,
-    });
+    walker.holes = holes
+        .into_iter()
+        .map(|(path, fails)| {
+            let mut pointer = String::new();
+            for key in path {
+                push_key(&mut pointer, key);
+            }
+            Hole {
+                path: pointer,
+                depth: path.len().saturating_sub(1),
+                at: None,
+                weighed: false,
+                fails,
+            }
+        })
+        .collect();
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
-    let hole = walker.hole.take();
-    let followed = hole.as_ref().is_none_or(|h| !h.weighed);
-    let mut mark = hole.and_then(|h| h.at);
-    if r.is_ok() && any_root(schema) {
-        // Any value is kept as it is, members and all: the items' member is reached with
-        // nothing said before it, and nothing can fail in it.
-        mark = Some(Mark {
-            warnings: walker.warnings.len(),
-            violations: walker.violations.len(),
-        });
-    }
+    let holes = std::mem::take(&mut walker.holes);
+    let followed = holes.iter().all(|h| !h.weighed);
+    let marks = if r.is_ok() && any_root(schema) {
+        // Any value is kept as it is, members and all: the items' members are reached with
+        // nothing said before them, and nothing can fail in them.
+        (0..holes.len())
+            .map(|order| {
+                Some(Mark {
+                    warnings: walker.warnings.len(),
+                    violations: walker.violations.len(),
+                    order,
+                })
+            })
+            .collect()
+    } else {
+        holes.iter().map(|h| h.at).collect()
+    };
     let violations = std::mem::take(&mut walker.violations);
     Around {
         result: r.map(|value| Recovered {
@@ -806,7 +832,7 @@ pub(crate) fn around(
             as_text: walker.as_text,
         }),
         violations,
-        mark,
+        marks,
         followed,
     }
 }
@@ -832,10 +858,11 @@ pub(crate) fn unwrap(
         && walker.moves[0] == (pointer, String::new());
     unwrapped.then(|| Around {
         followed: true,
-        mark: Some(Mark {
+        marks: vec![Some(Mark {
             warnings: walker.warnings.len(),
             violations: walker.violations.len(),
-        }),
+            order: 0,
+        })],
         violations: std::mem::take(&mut walker.violations),
         result: Ok(Recovered {
             value,

@@ -314,9 +314,9 @@ struct Walker<'s> {
     /// Each (union, value) pair is decided once per scope, so recovery is polynomial in the
     /// reply where trying every branch of nested unions afresh was exponential.
     scopes: Vec<HashMap<ChoiceKey, Choice>>,
-    /// The member of the top-level object whose items are recovered elsewhere, one by one
+    /// The members of the top-level object whose items are recovered elsewhere, one by one
     /// (see `items::around`).
-    hole: Option<items::Hole>,
+    holes: Vec<items::Hole>,
 }
 
 /// What the walker had recorded at a point (see `Walker::saved`).
@@ -421,7 +421,7 @@ impl<'s> Walker<'s> {
             scopes: Vec::new(),
             moves: Vec::new(),
             as_text: Vec::new(),
-            hole: None,
+            holes: Vec::new(),
         }
     }
 }
@@ -1653,7 +1653,7 @@ impl Walker<'_> {
         slot: Option<Cow<'_, Value>>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
-        let failed = self.hole.is_some() && self.mark_hole(depth);
+        let failed = !self.holes.is_empty() && self.mark_hole(depth);
         match slot {
             Some(v) if v.is_null() && !self.schema.is_nullable(p.schema) => {
                 if p.no_invent {
@@ -1919,7 +1919,7 @@ impl Walker<'_> {
             self.wrapped = wrapped;
             return self.value(v, tagged, depth);
         }
-        if self.hole.is_some() {
+        if !self.holes.is_empty() {
             self.weighs_the_hole();
         }
         // The branches borrow the value (see `scoped`).

@@ -64,8 +64,9 @@ pub(crate) struct Found {
     pub(crate) depth: usize,
     /// For an object around the items: the object with an empty array (or, for
     /// [`Place::Entries`], an empty object) in their place (`null` where values are not
-    /// wanted), and their path of keys.
-    pub(crate) around: Option<(Value, Vec<String>)>,
+    /// wanted), and the path of keys of each member whose items were handed over, in the
+    /// order they came (see [`largest_arrays`]: one, or several arrays).
+    pub(crate) around: Option<(Value, Vec<Vec<String>>)>,
     /// Whether the items were an object's members, each with its key: the top-level
     /// object's ([`Members::Entries`]) or, `around` it, the object at the path's
     /// ([`Place::Entries`]).
@@ -347,8 +348,8 @@ struct ItemSink<S> {
     /// The shell's objects open on the way to the items, outermost (the top-level object)
     /// first: `way[i]` is the object at depth `i + 1`.
     way: Vec<Level>,
-    /// The keys of the array whose items are handed over, once it opened.
-    hole: Option<Vec<String>>,
+    /// The keys of each member whose items were handed over, in order, once it opened.
+    holes: Vec<Vec<String>>,
     /// Whether the items are an object's members (`Root::Entries`, or a hole that is an
     /// object, [`Place::Entries`]).
     entries: bool,
@@ -473,7 +474,10 @@ impl<S: Item> ItemSink<S> {
         }
         let around = match self.root {
             Root::Array | Root::Entries => None,
-            Root::Object => Some((self.shell.take()?.value(), self.hole.take()?)),
+            Root::Object if !self.holes.is_empty() => {
+                Some((self.shell.take()?.value(), std::mem::take(&mut self.holes)))
+            }
+            Root::Object => return None,
             Root::None | Root::Other => return None,
         };
         Some(Found {
@@ -520,6 +524,11 @@ impl<S: Item> ItemSink<S> {
     /// items (its empty counterpart is in the shell): the items inside it are handed over.
     fn open_hole(&mut self) {
         let path: Vec<String> = self.way.iter().filter_map(|l| l.key.clone()).collect();
+        if self.holes.contains(&path) {
+            // A key on the way given again, and its items with it: the last value counts,
+            // which reading item by item cannot follow.
+            self.other();
+        }
         for level in &mut self.way {
             level.in_hole = true;
         }
@@ -530,7 +539,7 @@ impl<S: Item> ItemSink<S> {
                 entries,
             })
         });
-        self.hole = Some(path);
+        self.holes.push(path);
         self.items_at = self.depth + 1;
         self.deeper();
     }
@@ -563,7 +572,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             shell: None,
             members: Arc::new(members.unwrap_or_default()),
             way: Vec::new(),
-            hole: None,
+            holes: Vec::new(),
             entries: false,
             entry: None,
             done: None,
@@ -609,15 +618,17 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             self.deeper();
             return;
         }
-        let hole = self.hole.is_some();
+        // After the first hole, only arrays open others (see [`largest_arrays`]); against any
+        // value, the first array is the one.
+        let (first, any) = (self.holes.is_empty(), *self.members == Members::Any);
         let (within, entries) = match self.level() {
-            Some(level) if !hole => match level.key.as_deref() {
+            Some(level) if first || !any => match level.key.as_deref() {
                 Some(k) => (level.members.within(k), level.members.hold_entries(k)),
                 None => (None, false),
             },
             _ => (None, false),
         };
-        if entries {
+        if entries && first {
             // The member whose members are handed over: an empty object in its place.
             if let Some(shell) = self.shell.as_mut() {
                 shell.begin_object();
@@ -676,9 +687,10 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         }
         let at = self.level().map(|l| (l.in_hole, l.key.clone()));
         let duplicate = self.inside(|s| s.end_member());
-        // A key on the way to the items given again replaces them: not read item by item.
-        if let (Some((false, Some(key))), Some(hole)) = (at, &self.hole) {
-            if duplicate && hole.get(self.way.len() - 1) == Some(&key) {
+        // A key on the way to items given again replaces them: not read item by item.
+        if let Some((false, Some(key))) = at {
+            let level = self.way.len() - 1;
+            if duplicate && self.holes.iter().any(|h| h.get(level) == Some(&key)) {
                 self.other();
             }
         }
@@ -708,9 +720,9 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             self.deeper();
             return;
         }
-        let hole = self.hole.is_some();
+        let opens = (self.holes.is_empty() || *self.members != Members::Any) && !self.entries;
         let held = match self.level() {
-            Some(level) if !hole => level.key.clone().filter(|k| level.members.hold(k)),
+            Some(level) if opens => level.key.clone().filter(|k| level.members.hold(k)),
             _ => None,
         };
         if held.is_some() {
@@ -745,10 +757,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.close(|s| s.end_array_as_item());
     }
     fn reopen_array(&mut self) {
-        let innermost = self
-            .hole
-            .as_ref()
-            .is_some_and(|h| h.len() == self.way.len());
+        let innermost = self.holes.last().is_some_and(|h| h.len() == self.way.len());
         if let Some(level) = self.level() {
             if level.in_hole {
                 if !innermost || self.entries {
@@ -801,6 +810,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
 /// are then the items. A container's size is what the parser hands the sink inside it (a
 /// value, a key, an opening or closing each), which follows its length in bytes. One more
 /// parse, with nothing built: linear, as [`each_item`] is.
+#[cfg(test)]
 pub(crate) fn largest_array(
     input: &str,
     options: &RepairOptions,
@@ -829,11 +839,37 @@ pub(crate) fn largest_or_members(input: &str, options: &RepairOptions, levels: u
     if !largest.object {
         return Members::Any;
     }
-    match largest.best {
-        Some(best) if best.score >= largest.total - largest.largest_member => {
-            chain(&best.keys, best.entries)
-        }
-        _ => Members::Entries,
+    // Through the containers chosen, what is outside them is held, and one item of each.
+    let chosen: usize = largest.chosen().iter().map(|c| c.score).sum();
+    if largest.best.is_some() && chosen >= largest.total - largest.largest_member {
+        largest.read()
+    } else {
+        Members::Entries
+    }
+}
+
+/// How many arrays of one object are read item by item at most ([`largest_arrays`]): each
+/// is one more reading of the document where its items are wanted apart from the others'.
+pub(crate) const HOLES: usize = 4;
+
+/// The share of the document an array beside the largest must hold to be read item by item
+/// too ([`largest_arrays`]): a sixteenth (held whole, a value is many times its text).
+const SHARE: usize = 16;
+
+/// As [`largest_array`], and beside the array it finds, the other arrays `members` allows
+/// that each hold at least a sixteenth of the document (what is handed over in them, as
+/// [`largest_array`] counts it), the largest [`HOLES`] in all: a document of two large
+/// arrays (`{"nodes": [...], "edges": [...]}`) is read item by item through both. Where
+/// the container found is an object whose members are the items, that one alone.
+pub(crate) fn largest_arrays(
+    input: &str,
+    options: &RepairOptions,
+    members: &Members,
+    levels: usize,
+) -> Members {
+    match measure(input, options, members, levels) {
+        Some(largest) if largest.object => largest.read(),
+        _ => Members::None,
     }
 }
 
@@ -848,6 +884,37 @@ fn measure(
     let found = parser::run::<Largest, Counter>(input, options);
     FOLLOW.with(|f| *f.borrow_mut() = None);
     found.ok().map(|(largest, _, _)| largest)
+}
+
+/// The members that lead through each of `paths`' keys to the array at its end, the paths
+/// that share a first key through one object.
+fn chains(paths: &[&[String]]) -> Members {
+    let mut named: Vec<(String, Vec<&[String]>)> = Vec::new();
+    for path in paths {
+        let Some((first, rest)) = path.split_first() else {
+            continue;
+        };
+        match named.iter_mut().find(|(k, _)| k == first) {
+            Some((_, inner)) => inner.push(rest),
+            None => named.push((first.clone(), vec![rest])),
+        }
+    }
+    if named.is_empty() {
+        return Members::None;
+    }
+    Members::Named(
+        named
+            .into_iter()
+            .map(|(key, rest)| {
+                let place = if rest.iter().any(|r| r.is_empty()) {
+                    Place::Items
+                } else {
+                    Place::Within(Arc::new(chains(&rest)))
+                };
+                (key, place)
+            })
+            .collect(),
+    )
 }
 
 /// The members that lead through `path`'s keys to the container at its end: an array, or
@@ -888,6 +955,8 @@ struct Largest {
     last: Option<Measure>,
     /// The best container so far (the first of equals).
     best: Option<Best>,
+    /// The largest arrays so far, largest first, at most [`HOLES`] (see [`largest_arrays`]).
+    arrays: Vec<Best>,
     /// Whether the document is still one top-level object.
     object: bool,
     /// Whether a top-level value began.
@@ -940,6 +1009,32 @@ enum Allowed {
 }
 
 impl Largest {
+    /// The containers read item by item (see [`largest_arrays`]): the best, and beside an
+    /// array the other arrays that hold a share of the document.
+    fn chosen(&self) -> Vec<&Best> {
+        match &self.best {
+            None => Vec::new(),
+            Some(best) if best.entries => vec![best],
+            Some(best) => self
+                .arrays
+                .iter()
+                .filter(|a| a.keys == best.keys || a.score.saturating_mul(SHARE) >= self.total)
+                .collect(),
+        }
+    }
+
+    /// The members that lead to the containers read item by item.
+    fn read(&self) -> Members {
+        match self.chosen()[..] {
+            [] => Members::None,
+            [one] => chain(&one.keys, one.entries),
+            ref several => {
+                let paths: Vec<&[String]> = several.iter().map(|a| a.keys.as_slice()).collect();
+                chains(&paths)
+            }
+        }
+    }
+
     /// One thing handed over: counted in the containers being measured; true when it falls
     /// inside one that is not followed (nothing else is followed there).
     fn count(&mut self) -> bool {
@@ -1037,6 +1132,21 @@ impl Largest {
             });
         }
         if !m.entries {
+            // Among the largest arrays (an array reopened replaces what it was; a tie goes
+            // to the first).
+            self.arrays.retain(|a| a.keys != m.keys);
+            let at = self.arrays.partition_point(|a| a.score >= score);
+            if at < HOLES {
+                self.arrays.insert(
+                    at,
+                    Best {
+                        score,
+                        keys: m.keys.clone(),
+                        entries: false,
+                    },
+                );
+                self.arrays.truncate(HOLES);
+            }
             self.last = Some(m);
         }
     }
@@ -1055,6 +1165,7 @@ impl Sink<'_> for Largest {
             open: Vec::new(),
             last: None,
             best: None,
+            arrays: Vec::new(),
             object: true,
             rooted: false,
             total: 0,
@@ -1374,9 +1485,12 @@ mod tests {
                         })) => format!("{depth} entries"),
                         Ok(Some(Found {
                             depth,
-                            around: Some((shell, path)),
+                            around: Some((shell, paths)),
                             ..
-                        })) => format!("{depth} {shell} {}", path.join("/")),
+                        })) => {
+                            let paths: Vec<String> = paths.iter().map(|p| p.join("/")).collect();
+                            format!("{depth} {shell} {}", paths.join(" "))
+                        }
                         Ok(None) => "none".to_owned(),
                         Err(e) => format!("{e:?}"),
                     };
@@ -1552,6 +1666,114 @@ mod tests {
             },
         );
         assert!(ended);
+    }
+
+    #[test]
+    fn the_items_of_several_members_come_one_member_after_another() {
+        let named = Members::Named(vec![
+            ("rows".to_owned(), Place::Items),
+            (
+                "g".to_owned(),
+                Place::Within(Arc::new(Members::Named(vec![(
+                    "edges".to_owned(),
+                    Place::Items,
+                )]))),
+            ),
+        ]);
+        assert_eq!(
+            events_in("{rows: [1, 2,], n: 'x', g: {edges: [[1, 2]], m: 1}}", &named),
+            [
+                "attempt",
+                "member rows",
+                "1 [UnquotedKey@]",
+                "2 []",
+                "member g/edges",
+                // (`m`'s unquoted key is one fix with `edges`': the parser's run of one.)
+                "[1,2] [TrailingComma@/rows UnquotedKey@ QuoteStyle@/n UnquotedKey@ UnquotedKey@/g]",
+                "end 4 {\"rows\":[],\"n\":\"x\",\"g\":{\"edges\":[],\"m\":1}} rows g/edges []",
+            ]
+        );
+        // The fixes are the parser's; the object is its value with both arrays' items out.
+        let input = "{rows: [1, 2,], n: 'x', g: {edges: [[1, 2]], m: 1}}";
+        let (fixes, items, mut object) = read_around(input, &named);
+        assert_eq!(fixes, parser_fixes(input));
+        object["rows"] = json!(items[..2]);
+        object["g"]["edges"] = json!(items[2..]);
+        assert_eq!(
+            object,
+            parse(input, &RepairOptions::default()).unwrap().value
+        );
+        // In the reply's order, whatever the members' order.
+        let e = events_in("{g: {edges: [3]}, rows: [4]}", &named);
+        assert_eq!(e[1], "member g/edges");
+        assert_eq!(e[3], "member rows");
+        // A key given again, on the way or the items' own: the last value counts.
+        for input in [
+            "{rows: [1], g: {edges: [2]}, rows: [3]}",
+            "{g: {edges: [2]}, rows: [1], g: {edges: [3]}}",
+            "{g: {edges: [2]}, g: 1}",
+            "{rows: [1], rows: 2}",
+        ] {
+            assert_whole(input, &events_in(input, &named));
+        }
+        // Against any value, the first array alone (a wrapper's: see `largest_arrays` for
+        // the ones a document is read through).
+        assert_eq!(
+            events_in("{a: [1], b: [2]}", &Members::Any)
+                .last()
+                .map(String::as_str),
+            Some("end 2 {\"a\":[],\"b\":[2]} a []")
+        );
+    }
+
+    #[test]
+    fn the_arrays_that_hold_a_share_of_the_document_are_all_read() {
+        let read = |input: &str, members: &Members| {
+            let mut paths = Vec::new();
+            fn walk(m: &Members, keys: &mut Vec<String>, out: &mut Vec<String>) {
+                if let Members::Named(named) = m {
+                    for (k, place) in named {
+                        keys.push(k.clone());
+                        match place {
+                            Place::Items => out.push(keys.join("/")),
+                            Place::Entries => out.push(format!("{}{{}}", keys.join("/"))),
+                            Place::Within(inner) => walk(inner, keys, out),
+                        }
+                        keys.pop();
+                    }
+                }
+            }
+            let found = largest_arrays(input, &RepairOptions::default(), members, 4);
+            walk(&found, &mut Vec::new(), &mut paths);
+            paths
+        };
+        let list = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+        // Two large arrays, a level apart, and a small one held with the object (under a
+        // sixteenth: `tags` holds 1 of 100 things handed over).
+        let doc = format!(
+            "{{tags: ['a'], nodes: [{}], g: {{n: 1, edges: [{}]}}}}",
+            list(40),
+            list(50)
+        );
+        assert_eq!(read(&doc, &Members::Any), ["g/edges", "nodes"]);
+        // At most `HOLES`, the largest.
+        let doc = format!(
+            "{{a: [{}], b: [{}], c: [{}], d: [{}], e: [{}]}}",
+            list(10),
+            list(14),
+            list(12),
+            list(13),
+            list(11)
+        );
+        assert_eq!(HOLES, 4);
+        assert_eq!(read(&doc, &Members::Any), ["b", "d", "c", "e"]);
+        // Where an object's members are the items, that object alone.
+        let map = Members::Named(vec![
+            ("a".to_owned(), Place::Items),
+            ("m".to_owned(), Place::Entries),
+        ]);
+        let doc = format!("{{a: [{}], m: {{x: 1, y: 2, z: [{}]}}}}", list(8), list(20));
+        assert_eq!(read(&doc, &map), ["m{}"]);
     }
 
     #[test]
