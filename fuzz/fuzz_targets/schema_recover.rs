@@ -17,7 +17,9 @@
 //! or the object around the items is a branch of an internally tagged union, and the reply
 //! names it (`{"type": "a", "items": [<reply>]}`), or of an externally tagged one, whose key
 //! names it (`{"A": {"items": [<reply>]}}`), or the content of an adjacently tagged one
-//! (`{"t": "a", "c": {"items": [<reply>]}}`).
+//! (`{"t": "a", "c": {"items": [<reply>]}}`); or the object holds two arrays of the items,
+//! `items` and `more` (`{"more": [<reply>, <reply>], "x": 1, "items": [<reply>]}`), each
+//! read item by item.
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item.
 #![no_main]
@@ -40,9 +42,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=16).unwrap_or(0);
+    let around = u.int_in_range(0..=17).unwrap_or(0);
     let wrap: Option<Wrap> = match around {
         13 => Some(common::object_around_map),
+        17 => Some(common::two_around),
         14 => Some(common::tagged_around),
         15 => Some(common::external_around),
         16 => Some(common::adjacent_around),
@@ -101,6 +104,7 @@ fuzz_target!(|data: &[u8]| {
         14 => format!("{{\"items\": [{reply}], type: 'a'}}"),
         15 => format!("{{A: {{\"items\": [{reply}], n: 1}}}}"),
         16 => format!("{{t: 'a', \"c\": {{\"items\": [{reply}]}}}}"),
+        17 => format!("{{\"more\": [{reply}, {reply}], x: 1, \"items\": [{reply}]}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {
@@ -152,15 +156,19 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// The object around the items, if any, holds `empty` in their place; or, where an optional
-/// member was dropped for an item that could not be recovered, their path leads nowhere and
-/// there are no items.
+/// The object around the items, if any, holds `empty` in each items' place; or, where an
+/// optional member was dropped for an item that could not be recovered, that place's path
+/// leads nowhere and it has no items.
 fn check_hole(items: &llmout::large::Items<'_>, empty: serde_json::Value) {
-    if let Some((object, path)) = items.around() {
+    if let Some((object, first)) = items.around() {
         let object = serde_json::Value::Object(object.clone());
-        match path.iter().try_fold(&object, |v, k| v.get(k.as_str())) {
-            Some(hole) => assert_eq!(hole, &empty),
-            None => assert_eq!(items.for_each_item(|_| Err(())), Ok(())),
+        let paths = items.paths();
+        assert_eq!(paths.first(), Some(&first));
+        for (i, path) in paths.into_iter().enumerate() {
+            match path.iter().try_fold(&object, |v, k| v.get(k.as_str())) {
+                Some(hole) => assert_eq!(hole, &empty),
+                None => assert_eq!(items.for_each_item_in(i, |_| Err(())), Ok(())),
+            }
         }
     }
 }

@@ -58,6 +58,29 @@ pub fn object_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
     property_of(u, schema, "items", items, &["a", "name", "Kind", "x"])
 }
 
+/// An object schema with two properties that are arrays of `schema`, `items` and `more`, and
+/// a third that may be required: both arrays are read item by item by `large`.
+pub fn two_around(u: &mut Unstructured<'_>, mut schema: Value) -> Result<Value> {
+    let defs = schema.as_object_mut().and_then(|m| m.remove("$defs"));
+    let n = defs.as_ref().and_then(Value::as_object).map_or(0, Map::len);
+    let items = json!({"type": "array", "items": schema});
+    let mut required = Vec::new();
+    for key in ["items", "more", "x"] {
+        if u.arbitrary()? {
+            required.push(json!(key));
+        }
+    }
+    let mut root = json!({
+        "type": "object",
+        "properties": {"items": items.clone(), "x": node(u, 1, n)?, "more": items},
+        "required": required
+    });
+    if let Some(defs) = defs {
+        root["$defs"] = defs;
+    }
+    Ok(root)
+}
+
 /// An object schema whose property `users` is a map of `schema` (`additionalProperties`),
 /// with up to two others: its members are read one by one by `large`.
 pub fn object_around_map(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
