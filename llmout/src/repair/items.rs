@@ -441,6 +441,7 @@ impl<S: Item> ItemSink<S> {
 
     /// Sends the item once it is complete (nothing of it is open any more); a member's value
     /// waits for the member's end, since the parser may still abandon it.
+    #[inline(never)]
     fn complete(&mut self) {
         if self.items_at > 0 && self.depth == self.items_at {
             if let Some(item) = self.item.take() {
@@ -810,6 +811,9 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
 /// are then the items. A container's size is what the parser hands the sink inside it (a
 /// value, a key, an opening or closing each), which follows its length in bytes. One more
 /// parse, with nothing built: linear, as [`each_item`] is.
+///
+/// (The best container alone, which the tests check against a walk of the value;
+/// [`largest_arrays`] is what reading goes through.)
 #[cfg(test)]
 pub(crate) fn largest_array(
     input: &str,
@@ -1131,9 +1135,11 @@ impl Largest {
                 entries: m.entries,
             });
         }
-        if !m.entries {
-            // Among the largest arrays (an array reopened replaces what it was; a tie goes
-            // to the first).
+        let full =
+            self.arrays.len() == HOLES && self.arrays.last().is_some_and(|a| a.score >= score);
+        if !m.entries && !full {
+            // Among the largest arrays (an array reopened replaces what it was, with a score
+            // as large at least; a tie goes to the first).
             self.arrays.retain(|a| a.keys != m.keys);
             let at = self.arrays.partition_point(|a| a.score >= score);
             if at < HOLES {
@@ -1147,6 +1153,8 @@ impl Largest {
                 );
                 self.arrays.truncate(HOLES);
             }
+        }
+        if !m.entries {
             self.last = Some(m);
         }
     }
@@ -1359,6 +1367,7 @@ impl Log for ItemLog {
         self.chain.push((node, start, self.paths.len()));
         node
     }
+    #[inline(never)]
     fn push(&mut self, kind: RepairKind, _: usize, node: usize) {
         with_outbox(|o| {
             let path = if o.want.paths {
