@@ -6,7 +6,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{assert_same_when_large, llmout, schema_file, stderr, stdout};
+use common::{assert_same_when_large, llmout, llmout_large, schema_file, stderr, stdout};
 
 #[test]
 fn repair_prints_one_line_of_json() {
@@ -617,11 +617,7 @@ fn parse_drops_an_optional_member_an_item_fails_in_item_by_item() {
     );
     let path = schema.to_str().unwrap();
     let reply = b"{total: 3, results: [1, 2, 'three']}";
-    let pad = " ".repeat(1 << 20);
-    let o = llmout(
-        &["parse", "--schema", path],
-        &[pad.as_bytes(), reply].concat(),
-    );
+    let o = llmout_large(&["parse", "--schema", path], reply);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
@@ -656,11 +652,7 @@ fn parse_writes_two_large_arrays_item_by_item() {
     );
     let path = schema.to_str().unwrap();
     let reply: &[u8] = b"{users: [{n: 1}, {N: '2'}], Name: 'g', edges: [[1, 2], [2, '3'],]}";
-    let pad = " ".repeat(1 << 20);
-    let o = llmout(
-        &["parse", "--schema", path],
-        &[pad.as_bytes(), reply].concat(),
-    );
+    let o = llmout_large(&["parse", "--schema", path], reply);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),

@@ -51,13 +51,19 @@ pub fn schema_file(name: &str, schema: &serde_json::Value) -> PathBuf {
     file(name, &schema.to_string())
 }
 
-/// Replies of 1 MiB and more are read item by item (`llmout::large`), shorter ones whole:
-/// `reply` after 1 MiB of white space (which changes nothing in what is read) prints what
-/// `reply` alone prints, and exits the same way.
-pub fn assert_same_when_large(args: &[&str], reply: &[u8]) {
+/// `llmout` with `args` on `reply` after 1 MiB of white space (which changes nothing in
+/// what is read): replies of 1 MiB and more are read item by item (`llmout::large`).
+pub fn llmout_large(args: &[&str], reply: &[u8]) -> Output {
     let pad = " ".repeat(1 << 20);
+    llmout(args, &[pad.as_bytes(), reply].concat())
+}
+
+/// Replies of 1 MiB and more are read item by item (`llmout::large`), shorter ones whole:
+/// `reply` made large ([`llmout_large`]) prints what `reply` alone prints, and exits the
+/// same way.
+pub fn assert_same_when_large(args: &[&str], reply: &[u8]) {
     let short = llmout(args, reply);
-    let long = llmout(args, &[pad.as_bytes(), reply].concat());
+    let long = llmout_large(args, reply);
     assert_eq!(
         (long.status.code(), stdout(&long), stderr(&long)),
         (short.status.code(), stdout(&short), stderr(&short)),
