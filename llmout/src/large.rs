@@ -821,7 +821,7 @@ struct Plan<'a> {
 
 impl Plan<'_> {
     /// Whether the member `hole` was dropped, for an item that could not be recovered: no
-    /// item of it is in the value ([`Hole::dropped`]).
+    /// item of it is in the value ([`Hole::mark`]).
     fn dropped(&self, hole: usize) -> bool {
         self.shell
             .as_ref()
@@ -1058,8 +1058,9 @@ impl<'a> Outcome<Plan<'a>> {
 }
 
 /// The members whose array `text` is read item by item through: of the arrays the schema
-/// allows ([`walk::members`]), the largest ([`largest_array`]: one more parse, skipped where
-/// there is no choice, or the text is an array, which needs no member).
+/// allows ([`walk::members`]), the largest and any other that holds a share of the text
+/// ([`largest_arrays`]: one more parse, skipped where there is no choice, or the text is an
+/// array, which needs no member).
 fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
     let allowed = walk::members(schema);
     if !allowed.choose() || text.trim_start().starts_with('[') || walk::wrapper_root(schema) {
@@ -1318,7 +1319,7 @@ impl Tally {
     /// constraint broken, in the order met. Where an item could not be recovered
     /// ([`Read::error`]), its member comes to its error in the object's recovery: the
     /// object's error, or an optional member on the way dropped, with no item of it in the
-    /// value ([`Hole::dropped`]). False where that is not what recovering it whole gives: a
+    /// value ([`Hole::mark`]). False where that is not what recovering it whole gives: a
     /// member renamed to an items' key or to a key on the way to them (whose fixes would then
     /// point into the items); an object kept as written where a string is wanted.
     fn around(

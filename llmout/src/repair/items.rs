@@ -84,8 +84,8 @@ pub(crate) enum Members {
     /// or an object whose members lead to them ([`Place`]).
     Named(Vec<(String, Place)>),
     /// Any key whose value is an array (the schema is `{}`, which asks nothing of any
-    /// member): of the top-level object's members, the first. [`largest_array`] looks
-    /// deeper, at objects as well, and names the members that lead to the best container.
+    /// member): of the top-level object's members, the first. [`largest_arrays`] looks
+    /// deeper, at objects as well, and names the members that lead to the containers chosen.
     Any,
     /// The top-level object's own members are the items, each handed over with its key (an
     /// object of records keyed by id, against `{}`; see [`largest_or_members`]).
@@ -124,7 +124,7 @@ impl Members {
     }
 
     /// Whether more than one array may be read item by item: an object around two of them
-    /// holds a choice (see [`largest_array`]).
+    /// holds a choice (see [`largest_arrays`]).
     pub(crate) fn choose(&self) -> bool {
         fn leaves(m: &Members, most: usize) -> usize {
             match m {
@@ -798,22 +798,9 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     }
 }
 
-/// Where `input`'s top-level object is best read item by item, of the containers `members`
-/// allows: the members that lead to it alone (a chain of [`Place::Within`] ending in
-/// [`Place::Items`] or [`Place::Entries`]), or [`Members::None`] when the document is no
-/// object or holds no such container. Reading the document item by item holds what is
-/// outside that container, and one item of it at a time: the container chosen is the one
-/// for which that is least, its size less its largest item's (the records, not the tags in a
-/// `meta` object before them), where [`each_item`] alone would take the first.
-///
-/// Against [`Members::Any`], the arrays of the top-level object's members, of its members'
-/// objects, and so on to `levels` objects deep, and those objects themselves, whose members
-/// are then the items. A container's size is what the parser hands the sink inside it (a
-/// value, a key, an opening or closing each), which follows its length in bytes. One more
-/// parse, with nothing built: linear, as [`each_item`] is.
-///
-/// (The best container alone, which the tests check against a walk of the value;
-/// [`largest_arrays`] is what reading goes through.)
+/// The best container alone, as [`largest_arrays`] measures it (a chain of
+/// [`Place::Within`] ending in [`Place::Items`] or [`Place::Entries`], or [`Members::None`]):
+/// what the tests check against a walk of the value.
 #[cfg(test)]
 pub(crate) fn largest_array(
     input: &str,
@@ -831,8 +818,8 @@ pub(crate) fn largest_array(
 }
 
 /// Against `{}`, how `input`'s top-level object is read item by item, whichever holds less
-/// at once: through the members that lead to the container that [`largest_array`] with
-/// [`Members::Any`] finds best, which holds everything outside it; or its own members as
+/// at once: through the members that lead to the containers that [`largest_arrays`] with
+/// [`Members::Any`] chooses, which holds everything outside them; or its own members as
 /// the items ([`Members::Entries`]), which holds its largest member (an object of records
 /// keyed by id, whose arrays are the records' small ones). [`Members::Any`] when the
 /// document is no object.
@@ -860,11 +847,24 @@ pub(crate) const HOLES: usize = 4;
 /// too ([`largest_arrays`]): a sixteenth (held whole, a value is many times its text).
 const SHARE: usize = 16;
 
-/// As [`largest_array`], and beside the array it finds, the other arrays `members` allows
-/// that each hold at least a sixteenth of the document (what is handed over in them, as
-/// [`largest_array`] counts it), the largest [`HOLES`] in all: a document of two large
-/// arrays (`{"nodes": [...], "edges": [...]}`) is read item by item through both. Where
-/// the container found is an object whose members are the items, that one alone.
+/// Where `input`'s top-level object is best read item by item, of the containers `members`
+/// allows: the members that lead to them ([`Place::Within`] ending in [`Place::Items`] or
+/// [`Place::Entries`]), or [`Members::None`] when the document is no object or holds no
+/// such container. Reading the document item by item holds what is outside those
+/// containers, and one item of each at a time.
+///
+/// The first container chosen is the one for which that is least, its size less its largest
+/// item's (the records, not the tags in a `meta` object before them), where [`each_item`]
+/// alone would take the first. Where it is an array, so is each other array `members`
+/// allows that holds at least a sixteenth of the document, the largest [`HOLES`] in all: a
+/// document of two large arrays (`{"nodes": [...], "edges": [...]}`) is read item by item
+/// through both. Where it is an object whose members are the items, that one alone.
+///
+/// Against [`Members::Any`], the arrays of the top-level object's members, of its members'
+/// objects, and so on to `levels` objects deep, and those objects themselves, whose members
+/// are then the items. A container's size is what the parser hands the sink inside it (a
+/// value, a key, an opening or closing each), which follows its length in bytes. One more
+/// parse, with nothing built: linear, as [`each_item`] is.
 pub(crate) fn largest_arrays(
     input: &str,
     options: &RepairOptions,
@@ -877,7 +877,7 @@ pub(crate) fn largest_arrays(
     }
 }
 
-/// The containers `members` allows in `input`, measured (see [`largest_array`]).
+/// The containers `members` allows in `input`, measured (see [`largest_arrays`]).
 fn measure(
     input: &str,
     options: &RepairOptions,
@@ -939,12 +939,12 @@ fn chain(path: &[String], entries: bool) -> Members {
 }
 
 thread_local! {
-    /// The members [`Largest`] follows, and how many objects deep, for [`largest_array`].
+    /// The members [`Largest`] follows, and how many objects deep, for [`largest_arrays`].
     static FOLLOW: RefCell<Option<(Arc<Members>, usize)>> = const { RefCell::new(None) };
 }
 
 /// Follows the top-level object's members (and their objects') that `members` allows, and
-/// measures each container among them (see [`largest_array`]).
+/// measures each container among them (see [`largest_arrays`]).
 struct Largest {
     /// Containers open.
     depth: usize,
