@@ -451,25 +451,31 @@ impl<'a> Items<'a> {
             warnings.push(w);
             Ok::<(), Infallible>(())
         });
-        let items = |hole: usize| {
-            if self.plan.entries {
-                let mut members = serde_json::Map::new();
-                let Ok(()) = self.for_each_member(|k, v| {
-                    members.insert(k, v);
-                    Ok::<(), Infallible>(())
-                });
-                Value::Object(members)
-            } else {
-                let mut values = Vec::new();
-                let Ok(()) = self.for_each_item_in(hole, |v| {
+        // Every member's items, in one reading.
+        let mut items: Vec<Value> = Vec::new();
+        if self.plan.entries {
+            let mut members = serde_json::Map::new();
+            let Ok(()) = self.for_each_member(|k, v| {
+                members.insert(k, v);
+                Ok::<(), Infallible>(())
+            });
+            items.push(Value::Object(members));
+        } else {
+            let Ok(()) = self.for_each_placed_item(|hole, v| {
+                items.resize_with(items.len().max(hole + 1), || Value::Array(Vec::new()));
+                if let Value::Array(values) = &mut items[hole] {
                     values.push(v);
-                    Ok::<(), Infallible>(())
-                });
-                Value::Array(values)
-            }
+                }
+                Ok::<(), Infallible>(())
+            });
+        }
+        let mut take = |hole: usize| match items.get_mut(hole) {
+            Some(v) => std::mem::take(v),
+            None if self.plan.entries => Value::Object(Map::new()),
+            None => Value::Array(Vec::new()),
         };
         let value = match self.around() {
-            None => items(0),
+            None => take(0),
             Some((object, _)) => {
                 let mut object = Value::Object(object.clone());
                 for (i, path) in self.paths().into_iter().enumerate() {
@@ -477,7 +483,7 @@ impl<'a> Items<'a> {
                         .iter()
                         .try_fold(&mut object, |v, key| v.get_mut(key.as_str()));
                     if let Some(hole) = hole {
-                        *hole = items(i);
+                        *hole = take(i);
                     }
                 }
                 object
@@ -1336,13 +1342,7 @@ impl Tally {
         }
         let pointers: Vec<String> = paths
             .iter()
-            .map(|path| {
-                let mut pointer = String::new();
-                for key in path {
-                    crate::recover::push_key(&mut pointer, key);
-                }
-                pointer
-            })
+            .map(|p| crate::recover::pointer_of(p))
             .collect();
         let unwrapped = walk::wrapper_root(schema);
         let failed: Vec<bool> = reads.iter().map(|r| r.error.is_some()).collect();
@@ -1404,11 +1404,8 @@ impl Tally {
         let gone = |path: &[String]| {
             paths.iter().zip(&failed).any(|(other, &failed)| {
                 let shared = path.iter().zip(other).take_while(|(a, b)| a == b).count();
-                let mut pointer = String::new();
-                for key in &path[..shared] {
-                    crate::recover::push_key(&mut pointer, key);
-                }
-                failed && shared > 0 && recovered.value.pointer(&pointer).is_none()
+                let on_the_way = crate::recover::pointer_of(&path[..shared]);
+                failed && shared > 0 && recovered.value.pointer(&on_the_way).is_none()
             })
         };
         let mut marks = Vec::with_capacity(pointers.len());

@@ -1014,19 +1014,24 @@ fn write_items(
         None => array(w, 0)?,
         Some((object, _)) => {
             let paths: Vec<(usize, &[String])> = items.paths().into_iter().enumerate().collect();
-            // The object written first, each items' place noted: where the places come in
-            // the order of the members (as the reply gives them), one reading of the reply
-            // writes the items of each in turn; else one reading for each member.
-            let mut shell = Vec::new();
-            let mut places = Vec::new();
-            write_around(&mut shell, object, &paths, &mut |s: &mut Vec<u8>, n| {
-                places.push((s.len(), n));
-                Ok(())
-            })?;
-            if members || !places.windows(2).all(|p| p[0].1 < p[1].1) {
+            if members {
+                // (One member: its object's members, written as they are read.)
                 write_around(w, object, &paths, &mut array)?
             } else {
-                write_in_turn(w, &shell, &places, items)?
+                // The object written first, each items' place noted: where the places come
+                // in the order of the members (as the reply gives them), one reading of the
+                // reply writes the items of each in turn; else one reading for each member.
+                let mut shell = Vec::new();
+                let mut places = Vec::new();
+                write_around(&mut shell, object, &paths, &mut |s: &mut Vec<u8>, n| {
+                    places.push((s.len(), n));
+                    Ok(())
+                })?;
+                if places.windows(2).all(|p| p[0].1 < p[1].1) {
+                    write_in_turn(w, &shell, &places, items)?
+                } else {
+                    write_around(w, object, &paths, &mut array)?
+                }
             }
         }
     }

@@ -667,7 +667,7 @@ pub(super) struct Hole {
 }
 
 /// Where the recovery of the object around the items reached the items' member.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Mark {
     /// The object's warnings made before it (the items' go after them).
     pub(crate) warnings: usize,
@@ -790,18 +790,12 @@ pub(crate) fn around(
     let mut walker = Walker::new(schema, options);
     walker.holes = holes
         .into_iter()
-        .map(|(path, fails)| {
-            let mut pointer = String::new();
-            for key in path {
-                push_key(&mut pointer, key);
-            }
-            Hole {
-                path: pointer,
-                depth: path.len().saturating_sub(1),
-                at: None,
-                weighed: false,
-                fails,
-            }
+        .map(|(path, fails)| Hole {
+            path: super::pointer_of(path),
+            depth: path.len().saturating_sub(1),
+            at: None,
+            weighed: false,
+            fails,
         })
         .collect();
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);

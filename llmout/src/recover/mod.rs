@@ -2155,6 +2155,15 @@ pub(crate) fn push_key(path: &mut String, key: &str) {
     }
 }
 
+/// The JSON pointer of the member reached through `keys` (`/a/b` for `["a", "b"]`).
+pub(crate) fn pointer_of(keys: &[String]) -> String {
+    let mut pointer = String::new();
+    for key in keys {
+        push_key(&mut pointer, key);
+    }
+    pointer
+}
+
 /// Appends `/i` to a JSON pointer.
 fn push_index(path: &mut String, i: usize) {
     use std::fmt::Write;
