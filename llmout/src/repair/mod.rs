@@ -119,7 +119,7 @@ use std::fmt;
 pub(crate) use log::Counter;
 pub use log::{Iter, Repair, Repairs};
 pub use node::Node;
-use sink::{KeySink, TextSink, ValueSink};
+use sink::{KeySink, TextSink, ValueSink, ValueTextSink};
 
 /// The largest nesting depth the parser accepts, whatever [`RepairOptions::max_depth`] says:
 /// the parser recurses once per level, and this bound keeps it inside a 2 MiB thread stack (the
@@ -391,6 +391,21 @@ pub fn parse(input: &str, options: &RepairOptions) -> Result<Parsed, RepairError
 /// ```
 pub fn to_string(input: &str, options: &RepairOptions) -> Result<ParsedText, RepairError> {
     let (sink, repairs, _) = parser::run::<TextSink, Repairs>(input, options)?;
+    Ok(ParsedText {
+        json: sink.finish(),
+        repairs,
+    })
+}
+
+/// [`to_string`] with every number written as `serde_json` writes [`parse`]'s value (`1.50`
+/// as `1.5`): the text is `serde_json::to_string(&parse(input).value)` byte for byte, and the
+/// fixes are the same. For callers who hand the text on where that value's JSON went
+/// (`tools::parse_compact`), without building the value.
+pub(crate) fn to_value_text(
+    input: &str,
+    options: &RepairOptions,
+) -> Result<ParsedText, RepairError> {
+    let (sink, repairs, _) = parser::run::<ValueTextSink, Repairs>(input, options)?;
     Ok(ParsedText {
         json: sink.finish(),
         repairs,

@@ -318,8 +318,15 @@ pub(super) type TextSink = Text<true>;
 /// a document's fixes can be counted in memory proportional to its open objects, not its size.
 pub(super) type KeySink = Text<false>;
 
-/// The text sink; `VALUES` false keeps only the open objects' keys (see [`KeySink`]).
-pub(super) struct Text<const VALUES: bool> {
+/// Writes compact JSON text as `serde_json` writes the value a [`ValueSink`] builds, byte for
+/// byte: as [`TextSink`], but every number is written as the `serde_json::Number` it becomes
+/// (`1.50` as `1.5`, `1E3` as `1000.0`). For callers who hand on the text in place of that
+/// value, and must not let the spelling differ.
+pub(super) type ValueTextSink = Text<true, true>;
+
+/// The text sink; `VALUES` false keeps only the open objects' keys (see [`KeySink`]);
+/// `AS_VALUE` writes numbers as `serde_json` writes them (see [`ValueTextSink`]).
+pub(super) struct Text<const VALUES: bool, const AS_VALUE: bool = false> {
     out: String,
     frames: Vec<TextFrame>,
     /// Members of the open objects, innermost object's last.
@@ -461,7 +468,7 @@ struct TextMember {
 /// Objects with more members than this find repeated keys through a hash map.
 pub(super) const SCAN_MEMBERS: usize = 16;
 
-impl<const VALUES: bool> Text<VALUES> {
+impl<const VALUES: bool, const AS_VALUE: bool> Text<VALUES, AS_VALUE> {
     /// The finished text.
     pub(super) fn finish(self) -> String {
         self.out
@@ -492,6 +499,16 @@ impl<const VALUES: bool> Text<VALUES> {
         self.before_value();
         if VALUES {
             self.out.push_str(text);
+        }
+    }
+
+    /// A number as `serde_json` writes it (its `Display` is its serialization: `itoa` for
+    /// integers, `ryu` for the others).
+    fn number(&mut self, n: &Number) {
+        use std::fmt::Write;
+        self.before_value();
+        if VALUES {
+            let _ = write!(self.out, "{n}");
         }
     }
 
@@ -687,7 +704,7 @@ fn value_end(text: &[u8], start: usize) -> usize {
     text.len()
 }
 
-impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
+impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_VALUE> {
     fn new(len: usize) -> Self {
         Text {
             out: String::with_capacity(if VALUES { len } else { 0 }),
@@ -702,10 +719,26 @@ impl<'a, const VALUES: bool> Sink<'a> for Text<VALUES> {
     fn bool(&mut self, v: bool) {
         self.scalar(if v { "true" } else { "false" });
     }
-    fn int(&mut self, _: Int, text: &str) {
-        self.scalar(text);
+    fn int(&mut self, n: Int, text: &str) {
+        if AS_VALUE {
+            self.number(&n.into());
+        } else {
+            self.scalar(text);
+        }
     }
     fn float(&mut self, text: &str) -> bool {
+        if AS_VALUE {
+            return match finite_number(text) {
+                Some(n) => {
+                    self.number(&n);
+                    true
+                }
+                None => {
+                    self.scalar("null");
+                    false
+                }
+            };
+        }
         let finite = is_finite(text);
         self.scalar(if finite { text } else { "null" });
         finite

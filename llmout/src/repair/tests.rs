@@ -1,7 +1,9 @@
 use serde_json::{json, Value};
 
 use super::RepairKind::{self, *};
-use super::{count, parse, parse_borrowed, to_string, to_string_counted, RepairOptions};
+use super::{
+    count, parse, parse_borrowed, to_string, to_string_counted, to_value_text, RepairOptions,
+};
 
 /// The value and the (kind, path) of each repair. Every test that goes through here also
 /// checks that the text output means the same value with the same repairs.
@@ -53,6 +55,14 @@ fn same_as_text(input: &str, options: &RepairOptions) {
         .unwrap_or_else(|e| panic!("{input:?} wrote {:?}: {e}", text.json));
     assert_eq!(reread, parsed.value, "{input:?} wrote {:?}", text.json);
     assert_eq!(text.repairs, parsed.repairs, "{input:?}");
+    // The value's own text: what serde_json writes for the value, byte for byte.
+    let as_value = to_value_text(input, options).unwrap();
+    assert_eq!(
+        as_value.json,
+        serde_json::to_string(&parsed.value).unwrap(),
+        "{input:?}"
+    );
+    assert_eq!(as_value.repairs, parsed.repairs, "{input:?}");
     // The counting variants write the same text and count the same fixes.
     let duplicates = parsed
         .repairs
@@ -1378,4 +1388,26 @@ fn a_key_set_knows_each_key_once_whatever_its_escapes() {
     assert!((0..10_000).all(|i| !set.insert(&format!("k{i}\""))));
     assert!(!set.insert("a\"b"));
     assert!(set.insert("k10000\""));
+}
+
+#[test]
+fn the_value_text_spells_numbers_as_serde_json_writes_the_value() {
+    // `to_string` keeps valid numbers as written; `to_value_text` writes the number each
+    // becomes, as `serde_json` writes the value `parse` builds.
+    let input = "[1.50, 1E3, -0, -0.0, 1e400, 18446744073709551616, .5, 2e-7, 12]";
+    let o = RepairOptions::default();
+    assert_eq!(
+        to_string(input, &o).unwrap().json,
+        "[1.50,1E3,-0,-0.0,null,18446744073709551616,0.5,2e-7,12]"
+    );
+    let as_value = to_value_text(input, &o).unwrap();
+    assert_eq!(
+        as_value.json,
+        "[1.5,1000.0,-0.0,-0.0,null,1.8446744073709552e+19,0.5,2e-7,12]"
+    );
+    assert_eq!(
+        as_value.json,
+        serde_json::to_string(&parse(input, &o).unwrap().value).unwrap()
+    );
+    same_as_text(input, &o);
 }
