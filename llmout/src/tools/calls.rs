@@ -3,6 +3,8 @@
 //! ([`parse_compact`](super::parse_compact)), so that a reply of a million calls is held as
 //! its calls' text, not as a million maps.
 
+use std::ops::Range;
+
 use serde_json::{Map, Value};
 
 use super::ToolCall;
@@ -12,23 +14,69 @@ use super::ToolCall;
 #[derive(Debug)]
 pub(crate) enum Calls {
     Kept(Vec<ToolCall>),
-    /// Each call's name, its arguments as compact JSON and its id, one after another in
-    /// `text`; `entries[i]` says where call `i`'s parts end.
+    /// Each call's name, its arguments as compact JSON and its id, one after another in a
+    /// chunk of text; `entries[i]` says in which chunk call `i` is and where its parts end.
+    /// Large calls laid out from their JSON text ([`push_text`](Calls::push_text)) keep that
+    /// text as a chunk of their own, so they are never copied; the others are written into
+    /// the last chunk while it takes more (`open`).
     Written {
-        text: String,
+        chunks: Vec<String>,
+        open: bool,
         entries: Vec<Entry>,
     },
 }
 
-/// Where a written call's parts end in the text (its name starts where the call before it
-/// ends).
+/// Where a written call's parts end in its chunk (its name starts where the call before it
+/// in the same chunk ends, or at the chunk's start).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Entry {
     name_end: usize,
     arguments_end: usize,
     end: usize,
+    chunk: u32,
     /// Whether the call has an id (the text after its arguments).
     id: bool,
+    /// Whether the arguments come first, the name and id after them (ending at
+    /// `arguments_end`, `name_end`, `end`): a large call's arguments kept as their chunk (see
+    /// [`Calls::push_arguments`]).
+    arguments_first: bool,
+}
+
+/// A call found in JSON text, by its parts: `span` is where the call is in that text, the
+/// name and id are decoded, and the arguments are where they are in the text or apart.
+#[derive(Debug)]
+pub(crate) struct Parts {
+    pub span: Range<usize>,
+    pub id: Option<String>,
+    pub name: String,
+    pub arguments: Arguments,
+}
+
+/// A call's arguments, as compact JSON.
+#[derive(Debug)]
+pub(crate) enum Arguments {
+    /// At this range of the call's text.
+    At(Range<usize>),
+    /// This text, read apart (arguments given as a JSON string).
+    Apart(String),
+    /// None given, or not an object: `{}`.
+    Empty,
+}
+
+impl Parts {
+    /// The arguments' JSON, with `json` the text the call was found in.
+    fn arguments<'a>(&'a self, json: &'a str) -> &'a str {
+        match &self.arguments {
+            Arguments::At(r) => json.get(r.clone()).unwrap_or("{}"),
+            Arguments::Apart(text) => text,
+            Arguments::Empty => "{}",
+        }
+    }
+
+    /// How long the call is laid out: name, arguments, id.
+    fn laid_out_len(&self, json: &str) -> usize {
+        self.name.len() + self.arguments(json).len() + self.id.as_ref().map_or(0, String::len)
+    }
 }
 
 impl Default for Calls {
@@ -41,15 +89,27 @@ impl Calls {
     /// Calls written as they come.
     pub(crate) fn written() -> Self {
         Calls::Written {
-            text: String::new(),
+            chunks: Vec::new(),
+            open: false,
             entries: Vec::new(),
         }
+    }
+
+    /// Whether calls are written as they come (what [`push_text`](Calls::push_text) is for).
+    pub(crate) fn is_written(&self) -> bool {
+        matches!(self, Calls::Written { .. })
     }
 
     pub(crate) fn push(&mut self, call: ToolCall) {
         match self {
             Calls::Kept(calls) => calls.push(call),
-            Calls::Written { text, entries } => {
+            Calls::Written {
+                chunks,
+                open,
+                entries,
+            } => {
+                let chunk = open_chunk(chunks, open);
+                let text = &mut chunks[chunk];
                 text.push_str(&call.name);
                 let name_end = text.len();
                 // Written straight into the text: a call's arguments are not held twice.
@@ -66,10 +126,136 @@ impl Calls {
                     name_end,
                     arguments_end,
                     end: text.len(),
+                    chunk: chunk as u32,
                     id: call.id.is_some(),
+                    arguments_first: false,
                 });
             }
         }
+    }
+
+    /// The calls `calls` found in `json`, the text `serde_json` writes for their value (a
+    /// call, or an array of calls; see `repair::to_value_text`). Written, the calls are laid
+    /// out in `json` in place: each call's parts are moved to where the calls before it end.
+    /// Laid out in 64 KiB or more, the text is then a chunk of its own, so a large call is
+    /// never copied; a smaller one is copied into the open chunk. (A call whose arguments
+    /// were given as a string may be laid out longer than its text was: the calls are then
+    /// copied out of `json`.)
+    pub(crate) fn push_text(&mut self, json: String, calls: Vec<Parts>) {
+        if calls.is_empty() {
+            return;
+        }
+        let Calls::Written {
+            chunks,
+            open,
+            entries,
+        } = self
+        else {
+            for c in &calls {
+                let arguments = serde_json::from_str(c.arguments(&json)).unwrap_or_default();
+                self.push(ToolCall {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    arguments,
+                });
+            }
+            return;
+        };
+        let Ok(chunk) = u32::try_from(chunks.len()) else {
+            // (Not reached before four billion chunks: the calls go to the last chunk.)
+            for c in calls {
+                let arguments = serde_json::from_str(c.arguments(&json)).unwrap_or_default();
+                self.push(ToolCall {
+                    id: c.id,
+                    name: c.name,
+                    arguments,
+                });
+            }
+            return;
+        };
+        let (text, ends) = lay_out(json, &calls);
+        // A large text is a chunk of its own, never copied. A small one is copied into the
+        // open chunk, as `push` writes (a chunk a call would cost a `String` and the
+        // allocator's rounding for each of a million small calls), or opens one.
+        let large = text.len() >= OWN_CHUNK;
+        let (chunk, offset) = match chunks.last_mut() {
+            Some(last) if *open && !large => {
+                let offset = last.len();
+                last.push_str(&text);
+                (chunk - 1, offset)
+            }
+            _ => {
+                chunks.push(text);
+                *open = !large;
+                (chunk, 0)
+            }
+        };
+        for ((name_end, arguments_end, end), c) in ends.into_iter().zip(&calls) {
+            entries.push(Entry {
+                name_end: offset + name_end,
+                arguments_end: offset + arguments_end,
+                end: offset + end,
+                chunk,
+                id: c.id.is_some(),
+                arguments_first: false,
+            });
+        }
+    }
+
+    /// The call `name` (with `id`) whose arguments are `arguments`, the JSON text
+    /// `serde_json` writes for them (an object). Written, arguments of 64 KiB or more are a
+    /// chunk of their own, the name and id written after them, so they are never copied;
+    /// smaller ones are copied into the open chunk.
+    pub(crate) fn push_arguments(&mut self, id: Option<String>, name: String, arguments: String) {
+        let Calls::Written {
+            chunks,
+            open,
+            entries,
+        } = self
+        else {
+            let arguments = serde_json::from_str(&arguments).unwrap_or_default();
+            return self.push(ToolCall {
+                id,
+                name,
+                arguments,
+            });
+        };
+        let own = u32::try_from(chunks.len())
+            .ok()
+            .filter(|_| arguments.len() >= OWN_CHUNK);
+        let Some(chunk) = own else {
+            let chunk = open_chunk(chunks, open);
+            let text = &mut chunks[chunk];
+            text.push_str(&name);
+            let name_end = text.len();
+            text.push_str(&arguments);
+            let arguments_end = text.len();
+            text.push_str(id.as_deref().unwrap_or_default());
+            entries.push(Entry {
+                name_end,
+                arguments_end,
+                end: text.len(),
+                chunk: chunk as u32,
+                id: id.is_some(),
+                arguments_first: false,
+            });
+            return;
+        };
+        let mut text = arguments;
+        let arguments_end = text.len();
+        text.push_str(&name);
+        let name_end = text.len();
+        text.push_str(id.as_deref().unwrap_or_default());
+        entries.push(Entry {
+            name_end,
+            arguments_end,
+            end: text.len(),
+            chunk,
+            id: id.is_some(),
+            arguments_first: true,
+        });
+        chunks.push(text);
+        *open = false;
     }
 
     pub(crate) fn extend(&mut self, calls: impl IntoIterator<Item = ToolCall>) {
@@ -93,24 +279,59 @@ impl Calls {
     pub(crate) fn truncate(&mut self, n: usize) {
         match self {
             Calls::Kept(calls) => calls.truncate(n),
-            Calls::Written { text, entries } => {
+            Calls::Written {
+                chunks,
+                open,
+                entries,
+            } => {
                 entries.truncate(n);
-                text.truncate(entries.last().map_or(0, |e| e.end));
+                match entries.last() {
+                    Some(e) => {
+                        chunks.truncate(e.chunk as usize + 1);
+                        if let Some(text) = chunks.last_mut() {
+                            text.truncate(e.end);
+                        }
+                    }
+                    None => chunks.clear(),
+                }
+                // The next call starts a chunk: the last one may be laid-out JSON.
+                *open = false;
             }
         }
     }
 
     /// Call `i`'s parts as written: its name, its arguments' JSON, its id.
     fn parts(&self, i: usize) -> Option<(&str, &str, Option<&str>)> {
-        let Calls::Written { text, entries } = self else {
+        let Calls::Written {
+            chunks, entries, ..
+        } = self
+        else {
             return None;
         };
         let e = entries.get(i)?;
-        let start = i.checked_sub(1).map_or(0, |j| entries[j].end);
+        let start = i
+            .checked_sub(1)
+            .map(|j| entries[j])
+            .filter(|before| before.chunk == e.chunk)
+            .map_or(0, |before| before.end);
+        let text = chunks.get(e.chunk as usize)?;
+        let (name, arguments, id) = if e.arguments_first {
+            (
+                e.arguments_end..e.name_end,
+                start..e.arguments_end,
+                e.name_end..e.end,
+            )
+        } else {
+            (
+                start..e.name_end,
+                e.name_end..e.arguments_end,
+                e.arguments_end..e.end,
+            )
+        };
         Some((
-            text.get(start..e.name_end)?,
-            text.get(e.name_end..e.arguments_end)?,
-            e.id.then(|| text.get(e.arguments_end..e.end)).flatten(),
+            text.get(name)?,
+            text.get(arguments)?,
+            e.id.then(|| text.get(id)).flatten(),
         ))
     }
 
@@ -158,6 +379,83 @@ impl Calls {
             Calls::Written { .. } => (0..self.len()).filter_map(|i| self.get(i)).collect(),
         }
     }
+}
+
+/// The chunk calls are written into: the last one while it takes more, else a new one (the
+/// last one when there are four billion).
+fn open_chunk(chunks: &mut Vec<String>, open: &mut bool) -> usize {
+    if (!*open || chunks.is_empty()) && u32::try_from(chunks.len()).is_ok() {
+        chunks.push(String::new());
+        *open = true;
+    }
+    chunks.len() - 1
+}
+
+/// How long a call's laid-out text must be to be kept as a chunk of its own (see
+/// [`Calls::push_text`]).
+const OWN_CHUNK: usize = 64 * 1024;
+
+/// The calls of `json` laid out one after another, each as its name, arguments and id, and
+/// where each call's parts end. In place when every call fits in the text up to the next
+/// call's (its name and id are decoded, so shorter than they were written, and its
+/// arguments are moved, not rewritten); else copied into a new text.
+fn lay_out(json: String, calls: &[Parts]) -> (String, Vec<(usize, usize, usize)>) {
+    let mut cursor = 0;
+    let fits = calls.iter().enumerate().all(|(i, c)| {
+        cursor += c.laid_out_len(&json);
+        cursor <= calls.get(i + 1).map_or(json.len(), |next| next.span.start)
+    });
+    let mut ends = Vec::with_capacity(calls.len());
+    if !fits {
+        let mut text = String::new();
+        for c in calls {
+            text.push_str(&c.name);
+            let name_end = text.len();
+            text.push_str(c.arguments(&json));
+            let arguments_end = text.len();
+            text.push_str(c.id.as_deref().unwrap_or_default());
+            ends.push((name_end, arguments_end, text.len()));
+        }
+        return (text, ends);
+    }
+    // Call `i` is laid out from `cursor`, at or before its own text, and ends before the
+    // next call's: its arguments are moved first (left, or right past a name longer than
+    // what came before them), then the name and id are written around them. What is read
+    // is never written over before it is read.
+    let mut bytes = json.into_bytes();
+    let mut cursor = 0;
+    for c in calls {
+        let name_end = cursor + c.name.len();
+        let arguments_end = match &c.arguments {
+            Arguments::At(r) => {
+                bytes.copy_within(r.clone(), name_end);
+                name_end + r.len()
+            }
+            Arguments::Apart(text) => put(&mut bytes, name_end, text),
+            Arguments::Empty => put(&mut bytes, name_end, "{}"),
+        };
+        put(&mut bytes, cursor, &c.name);
+        cursor = put(
+            &mut bytes,
+            arguments_end,
+            c.id.as_deref().unwrap_or_default(),
+        );
+        ends.push((name_end, arguments_end, cursor));
+    }
+    bytes.truncate(cursor);
+    // Every piece is whole UTF-8 and the pieces cover the text, so this is never lossy.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (text, ends)
+}
+
+/// Writes `s` at `at` in `bytes` (inside it: `lay_out` checked it fits); returns its end.
+fn put(bytes: &mut [u8], at: usize, s: &str) -> usize {
+    let end = at + s.len();
+    if let Some(place) = bytes.get_mut(at..end) {
+        place.copy_from_slice(s.as_bytes());
+    }
+    end
 }
 
 /// `serde_json`'s output appended to a `String`. Each piece it writes is whole UTF-8: it cuts
@@ -246,5 +544,67 @@ mod tests {
         assert_eq!(json(&written, 1), serde_json::to_string(&calls[2]).unwrap());
         assert_eq!(written.into_vec(), kept.into_vec());
         assert!(Calls::written().is_empty());
+    }
+
+    #[test]
+    fn calls_laid_out_from_text_read_back_whatever_their_chunk() {
+        let big = format!(r#"{{"t":"{}"}}"#, "y".repeat(OWN_CHUNK));
+        let json = format!(r#"{{"id":"i","name":"n","arguments":{big}}}"#);
+        let at = json.find(r#"{"t""#).unwrap();
+        let parts = |json: &str, name: &str, at: usize, len: usize| Parts {
+            span: 0..json.len(),
+            id: Some("i".to_owned()),
+            name: name.to_owned(),
+            arguments: Arguments::At(at..at + len),
+        };
+        let args = |text: &str| serde_json::from_str::<Map<String, Value>>(text).unwrap();
+        let expected = |name: &str, id: Option<&str>, text: &str| ToolCall {
+            id: id.map(str::to_owned),
+            name: name.to_owned(),
+            arguments: args(text),
+        };
+        let mut written = Calls::written();
+        written.push(call("a", json!({"x": 1})));
+        // Large: a chunk of its own, laid out in place.
+        written.push_text(json.clone(), vec![parts(&json, "n", at, big.len())]);
+        // Small calls after it open a chunk.
+        written.push(call("c", json!({})));
+        let small = r#"{"name":"s","arguments":{"k":[1]}}"#;
+        let k = small.find(r#"{"k"#).unwrap();
+        written.push_text(small.to_owned(), vec![parts(small, "s", k, 9)]);
+        // Arguments alone, large: the arguments first, the name and id after.
+        written.push_arguments(None, "m".to_owned(), big.clone());
+        written.push_arguments(Some("j".to_owned()), "o".to_owned(), "{}".to_owned());
+        let Calls::Written { chunks, .. } = &written else {
+            unreachable!()
+        };
+        assert_eq!(chunks.len(), 5);
+        let all = [
+            call("a", json!({"x": 1})),
+            expected("n", Some("i"), &big),
+            call("c", json!({})),
+            expected("s", Some("i"), r#"{"k":[1]}"#),
+            expected("m", None, &big),
+            expected("o", Some("j"), "{}"),
+        ];
+        for (i, c) in all.iter().enumerate() {
+            assert_eq!(written.get(i).as_ref(), Some(c), "{i}");
+            let mut out = Vec::new();
+            written.write(i, &mut out).unwrap();
+            assert_eq!(out, serde_json::to_vec(c).unwrap(), "{i}");
+        }
+        // Taken back to the large call, then to the first: what is kept reads the same.
+        written.truncate(5);
+        written.push(call("p", json!({"z": null})));
+        assert_eq!(written.get(5), Some(call("p", json!({"z": null}))));
+        assert_eq!(written.get(4).as_ref(), Some(&all[4]));
+        written.truncate(2);
+        written.push(call("q", json!({})));
+        assert_eq!(written.get(1).as_ref(), Some(&all[1]));
+        assert_eq!(written.get(2), Some(call("q", json!({}))));
+        written.truncate(0);
+        assert!(written.is_empty());
+        written.push(call("r", json!({})));
+        assert_eq!(written.into_vec(), [call("r", json!({}))]);
     }
 }

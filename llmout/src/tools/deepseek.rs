@@ -3,9 +3,8 @@
 //! fenced JSON, V3.1 `name<｜tool▁sep｜>{json}`.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, elements, lenient};
+use super::read::{elements, lenient_call};
 use super::stream::window;
-use super::ToolCall;
 
 pub(crate) struct DeepSeek;
 
@@ -49,12 +48,7 @@ impl Family for DeepSeek {
                 found.drop_call(whole, "a DeepSeek call was cut off before its arguments");
                 continue;
             }
-            if let Some(v) = lenient(&json_text, found, "a DeepSeek call") {
-                found.calls.push(ToolCall {
-                    id: None,
-                    name,
-                    arguments: arguments(Some(v)),
-                });
+            if lenient_call(&json_text, found, "a DeepSeek call", Named::new(name, None)) {
                 found.taken.push(whole);
             }
         }

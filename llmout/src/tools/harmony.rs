@@ -7,9 +7,9 @@
 //! cut off is content.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, lenient};
+use super::read::lenient_call;
 use super::stream::window;
-use super::{ToolCall, MAX_HEAD};
+use super::MAX_HEAD;
 
 pub(crate) struct Harmony;
 
@@ -42,24 +42,18 @@ impl Family for Harmony {
                 .unwrap_or((rest.len(), rest.len()));
             let body = &rest[..body_len];
             at = body_start + end;
-            let call = match harmony_header(header) {
+            let called = match harmony_header(header) {
                 (true, _) => continue,
-                (false, Some(name)) => lenient(body, found, "a harmony call").map(|v| ToolCall {
-                    id: None,
-                    name,
-                    arguments: arguments(Some(v)),
-                }),
-                (false, None) => None,
-            };
-            match call {
-                Some(call) => found.calls.push(call),
-                None if !body.trim().is_empty() => {
-                    if !content.is_empty() {
-                        content.push('\n');
-                    }
-                    content.push_str(body.trim());
+                (false, Some(name)) => {
+                    lenient_call(body, found, "a harmony call", Named::new(name, None))
                 }
-                None => {}
+                (false, None) => false,
+            };
+            if !called && !body.trim().is_empty() {
+                if !content.is_empty() {
+                    content.push('\n');
+                }
+                content.push_str(body.trim());
             }
         }
         // With no message at all, the text is content as it stands.

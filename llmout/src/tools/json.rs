@@ -8,8 +8,9 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::family::Found;
+use super::json_text::{self, Repaired};
 use super::pythonic::pythonic_reply;
-use super::read::{call_from_json, calls_from_json};
+use super::read::call_from_json;
 use super::ToolCall;
 use crate::extract;
 use crate::repair::{self, RepairKind, RepairOptions};
@@ -113,12 +114,13 @@ enum First {
 /// off are no calls (a warning says so); complete calls inside them or after them still are.
 fn first(t: &str, found: &mut Found) -> First {
     let mut warned = false;
+    let read = Repaired::read_as(found);
     for c in extract::candidates(t) {
-        let Ok(p) = repair::parse(c.text, &RepairOptions::default()) else {
+        let Ok((value, repairs)) = read(c.text) else {
             continue;
         };
-        if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
-            if looks_like_calls(&p.value) && !warned {
+        if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+            if looks_like_calls(&value) && !warned {
                 found.warnings.push(Warning::new(
                     WarningKind::ItemDropped,
                     "/tool_calls",
@@ -128,11 +130,11 @@ fn first(t: &str, found: &mut Found) -> First {
             }
             continue;
         }
-        let value = match envelope(p.value, found) {
+        let value = match envelope(value, found) {
             Ok(()) => return First::Envelope(c.range),
             Err(value) => value,
         };
-        if calls_from_json(value, found) {
+        if value.into_calls(found) {
             return First::Calls(c.range);
         }
     }
@@ -156,10 +158,17 @@ pub(crate) fn separators(rest: &str) -> usize {
         .count()
 }
 
-fn looks_like_calls(v: &Value) -> bool {
+fn looks_like_calls(v: &Repaired) -> bool {
+    match v {
+        Repaired::Value(v) => looks_like_call_value(v),
+        Repaired::Text(json) => json_text::looks_like_calls(json),
+    }
+}
+
+fn looks_like_call_value(v: &Value) -> bool {
     let o = match v {
         Value::Object(o) => o,
-        Value::Array(a) => return a.first().is_some_and(looks_like_calls),
+        Value::Array(a) => return a.first().is_some_and(looks_like_call_value),
         _ => return false,
     };
     ["tool_calls", "toolCalls", "name", "function"]
@@ -169,7 +178,14 @@ fn looks_like_calls(v: &Value) -> bool {
 
 /// The seed's envelope (either spelling), or OpenAI's message shape, read into `found`; else
 /// `v` back.
-fn envelope(v: Value, found: &mut Found) -> Result<(), Value> {
+fn envelope(v: Repaired, found: &mut Found) -> Result<(), Repaired> {
+    match v {
+        Repaired::Value(v) => envelope_value(v, found).map_err(Repaired::Value),
+        Repaired::Text(json) => json_text::envelope(json, found).map_err(Repaired::Text),
+    }
+}
+
+fn envelope_value(v: Value, found: &mut Found) -> Result<(), Value> {
     let Value::Object(mut o) = v else {
         return Err(v);
     };
@@ -211,10 +227,9 @@ fn following_calls(t: &str, end: usize, found: &mut Found) -> Option<usize> {
         return None;
     }
     let len = super::read::json_end(value)?;
-    let p = repair::parse(&value[..len], &RepairOptions::default()).ok()?;
-    if p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+    let (value, repairs) = Repaired::read(&value[..len], found).ok()?;
+    if repairs.iter().any(|r| r.kind == RepairKind::Truncated) || !value.into_calls(found) {
         return None;
     }
-    found.calls.extend(following_value_calls(p.value)?);
     Some(end + skip + len)
 }

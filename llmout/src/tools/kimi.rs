@@ -4,9 +4,8 @@
 //! markers.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, elements, lenient, take_calls, value_calls};
+use super::read::{elements, lenient_call, take_calls, value_calls};
 use super::stream::window;
-use super::ToolCall;
 
 pub(crate) struct Kimi;
 
@@ -29,12 +28,8 @@ impl Family for Kimi {
                 Some(a) => {
                     let id = inner[..a].trim().to_owned();
                     let name = kimi_name(&id);
-                    if let Some(v) = lenient(&inner[a + ARG.len()..], found, "a Kimi call") {
-                        found.calls.push(ToolCall {
-                            id: Some(id.clone()),
-                            name,
-                            arguments: arguments(Some(v)),
-                        });
+                    let named = Named::new(name, Some(id.clone()));
+                    if lenient_call(&inner[a + ARG.len()..], found, "a Kimi call", named) {
                         found.taken.push(whole);
                     }
                 }

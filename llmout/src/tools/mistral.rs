@@ -2,9 +2,8 @@
 //! `name[ARGS]{json}`, `name[CALL_ID]id[ARGS]{json}` (newer), one marker per call.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, json_end, lenient, value_calls};
+use super::read::{json_end, lenient, lenient_call, value_calls};
 use super::stream::window;
-use super::ToolCall;
 
 pub(crate) struct Mistral;
 
@@ -41,15 +40,16 @@ impl Family for Mistral {
             let body = &rest[brace..];
             let end = json_end(body).unwrap_or(body.len());
             let stop = pos + brace + end;
-            if let Some(v) = lenient(&body[..end], found, "a [TOOL_CALLS] call") {
-                if !name.is_empty() {
-                    found.calls.push(ToolCall {
-                        id,
-                        name,
-                        arguments: arguments(Some(v)),
-                    });
-                    found.taken.push(start..stop);
-                }
+            let read = if name.is_empty() {
+                // No call, but its arguments are read all the same, for what they warn of.
+                let _ = lenient(&body[..end], found, "a [TOOL_CALLS] call");
+                false
+            } else {
+                let named = Named::new(name, id);
+                lenient_call(&body[..end], found, "a [TOOL_CALLS] call", named)
+            };
+            if read {
+                found.taken.push(start..stop);
             }
             at = stop;
         }

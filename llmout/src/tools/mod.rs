@@ -110,6 +110,7 @@ mod internlm;
 mod invoke;
 mod jamba;
 mod json;
+mod json_text;
 mod json_values;
 mod kimi;
 mod kv;
@@ -284,6 +285,14 @@ fn read(text: &str, calls: Calls) -> Read {
 /// moment it is read, and read back one at a time ([`CompactResponse::call`]), so a reply of
 /// a million calls takes about its calls' text in memory, not a map per call. The content,
 /// calls and warnings are [`parse`]'s.
+///
+/// Where a family writes its calls or their arguments as JSON (Hermes, Mistral, Llama,
+/// Kimi, DeepSeek, harmony, Phi-4, replies with no marker, ...), that JSON is repaired to
+/// text and the calls' parts are found in it: no map is built, and the arguments of one
+/// large call are laid out where they are in that text, never copied. Memory for 100 MB of
+/// calls: 2.2 times the input; for one call of 115-120 MB (a file in a string, or an array
+/// of 2 million objects), 1.9-2.1 times. The families that give each argument apart
+/// (`<parameter=…>`, pythonic calls, ...) still build the arguments' map.
 ///
 /// ```
 /// let r = llmout::tools::parse_compact("Reading.\n<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>");

@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::family::Found;
+use super::family::{Found, Named};
+use super::json_text::{self, Repaired};
 use super::ToolCall;
 use crate::repair::{self, RepairKind, RepairOptions};
 use crate::{Warning, WarningKind};
@@ -63,8 +64,20 @@ pub(crate) fn param_value(text: &str) -> Value {
 
 /// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
 pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
-    match repair::parse(text.trim(), &RepairOptions::default()) {
-        Ok(p) if cut_off(text, &p.repairs) => {
+    lenient_with(text, found, what, |t| {
+        repair::parse(t, &RepairOptions::default()).map(|p| (p.value, p.repairs))
+    })
+}
+
+/// [`lenient`], read by `read` (the value, or its text) with the fixes it made.
+fn lenient_with<T>(
+    text: &str,
+    found: &mut Found,
+    what: &str,
+    read: impl FnOnce(&str) -> Result<(T, repair::Repairs), repair::RepairError>,
+) -> Option<T> {
+    match read(text.trim()) {
+        Ok((_, repairs)) if cut_off(text, &repairs) => {
             found.warnings.push(Warning::new(
                 WarningKind::ItemDropped,
                 format!("/tool_calls/{}", found.calls.len()),
@@ -72,18 +85,56 @@ pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value
             ));
             None
         }
-        Ok(p) => {
+        Ok((value, repairs)) => {
             let base = format!("/tool_calls/{}", found.calls.len());
-            for r in &p.repairs {
+            for r in &repairs {
                 found.warnings.push(Warning::new(
                     WarningKind::Repaired(r.kind),
                     format!("{base}{}", r.path),
                     r.kind.description(),
                 ));
             }
-            Some(p.value)
+            Some(value)
         }
         Err(_) => None,
+    }
+}
+
+/// The calls in the JSON `text` (a call or an array of calls), read leniently into `found`:
+/// whether it held any. The fixes are warned of as [`lenient`] warns of them, calls or not.
+/// Calls written as they come take the value's text, not the value (see [`json_text`]).
+pub(crate) fn lenient_calls(text: &str, found: &mut Found, what: &str) -> bool {
+    let written = Repaired::read_as(found);
+    lenient_with(text, found, what, written).is_some_and(|p| p.into_calls(found))
+}
+
+/// The call `named` whose arguments are the JSON `text`, read leniently into `found`: false
+/// when it was cut off or is no JSON, as [`lenient`] says (and warns). Calls written as they
+/// come take the arguments' text, never a map (see [`json_text`]).
+pub(crate) fn lenient_call(text: &str, found: &mut Found, what: &str, named: Named) -> bool {
+    if !found.calls.is_written() {
+        return match lenient(text, found, what) {
+            Some(v) => {
+                found.calls.push(ToolCall {
+                    id: named.id,
+                    name: named.name,
+                    arguments: arguments(Some(v)),
+                });
+                true
+            }
+            None => false,
+        };
+    }
+    let json = lenient_with(text, found, what, |t| {
+        repair::to_value_text(t, &RepairOptions::default()).map(|p| (p.json, p.repairs))
+    });
+    match json {
+        Some(json) => {
+            let arguments = json_text::arguments_text(json);
+            found.calls.push_arguments(named.id, named.name, arguments);
+            true
+        }
+        None => false,
     }
 }
 
@@ -116,12 +167,13 @@ fn cut_off(text: &str, repairs: &repair::Repairs) -> bool {
 /// array written in full before the cut, and a warning for the rest, which stays content.
 /// Returns how much of `text` the calls take (all of it when the value is whole), or `None`
 /// when it gives no call.
+///
+/// Calls written as they come take the value's text, not the value (see [`json_text`]).
 pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<usize> {
-    let p = repair::parse(text.trim(), &RepairOptions::default()).ok()?;
-    if !cut_off(text, &p.repairs) {
+    let (p, repairs) = Repaired::read(text.trim(), found).ok()?;
+    if !cut_off(text, &repairs) {
         let base = format!("/tool_calls/{}", found.calls.len());
-        let mut fixes: Vec<Warning> = p
-            .repairs
+        let mut fixes: Vec<Warning> = repairs
             .iter()
             .map(|r| {
                 Warning::new(
@@ -131,7 +183,7 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<u
                 )
             })
             .collect();
-        if !calls_from_json(p.value, found) {
+        if !p.into_calls(found) {
             return None;
         }
         found.warnings.append(&mut fixes);
@@ -349,10 +401,8 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
             }
             break;
         };
-        if let Some(v) = lenient(&text[from..from + len], found, "a call") {
-            if calls_from_json(v, found) {
-                last_call = Some(from + len);
-            }
+        if lenient_calls(&text[from..from + len], found, "a call") {
+            last_call = Some(from + len);
         }
         pos = from + len;
     }

@@ -1,0 +1,517 @@
+//! JSON calls read from their text, without a tree: what [`parse_compact`](super::parse_compact)
+//! reads a call or an array of calls with. The JSON is repaired to the text `serde_json`
+//! writes for its value (`repair::to_value_text`), each call's members are found in that
+//! text as borrowed [`RawValue`]s, and the arguments stay where they are in it. The calls are
+//! the ones [`call_from_json`](super::read::call_from_json) reads from the value, member for
+//! member; only the arguments of a call of 100 MB are never a map of 100 MB.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::calls::{Arguments, Parts};
+use super::family::Found;
+use super::read::calls_from_json;
+use crate::repair::{self, RepairError, RepairOptions, Repairs};
+
+/// A member given in the call, whatever its value (`null` too: `call_from_json` takes a key
+/// that is there, whatever it holds, before the next one).
+#[derive(Default)]
+struct Given<'a>(Option<&'a RawValue>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Given<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'a RawValue>::deserialize(d).map(|v| Given(Some(v)))
+    }
+}
+
+/// The members of a call that `call_from_json` reads; the others are skipped.
+#[derive(Deserialize)]
+struct RawCall<'a> {
+    #[serde(borrow, default)]
+    id: Given<'a>,
+    #[serde(borrow, default)]
+    tool_call_id: Given<'a>,
+    #[serde(borrow, default)]
+    function: Given<'a>,
+    #[serde(borrow, default)]
+    name: Given<'a>,
+    #[serde(borrow, default)]
+    tool: Given<'a>,
+    #[serde(borrow, default)]
+    tool_name: Given<'a>,
+    #[serde(borrow, default)]
+    arguments: Given<'a>,
+    #[serde(borrow, default)]
+    parameters: Given<'a>,
+    #[serde(borrow, default)]
+    args: Given<'a>,
+    #[serde(borrow, default)]
+    input: Given<'a>,
+}
+
+/// OpenAI's `function` member: `{"name", "arguments"}`.
+#[derive(Deserialize)]
+struct RawFunction<'a> {
+    #[serde(borrow, default)]
+    name: Given<'a>,
+    #[serde(borrow, default)]
+    arguments: Given<'a>,
+}
+
+/// A call's JSON (or an envelope's, or an array of calls') repaired: as a value, or as the
+/// text `serde_json` writes for it where calls are written as they come.
+pub(crate) enum Repaired {
+    Value(Value),
+    Text(String),
+}
+
+impl Repaired {
+    /// `text` repaired as `found`'s calls take it, and the fixes made.
+    pub(crate) fn read(text: &str, found: &Found) -> Result<(Repaired, Repairs), RepairError> {
+        Repaired::read_as(found)(text)
+    }
+
+    /// How `found`'s calls take JSON (a function, so that `found` can be lent out meanwhile).
+    pub(crate) fn read_as(found: &Found) -> fn(&str) -> Result<(Repaired, Repairs), RepairError> {
+        if found.calls.is_written() {
+            |t| {
+                repair::to_value_text(t, &RepairOptions::default())
+                    .map(|p| (Repaired::Text(p.json), p.repairs))
+            }
+        } else {
+            |t| {
+                repair::parse(t, &RepairOptions::default())
+                    .map(|p| (Repaired::Value(p.value), p.repairs))
+            }
+        }
+    }
+
+    /// The calls it holds (a call, or an array of nothing but calls), put in `found`: whether
+    /// it held any (nothing is put when not).
+    pub(crate) fn into_calls(self, found: &mut Found) -> bool {
+        match self {
+            Repaired::Value(v) => calls_from_json(v, found),
+            Repaired::Text(json) => calls_from_text(json, found),
+        }
+    }
+}
+
+/// The calls in `json` (the text `serde_json` writes for a call or an array of calls), put
+/// in `found` as [`calls_from_json`](super::read::calls_from_json) puts the value's. False,
+/// with nothing put, when it is not a call or an array of nothing but calls (at least one).
+fn calls_from_text(json: String, found: &mut Found) -> bool {
+    let calls = if json.starts_with('[') {
+        let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(&json) else {
+            return false;
+        };
+        if items.is_empty() {
+            return false;
+        }
+        let calls: Option<Vec<Parts>> = items.iter().map(|c| call_parts(&json, c)).collect();
+        calls
+    } else {
+        serde_json::from_str::<&RawValue>(&json)
+            .ok()
+            .and_then(|c| call_parts(&json, c))
+            .map(|c| vec![c])
+    };
+    match calls {
+        Some(calls) => {
+            found.calls.push_text(json, calls);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The members of a reply's envelope that `json::envelope` reads.
+#[derive(Deserialize)]
+#[allow(non_snake_case)] // the envelope's own spelling
+struct RawEnvelope<'a> {
+    #[serde(borrow, default)]
+    tool_calls: Given<'a>,
+    #[serde(borrow, default)]
+    toolCalls: Given<'a>,
+    #[serde(borrow, default)]
+    needs_more_work: Given<'a>,
+    #[serde(borrow, default)]
+    needsMoreWork: Given<'a>,
+    #[serde(borrow, default)]
+    content: Given<'a>,
+}
+
+/// The seed's envelope (either spelling), or OpenAI's message shape, whose text is `json`,
+/// read into `found` as `json::envelope` reads its value: its calls (those of its items that
+/// are calls), its flag and its content; else `json` back.
+pub(crate) fn envelope(json: String, found: &mut Found) -> Result<(), String> {
+    let read = json
+        .starts_with('{')
+        .then(|| serde_json::from_str::<RawEnvelope<'_>>(&json).ok())
+        .flatten();
+    let Some(e) = read else {
+        return Err(json);
+    };
+    let calls = e.tool_calls.0.or(e.toolCalls.0);
+    let flag = e
+        .needs_more_work
+        .0
+        .or(e.needsMoreWork.0)
+        .map(|f| match f.get() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        });
+    if calls.is_none() && !(e.content.0.is_some() && flag.is_some()) {
+        return Err(json);
+    }
+    let parts: Vec<Parts> = calls
+        .filter(|c| c.get().starts_with('['))
+        .and_then(|c| serde_json::from_str::<Vec<&RawValue>>(c.get()).ok())
+        .map(|items| items.iter().filter_map(|c| call_parts(&json, c)).collect())
+        .unwrap_or_default();
+    let content = e
+        .content
+        .0
+        .and_then(string)
+        .filter(|s| !s.trim().is_empty());
+    found.calls.push_text(json, parts);
+    found.needs_more_work = flag.flatten();
+    // The envelope's own content, when it has some; else the text around it.
+    if let Some(s) = content {
+        found.content = Some(Some(s.trim().to_owned()));
+    }
+    Ok(())
+}
+
+/// Whether the value whose text is `json` looks like calls, as `json::looks_like_calls` says
+/// of the value: an object with a key of calls or of a call, or an array whose first item
+/// does.
+pub(crate) fn looks_like_calls(json: &str) -> bool {
+    /// The keys that say so.
+    #[derive(Deserialize)]
+    #[allow(non_snake_case)]
+    struct Keys<'a> {
+        #[serde(borrow, default)]
+        tool_calls: Given<'a>,
+        #[serde(borrow, default)]
+        toolCalls: Given<'a>,
+        #[serde(borrow, default)]
+        name: Given<'a>,
+        #[serde(borrow, default)]
+        function: Given<'a>,
+    }
+    let mut v = json;
+    // The first item of the first item ...: each read alone, so the whole is read once.
+    loop {
+        if let Some(items) = v.strip_prefix('[') {
+            let mut items = serde_json::Deserializer::from_str(items);
+            match <&RawValue>::deserialize(&mut items) {
+                Ok(first) => v = first.get(),
+                Err(_) => return false,
+            }
+        } else if v.starts_with('{') {
+            return serde_json::from_str::<Keys<'_>>(v).is_ok_and(|k| {
+                k.tool_calls.0.is_some()
+                    || k.toolCalls.0.is_some()
+                    || k.name.0.is_some()
+                    || k.function.0.is_some()
+            });
+        } else {
+            return false;
+        }
+    }
+}
+
+/// Where `part` (a slice of `json`) is in `json`.
+fn range_in(json: &str, part: &str) -> Range<usize> {
+    let start = (part.as_ptr() as usize).saturating_sub(json.as_ptr() as usize);
+    start..start + part.len()
+}
+
+/// A JSON string's text, decoded; `None` when the value is no string.
+fn string(v: &RawValue) -> Option<String> {
+    let text = v.get();
+    if !text.starts_with('"') {
+        return None;
+    }
+    serde_json::from_str(text).ok()
+}
+
+/// The parts of the call `call` (a slice of `json`), as `call_from_json` reads the value:
+/// `{"name"|"tool"|"tool_name", "arguments"|"parameters"|"args"|"input"}` with an `"id"` or
+/// `"tool_call_id"`, or OpenAI's `{"id", "function": {"name", "arguments"}}`.
+fn call_parts(json: &str, call: &RawValue) -> Option<Parts> {
+    let text = call.get();
+    if !text.starts_with('{') {
+        return None;
+    }
+    let c: RawCall<'_> = serde_json::from_str(text).ok()?;
+    let id = c.id.0.or(c.tool_call_id.0).and_then(string);
+    let (name, arguments) = match c.function.0.filter(|f| f.get().starts_with('{')) {
+        Some(f) => {
+            let f: RawFunction<'_> = serde_json::from_str(f.get()).ok()?;
+            (string(f.name.0?)?, f.arguments.0)
+        }
+        None => {
+            let name = c.name.0.or(c.tool.0).or(c.tool_name.0)?;
+            let arguments = c.arguments.0.or(c.parameters.0).or(c.args.0).or(c.input.0);
+            (string(name)?, arguments)
+        }
+    };
+    Some(Parts {
+        span: range_in(json, text),
+        id,
+        name,
+        arguments: arguments.map_or(Arguments::Empty, |a| arguments_of(json, a)),
+    })
+}
+
+/// The arguments as `read::arguments` takes them: an object where it is; a string read as
+/// JSON apart, when it holds an object; else none.
+fn arguments_of(json: &str, a: &RawValue) -> Arguments {
+    let text = a.get();
+    if text.starts_with('{') {
+        return Arguments::At(range_in(json, text));
+    }
+    match string(a).and_then(|s| object_in_string(&s)) {
+        Some(text) => Arguments::Apart(text),
+        None => Arguments::Empty,
+    }
+}
+
+/// The text of an object given as a JSON string, read leniently; `None` when it holds none.
+fn object_in_string(s: &str) -> Option<String> {
+    repair::to_value_text(s, &RepairOptions::default())
+        .ok()
+        .map(|p| p.json)
+        .filter(|json| json.starts_with('{'))
+}
+
+/// The arguments' JSON as `read::arguments` makes it of the value whose text is `json`: an
+/// object as it is; a string holding an object, that object; else `{}`.
+pub(crate) fn arguments_text(json: String) -> String {
+    if json.starts_with('{') {
+        return json;
+    }
+    let held = serde_json::from_str::<&RawValue>(&json)
+        .ok()
+        .and_then(string);
+    held.and_then(|s| object_in_string(&s))
+        .unwrap_or_else(|| "{}".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{parse, parse_compact, ToolCall};
+
+    /// The calls `parse_compact` reads from `reply`, each written out, after checking they are
+    /// `parse`'s (read back and as `serde_json` writes them) with the same warnings.
+    fn written(reply: &str) -> Vec<String> {
+        let whole = parse(reply);
+        let compact = parse_compact(reply);
+        assert_eq!(compact.len(), whole.tool_calls.len(), "{reply:?}");
+        assert_eq!(compact.warnings, whole.warnings, "{reply:?}");
+        assert_eq!(compact.content, whole.content, "{reply:?}");
+        (0..compact.len())
+            .map(|i| {
+                assert_eq!(
+                    compact.call(i).as_ref(),
+                    whole.tool_calls.get(i),
+                    "{reply:?}"
+                );
+                let mut out = Vec::new();
+                compact.write_call(i, &mut out).unwrap();
+                let out = String::from_utf8(out).unwrap();
+                assert_eq!(out, serde_json::to_string(&whole.tool_calls[i]).unwrap());
+                out
+            })
+            .collect()
+    }
+
+    fn tagged(body: &str) -> String {
+        format!("<tool_call>{body}</tool_call>")
+    }
+
+    #[test]
+    fn a_call_is_laid_out_from_its_text_as_the_value_writes_it() {
+        // Arguments before a name longer than what comes before them: moved right.
+        let long = "a_tool_name_longer_than_the_arguments_key";
+        assert_eq!(
+            written(&tagged(&format!(
+                r#"{{"arguments": {{"n": 1.50, "e": 1E3, 'q': "it's"}}, "name": "{long}"}}"#
+            ))),
+            [format!(
+                r#"{{"id":null,"name":"{long}","arguments":{{"n":1.5,"e":1000.0,"q":"it's"}}}}"#
+            )]
+        );
+        // Escapes in the name and id, decoded, written again as `serde_json` writes them.
+        assert_eq!(
+            written(&tagged(
+                r#"{"id": "c\"1", "name": "say_\u00e9", "input": {"t": "a\nb"}}"#
+            )),
+            [r#"{"id":"c\"1","name":"say_é","arguments":{"t":"a\nb"}}"#]
+        );
+        // A key that is there takes its place whatever it holds, as in the value.
+        assert_eq!(
+            written(&tagged(
+                r#"{"id": null, "tool_call_id": "t", "tool": "x", "args": 5}"#
+            )),
+            [r#"{"id":null,"name":"x","arguments":{}}"#]
+        );
+        assert!(written(&tagged(r#"{"name": null, "tool": "x"}"#)).is_empty());
+        assert!(written(&tagged(r#"{"function": {"name": 3}, "name": "x"}"#)).is_empty());
+        // Arguments given as a string: read as JSON apart; not an object, none.
+        assert_eq!(
+            written(&tagged(
+                r#"{"id": "c", "type": "function", "function": {"arguments": "{a: [1,]}", "name": "f"}}"#
+            )),
+            [r#"{"id":"c","name":"f","arguments":{"a":[1]}}"#]
+        );
+        assert_eq!(
+            written(&tagged(r#"{"name": "f", "arguments": "plain words"}"#)),
+            [r#"{"id":null,"name":"f","arguments":{}}"#]
+        );
+    }
+
+    #[test]
+    fn the_calls_of_an_array_are_laid_out_in_place_or_copied_when_one_grows() {
+        // Each call's parts end before the next call's text: in place.
+        let reply = tagged(
+            r#"[{"name": "a", "arguments": {"x": [1, 2]}}, {"arguments": {}, "name": "bbbbbbbbbbbbbbbbbbbbbbbbb", "id": "2"}, {"name": "c"}]"#,
+        );
+        assert_eq!(
+            written(&reply),
+            [
+                r#"{"id":null,"name":"a","arguments":{"x":[1,2]}}"#,
+                r#"{"id":"2","name":"bbbbbbbbbbbbbbbbbbbbbbbbb","arguments":{}}"#,
+                r#"{"id":null,"name":"c","arguments":{}}"#,
+            ]
+        );
+        // Arguments given as a string of forty unquoted keys: laid out 80 bytes longer than
+        // the call's text, so the calls are copied out of it.
+        let keys: Vec<String> = (0..40).map(|i| format!("k{i}:{i}")).collect();
+        let reply = tagged(&format!(
+            r#"[{{"function": {{"name": "f", "arguments": "{{{}}}"}}}}, {{"name": "g", "arguments": {{"y": true}}}}]"#,
+            keys.join(",")
+        ));
+        let args: serde_json::Map<String, serde_json::Value> =
+            (0..40).map(|i| (format!("k{i}"), json!(i))).collect();
+        let first = ToolCall {
+            id: None,
+            name: "f".to_owned(),
+            arguments: args,
+        };
+        assert_eq!(
+            written(&reply),
+            [
+                serde_json::to_string(&first).unwrap(),
+                r#"{"id":null,"name":"g","arguments":{"y":true}}"#.to_owned(),
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_from_text_and_calls_written_apart_share_the_chunks() {
+        // A pythonic call (written into a chunk), a JSON call (a chunk of its own), another
+        // pythonic call (a new chunk), then a cut-off call (a warning, content).
+        let reply = format!(
+            "<tool_call>[ls(dir='/')]</tool_call>{}<tool_call>[cat(path=\"a\")]</tool_call><tool_call>{{\"name\": \"x\", \"arguments\": {{\"a\": ",
+            tagged(r#"{"name": "grep", "arguments": {"q": "x"}}"#)
+        );
+        assert_eq!(
+            written(&reply),
+            [
+                r#"{"id":null,"name":"ls","arguments":{"dir":"/"}}"#,
+                r#"{"id":null,"name":"grep","arguments":{"q":"x"}}"#,
+                r#"{"id":null,"name":"cat","arguments":{"path":"a"}}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn an_envelope_is_read_from_its_text_as_from_its_value() {
+        let reply = r#"{"content": " Doing it. ", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "a", "arguments": "{\"x\": 1e2}"}}, 5, {"name": "b", "arguments": {"y": [1.0]}}], "needs_more_work": true}"#;
+        assert_eq!(
+            written(reply),
+            [
+                r#"{"id":"1","name":"a","arguments":{"x":100.0}}"#,
+                r#"{"id":null,"name":"b","arguments":{"y":[1.0]}}"#,
+            ]
+        );
+        let r = parse_compact(reply);
+        assert_eq!(
+            (r.content.as_deref(), r.needs_more_work),
+            (Some("Doing it."), Some(true))
+        );
+        // A flag that is no boolean still makes the envelope, with no flag.
+        let reply = r#"{"content": "Thinking.", "needsMoreWork": "maybe"}"#;
+        assert!(written(reply).is_empty());
+        let r = parse_compact(reply);
+        assert_eq!(
+            (r.content.as_deref(), r.needs_more_work),
+            (Some("Thinking."), None)
+        );
+        // Calls that are not an array: an envelope with none.
+        assert!(written(r#"{"tool_calls": {"name": "a"}, "content": "x"}"#).is_empty());
+    }
+
+    #[test]
+    fn calls_with_no_marker_are_read_from_their_text() {
+        // A fenced call, then more after `;`.
+        assert_eq!(
+            written("Sure.\n```json\n{\"name\": \"a\", \"arguments\": {\"k\": 'v'}}; {\"name\": \"b\"}\n```"),
+            [
+                r#"{"id":null,"name":"a","arguments":{"k":"v"}}"#,
+                r#"{"id":null,"name":"b","arguments":{}}"#,
+            ]
+        );
+        // Cut off: no call, and a warning, nested in arrays or not; a cut value that does not
+        // look like calls warns of nothing.
+        for reply in [
+            r#"{"name": "a", "arguments": {"x": "#,
+            r#"[[{"function": {"name": "a"#,
+            r#"[[], {"name": "a"#,
+            r#"{"city": "Par"#,
+        ] {
+            assert!(written(reply).is_empty(), "{reply:?}");
+        }
+        let warned = |reply: &str| !parse_compact(reply).warnings.is_empty();
+        assert!(warned(r#"[[{"function": {"name": "a"#));
+        assert!(!warned(r#"[[], {"name": "a"#));
+        assert!(!warned(r#"{"city": "Par"#));
+    }
+
+    #[test]
+    fn a_large_call_keeps_its_text_as_its_own_chunk() {
+        // Arguments of 64 KiB or more, from a call's text and from a family that gives the
+        // arguments alone (Kimi, Mistral, DeepSeek, harmony), between small calls.
+        let big = "x".repeat(70_000);
+        let small = r#"<tool_call>{"name": "s", "arguments": {}}</tool_call>"#;
+        let reply = format!(
+            r#"{small}<tool_call>{{"name": "big", "arguments": {{"text": "{big}"}}, "id": "7"}}</tool_call>{small}{small}"#
+        );
+        let calls = written(&reply);
+        assert_eq!(calls.len(), 4);
+        assert_eq!(
+            calls[1],
+            format!(r#"{{"id":"7","name":"big","arguments":{{"text":"{big}"}}}}"#)
+        );
+        assert_eq!(calls[3], r#"{"id":null,"name":"s","arguments":{}}"#);
+        let reply = format!(
+            "[TOOL_CALLS]s[ARGS]{{}}[TOOL_CALLS]big[CALL_ID]c1[ARGS]{{\"text\": \"{big}\"}}[TOOL_CALLS]t[ARGS]{{\"n\": 1}}"
+        );
+        assert_eq!(
+            written(&reply),
+            [
+                r#"{"id":null,"name":"s","arguments":{}}"#.to_owned(),
+                format!(r#"{{"id":"c1","name":"big","arguments":{{"text":"{big}"}}}}"#),
+                r#"{"id":null,"name":"t","arguments":{"n":1}}"#.to_owned(),
+            ]
+        );
+    }
+}
