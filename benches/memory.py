@@ -66,10 +66,11 @@ child forked from it starts small: Linux counts a child's peak from before its e
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
 * `hermes` again, read by `tools --tools` with a definition of the calls' tool (`tools-defs`).
 * `one-call`: one Hermes call of about 115 MB, a file written whole (`write_file` with the
-  file's lines in one string argument), read by `tools` (`tools-one-call`: 3.02x since
-  session 20, the floor of a reader that builds the arguments as a value); `one-call-rows`:
+  file's lines in one string argument), read by `tools` (`tools-one-call`); `one-call-rows`:
   one call of about 120 MB whose argument is an array of 2 million small objects
-  (`tools-one-call-rows`: the arguments are a `serde_json` map, the floor of a tree).
+  (`tools-one-call-rows`), the same call as bare JSON with no marker
+  (`tools-one-call-bare`), and its arguments alone in Kimi's syntax (`tools-one-call-kimi`).
+  Since session 22 the arguments are laid out in their repaired text, never a map.
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
@@ -92,7 +93,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
-  tools-one-call, tools-one-call-rows,
+  tools-one-call, tools-one-call-rows, tools-one-call-bare, tools-one-call-kimi,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -182,22 +183,37 @@ def write_hermes(f, size: int = 100_000_000) -> None:
         i += 1
 
 
-def write_one_call(f, rows: bool = False) -> None:
-    """One Hermes call of 115-120 MB: `write_file` with the file's text in one string (its
-    lines escaped), or with `rows` an array of small objects."""
-    f.write(b"Saving the result.\n<tool_call>\n")
+def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
+    """One call of 115-120 MB: `write_file` with the file's text in one string (its lines
+    escaped), or with `rows` an array of small objects. In Hermes' `<tool_call>` syntax, or
+    (`rows` only) with `syntax` "bare" as a JSON call with no marker, or "kimi" as Kimi's
+    arguments alone after the call's name."""
+    if syntax == "kimi":
+        f.write(b"<|tool_calls_section_begin|><|tool_call_begin|>functions.save_rows:0")
+        f.write(b'<|tool_call_argument_begin|>{"table": "items", "rows": [')
+        write_rows(f)
+        f.write(b"]}<|tool_call_end|><|tool_calls_section_end|>")
+        return
+    if syntax == "hermes":
+        f.write(b"Saving the result.\n<tool_call>\n")
     if rows:
         f.write(b'{"name": "save_rows", "arguments": {"table": "items", "rows": [')
-        for i in range(2_000_000):
-            sep = b", " if i else b""
-            f.write(sep + f'{{"id": {i}, "name": "Item {i}", "tags": ["a", "b"]}}'.encode())
+        write_rows(f)
         f.write(b"]}}")
     else:
         f.write(b'{"name": "write_file", "arguments": {"path": "src/generated.rs", "content": "')
         for i in range(3_000_000):
             f.write(f"let value_{i} = compute({i});\\n".encode())
         f.write(b'"}}')
-    f.write(b"\n</tool_call>\n")
+    if syntax == "hermes":
+        f.write(b"\n</tool_call>\n")
+
+
+def write_rows(f) -> None:
+    """The rows of `write_one_call`: 2 million small objects, comma-separated."""
+    for i in range(2_000_000):
+        sep = b", " if i else b""
+        f.write(sep + f'{{"id": {i}, "name": "Item {i}", "tags": ["a", "b"]}}'.encode())
 
 
 def write_jsonl(f) -> None:
@@ -734,6 +750,22 @@ def main() -> None:
             (
                 "tools-one-call-rows",
                 lambda: doc("one-call-rows", lambda f: write_one_call(f, rows=True)),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-bare",
+                lambda: doc(
+                    "one-call-bare", lambda f: write_one_call(f, rows=True, syntax="bare")
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-kimi",
+                lambda: doc(
+                    "one-call-kimi", lambda f: write_one_call(f, rows=True, syntax="kimi")
+                ),
                 ["tools"],
                 None,
             ),

@@ -461,7 +461,7 @@ fn put(bytes: &mut [u8], at: usize, s: &str) -> usize {
 /// `serde_json`'s output appended to a `String`. Each piece it writes is whole UTF-8: it cuts
 /// a string only before the ASCII characters it escapes. A piece that is not would be an
 /// error, never a panic.
-struct Append<'a>(&'a mut String);
+pub(crate) struct Append<'a>(pub &'a mut String);
 
 impl std::io::Write for Append<'_> {
     fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {

@@ -8,9 +8,10 @@ use std::ops::Range;
 
 use serde_json::Map;
 
+use super::args::Args;
 use super::family::{Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
-use super::read::{elements, param_value};
+use super::read::elements;
 use super::ToolCall;
 
 /// `<arg_key>p</arg_key><arg_value>v</arg_value>`, ended by `</tool_call>`.
@@ -42,21 +43,17 @@ pub(crate) fn read_call(
     }
     let inner = t.get(body.clone()).unwrap_or_default();
     let name = tool_name(&inner[..k]).to_owned();
-    let mut args = Map::new();
+    if name.is_empty() {
+        return false;
+    }
+    let mut args = Args::new(found);
     let keys = elements(t, body.clone(), "<arg_key>", "</arg_key>");
     let values = elements(t, body, "<arg_value>", "</arg_value>");
     for ((_, kb), (_, vb)) in keys.into_iter().zip(values) {
         let key = t.get(kb).unwrap_or_default().trim().to_owned();
-        args.insert(key, param_value(t.get(vb).unwrap_or_default()));
+        args.insert(key, t.get(vb).unwrap_or_default());
     }
-    if name.is_empty() {
-        return false;
-    }
-    found.calls.push(ToolCall {
-        id: None,
-        name,
-        arguments: args,
-    });
+    args.push(found, Named::new(name, None));
     found.taken.push(whole);
     true
 }

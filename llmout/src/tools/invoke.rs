@@ -4,14 +4,12 @@
 
 use std::ops::Range;
 
-use serde_json::Map;
-
+use super::args::Args;
 use super::family::{Family, Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
 use super::pythonic::starts_pythonic;
-use super::read::{elements, param_value, quoted_attr};
+use super::read::{elements, quoted_attr};
 use super::stream::window;
-use super::ToolCall;
 
 pub(crate) const NS_FUNCTION_CALLS: &str = concat!("<", "antml", ":function_calls>");
 pub(crate) const NS_FUNCTION_CALLS_CLOSE: &str = concat!("</", "antml", ":function_calls>");
@@ -112,18 +110,14 @@ pub(crate) fn invokes(t: &str, within: Range<usize>, found: &mut Found) {
                 continue;
             };
             let params_start = body.start + after;
-            let mut args = Map::new();
+            let mut args = Args::new(found);
             for (_, pbody) in elements(t, params_start..body.end, param_open, param_close) {
                 let ptext = t.get(pbody).unwrap_or_default();
                 if let Some((pname, pafter)) = quoted_attr(ptext) {
-                    args.insert(pname, param_value(ptext.get(pafter..).unwrap_or_default()));
+                    args.insert(pname, ptext.get(pafter..).unwrap_or_default());
                 }
             }
-            found.calls.push(ToolCall {
-                id: None,
-                name,
-                arguments: args,
-            });
+            args.push(found, Named::new(name, None));
             found.taken.push(whole);
         }
     }

@@ -91,6 +91,7 @@
 pub mod stream;
 
 mod apertus;
+mod args;
 mod calls;
 mod cohere;
 mod deepseek;
@@ -286,13 +287,15 @@ fn read(text: &str, calls: Calls) -> Read {
 /// a million calls takes about its calls' text in memory, not a map per call. The content,
 /// calls and warnings are [`parse`]'s.
 ///
-/// Where a family writes its calls or their arguments as JSON (Hermes, Mistral, Llama,
-/// Kimi, DeepSeek, harmony, Phi-4, replies with no marker, ...), that JSON is repaired to
-/// text and the calls' parts are found in it: no map is built, and the arguments of one
-/// large call are laid out where they are in that text, never copied. Memory for 100 MB of
-/// calls: 2.2 times the input; for one call of 115-120 MB (a file in a string, or an array
-/// of 2 million objects), 1.9-2.1 times. The families that give each argument apart
-/// (`<parameter=…>`, pythonic calls, ...) still build the arguments' map.
+/// No map of arguments is built where a family writes its calls or their arguments as JSON
+/// (Hermes, Mistral, Llama, Kimi, DeepSeek, harmony, Phi-4, replies with no marker, ...):
+/// that JSON is repaired to text, the calls' parts are found in it, and the arguments of one
+/// large call stay where they are in that text, never copied. Nor where a family writes one
+/// parameter at a time (`<parameter=…>`, `<invoke>`, `<arg_key>`, ...): each value is
+/// written as JSON as it is read. Memory for 100 MB of calls: 2.2 times the input; for one
+/// call of 115-120 MB (a file in a string, or an array of 2 million objects), 1.9-2.1
+/// times. Pythonic calls and the families with their own key-value syntax (Gemma,
+/// FunctionGemma, Hunyuan, MiniMax-M3, Apertus) still build the map.
 ///
 /// ```
 /// let r = llmout::tools::parse_compact("Reading.\n<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>");

@@ -7,12 +7,12 @@
 
 use std::ops::Range;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::family::Found;
+use super::args::Args;
+use super::family::{Found, Named};
 use super::read::{elements, param_value};
 use super::stream::{find_any, window};
-use super::ToolCall;
 
 /// How a parameter's (or a call's) name is written after its opener.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,21 +83,36 @@ impl ParamStyle {
 
     /// A parameter's value from its text (a `<![CDATA[…]]>` section is text).
     pub fn value(&self, text: &str, raw: bool) -> Value {
-        let trimmed = text.trim();
-        if let Some(cdata) = trimmed
-            .strip_prefix("<![CDATA[")
-            .and_then(|c| c.strip_suffix("]]>"))
-        {
-            return Value::String(cdata.to_owned());
-        }
-        if raw {
-            let t = text.strip_prefix('\n').unwrap_or(text);
-            let t = t.strip_suffix('\n').unwrap_or(t);
-            Value::String(t.to_owned())
-        } else {
-            param_value(text)
+        match text_as_it_stands(text, raw) {
+            Some(s) => Value::String(s.to_owned()),
+            None => param_value(text),
         }
     }
+
+    /// [`value`](ParamStyle::value) as the parameter `name` of `args`.
+    fn insert(&self, args: &mut Args, name: String, text: &str, raw: bool) {
+        match text_as_it_stands(text, raw) {
+            Some(s) => args.insert_string(name, s),
+            None => args.insert(name, text),
+        }
+    }
+}
+
+/// The string a parameter's value is when it is text as it stands: a `<![CDATA[…]]>`
+/// section, or any text with `raw` (less a line break on each side). `None` otherwise: the
+/// text is read as [`param_value`] reads it.
+fn text_as_it_stands(text: &str, raw: bool) -> Option<&str> {
+    let trimmed = text.trim();
+    if let Some(cdata) = trimmed
+        .strip_prefix("<![CDATA[")
+        .and_then(|c| c.strip_suffix("]]>"))
+    {
+        return Some(cdata);
+    }
+    raw.then(|| {
+        let t = text.strip_prefix('\n').unwrap_or(text);
+        t.strip_suffix('\n').unwrap_or(t)
+    })
 }
 
 /// A name written the `form` way at the start of `rest`: the name, the offset after it (and
@@ -125,12 +140,11 @@ pub(crate) fn name_at(form: ParamName, rest: &str) -> Option<(String, usize, &st
     }
 }
 
-/// The parameters in `t[range]`, read as the streaming reader reads them: each parameter's
-/// value runs to its closer (or to the end of the range when it has none).
-pub(crate) fn read_params(t: &str, range: Range<usize>, style: &ParamStyle) -> Map<String, Value> {
-    let mut args = Map::new();
+/// The parameters in `t[range]` put in `args`, read as the streaming reader reads them: each
+/// parameter's value runs to its closer (or to the end of the range when it has none).
+pub(crate) fn read_params(t: &str, range: Range<usize>, style: &ParamStyle, args: &mut Args) {
     let Some(within) = t.get(..range.end) else {
-        return args;
+        return;
     };
     let mut pos = range.start;
     let ends = style.value_ends();
@@ -141,16 +155,15 @@ pub(crate) fn read_params(t: &str, range: Range<usize>, style: &ParamStyle) -> M
         let value_start = at + len + after;
         match style.value_end(within, value_start, &ends) {
             Some((close, close_len)) => {
-                args.insert(name, style.value(&within[value_start..close], raw));
+                style.insert(args, name, &within[value_start..close], raw);
                 pos = close + close_len;
             }
             None => {
-                args.insert(name, style.value(&within[value_start..], raw));
+                style.insert(args, name, &within[value_start..], raw);
                 break;
             }
         }
     }
-    args
 }
 
 /// A call written as an element: `open` and its name, parameters in `style`, `close`.
@@ -186,12 +199,9 @@ pub(crate) fn read_calls(
         if name.is_empty() {
             continue;
         }
-        let arguments = read_params(t, body.start + after..body.end, syntax.style);
-        found.calls.push(ToolCall {
-            id: None,
-            name,
-            arguments,
-        });
+        let mut args = Args::new(found);
+        read_params(t, body.start + after..body.end, syntax.style, &mut args);
+        args.push(found, Named::new(name, None));
         found.taken.push(whole);
     }
     found.calls.len() - before

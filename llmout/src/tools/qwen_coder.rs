@@ -5,13 +5,11 @@
 
 use std::ops::Range;
 
-use serde_json::Map;
-
+use super::args::Args;
 use super::family::{Family, Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
-use super::read::{elements, param_value};
+use super::read::elements;
 use super::stream::window;
-use super::ToolCall;
 
 /// `<parameter=p>v</parameter>`, ended by `</function>` (or `</tool_call>`, or nothing).
 pub(crate) static QWEN: ParamStyle = ParamStyle {
@@ -58,7 +56,7 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
         let head = t.get(body.clone()).unwrap_or_default();
         let Some(gt) = head.find('>') else { continue };
         let name = head[..gt].trim().to_owned();
-        let mut args = Map::new();
+        let mut args = Args::new(found);
         for (_, pbody) in elements(
             t,
             body.start + gt + 1..body.end,
@@ -67,16 +65,9 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
         ) {
             let ptext = t.get(pbody).unwrap_or_default();
             let Some(pgt) = ptext.find('>') else { continue };
-            args.insert(
-                ptext[..pgt].trim().to_owned(),
-                param_value(&ptext[pgt + 1..]),
-            );
+            args.insert(ptext[..pgt].trim().to_owned(), &ptext[pgt + 1..]);
         }
-        found.calls.push(ToolCall {
-            id: None,
-            name,
-            arguments: args,
-        });
+        args.push(found, Named::new(name, None));
         found.taken.push(whole);
     }
 }

@@ -44,22 +44,112 @@ pub(crate) fn elements(
 
 /// A parameter's text as a value: JSON when it is JSON, else the string.
 pub(crate) fn param_value(text: &str) -> Value {
-    let t = text.strip_prefix('\n').unwrap_or(text);
-    let t = t.strip_suffix('\n').unwrap_or(t);
+    let t = param_body(text);
     if let Ok(v) = serde_json::from_str::<Value>(t.trim()) {
         return v;
     }
     // A Python literal (`True`, `None`, `['a', 'b']`, `{'k': 1}`): what the lenient parser
     // reads with nothing but quote-style and literal fixes.
-    let python = |k: RepairKind| matches!(k, RepairKind::QuoteStyle | RepairKind::Literal);
     match repair::parse(t.trim(), &RepairOptions::default()) {
-        Ok(p)
-            if p.repairs.iter().all(|r| python(r.kind)) && !matches!(p.value, Value::String(_)) =>
-        {
-            p.value
-        }
+        Ok(p) if python_literal(&p.repairs) && !matches!(p.value, Value::String(_)) => p.value,
         _ => Value::String(t.to_owned()),
     }
+}
+
+/// A parameter's text less one line break on each side.
+fn param_body(text: &str) -> &str {
+    let t = text.strip_prefix('\n').unwrap_or(text);
+    t.strip_suffix('\n').unwrap_or(t)
+}
+
+/// Whether a value read with `repairs` was a Python literal: nothing but quote-style and
+/// literal fixes.
+fn python_literal(repairs: &repair::Repairs) -> bool {
+    repairs
+        .iter()
+        .all(|r| matches!(r.kind, RepairKind::QuoteStyle | RepairKind::Literal))
+}
+
+/// What [`param_value`] makes of a parameter's text, without making it: the JSON text
+/// `serde_json` writes for the value, or the text that is the string.
+pub(crate) enum ParamText<'a> {
+    Json(String),
+    Text(&'a str),
+}
+
+/// [`param_value`] as [`ParamText`]: a parameter of 100 MB is never a value. JSON is what
+/// `serde_json` reads as a value (checked by reading it through, nothing kept), written as
+/// the repair writes it (`repair::to_value_text`, the same value's text).
+pub(crate) fn param_text(text: &str) -> ParamText<'_> {
+    let t = param_body(text);
+    let json = || repair::to_value_text(t.trim(), &RepairOptions::default()).ok();
+    if json_value(t.trim()) {
+        if let Some(p) = json() {
+            return ParamText::Json(p.json);
+        }
+    }
+    match json() {
+        Some(p) if python_literal(&p.repairs) && !p.json.starts_with('"') => {
+            ParamText::Json(p.json)
+        }
+        _ => ParamText::Text(t),
+    }
+}
+
+/// Whether `serde_json` reads `text` as a `Value`: read through with every check a `Value`
+/// makes (numbers in range, escapes that are characters, nesting), keeping nothing.
+fn json_value(text: &str) -> bool {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+    /// Any JSON value, read as a `Value` is read and then dropped.
+    struct Checked;
+
+    impl<'de> Deserialize<'de> for Checked {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(Checked)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Checked {
+        type Value = Checked;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_unit<E>(self) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Checked, A::Error> {
+            while items.next_element::<Checked>()?.is_some() {}
+            Ok(Checked)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<Checked, A::Error> {
+            // Keys as a `Value`'s are read: as strings.
+            while members
+                .next_entry::<std::borrow::Cow<'de, str>, Checked>()?
+                .is_some()
+            {}
+            Ok(Checked)
+        }
+    }
+
+    let mut d = serde_json::Deserializer::from_str(text);
+    Checked::deserialize(&mut d).is_ok() && d.end().is_ok()
 }
 
 /// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.

@@ -1,0 +1,246 @@
+//! A call's arguments as its parameters come, one at a time (`<parameter=p>v</parameter>`
+//! and its kin): a map, for [`parse`](super::parse); or, where calls are written as they
+//! come ([`parse_compact`](super::parse_compact)), the JSON text that map is written as,
+//! each value written as it is read and never made a value. A parameter of 100 MB is then
+//! held once, as its JSON.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::calls::Append;
+use super::family::{Found, Named};
+use super::read::{param_text, param_value, ParamText};
+use super::ToolCall;
+
+/// The arguments read so far.
+pub(crate) enum Args {
+    Map(Map<String, Value>),
+    Text(Written),
+}
+
+/// Members written as `serde_json` writes a map of them.
+pub(crate) struct Written {
+    /// `{` and the members so far, comma-separated.
+    json: String,
+    /// Each name's key and value in `json`, in the order the names first came; a name given
+    /// again points to its last value.
+    members: Vec<(Range<usize>, Range<usize>)>,
+    /// Each name's place in `members`.
+    places: HashMap<String, usize>,
+    /// Whether a name came again: `json` then holds values no longer the map's.
+    again: bool,
+}
+
+impl Args {
+    /// No arguments yet, kept as `found`'s calls keep them.
+    pub(crate) fn new(found: &Found) -> Args {
+        if found.calls.is_written() {
+            Args::Text(Written {
+                json: "{".to_owned(),
+                members: Vec::new(),
+                places: HashMap::new(),
+                again: false,
+            })
+        } else {
+            Args::Map(Map::new())
+        }
+    }
+
+    /// The parameter `name` written as `text`: its value as [`param_value`] reads it.
+    pub(crate) fn insert(&mut self, name: String, text: &str) {
+        match self {
+            Args::Map(m) => {
+                m.insert(name, param_value(text));
+            }
+            Args::Text(w) => w.member(name, |json| match param_text(text) {
+                ParamText::Text(s) => string(json, s),
+                // The larger text is kept and the smaller copied into it (at its start, so
+                // nothing written moves): a large value is never copied.
+                ParamText::Json(mut value) if value.len() > json.len() => {
+                    value.insert_str(0, json);
+                    *json = value;
+                }
+                ParamText::Json(value) => json.push_str(&value),
+            }),
+        }
+    }
+
+    /// The parameter `name` whose value is the string `s`, as it stands.
+    pub(crate) fn insert_string(&mut self, name: String, s: &str) {
+        match self {
+            Args::Map(m) => {
+                m.insert(name, Value::String(s.to_owned()));
+            }
+            Args::Text(w) => w.member(name, |json| string(json, s)),
+        }
+    }
+
+    /// The call `named` with these arguments, put in `found`.
+    pub(crate) fn push(self, found: &mut Found, named: Named) {
+        match self {
+            Args::Map(arguments) => found.calls.push(ToolCall {
+                id: named.id,
+                name: named.name,
+                arguments,
+            }),
+            Args::Text(w) => found.calls.push_arguments(named.id, named.name, w.finish()),
+        }
+    }
+}
+
+impl Written {
+    /// The member `name`, its value written by `value`.
+    fn member(&mut self, name: String, value: impl FnOnce(&mut String)) {
+        if self.json.len() > 1 {
+            self.json.push(',');
+        }
+        let key_start = self.json.len();
+        string(&mut self.json, &name);
+        let key = key_start..self.json.len();
+        self.json.push(':');
+        let value_start = self.json.len();
+        value(&mut self.json);
+        let value_range = value_start..self.json.len();
+        match self.places.get(&name) {
+            // A name given again: the last value at the first place, as in a map.
+            Some(&i) => {
+                self.members[i].1 = value_range;
+                self.again = true;
+            }
+            None => {
+                self.places.insert(name, self.members.len());
+                self.members.push((key, value_range));
+            }
+        }
+    }
+
+    /// The arguments' JSON. When a name came again, the members are written anew (rare:
+    /// nothing large is given twice).
+    fn finish(mut self) -> String {
+        if !self.again {
+            self.json.push('}');
+            return self.json;
+        }
+        let mut out = String::from("{");
+        for (i, (key, value)) in self.members.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(self.json.get(key.clone()).unwrap_or_default());
+            out.push(':');
+            out.push_str(self.json.get(value.clone()).unwrap_or_default());
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `s` as a JSON string, as `serde_json` writes it.
+fn string(json: &mut String, s: &str) {
+    // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
+    let _ = serde_json::to_writer(Append(json), s);
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::calls::Calls;
+    use super::super::read::{param_text, param_value, ParamText};
+    use super::*;
+
+    /// `param_text` is `param_value`'s value as `serde_json` writes it.
+    #[test]
+    fn a_parameter_as_text_is_its_value_as_serde_json_writes_it() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let texts = [
+            "-0",
+            " -0.0 ",
+            "1e400",
+            "1e-400",
+            "5e-324",
+            "0.1",
+            "123456789012345678901234567890",
+            "18446744073709551616",
+            r#""\ud800""#,
+            r#""\ud83d\ude00""#,
+            r#"{"a": 1, "a": [2]}"#,
+            "\n[1, 2]\n",
+            "\n\nplain\n\n",
+            "True",
+            "None",
+            "['a', {'k': (1)}]",
+            "{'k': 1}",
+            "'str'",
+            "[1,]",
+            "NaN",
+            "undefined",
+            "plain text, \"quoted\" \\ é",
+            "",
+            "  ",
+            &deep(127),
+            &deep(128),
+            &deep(129),
+        ];
+        for text in texts {
+            let written = match param_text(text) {
+                ParamText::Json(json) => json,
+                ParamText::Text(s) => serde_json::to_string(s).unwrap(),
+            };
+            assert_eq!(
+                written,
+                serde_json::to_string(&param_value(text)).unwrap(),
+                "{text:?}"
+            );
+        }
+    }
+
+    /// The arguments `Args` gives for these parameters, kept and written.
+    fn both(params: &[(&str, &str)], strings: &[(&str, &str)]) -> (Value, Value) {
+        let mut kept = Found::default();
+        let mut written = Found {
+            calls: Calls::written(),
+            ..Found::default()
+        };
+        for found in [&mut kept, &mut written] {
+            let mut args = Args::new(found);
+            for (name, text) in params {
+                args.insert((*name).to_owned(), text);
+            }
+            for (name, s) in strings {
+                args.insert_string((*name).to_owned(), s);
+            }
+            args.push(found, Named::new("f", None));
+        }
+        let json = |found: Found| {
+            let mut out = Vec::new();
+            found.calls.write(0, &mut out).unwrap();
+            serde_json::from_slice::<Value>(&out).unwrap()["arguments"].take()
+        };
+        (json(kept), json(written))
+    }
+
+    #[test]
+    fn parameters_written_as_they_come_are_the_map_of_them() {
+        let large = format!("[{}1]", "1, ".repeat(40_000));
+        let (kept, written) = both(
+            &[("a", "1.50"), ("b", &large), ("a", "'x'"), ("c", "True")],
+            &[("b", "text"), ("d", "<y>")],
+        );
+        assert_eq!(kept, written);
+        // A name given again: its last value, at its first place.
+        assert_eq!(
+            written,
+            json!({"a": "'x'", "b": "text", "c": true, "d": "<y>"})
+        );
+        let keys: Vec<&String> = written.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["a", "b", "c", "d"]);
+        // A large value after small ones: the text around it is copied into it.
+        let (kept, written) = both(&[("s", "\"x\""), ("rows", &large), ("t", "2")], &[]);
+        assert_eq!(kept, written);
+        assert_eq!(written["rows"].as_array().map(Vec::len), Some(40_001));
+        assert_eq!((&written["s"], &written["t"]), (&json!("x"), &json!(2)));
+    }
+}
