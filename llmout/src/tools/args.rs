@@ -27,8 +27,9 @@ pub(crate) struct Written {
     /// Each name's key and value in `json`, in the order the names first came; a name given
     /// again points to its last value.
     members: Vec<(Range<usize>, Range<usize>)>,
-    /// Each name's place in `members`.
-    places: HashMap<String, usize>,
+    /// Each name's place in `members`, by its key's JSON, once there are more than
+    /// [`SCAN`] (fewer are compared in turn).
+    places: Option<HashMap<String, usize>>,
     /// Whether a name came again: `json` then holds values no longer the map's.
     again: bool,
 }
@@ -37,10 +38,13 @@ impl Args {
     /// No arguments yet, kept as `found`'s calls keep them.
     pub(crate) fn new(found: &Found) -> Args {
         if found.calls.is_written() {
+            // Room for a few small parameters at once (no growing a byte at a time).
+            let mut json = String::with_capacity(256);
+            json.push('{');
             Args::Text(Written {
-                json: "{".to_owned(),
+                json,
                 members: Vec::new(),
-                places: HashMap::new(),
+                places: None,
                 again: false,
             })
         } else {
@@ -54,7 +58,11 @@ impl Args {
             Args::Map(m) => {
                 m.insert(name, param_value(text));
             }
-            Args::Text(w) => w.member(name, |json| match param_text(text) {
+            Args::Text(w) => w.member(&name, |json| match param_text(text) {
+                ParamText::Value(v) => {
+                    // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
+                    let _ = serde_json::to_writer(Append(json), &v);
+                }
                 ParamText::Text(s) => string(json, s),
                 // The larger text is kept and the smaller copied into it (at its start, so
                 // nothing written moves): a large value is never copied.
@@ -73,7 +81,7 @@ impl Args {
             Args::Map(m) => {
                 m.insert(name, Value::String(s.to_owned()));
             }
-            Args::Text(w) => w.member(name, |json| string(json, s)),
+            Args::Text(w) => w.member(&name, |json| string(json, s)),
         }
     }
 
@@ -92,26 +100,44 @@ impl Args {
 
 impl Written {
     /// The member `name`, its value written by `value`.
-    fn member(&mut self, name: String, value: impl FnOnce(&mut String)) {
+    fn member(&mut self, name: &str, value: impl FnOnce(&mut String)) {
         if self.json.len() > 1 {
             self.json.push(',');
         }
         let key_start = self.json.len();
-        string(&mut self.json, &name);
+        string(&mut self.json, name);
         let key = key_start..self.json.len();
         self.json.push(':');
         let value_start = self.json.len();
         value(&mut self.json);
         let value_range = value_start..self.json.len();
-        match self.places.get(&name) {
+        let json = &self.json;
+        let key_json = json.get(key.clone()).unwrap_or_default();
+        let place = match &self.places {
+            Some(places) => places.get(key_json).copied(),
+            None => self
+                .members
+                .iter()
+                .position(|(k, _)| json.get(k.clone()) == Some(key_json)),
+        };
+        match place {
             // A name given again: the last value at the first place, as in a map.
-            Some(&i) => {
+            Some(i) => {
                 self.members[i].1 = value_range;
                 self.again = true;
             }
             None => {
-                self.places.insert(name, self.members.len());
+                if let Some(places) = &mut self.places {
+                    places.insert(key_json.to_owned(), self.members.len());
+                }
                 self.members.push((key, value_range));
+                if self.places.is_none() && self.members.len() > SCAN {
+                    let json = &self.json;
+                    let places = self.members.iter().enumerate();
+                    let places = places
+                        .map(|(i, (k, _))| (json.get(k.clone()).unwrap_or_default().to_owned(), i));
+                    self.places = Some(places.collect());
+                }
             }
         }
     }
@@ -137,6 +163,9 @@ impl Written {
     }
 }
 
+/// How many members are compared in turn for a name given again, before they are indexed.
+const SCAN: usize = 16;
+
 /// `s` as a JSON string, as `serde_json` writes it.
 fn string(json: &mut String, s: &str) {
     // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
@@ -151,7 +180,8 @@ mod tests {
     use super::super::read::{param_text, param_value, ParamText};
     use super::*;
 
-    /// `param_text` is `param_value`'s value as `serde_json` writes it.
+    /// `param_text` is `param_value`'s value as `serde_json` writes it, small (the value) or
+    /// large (its text, the value never made).
     #[test]
     fn a_parameter_as_text_is_its_value_as_serde_json_writes_it() {
         let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
@@ -184,8 +214,17 @@ mod tests {
             &deep(128),
             &deep(129),
         ];
-        for text in texts {
+        let padded: Vec<String> = texts
+            .iter()
+            .map(|t| format!("{t}{}", " ".repeat(70_000)))
+            .collect();
+        for text in texts
+            .iter()
+            .copied()
+            .chain(padded.iter().map(String::as_str))
+        {
             let written = match param_text(text) {
+                ParamText::Value(v) => serde_json::to_string(&v).unwrap(),
                 ParamText::Json(json) => json,
                 ParamText::Text(s) => serde_json::to_string(s).unwrap(),
             };
@@ -242,5 +281,22 @@ mod tests {
         assert_eq!(kept, written);
         assert_eq!(written["rows"].as_array().map(Vec::len), Some(40_001));
         assert_eq!((&written["s"], &written["t"]), (&json!("x"), &json!(2)));
+        // Past the members compared in turn, names given again are found by the index.
+        let names: Vec<String> = (0..20).map(|i| format!("p{i}")).collect();
+        let mut params: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "1")).collect();
+        params.extend([("p3", "2"), ("p18", "[3]"), ("p0", "{}")]);
+        let (kept, written) = both(&params, &[]);
+        assert_eq!(kept, written);
+        let keys: Vec<&String> = written.as_object().unwrap().keys().collect();
+        assert_eq!(keys, names.iter().collect::<Vec<_>>());
+        assert_eq!(
+            (
+                &written["p0"],
+                &written["p3"],
+                &written["p18"],
+                &written["p19"]
+            ),
+            (&json!({}), &json!(2), &json!([3]), &json!(1))
+        );
     }
 }

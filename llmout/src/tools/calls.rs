@@ -392,8 +392,8 @@ fn open_chunk(chunks: &mut Vec<String>, open: &mut bool) -> usize {
 }
 
 /// How long a call's laid-out text must be to be kept as a chunk of its own (see
-/// [`Calls::push_text`]).
-const OWN_CHUNK: usize = 64 * 1024;
+/// [`Calls::push_text`]). Small under the fuzzer, whose inputs must reach both.
+const OWN_CHUNK: usize = if cfg!(fuzzing) { 32 } else { 64 * 1024 };
 
 /// The calls of `json` laid out one after another, each as its name, arguments and id, and
 /// where each call's parts end. In place when every call fits in the text up to the next

@@ -70,18 +70,28 @@ fn python_literal(repairs: &repair::Repairs) -> bool {
         .all(|r| matches!(r.kind, RepairKind::QuoteStyle | RepairKind::Literal))
 }
 
-/// What [`param_value`] makes of a parameter's text, without making it: the JSON text
-/// `serde_json` writes for the value, or the text that is the string.
+/// What [`param_value`] makes of a parameter's text: the value itself when the text is small,
+/// else, without making it, the JSON text `serde_json` writes for the value, or the text
+/// that is the string.
 pub(crate) enum ParamText<'a> {
+    Value(Value),
     Json(String),
     Text(&'a str),
 }
+
+/// How long a parameter's text must be to be written without being made a value (below, the
+/// value is made: one pass, where the text takes two). Small under the fuzzer, whose inputs
+/// must reach both.
+const LARGE_PARAM: usize = if cfg!(fuzzing) { 16 } else { 64 * 1024 };
 
 /// [`param_value`] as [`ParamText`]: a parameter of 100 MB is never a value. JSON is what
 /// `serde_json` reads as a value (checked by reading it through, nothing kept), written as
 /// the repair writes it (`repair::to_value_text`, the same value's text).
 pub(crate) fn param_text(text: &str) -> ParamText<'_> {
     let t = param_body(text);
+    if t.len() < LARGE_PARAM {
+        return ParamText::Value(param_value(text));
+    }
     let json = || repair::to_value_text(t.trim(), &RepairOptions::default()).ok();
     if json_value(t.trim()) {
         if let Some(p) = json() {
