@@ -69,8 +69,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
   file's lines in one string argument), read by `tools` (`tools-one-call`); `one-call-rows`:
   one call of about 120 MB whose argument is an array of 2 million small objects
   (`tools-one-call-rows`), the same call as bare JSON with no marker
-  (`tools-one-call-bare`), and its arguments alone in Kimi's syntax (`tools-one-call-kimi`).
-  Since session 22 the arguments are laid out in their repaired text, never a map.
+  (`tools-one-call-bare`), its arguments alone in Kimi's syntax (`tools-one-call-kimi`),
+  and as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`). Since session 22 the
+  arguments are laid out in their repaired text, or written as each parameter is read,
+  never a map.
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
@@ -94,6 +96,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-bare, tools-one-call-kimi,
+  tools-one-call-params,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -186,8 +189,14 @@ def write_hermes(f, size: int = 100_000_000) -> None:
 def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     """One call of 115-120 MB: `write_file` with the file's text in one string (its lines
     escaped), or with `rows` an array of small objects. In Hermes' `<tool_call>` syntax, or
-    (`rows` only) with `syntax` "bare" as a JSON call with no marker, or "kimi" as Kimi's
-    arguments alone after the call's name."""
+    (`rows` only) with `syntax` "bare" as a JSON call with no marker, "kimi" as Kimi's
+    arguments alone after the call's name, or "qwen" as Qwen3-Coder's parameters."""
+    if syntax == "qwen":
+        f.write(b"<tool_call>\n<function=save_rows>\n<parameter=table>\nitems\n</parameter>\n")
+        f.write(b"<parameter=rows>\n[")
+        write_rows(f)
+        f.write(b"]\n</parameter>\n</function>\n</tool_call>")
+        return
     if syntax == "kimi":
         f.write(b"<|tool_calls_section_begin|><|tool_call_begin|>functions.save_rows:0")
         f.write(b'<|tool_call_argument_begin|>{"table": "items", "rows": [')
@@ -765,6 +774,14 @@ def main() -> None:
                 "tools-one-call-kimi",
                 lambda: doc(
                     "one-call-kimi", lambda f: write_one_call(f, rows=True, syntax="kimi")
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-params",
+                lambda: doc(
+                    "one-call-qwen", lambda f: write_one_call(f, rows=True, syntax="qwen")
                 ),
                 ["tools"],
                 None,

@@ -9,8 +9,8 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::calls::Append;
-use super::family::{Found, Named};
+use super::calls::{Append, Calls};
+use super::family::Named;
 use super::read::{param_text, param_value, ParamText};
 use super::ToolCall;
 
@@ -35,9 +35,9 @@ pub(crate) struct Written {
 }
 
 impl Args {
-    /// No arguments yet, kept as `found`'s calls keep them.
-    pub(crate) fn new(found: &Found) -> Args {
-        if found.calls.is_written() {
+    /// No arguments yet, kept as `calls` keep them.
+    pub(crate) fn new(calls: &Calls) -> Args {
+        if calls.is_written() {
             // Room for a few small parameters at once (no growing a byte at a time).
             let mut json = String::with_capacity(256);
             json.push('{');
@@ -64,13 +64,7 @@ impl Args {
                     let _ = serde_json::to_writer(Append(json), &v);
                 }
                 ParamText::Text(s) => string(json, s),
-                // The larger text is kept and the smaller copied into it (at its start, so
-                // nothing written moves): a large value is never copied.
-                ParamText::Json(mut value) if value.len() > json.len() => {
-                    value.insert_str(0, json);
-                    *json = value;
-                }
-                ParamText::Json(value) => json.push_str(&value),
+                ParamText::Json(value) => put_json(json, value),
             }),
         }
     }
@@ -85,15 +79,15 @@ impl Args {
         }
     }
 
-    /// The call `named` with these arguments, put in `found`.
-    pub(crate) fn push(self, found: &mut Found, named: Named) {
+    /// The call `named` with these arguments, put in `calls`.
+    pub(crate) fn push(self, calls: &mut Calls, named: Named) {
         match self {
-            Args::Map(arguments) => found.calls.push(ToolCall {
+            Args::Map(arguments) => calls.push(ToolCall {
                 id: named.id,
                 name: named.name,
                 arguments,
             }),
-            Args::Text(w) => found.calls.push_arguments(named.id, named.name, w.finish()),
+            Args::Text(w) => calls.push_arguments(named.id, named.name, w.finish()),
         }
     }
 }
@@ -163,6 +157,17 @@ impl Written {
     }
 }
 
+/// `value`'s JSON text after `json`. The larger text is kept and the smaller copied into it
+/// (at its start, so nothing written moves): a large value is never copied.
+fn put_json(json: &mut String, mut value: String) {
+    if value.len() > json.len() {
+        value.insert_str(0, json);
+        *json = value;
+    } else {
+        json.push_str(&value);
+    }
+}
+
 /// How many members are compared in turn for a name given again, before they are indexed.
 const SCAN: usize = 16;
 
@@ -176,7 +181,7 @@ fn string(json: &mut String, s: &str) {
 mod tests {
     use serde_json::json;
 
-    use super::super::calls::Calls;
+    use super::super::family::Found;
     use super::super::read::{param_text, param_value, ParamText};
     use super::*;
 
@@ -244,14 +249,14 @@ mod tests {
             ..Found::default()
         };
         for found in [&mut kept, &mut written] {
-            let mut args = Args::new(found);
+            let mut args = Args::new(&found.calls);
             for (name, text) in params {
                 args.insert((*name).to_owned(), text);
             }
             for (name, s) in strings {
                 args.insert_string((*name).to_owned(), s);
             }
-            args.push(found, Named::new("f", None));
+            args.push(&mut found.calls, Named::new("f", None));
         }
         let json = |found: Found| {
             let mut out = Vec::new();

@@ -46,14 +46,14 @@ pub(crate) fn read_call(
     if name.is_empty() {
         return false;
     }
-    let mut args = Args::new(found);
+    let mut args = Args::new(&found.calls);
     let keys = elements(t, body.clone(), "<arg_key>", "</arg_key>");
     let values = elements(t, body, "<arg_value>", "</arg_value>");
     for ((_, kb), (_, vb)) in keys.into_iter().zip(values) {
         let key = t.get(kb).unwrap_or_default().trim().to_owned();
         args.insert(key, t.get(vb).unwrap_or_default());
     }
-    args.push(found, Named::new(name, None));
+    args.push(&mut found.calls, Named::new(name, None));
     found.taken.push(whole);
     true
 }

@@ -110,14 +110,14 @@ pub(crate) fn invokes(t: &str, within: Range<usize>, found: &mut Found) {
                 continue;
             };
             let params_start = body.start + after;
-            let mut args = Args::new(found);
+            let mut args = Args::new(&found.calls);
             for (_, pbody) in elements(t, params_start..body.end, param_open, param_close) {
                 let ptext = t.get(pbody).unwrap_or_default();
                 if let Some((pname, pafter)) = quoted_attr(ptext) {
                     args.insert(pname, ptext.get(pafter..).unwrap_or_default());
                 }
             }
-            args.push(found, Named::new(name, None));
+            args.push(&mut found.calls, Named::new(name, None));
             found.taken.push(whole);
         }
     }

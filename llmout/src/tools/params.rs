@@ -199,9 +199,9 @@ pub(crate) fn read_calls(
         if name.is_empty() {
             continue;
         }
-        let mut args = Args::new(found);
+        let mut args = Args::new(&found.calls);
         read_params(t, body.start + after..body.end, syntax.style, &mut args);
-        args.push(found, Named::new(name, None));
+        args.push(&mut found.calls, Named::new(name, None));
         found.taken.push(whole);
     }
     found.calls.len() - before

@@ -56,7 +56,7 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
         let head = t.get(body.clone()).unwrap_or_default();
         let Some(gt) = head.find('>') else { continue };
         let name = head[..gt].trim().to_owned();
-        let mut args = Args::new(found);
+        let mut args = Args::new(&found.calls);
         for (_, pbody) in elements(
             t,
             body.start + gt + 1..body.end,
@@ -67,7 +67,7 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
             let Some(pgt) = ptext.find('>') else { continue };
             args.insert(ptext[..pgt].trim().to_owned(), &ptext[pgt + 1..]);
         }
-        args.push(found, Named::new(name, None));
+        args.push(&mut found.calls, Named::new(name, None));
         found.taken.push(whole);
     }
 }
