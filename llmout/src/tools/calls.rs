@@ -107,30 +107,24 @@ impl Calls {
                 chunks,
                 open,
                 entries,
-            } => {
-                let chunk = open_chunk(chunks, open);
-                let text = &mut chunks[chunk];
-                text.push_str(&call.name);
-                let name_end = text.len();
-                // Written straight into the text: a call's arguments are not held twice.
-                if serde_json::to_writer(Append(text), &call.arguments).is_err() {
-                    // (Not reached: `serde_json` writes whole UTF-8 pieces, see `Append`.)
-                    text.truncate(name_end);
-                    if let Ok(arguments) = serde_json::to_string(&call.arguments) {
-                        text.push_str(&arguments);
+            } => write_open(
+                chunks,
+                open,
+                entries,
+                &call.name,
+                call.id.as_deref(),
+                |text| {
+                    let name_end = text.len();
+                    // Written straight into the text: a call's arguments are not held twice.
+                    if serde_json::to_writer(Append(text), &call.arguments).is_err() {
+                        // (Not reached: `serde_json` writes whole UTF-8 pieces, see `Append`.)
+                        text.truncate(name_end);
+                        if let Ok(arguments) = serde_json::to_string(&call.arguments) {
+                            text.push_str(&arguments);
+                        }
                     }
-                }
-                let arguments_end = text.len();
-                text.push_str(call.id.as_deref().unwrap_or_default());
-                entries.push(Entry {
-                    name_end,
-                    arguments_end,
-                    end: text.len(),
-                    chunk: chunk as u32,
-                    id: call.id.is_some(),
-                    arguments_first: false,
-                });
-            }
+                },
+            ),
         }
     }
 
@@ -224,22 +218,9 @@ impl Calls {
             .ok()
             .filter(|_| arguments.len() >= OWN_CHUNK);
         let Some(chunk) = own else {
-            let chunk = open_chunk(chunks, open);
-            let text = &mut chunks[chunk];
-            text.push_str(&name);
-            let name_end = text.len();
-            text.push_str(&arguments);
-            let arguments_end = text.len();
-            text.push_str(id.as_deref().unwrap_or_default());
-            entries.push(Entry {
-                name_end,
-                arguments_end,
-                end: text.len(),
-                chunk: chunk as u32,
-                id: id.is_some(),
-                arguments_first: false,
+            return write_open(chunks, open, entries, &name, id.as_deref(), |text| {
+                text.push_str(&arguments)
             });
-            return;
         };
         let mut text = arguments;
         let arguments_end = text.len();
@@ -379,6 +360,33 @@ impl Calls {
             Calls::Written { .. } => (0..self.len()).filter_map(|i| self.get(i)).collect(),
         }
     }
+}
+
+/// Writes a call into the open chunk: its name, its arguments (`arguments` writes them),
+/// its id.
+fn write_open(
+    chunks: &mut Vec<String>,
+    open: &mut bool,
+    entries: &mut Vec<Entry>,
+    name: &str,
+    id: Option<&str>,
+    arguments: impl FnOnce(&mut String),
+) {
+    let chunk = open_chunk(chunks, open);
+    let text = &mut chunks[chunk];
+    text.push_str(name);
+    let name_end = text.len();
+    arguments(text);
+    let arguments_end = text.len();
+    text.push_str(id.unwrap_or_default());
+    entries.push(Entry {
+        name_end,
+        arguments_end,
+        end: text.len(),
+        chunk: chunk as u32,
+        id: id.is_some(),
+        arguments_first: false,
+    });
 }
 
 /// The chunk calls are written into: the last one while it takes more, else a new one (the
