@@ -100,7 +100,7 @@ impl Repaired {
 }
 
 /// The calls in `json` (the text `serde_json` writes for a call or an array of calls), put
-/// in `found` as [`calls_from_json`](super::read::calls_from_json) puts the value's. False,
+/// in `found` as [`calls_from_json`] puts the value's. False,
 /// with nothing put, when it is not a call or an array of nothing but calls (at least one).
 fn calls_from_text(json: String, found: &mut Found) -> bool {
     let calls = if json.starts_with('[') {
