@@ -1,0 +1,142 @@
+//! `tools::parse_compact` writes each call from the reply's text (a JSON call laid out in its
+//! repaired text, parameters written as they are read) where `parse` builds a map: the two
+//! agree, byte for byte, on calls of every size, in the syntaxes that take each path. Large
+//! arguments (past the 64 KiB at which a call keeps its own text, or a parameter is never
+//! made a value) are made by padding a generated call with a long member.
+
+mod common;
+
+use common::compact_like_parse;
+use llmout::tools::parse;
+use proptest::prelude::*;
+use serde_json::{Map, Number, Value};
+
+fn text() -> impl Strategy<Value = String> {
+    // Escapes, quotes, non-ASCII, and the markers' own characters.
+    proptest::string::string_regex("[a-zA-Z0-9 {}\\[\\]\"'<>=:,/\\\\\\n\\té😀.-]{0,12}").unwrap()
+}
+
+fn number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
+    ]
+}
+
+fn json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number(),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::vec(("[a-z_]{1,6}", inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// A call's arguments: generated members, and maybe a long one (a string or an array of
+/// small objects) that makes them large.
+fn arguments() -> impl Strategy<Value = Map<String, Value>> {
+    let members = proptest::collection::vec(("[a-z_]{1,8}", json()), 0..5);
+    (members, 0..3u8).prop_map(|(members, pad)| {
+        let mut args: Map<String, Value> = members.into_iter().collect();
+        match pad {
+            1 => {
+                args.insert(
+                    "content".into(),
+                    Value::String("line \"x\"\n".repeat(9_000)),
+                );
+            }
+            2 => {
+                let rows = (0..4_000).map(|i| serde_json::json!({"id": i, "v": [1.5, "é"]}));
+                args.insert("rows".into(), Value::Array(rows.collect()));
+            }
+            _ => {}
+        }
+        args
+    })
+}
+
+/// The calls written in one of the syntaxes that each path reads.
+fn reply() -> impl Strategy<Value = String> {
+    let calls = proptest::collection::vec(("[a-z_]{1,10}", arguments()), 1..3);
+    (calls, 0..7u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
+        let js = |v: &Value| {
+            if spaced {
+                serde_json::to_string_pretty(v).unwrap()
+            } else {
+                v.to_string()
+            }
+        };
+        let call = |(name, args): &(String, Map<String, Value>)| {
+            serde_json::json!({"name": name, "arguments": args})
+        };
+        let mut out = String::from("Working on it.\n");
+        match syntax {
+            // One JSON array of calls in a Hermes element.
+            0 => {
+                let all: Vec<Value> = calls.iter().map(call).collect();
+                out.push_str(&format!("<tool_call>{}</tool_call>", js(&Value::from(all))));
+            }
+            // A Hermes element a call.
+            1 => {
+                for c in &calls {
+                    out.push_str(&format!("<tool_call>\n{}\n</tool_call>\n", js(&call(c))));
+                }
+            }
+            // No marker: OpenAI's envelope, arguments as a JSON string.
+            2 => {
+                let items: Vec<Value> = calls
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (name, args))| {
+                        serde_json::json!({"id": format!("c{i}"), "type": "function",
+                            "function": {"name": name, "arguments": Value::Object(args.clone()).to_string()}})
+                    })
+                    .collect();
+                out = js(&serde_json::json!({"content": "", "tool_calls": items}));
+            }
+            // Mistral's `[ARGS]`: the arguments alone.
+            3 => {
+                for (name, args) in &calls {
+                    out.push_str(&format!("[TOOL_CALLS]{name}[ARGS]{}", js(&Value::Object(args.clone()))));
+                }
+            }
+            // Qwen3-Coder's parameters, each value as JSON or, a string, as its text.
+            4 | 5 => {
+                for (name, args) in &calls {
+                    out.push_str(&format!("<tool_call>\n<function={name}>\n"));
+                    for (k, v) in args {
+                        let text = match v {
+                            Value::String(s) if syntax == 4 => s.clone(),
+                            v => js(v),
+                        };
+                        out.push_str(&format!("<parameter={k}>\n{text}\n</parameter>\n"));
+                    }
+                    out.push_str("</function>\n</tool_call>\n");
+                }
+            }
+            // Llama's JSON after `<|python_tag|>`, calls separated by `;`.
+            _ => {
+                let all: Vec<String> = calls.iter().map(|c| js(&call(c))).collect();
+                out.push_str(&format!("<|python_tag|>{}", all.join("; ")));
+            }
+        }
+        out
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn compact_calls_are_the_calls_parse_builds(reply in reply()) {
+        compact_like_parse(&reply, &parse(&reply));
+    }
+}
