@@ -139,24 +139,20 @@ impl Calls {
         if calls.is_empty() {
             return;
         }
-        let Calls::Written {
-            chunks,
-            open,
-            entries,
-        } = self
-        else {
-            for c in &calls {
-                let arguments = serde_json::from_str(c.arguments(&json)).unwrap_or_default();
-                self.push(ToolCall {
-                    id: c.id.clone(),
-                    name: c.name.clone(),
-                    arguments,
-                });
-            }
-            return;
+        let chunk = match self {
+            Calls::Written { chunks, .. } => u32::try_from(chunks.len()).ok(),
+            Calls::Kept(_) => None,
         };
-        let Ok(chunk) = u32::try_from(chunks.len()) else {
-            // (Not reached before four billion chunks: the calls go to the last chunk.)
+        let (
+            Some(chunk),
+            Calls::Written {
+                chunks,
+                open,
+                entries,
+            },
+        ) = (chunk, &mut *self)
+        else {
+            // Kept, or (past four billion chunks) written as any call is.
             for c in calls {
                 let arguments = serde_json::from_str(c.arguments(&json)).unwrap_or_default();
                 self.push(ToolCall {
