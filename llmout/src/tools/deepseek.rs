@@ -39,16 +39,16 @@ impl Family for DeepSeek {
                     None if rest.starts_with('`') => "",
                     None => rest,
                 };
-                (name.trim().to_owned(), json_text.to_owned())
+                (name.trim(), json_text)
             } else {
-                (left.to_owned(), right.to_owned())
+                (left, right)
             };
             if json_text.trim().is_empty() {
                 // V3's arguments are always written (`{}` at the least): none is a cut.
                 found.drop_call(whole, "a DeepSeek call was cut off before its arguments");
                 continue;
             }
-            if lenient_call(&json_text, found, "a DeepSeek call", Named::new(name, None)) {
+            if lenient_call(json_text, found, "a DeepSeek call", Named::new(name, None)) {
                 found.taken.push(whole);
             }
         }
