@@ -191,17 +191,24 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     escaped), or with `rows` an array of small objects. In Hermes' `<tool_call>` syntax, or
     (`rows` only) with `syntax` "bare" as a JSON call with no marker, "kimi" as Kimi's
     arguments alone after the call's name, or "qwen" as Qwen3-Coder's parameters."""
-    if syntax == "qwen":
-        f.write(b"<tool_call>\n<function=save_rows>\n<parameter=table>\nitems\n</parameter>\n")
-        f.write(b"<parameter=rows>\n[")
+    # The syntaxes written as the text before the rows and after them.
+    around = {
+        "qwen": (
+            b"<tool_call>\n<function=save_rows>\n<parameter=table>\nitems\n</parameter>\n"
+            b"<parameter=rows>\n[",
+            b"]\n</parameter>\n</function>\n</tool_call>",
+        ),
+        "kimi": (
+            b"<|tool_calls_section_begin|><|tool_call_begin|>functions.save_rows:0"
+            b'<|tool_call_argument_begin|>{"table": "items", "rows": [',
+            b"]}<|tool_call_end|><|tool_calls_section_end|>",
+        ),
+    }
+    if syntax in around:
+        before, after = around[syntax]
+        f.write(before)
         write_rows(f)
-        f.write(b"]\n</parameter>\n</function>\n</tool_call>")
-        return
-    if syntax == "kimi":
-        f.write(b"<|tool_calls_section_begin|><|tool_call_begin|>functions.save_rows:0")
-        f.write(b'<|tool_call_argument_begin|>{"table": "items", "rows": [')
-        write_rows(f)
-        f.write(b"]}<|tool_call_end|><|tool_calls_section_end|>")
+        f.write(after)
         return
     if syntax == "hermes":
         f.write(b"Saving the result.\n<tool_call>\n")

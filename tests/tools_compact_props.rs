@@ -5,39 +5,21 @@
 //! made a value) are made by padding a generated call with a long member.
 
 mod common;
+#[path = "../llmout/tests/strategies/mod.rs"]
+mod strategies;
 
 use common::compact_like_parse;
 use llmout::tools::parse;
 use proptest::prelude::*;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 fn text() -> impl Strategy<Value = String> {
     // Escapes, quotes, non-ASCII, and the markers' own characters.
     proptest::string::string_regex("[a-zA-Z0-9 {}\\[\\]\"'<>=:,/\\\\\\n\\té😀.-]{0,12}").unwrap()
 }
 
-fn number() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
-    ]
-}
-
 fn json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        number(),
-        text().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(4, 32, 5, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            proptest::collection::vec(("[a-z_]{1,6}", inner), 0..5)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
-        ]
-    })
+    strategies::json(text().boxed(), "[a-z_]{1,6}".boxed(), 4, 32, 5)
 }
 
 /// A call's arguments: generated members, and maybe a long one (a string or an array of

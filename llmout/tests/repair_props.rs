@@ -6,9 +6,11 @@
 //!    the value `parse` builds, with the same repairs or the same error; long strings too,
 //!    which the text output is handed in parts while they are decoded.
 
+mod strategies;
+
 use llmout::repair::{parse, parse_borrowed, to_string, RepairKind, RepairOptions};
 use proptest::prelude::*;
-use serde_json::{Map, Number, Value};
+use serde_json::Value;
 
 fn text() -> impl Strategy<Value = String> {
     // Quotes of every kind, escapes, structure, comments and non-ASCII inside strings.
@@ -18,28 +20,8 @@ fn text() -> impl Strategy<Value = String> {
     .unwrap()
 }
 
-fn number() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        any::<i64>().prop_map(Value::from),
-        any::<u64>().prop_map(Value::from),
-        any::<f64>().prop_filter_map("finite", |f| Number::from_f64(f).map(Value::Number)),
-    ]
-}
-
 fn json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        number(),
-        text().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(6, 64, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            proptest::collection::vec((text(), inner), 0..6)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
-        ]
-    })
+    strategies::json(text().boxed(), text().boxed(), 6, 64, 6)
 }
 
 fn document() -> impl Strategy<Value = Value> {
