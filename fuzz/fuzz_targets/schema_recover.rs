@@ -21,7 +21,8 @@
 //! `items` and `more` (`{"more": [<reply>, <reply>], "x": 1, "items": [<reply>]}`), each
 //! read item by item.
 //! One schema in eight is `{}`, against which any object's container that holds least at
-//! once is read item by item.
+//! once is read item by item. `large::recover_json` of the repaired reply's JSON is
+//! `recover_with_schema` of its value, exactly.
 #![no_main]
 
 mod common;
@@ -142,6 +143,17 @@ fuzz_target!(|data: &[u8]| {
             check_hole(&members, serde_json::json!({}));
             assert_eq!(members.to_result(), r);
             assert_eq!(members.recovered(), r.recovered);
+        }
+    }
+    // `large::recover_json` of the repaired reply's text is recovering its value whole.
+    if let Ok(repaired) = llmout::repair_text(&reply, &options) {
+        let json = repaired.value.to_string();
+        let whole = llmout::recover_with_schema(repaired.value, &schema, &options);
+        match llmout::large::recover_json(&json, &compiled, &options) {
+            llmout::large::Large::Whole(r) => assert_eq!(r, whole, "{json}"),
+            llmout::large::Large::Items(items) | llmout::large::Large::Members(items) => {
+                assert_eq!(items.to_result(), whole, "{json}")
+            }
         }
     }
     assert_eq!(r.recovered, !r.warnings.is_empty());

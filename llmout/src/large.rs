@@ -269,6 +269,82 @@ pub fn from_llm_with_compiled<'a>(
     }
 }
 
+/// [`crate::recover_with_schema`] for JSON too large to hold as a value: the value the text
+/// `json` holds, as `serde_json` reads it, recovered against `schema`, item by item where its
+/// shape is one of the [module docs](self)' (then memory is the text and a few items).
+///
+/// Recovery alone, as `recover_with_schema` does it: no candidate is looked for in the text
+/// and no last resort is tried; the value and the warnings (paths from the value's root) are
+/// that function's, and so is the error where it cannot be recovered. Text that `serde_json`
+/// does not read is a [`Syntax`](crate::ErrorKind::Syntax) error: repair it first
+/// ([`crate::repair_json`]), or hand the reply to [`from_llm_with_compiled`].
+///
+/// ```
+/// use llmout::large::{recover_json, Large};
+/// use llmout::schema::Schema;
+/// use serde_json::json;
+/// let schema = Schema::compile(&json!({
+///     "type": "object",
+///     "properties": {"rows": {"type": "array", "items": {"type": "integer"}}},
+///     "required": ["rows"]
+/// })).unwrap();
+/// let Large::Items(items) = recover_json(r#"{"rows": [1, "2"]}"#, &schema, &llmout::Options::default()) else {
+///     panic!("an object around an array of items")
+/// };
+/// let mut values = Vec::new();
+/// items.for_each_item(|v| -> Result<(), ()> { values.push(v); Ok(()) }).unwrap();
+/// assert_eq!(values, [json!(1), json!(2)]);
+/// let mut paths = Vec::new();
+/// items.for_each_warning(|w| -> Result<(), ()> { paths.push(w.path); Ok(()) }).unwrap();
+/// assert_eq!(paths, ["/rows/1"]);
+///
+/// // The same as recovering the value whole:
+/// let whole = llmout::recover_with_schema(json!({"rows": [1, "2"]}), &json!({
+///     "type": "object",
+///     "properties": {"rows": {"type": "array", "items": {"type": "integer"}}},
+///     "required": ["rows"]
+/// }), &llmout::Options::default());
+/// assert_eq!(whole.value, Some(json!({"rows": [1, 2]})));
+/// assert_eq!(whole.warnings.iter().map(|w| w.path.clone()).collect::<Vec<_>>(), paths);
+///
+/// // Not JSON as it stands: an error, nothing repaired.
+/// let Large::Whole(r) = recover_json("{rows: [1]}", &schema, &llmout::Options::default()) else {
+///     panic!("no value to read item by item")
+/// };
+/// assert_eq!(r.error.unwrap().kind(), llmout::ErrorKind::Syntax);
+/// ```
+pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) -> Large<'a> {
+    let options = options.for_runtime_schema().into_owned();
+    let whole = |options: &Options| {
+        Large::Whole(match serde_json::from_str::<Value>(json) {
+            Ok(value) => match crate::recover::recover(value, schema, options) {
+                Ok(r) => ValidationResult::ok(r.value, r.warnings),
+                Err(e) => ValidationResult::err(e, Vec::new()),
+            },
+            Err(e) => {
+                let e = Error::new(crate::ErrorKind::Syntax, "", "JSON", e.to_string());
+                ValidationResult::err(e, Vec::new())
+            }
+        })
+    };
+    if Walk::new(schema, &options).is_none() && walk::members(schema) == Members::None
+        || serde_json::from_str::<IgnoredAny>(json).is_err()
+    {
+        return whole(&options);
+    }
+    match plan_valid(json, json, Source::Valid, schema, &options) {
+        Some(Outcome::Parsed { out, .. }) => Items {
+            plan: out,
+            choice: Vec::new(),
+            schema,
+            options,
+        }
+        .large(),
+        Some(Outcome::Recovery(e)) => Large::Whole(ValidationResult::err(e, Vec::new())),
+        Some(Outcome::Syntax(_)) | None => whole(&options),
+    }
+}
+
 /// A top-level array, or an object around one, recovered item by item (see the
 /// [module docs](self)). Each call reads the reply again.
 #[derive(Debug)]
@@ -1505,6 +1581,11 @@ mod tests {
     /// What [`from_llm_with_compiled`] hands over, collected: the value, the warnings, and
     /// whether it came item by item.
     fn collect(raw: &str, schema: &Schema, options: &Options) -> (ValidationResult<Value>, bool) {
+        collected(from_llm_with_compiled(raw, schema, options))
+    }
+
+    /// What a [`Large`] hands over, collected (see [`collect`]).
+    fn collected(large: Large) -> (ValidationResult<Value>, bool) {
         let read = |items: Items, empty: Value| {
             if let Some((object, first)) = items.around() {
                 let object = json!(object);
@@ -1524,7 +1605,7 @@ mod tests {
             assert_eq!(items.recovered(), r.recovered);
             (r, true)
         };
-        match from_llm_with_compiled(raw, schema, options) {
+        match large {
             Large::Whole(r) => (r, false),
             Large::Members(items) => read(items, json!({})),
             Large::Items(items) => read(items, json!([])),
@@ -1562,6 +1643,22 @@ mod tests {
         let (large, items) = collect(raw, &schema, options);
         let whole = crate::from_llm_with_compiled(raw, &schema, options);
         assert_eq!(large, whole, "{raw:?}");
+        if let Ok(repaired) = crate::repair_text(raw, options) {
+            recovered_alike(repaired.value, &schema, options);
+        }
+        items
+    }
+
+    /// [`recover_json`] of the value's text is [`crate::recover_with_schema`]'s result,
+    /// exactly; returns whether it came item by item.
+    fn recovered_alike(value: Value, schema: &Schema, options: &Options) -> bool {
+        let json = value.to_string();
+        let whole = match crate::recover::recover(value, schema, &options.for_runtime_schema()) {
+            Ok(r) => ValidationResult::ok(r.value, r.warnings),
+            Err(e) => ValidationResult::err(e, Vec::new()),
+        };
+        let (large, items) = collected(recover_json(&json, schema, options));
+        assert_eq!(large, whole, "{json}");
         items
     }
 
@@ -1580,6 +1677,81 @@ mod tests {
                 "required": ["id", "name"]
             }
         })
+    }
+
+    #[test]
+    fn recovering_json_item_by_item_is_recovering_the_value_whole() {
+        let check = |json: &str, schema: &Value, options: &Options| {
+            let compiled = Schema::compile(schema).unwrap();
+            recovered_alike(serde_json::from_str(json).unwrap(), &compiled, options)
+        };
+        let options = Options::default();
+        let no_invent = Options::default().policy(crate::Policy::NoInvent);
+        let object = json!({
+            "type": "object",
+            "properties": {"records": records(), "total": {"type": "integer"}},
+            "required": ["records"]
+        });
+        // Item by item: an array, an object around one (another key renamed), items and
+        // members recovered.
+        assert!(check(
+            r#"[{"id": 1, "name": "x"}, {"id": "2", "name": "y"}]"#,
+            &records(),
+            &options
+        ));
+        assert!(check(
+            r#"{"records": [{"id": 1, "Name": "x"}], "Total": "1"}"#,
+            &object,
+            &no_invent
+        ));
+        // The items' key renamed: read whole (module docs), the same result.
+        assert!(!check(
+            r#"{"Records": [{"id": 1, "name": "x"}]}"#,
+            &object,
+            &no_invent
+        ));
+        assert!(check(
+            r#"{"records": [{"id": 1, "name": "x"}], "extra": [1, 2]}"#,
+            &object,
+            &options
+        ));
+        // An item that cannot be recovered: the error, found item by item.
+        assert!(!check(
+            r#"{"records": [{"id": 1, "name": "x"}, {"id": "one"}]}"#,
+            &object,
+            &options
+        ));
+        let compiled = Schema::compile(&object).unwrap();
+        let Large::Whole(r) = recover_json(r#"{"records": [{"id": "one"}]}"#, &compiled, &options)
+        else {
+            panic!("an error")
+        };
+        assert_eq!(r.error.unwrap().path(), "/records/0/id");
+        // A required member missing, under `NoInvent`: the error, as whole.
+        assert!(!check(r#"{"total": 1}"#, &object, &no_invent));
+        // Shapes read whole: a scalar, a schema that is no array of items.
+        assert!(!check("3", &records(), &options));
+        assert!(!check(
+            r#"{"id": "1", "name": "x"}"#,
+            &records()["items"],
+            &options
+        ));
+        // A repeated key keeps its last value, with no warning (as `serde_json` reads it).
+        assert!(check(
+            r#"[{"id": 1, "id": 2, "name": "x"}]"#,
+            &records(),
+            &options
+        ));
+        // Text that is not JSON as it stands: a syntax error, nothing repaired.
+        for text in ["[1,]", "", "{\"a\": 1} {}", "[1] trailing"] {
+            let Large::Whole(r) = recover_json(text, &compiled, &options) else {
+                panic!("no value: {text:?}")
+            };
+            assert_eq!(
+                (r.value, r.error.map(|e| e.kind())),
+                (None, Some(crate::ErrorKind::Syntax))
+            );
+        }
     }
 
     #[test]
