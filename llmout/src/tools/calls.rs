@@ -278,7 +278,7 @@ impl Calls {
     }
 
     /// Call `i`'s parts as written: its name, its arguments' JSON, its id.
-    fn parts(&self, i: usize) -> Option<(&str, &str, Option<&str>)> {
+    pub(crate) fn parts(&self, i: usize) -> Option<(&str, &str, Option<&str>)> {
         let Calls::Written {
             chunks, entries, ..
         } = self

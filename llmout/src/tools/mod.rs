@@ -349,6 +349,37 @@ impl CompactResponse {
     pub fn call(&self, index: usize) -> Option<ToolCall> {
         self.calls.get(index)
     }
+
+    /// Call `index` as it is held: its id and name, and its arguments as compact JSON (what
+    /// `serde_json` writes for [`ToolCall::arguments`]), none of it copied. For a call too
+    /// large to read back as a map: its arguments can be checked from their text
+    /// ([`check_arguments`]).
+    ///
+    /// ```
+    /// use llmout::tools::{parse_compact, CallParts};
+    /// let r = parse_compact(r#"<tool_call>{"name": "ls", "arguments": {dir: '/'}, "id": "c1"}</tool_call>"#);
+    /// assert_eq!(r.parts(0), Some(CallParts { id: Some("c1"), name: "ls", arguments: r#"{"dir":"/"}"# }));
+    /// assert_eq!(r.parts(1), None);
+    /// ```
+    pub fn parts(&self, index: usize) -> Option<CallParts<'_>> {
+        let (name, arguments, id) = self.calls.parts(index)?;
+        Some(CallParts {
+            id,
+            name,
+            arguments,
+        })
+    }
+}
+
+/// A call of a [`CompactResponse`], as it is held ([`CompactResponse::parts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallParts<'a> {
+    /// The call's id, if the model gave one.
+    pub id: Option<&'a str>,
+    /// The tool's name.
+    pub name: &'a str,
+    /// The arguments as compact JSON: an object.
+    pub arguments: &'a str,
 }
 
 /// [`parse`], then each call checked against the tool definitions: an unknown tool name is a
@@ -421,11 +452,8 @@ pub fn check_call(
         ));
         return None;
     };
-    let options = crate::Options::default()
-        .policy(crate::Policy::NoInvent)
-        .keep_unknown_keys(true);
     let given = Value::Object(std::mem::take(&mut call.arguments));
-    let recovered = crate::recover_with_schema(given.clone(), &def.parameters, &options);
+    let recovered = crate::recover_with_schema(given.clone(), &def.parameters, &check_options());
     match (recovered.value, recovered.error) {
         (Some(Value::Object(args)), None) => {
             call.arguments = args;
@@ -442,6 +470,53 @@ pub fn check_call(
             error.map(|e| e.at_prefix(&format!("{base}/arguments")))
         }
     }
+}
+
+/// What [`check_call`] recovers arguments with: nothing invented, keys the schema does not
+/// list kept.
+fn check_options() -> crate::Options {
+    crate::Options::default()
+        .policy(crate::Policy::NoInvent)
+        .keep_unknown_keys(true)
+}
+
+/// [`check_call`]'s recovery of a call's arguments, from their JSON text (a
+/// [`CompactResponse`]'s, [`CompactResponse::parts`]) against `parameters`, the tool's
+/// schema compiled: for arguments too large to hold as a map, such as an array of a million
+/// rows. It is [`large::recover_json`](crate::large::recover_json) with `check_call`'s
+/// options: item by item where the arguments' shape allows, else whole; the value, warnings
+/// and error are those `check_call` finds, but for their paths, which are the arguments'
+/// own (no `/tool_calls/N/arguments` before them).
+///
+/// As in `check_call`, the call keeps its arguments as given where the result is an error
+/// or no object.
+///
+/// ```
+/// use llmout::large::Large;
+/// use llmout::schema::Schema;
+/// use llmout::tools::{check_arguments, parse_compact};
+/// use serde_json::json;
+/// let parameters = Schema::compile(&json!({
+///     "type": "object",
+///     "properties": {"rows": {"type": "array", "items": {"type": "integer"}}},
+///     "required": ["rows"]
+/// })).unwrap();
+/// let r = parse_compact(r#"<tool_call>{"name": "load", "arguments": {"rows": [1, "2", 3]}}</tool_call>"#);
+/// let Large::Items(items) = check_arguments(r.parts(0).unwrap().arguments, &parameters) else {
+///     panic!("an object around an array of items")
+/// };
+/// let mut rows = Vec::new();
+/// items.for_each_item(|v| -> Result<(), ()> { rows.push(v); Ok(()) }).unwrap();
+/// assert_eq!(rows, [json!(1), json!(2), json!(3)]);
+/// let mut paths = Vec::new();
+/// items.for_each_warning(|w| -> Result<(), ()> { paths.push(w.path); Ok(()) }).unwrap();
+/// assert_eq!(paths, ["/rows/1"]);
+/// ```
+pub fn check_arguments<'a>(
+    arguments: &'a str,
+    parameters: &'a crate::schema::Schema,
+) -> crate::large::Large<'a> {
+    crate::large::recover_json(arguments, parameters, &check_options())
 }
 
 /// The text outside `taken` (but for the `kept` ranges inside it: calls that were no calls),
