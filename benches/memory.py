@@ -72,7 +72,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   (`tools-one-call-bare`), its arguments alone in Kimi's syntax (`tools-one-call-kimi`),
   and as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`). Since session 22 the
   arguments are laid out in their repaired text, or written as each parameter is read,
-  never a map.
+  never a map. The first two again with `--tools`, against definitions of their tools
+  (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
+  are checked from their text, item by item.
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
@@ -95,8 +97,8 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
-  tools-one-call, tools-one-call-rows, tools-one-call-bare, tools-one-call-kimi,
-  tools-one-call-params,
+  tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
+  tools-one-call-bare, tools-one-call-kimi, tools-one-call-params,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -415,7 +417,38 @@ TOOL_DEFS = [
             },
             "required": ["path"],
         },
-    }
+    },
+    # The tools of `write_one_call`'s calls.
+    {
+        "name": "write_file",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["path", "content"],
+        },
+    },
+    {
+        "name": "save_rows",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "table": {"type": "string"},
+                "rows": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "integer"},
+                            "name": {"type": "string"},
+                            "tags": {"type": "array", "items": {"type": "string"}},
+                        },
+                        "required": ["id", "name"],
+                    },
+                },
+            },
+            "required": ["table", "rows"],
+        },
+    },
 ]
 
 
@@ -767,6 +800,19 @@ def main() -> None:
                 "tools-one-call-rows",
                 lambda: doc("one-call-rows", lambda f: write_one_call(f, rows=True)),
                 ["tools"],
+                None,
+            ),
+            # The same two calls checked against their tools' definitions.
+            (
+                "tools-one-call-defs",
+                lambda: doc("one-call", write_one_call),
+                ["tools", "--tools", defs_path],
+                None,
+            ),
+            (
+                "tools-one-call-rows-defs",
+                lambda: doc("one-call-rows", lambda f: write_one_call(f, rows=True)),
+                ["tools", "--tools", defs_path],
                 None,
             ),
             (

@@ -256,3 +256,100 @@ fn every_family_of_the_docs_table_through_the_cli() {
         assert!(!r.tool_calls.is_empty(), "{}", row.family);
     }
 }
+
+/// The envelope `llmout tools --tools` prints for `reply`, as [`llmout::tools::parse_with_tools`]
+/// gives it: each call with its error, every warning.
+fn checked_envelope(reply: &str, defs: &[llmout::tools::ToolDef]) -> String {
+    use serde_json::json;
+    let r = llmout::tools::parse_with_tools(reply, defs);
+    let calls: Vec<serde_json::Value> = (r.tool_calls.iter().enumerate())
+        .map(|(i, c)| {
+            let mut call = json!({"id": c.id, "name": c.name, "arguments": c.arguments});
+            if let Some(e) = r.call_error(i) {
+                call["error"] = json!({"kind": e.kind().name(), "path": e.path(), "message": e.to_string()});
+                if !e.violations().is_empty() {
+                    let violations: Vec<serde_json::Value> = (e.violations().iter())
+                        .map(|v| json!({"path": v.path(), "keyword": v.keyword(), "expected": v.expected(), "found": v.found(), "message": v.message()}))
+                        .collect();
+                    call["error"]["violations"] = json!(violations);
+                }
+            }
+            call
+        })
+        .collect();
+    let warnings: Vec<serde_json::Value> = (r.warnings.iter())
+        .map(|w| json!({"kind": w.kind.name(), "path": w.path, "message": w.message}))
+        .collect();
+    let envelope = json!({"content": r.content, "tool_calls": calls, "needs_more_work": r.needs_more_work, "warnings": warnings});
+    format!("{envelope}\n")
+}
+
+/// Calls whose arguments are a megabyte or more are checked from their text, item by item
+/// where their shape allows: the output is what checking them as maps gives, byte for byte,
+/// whatever the way (items, members, whole, an error, an unknown tool, no object).
+#[test]
+fn large_arguments_are_checked_as_small_ones_are() {
+    let row = |i: usize| match i % 1000 {
+        // A row to recover (its id a string), and one to keep as it is.
+        7 => format!(r#"{{"id": "{i}", "name": "row {i}", "Tags": ["a"]}}"#),
+        _ => format!(r#"{{"id": {i}, "name": "row {i}", "tags": ["a", "b"], "extra": null}}"#),
+    };
+    let rows = |bad: Option<usize>| {
+        let rows: Vec<String> = (0..30_000)
+            .map(|i| match bad {
+                Some(b) if b == i => r#"{"id": "one", "name": "x"}"#.to_owned(),
+                _ => row(i),
+            })
+            .collect();
+        format!("[{}]", rows.join(", "))
+    };
+    let record = r#"{"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}, "required": ["id", "name"]}"#;
+    let defs_text = format!(
+        r#"[
+            {{"name": "load", "parameters": {{"type": "object", "properties": {{"rows": {{"type": "array", "items": {record}}}, "total": {{"type": "integer"}}}}, "required": ["rows"]}}}},
+            {{"name": "keyed", "parameters": {{"type": "object", "properties": {{"users": {{"type": "object", "additionalProperties": {record}}}}}}}}},
+            {{"name": "whole", "parameters": {{"type": "object", "properties": {{"rows": {{"type": "array", "items": {record}}}}}, "minProperties": 1}}}},
+            {{"name": "bare", "parameters": {{"type": "array", "items": {record}}}}}
+        ]"#
+    );
+    let defs: Vec<llmout::tools::ToolDef> = serde_json::from_str(&defs_text).unwrap();
+    let path = common::file("large-tools.json", &defs_text);
+    let keyed = {
+        let users: Vec<String> = (0..30_000)
+            .map(|i| format!(r#""u{i}": {}"#, row(i)))
+            .collect();
+        format!("{{{}}}", users.join(", "))
+    };
+    let call = |name: &str, arguments: String| {
+        format!(
+            r#"<tool_call>{{"name": "{name}", "arguments": {arguments}, "id": "c"}}</tool_call>"#
+        )
+    };
+    let replies = [
+        // Items, beside a small call, another member renamed.
+        format!(
+            "Loading.\n{}\n{}",
+            call("load", r#"{"rows": [], "Total": "2"}"#.to_owned()),
+            call(
+                "load",
+                format!(r#"{{"Total": "3", "rows": {}}}"#, rows(None))
+            )
+        ),
+        // A row that cannot be recovered: the call's error, its arguments as given.
+        call("load", format!(r#"{{"rows": {}}}"#, rows(Some(12_345)))),
+        // A required member missing: the error, found whole.
+        call("load", format!(r#"{{"lines": {}}}"#, rows(None))),
+        // Members one by one; a tool with no definition; a schema read whole; arguments
+        // that recover to an array (a wrapper taken off), kept as given.
+        call("keyed", format!(r#"{{"users": {keyed}}}"#)),
+        call("unknown", format!(r#"{{"rows": {}}}"#, rows(None))),
+        call("whole", format!(r#"{{"rows": {}}}"#, rows(None))),
+        call("bare", format!(r#"{{"rows": {}}}"#, rows(None))),
+    ];
+    for reply in replies {
+        assert!(reply.len() > 1 << 20);
+        let (code, out) = tools_with(&["--tools", &path.to_string_lossy()], reply.as_bytes());
+        assert_eq!(code, Some(0));
+        assert!(out == checked_envelope(&reply, &defs), "{}", &reply[..200]);
+    }
+}

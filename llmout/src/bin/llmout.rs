@@ -152,9 +152,11 @@ struct Global {
     threads: usize,
 }
 
-/// A command that answers one reply at a time: what to print for it, or why it cannot.
+/// A command that answers one reply at a time: what to print for it, or why it cannot. It
+/// may take the reply's text out of `input` once it holds what it needs of it (`tools`,
+/// whose calls are their own text), so that the text is freed before the answer is written.
 trait Answers {
-    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure>;
+    fn answer<'a>(&'a self, input: &'a mut Input) -> Result<Output<'a>, Failure>;
 }
 
 /// Runs a command on the reply in `file` (stdin when absent or `-`), or with `jsonl` on each
@@ -174,8 +176,8 @@ fn run(
         }
         return lines(file, threads, command);
     }
-    let input = read_input(file)?;
-    let output = command.answer(&input)?;
+    let mut input = read_input(file)?;
+    let output = command.answer(&mut input)?;
     write_out(output, pretty)
 }
 
@@ -357,11 +359,11 @@ fn read_batches(
 fn answer_line(line: &[u8], number: usize, command: &impl Answers, out: &mut Vec<u8>) {
     let text = line.strip_suffix(b"\n").unwrap_or(line);
     let text = text.strip_suffix(b"\r").unwrap_or(text);
-    let input = serde_json::from_slice::<String>(text).map(|reply| Input {
+    let mut input = serde_json::from_slice::<String>(text).map(|reply| Input {
         text: reply,
         invalid_utf8: None,
     });
-    let answered = match &input {
+    let answered = match &mut input {
         Ok(input) => command.answer(input),
         Err(e) => Err(Failure {
             kind: "invalid_line",
@@ -561,16 +563,6 @@ struct ParseOut {
     value: Value,
     warnings: Warnings,
     recovered: bool,
-}
-
-/// One call as the CLI prints it.
-#[derive(Serialize)]
-struct CallOut<'a> {
-    id: &'a Option<String>,
-    name: &'a str,
-    arguments: &'a serde_json::Map<String, Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ErrorOut<'a>>,
 }
 
 /// An error as the CLI prints it: `{"kind", "path", "message"}`, and for a value that breaks
@@ -812,7 +804,7 @@ impl<'de> serde::de::Visitor<'de> for ExactVisitor {
 struct Repair;
 
 impl Answers for Repair {
-    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
+    fn answer<'a>(&'a self, input: &'a mut Input) -> Result<Output<'a>, Failure> {
         let json = llmout::repair_json(&input.text, &llmout::Options::default())
             .map(|r| r.json)
             .map_err(|e| Failure::error(&e))?;
@@ -863,8 +855,9 @@ impl Answers for Parse {
     /// an object schema with such a property, or `{}`, is read and written item by item
     /// ([`llmout::large`]): memory is the input and a few items, not the value and a warning
     /// per fix. (The same bytes as the whole pipeline's result.)
-    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
+    fn answer<'a>(&'a self, input: &'a mut Input) -> Result<Output<'a>, Failure> {
         use llmout::large::Large;
+        let input = &*input;
         let text = &input.text;
         let result = if text.len() < ITEM_BY_ITEM {
             llmout::from_llm_with_compiled(text, &self.schema, &self.options)
@@ -976,9 +969,7 @@ fn write_in_turn<W: Write>(
 }
 
 /// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
-/// read item by item: the object around the items (if any) with the items in their place,
-/// as an array or (`members`) as the object whose members they are, then each warning,
-/// written as it is read.
+/// read item by item ([`write_value`]), then each warning, written as it is read.
 fn write_items(
     w: &mut dyn Write,
     items: &llmout::large::Items<'_>,
@@ -990,51 +981,7 @@ fn write_items(
     let w = &mut buffered;
     let recovered = items.recovered() || input.is_some();
     w.write_all(b"{\"value\":")?;
-    let mut array =
-        |w: &mut std::io::BufWriter<&mut dyn Write>, hole: usize| -> std::io::Result<()> {
-            if members {
-                w.write_all(b"{")?;
-                let mut first = true;
-                items.for_each_member(|k, v| {
-                    if !std::mem::take(&mut first) {
-                        w.write_all(b",")?;
-                    }
-                    serde_json::to_writer(&mut *w, &k)?;
-                    w.write_all(b":")?;
-                    serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
-                })?;
-                return w.write_all(b"}");
-            }
-            w.write_all(b"[")?;
-            let mut first = true;
-            items.for_each_item_in(hole, |v| write_element(&mut *w, &mut first, &v))?;
-            w.write_all(b"]")
-        };
-    match items.around() {
-        None => array(w, 0)?,
-        Some((object, _)) => {
-            let paths: Vec<(usize, &[String])> = items.paths().into_iter().enumerate().collect();
-            if members {
-                // (One member: its object's members, written as they are read.)
-                write_around(w, object, &paths, &mut array)?
-            } else {
-                // The object written first, each items' place noted: where the places come
-                // in the order of the members (as the reply gives them), one reading of the
-                // reply writes the items of each in turn; else one reading for each member.
-                let mut shell = Vec::new();
-                let mut places = Vec::new();
-                write_around(&mut shell, object, &paths, &mut |s: &mut Vec<u8>, n| {
-                    places.push((s.len(), n));
-                    Ok(())
-                })?;
-                if places.windows(2).all(|p| p[0].1 < p[1].1) {
-                    write_in_turn(w, &shell, &places, items)?
-                } else {
-                    write_around(w, object, &paths, &mut array)?
-                }
-            }
-        }
-    }
+    write_value(w, items, members)?;
     w.write_all(b",\"warnings\":[")?;
     let mut first = true;
     if let Some(input) = input {
@@ -1046,6 +993,57 @@ fn write_items(
     })?;
     write!(w, "],\"recovered\":{recovered}}}")?;
     w.flush()
+}
+
+/// The value of a reply (or arguments) read item by item: the object around the items (if
+/// any) with the items in their place, as an array or (`members`) as the object whose
+/// members they are.
+fn write_value<W: Write>(
+    w: &mut W,
+    items: &llmout::large::Items<'_>,
+    members: bool,
+) -> std::io::Result<()> {
+    let mut array = |w: &mut W, hole: usize| -> std::io::Result<()> {
+        if members {
+            w.write_all(b"{")?;
+            let mut first = true;
+            items.for_each_member(|k, v| {
+                if !std::mem::take(&mut first) {
+                    w.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut *w, &k)?;
+                w.write_all(b":")?;
+                serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
+            })?;
+            return w.write_all(b"}");
+        }
+        w.write_all(b"[")?;
+        let mut first = true;
+        items.for_each_item_in(hole, |v| write_element(&mut *w, &mut first, &v))?;
+        w.write_all(b"]")
+    };
+    let Some((object, _)) = items.around() else {
+        return array(w, 0);
+    };
+    let paths: Vec<(usize, &[String])> = items.paths().into_iter().enumerate().collect();
+    if members {
+        // (One member: its object's members, written as they are read.)
+        return write_around(w, object, &paths, &mut array);
+    }
+    // The object written first, each items' place noted: where the places come in the order
+    // of the members (as the reply gives them), one reading of the reply writes the items of
+    // each in turn; else one reading for each member.
+    let mut shell = Vec::new();
+    let mut places = Vec::new();
+    write_around(&mut shell, object, &paths, &mut |s: &mut Vec<u8>, n| {
+        places.push((s.len(), n));
+        Ok(())
+    })?;
+    if places.windows(2).all(|p| p[0].1 < p[1].1) {
+        write_in_turn(w, &shell, &places, items)
+    } else {
+        write_around(w, object, &paths, &mut array)
+    }
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering (text, not JSON: the
@@ -1110,8 +1108,10 @@ impl Tools {
 impl Answers for Tools {
     /// The calls are kept as their JSON while the reply is read ([`llmout::tools::parse_compact`])
     /// and written one by one: a reply of many calls takes about its calls' text in memory.
-    fn answer<'a>(&'a self, input: &'a Input) -> Result<Output<'a>, Failure> {
-        let r = llmout::tools::parse_compact(&input.text);
+    /// The reply's text is freed once read: nothing printed needs it.
+    fn answer<'a>(&'a self, input: &'a mut Input) -> Result<Output<'a>, Failure> {
+        let r = llmout::tools::parse_compact(&std::mem::take(&mut input.text));
+        let input = &*input;
         Ok(Box::new(move |w: &mut dyn Write| {
             write_tools(w, &r, self.defs.as_deref(), input.invalid_utf8.as_ref())
         }))
@@ -1121,16 +1121,21 @@ impl Answers for Tools {
 /// The envelope as DESIGN.md section 7 prints it: `content`, each call (checked against the
 /// definitions, if any, with its `error` where its arguments could not be recovered),
 /// `needs_more_work`, then the warnings (the note about the input, the reader's, each call's
-/// check's: the calls are checked again for those, rather than their warnings held).
+/// check's). For those, a call is checked again rather than its warnings held; but for a
+/// call with large arguments, whose check (not its warnings: they are read again from the
+/// arguments' text) is made once and held.
 fn write_tools(
     w: &mut dyn Write,
     r: &llmout::tools::CompactResponse,
     defs: Option<&[llmout::tools::ToolDef]>,
     input: Option<&Value>,
 ) -> std::io::Result<()> {
-    use llmout::tools::check_call;
     let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
     let w = &mut buffered;
+    let schemas = defs.map_or_else(Vec::new, |defs| large_schemas(r, defs));
+    let large: Vec<(usize, Checked)> = (schemas.iter())
+        .map(|(i, schema)| (*i, check_large(r, *i, schema)))
+        .collect();
     w.write_all(b"{\"content\":")?;
     serde_json::to_writer(&mut *w, &r.content)?;
     w.write_all(b",\"tool_calls\":[")?;
@@ -1138,19 +1143,9 @@ fn write_tools(
         if i > 0 {
             w.write_all(b",")?;
         }
-        // (A call is read back from its JSON only to be checked against the definitions.)
-        match defs.and_then(|defs| Some((defs, r.call(i)?))) {
-            Some((defs, mut call)) => {
-                let error = check_call(i, &mut call, defs, &mut Vec::new());
-                let out = CallOut {
-                    id: &call.id,
-                    name: &call.name,
-                    arguments: &call.arguments,
-                    error: error.as_ref().map(ErrorOut::of),
-                };
-                serde_json::to_writer(&mut *w, &out)?;
-            }
-            _ => r.write_call(i, w)?,
+        match defs {
+            Some(defs) => checked_call(r, i, defs, &large, |checked| checked.write(w))?,
+            None => r.write_call(i, w)?,
         }
     }
     w.write_all(b"],\"needs_more_work\":")?;
@@ -1160,24 +1155,211 @@ fn write_tools(
         serde_json::to_writer(&mut *w, input)?;
     }
     let mut first = input.is_none();
-    let mut warning = |w: &mut dyn Write, warning: &llmout::Warning| {
-        write_element(w, &mut first, &WarningOut::from(warning))
-    };
     for found in &r.warnings {
-        warning(w, found)?;
+        write_element(w, &mut first, &WarningOut::from(found))?;
     }
     if let Some(defs) = defs {
         for i in 0..r.len() {
-            let Some(mut call) = r.call(i) else { continue };
-            let mut checked = Vec::new();
-            check_call(i, &mut call, defs, &mut checked);
-            for found in &checked {
-                warning(w, found)?;
-            }
+            checked_call(r, i, defs, &large, |checked| {
+                checked.for_each_warning(|found| {
+                    write_element(&mut *w, &mut first, &WarningOut::from(&found))
+                })
+            })?;
         }
     }
     w.write_all(b"]}")?;
     w.flush()
+}
+
+/// A call's arguments this long or longer are checked from their text, item by item where
+/// their shape allows ([`llmout::tools::check_arguments`]); shorter ones are read back as a
+/// map and checked whole ([`llmout::tools::check_call`]), which is faster for them.
+const LARGE_ARGUMENTS: usize = ITEM_BY_ITEM;
+
+/// The schemas of the tools of the calls whose arguments are large, compiled, with the
+/// calls' indices: these calls are checked once, for the calls and for the warnings
+/// ([`check_large`]).
+fn large_schemas(
+    r: &llmout::tools::CompactResponse,
+    defs: &[llmout::tools::ToolDef],
+) -> Vec<(usize, llmout::schema::Schema)> {
+    (0..r.len())
+        .filter_map(|i| {
+            let parts = r
+                .parts(i)
+                .filter(|p| p.arguments.len() >= LARGE_ARGUMENTS)?;
+            let def = defs.iter().find(|d| d.name == parts.name)?;
+            Some((i, llmout::schema::Schema::compile(&def.parameters).ok()?))
+        })
+        .collect()
+}
+
+/// Call `index`'s large arguments checked against `schema`, its tool's.
+fn check_large<'a>(
+    r: &'a llmout::tools::CompactResponse,
+    index: usize,
+    schema: &'a llmout::schema::Schema,
+) -> Checked<'a> {
+    let Some(parts) = r.parts(index) else {
+        return Checked::Missing;
+    };
+    let at = format!("/tool_calls/{index}/arguments");
+    let mut checked = llmout::tools::check_arguments(parts.arguments, schema);
+    if let llmout::large::Large::Whole(r) = &mut checked {
+        r.error = r.error.take().map(|e| e.at_prefix(&at));
+    }
+    Checked::Large { parts, checked, at }
+}
+
+/// Call `index` of `r` checked against `defs`, handed to `f`: as `large` has it (by index),
+/// or checked now.
+fn checked_call<T>(
+    r: &llmout::tools::CompactResponse,
+    index: usize,
+    defs: &[llmout::tools::ToolDef],
+    large: &[(usize, Checked<'_>)],
+    f: impl FnOnce(&Checked<'_>) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    use llmout::tools::ToolCall;
+    if let Ok(k) = large.binary_search_by_key(&index, |(i, _)| *i) {
+        return f(&large[k].1);
+    }
+    let Some(parts) = r.parts(index) else {
+        return f(&Checked::Missing);
+    };
+    if parts.arguments.len() >= LARGE_ARGUMENTS && !defs.iter().any(|d| d.name == parts.name) {
+        // No such tool: `check_call` says so from the name alone; the arguments are as
+        // given (and not read back).
+        let mut warnings = Vec::new();
+        let mut named = ToolCall {
+            id: None,
+            name: parts.name.to_owned(),
+            arguments: serde_json::Map::new(),
+        };
+        llmout::tools::check_call(index, &mut named, defs, &mut warnings);
+        return f(&Checked::Unknown { parts, warnings });
+    }
+    let Some(mut call) = r.call(index) else {
+        // (Arguments `serde_json` does not read back as a map, nested past its limit: as
+        // given, unchecked.)
+        return f(&Checked::Unchecked(parts));
+    };
+    let mut warnings = Vec::new();
+    let error = llmout::tools::check_call(index, &mut call, defs, &mut warnings);
+    f(&Checked::Whole {
+        call,
+        warnings,
+        error,
+    })
+}
+
+/// A call checked against the definitions, as `checked_call` finds it.
+enum Checked<'a> {
+    /// No call there.
+    Missing,
+    /// Not read back: as given, unchecked.
+    Unchecked(llmout::tools::CallParts<'a>),
+    /// Read back as a map and checked ([`llmout::tools::check_call`]).
+    Whole {
+        call: llmout::tools::ToolCall,
+        warnings: Vec<llmout::Warning>,
+        error: Option<llmout::Error>,
+    },
+    /// Large arguments of a tool with no definition, as given.
+    Unknown {
+        parts: llmout::tools::CallParts<'a>,
+        warnings: Vec<llmout::Warning>,
+    },
+    /// Large arguments, checked from their text (an error already under `at`, the
+    /// arguments' path; the warnings put under it as they are read).
+    Large {
+        parts: llmout::tools::CallParts<'a>,
+        checked: llmout::large::Large<'a>,
+        at: String,
+    },
+}
+
+impl Checked<'_> {
+    /// Writes the call as the CLI prints it: `{"id", "name", "arguments"}`, and its `error`
+    /// where its arguments could not be recovered (then they are as given).
+    fn write<W: Write>(&self, w: &mut W) -> std::io::Result<()> {
+        use llmout::large::Large;
+        let (id, name, error) = match self {
+            Checked::Missing => return Ok(()),
+            Checked::Whole { call, error, .. } => (call.id.as_deref(), call.name.as_str(), error),
+            Checked::Unknown { parts, .. } | Checked::Unchecked(parts) => {
+                (parts.id, parts.name, &None)
+            }
+            Checked::Large { parts, checked, .. } => {
+                let error = match checked {
+                    Large::Whole(r) => &r.error,
+                    _ => &None,
+                };
+                (parts.id, parts.name, error)
+            }
+        };
+        w.write_all(b"{\"id\":")?;
+        serde_json::to_writer(&mut *w, &id)?;
+        w.write_all(b",\"name\":")?;
+        serde_json::to_writer(&mut *w, name)?;
+        w.write_all(b",\"arguments\":")?;
+        match self {
+            Checked::Missing => {}
+            Checked::Whole { call, .. } => serde_json::to_writer(&mut *w, &call.arguments)?,
+            Checked::Unknown { parts, .. } | Checked::Unchecked(parts) => {
+                w.write_all(parts.arguments.as_bytes())?
+            }
+            Checked::Large { parts, checked, .. } => match checked {
+                Large::Whole(r) => match (&r.value, &r.error) {
+                    (Some(value @ Value::Object(_)), None) => {
+                        serde_json::to_writer(&mut *w, value)?
+                    }
+                    _ => w.write_all(parts.arguments.as_bytes())?,
+                },
+                Large::Items(items) if items.around().is_some() => write_value(w, items, false)?,
+                Large::Members(items) => write_value(w, items, true)?,
+                // The arguments recovered to an array (a wrapper taken off): no object, kept
+                // as given, as `check_call` keeps them.
+                Large::Items(_) => w.write_all(parts.arguments.as_bytes())?,
+            },
+        }
+        if let Some(e) = error {
+            w.write_all(b",\"error\":")?;
+            serde_json::to_writer(&mut *w, &ErrorOut::of(e))?;
+        }
+        w.write_all(b"}")
+    }
+
+    /// Calls `f` with each warning of the check, in order: none where the arguments are
+    /// kept as given (an error, or no object), as [`llmout::tools::check_call`] gives them.
+    fn for_each_warning(
+        &self,
+        mut f: impl FnMut(llmout::Warning) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        use llmout::large::Large;
+        match self {
+            Checked::Missing | Checked::Unchecked(_) => Ok(()),
+            Checked::Whole { warnings, .. } | Checked::Unknown { warnings, .. } => {
+                warnings.iter().cloned().try_for_each(f)
+            }
+            Checked::Large { checked, at, .. } => {
+                let under = |mut w: llmout::Warning| {
+                    w.path.insert_str(0, at);
+                    f(w)
+                };
+                match checked {
+                    Large::Whole(r) => match (&r.value, &r.error) {
+                        (Some(Value::Object(_)), None) => {
+                            r.warnings.iter().cloned().try_for_each(under)
+                        }
+                        _ => Ok(()),
+                    },
+                    Large::Items(items) if items.around().is_none() => Ok(()),
+                    Large::Items(items) | Large::Members(items) => items.for_each_warning(under),
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
