@@ -70,7 +70,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   one call of about 120 MB whose argument is an array of 2 million small objects
   (`tools-one-call-rows`), the same call as bare JSON with no marker
   (`tools-one-call-bare`), its arguments alone in Kimi's syntax (`tools-one-call-kimi`),
-  and as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`). Since session 22 the
+  as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`), and as a pythonic call in a
+  list (`tools-one-call-pythonic`, session 23). Since session 22 the
   arguments are laid out in their repaired text, or written as each parameter is read,
   never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
@@ -98,7 +99,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
-  tools-one-call-bare, tools-one-call-kimi, tools-one-call-params,
+  tools-one-call-bare, tools-one-call-kimi, tools-one-call-params, tools-one-call-pythonic,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -192,7 +193,8 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     """One call of 115-120 MB: `write_file` with the file's text in one string (its lines
     escaped), or with `rows` an array of small objects. In Hermes' `<tool_call>` syntax, or
     (`rows` only) with `syntax` "bare" as a JSON call with no marker, "kimi" as Kimi's
-    arguments alone after the call's name, or "qwen" as Qwen3-Coder's parameters."""
+    arguments alone after the call's name, "qwen" as Qwen3-Coder's parameters, or
+    "pythonic" as a pythonic call in a list."""
     # The syntaxes written as the text before the rows and after them.
     around = {
         "qwen": (
@@ -200,6 +202,7 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
             b"<parameter=rows>\n[",
             b"]\n</parameter>\n</function>\n</tool_call>",
         ),
+        "pythonic": (b"[save_rows(table='items', rows=[", b"])]"),
         "kimi": (
             b"<|tool_calls_section_begin|><|tool_call_begin|>functions.save_rows:0"
             b'<|tool_call_argument_begin|>{"table": "items", "rows": [',
@@ -827,6 +830,15 @@ def main() -> None:
                 "tools-one-call-kimi",
                 lambda: doc(
                     "one-call-kimi", lambda f: write_one_call(f, rows=True, syntax="kimi")
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-pythonic",
+                lambda: doc(
+                    "one-call-pythonic",
+                    lambda f: write_one_call(f, rows=True, syntax="pythonic"),
                 ),
                 ["tools"],
                 None,

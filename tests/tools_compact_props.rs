@@ -2,7 +2,8 @@
 //! repaired text, parameters written as they are read) where `parse` builds a map: the two
 //! agree, byte for byte, on calls of every size, in the syntaxes that take each path. Large
 //! arguments (past the 64 KiB at which a call keeps its own text, or a parameter is never
-//! made a value) are made by padding a generated call with a long member.
+//! made a value, or a pythonic argument is repaired to its JSON text) are made by padding a
+//! generated call with a long member.
 
 mod common;
 #[path = "../llmout/tests/strategies/mod.rs"]
@@ -48,7 +49,7 @@ fn arguments() -> impl Strategy<Value = Map<String, Value>> {
 /// The calls written in one of the syntaxes that each path reads.
 fn reply() -> impl Strategy<Value = String> {
     let calls = proptest::collection::vec(("[a-z_]{1,10}", arguments()), 1..3);
-    (calls, 0..7u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
+    (calls, 0..9u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
         let js = |v: &Value| {
             if spaced {
                 serde_json::to_string_pretty(v).unwrap()
@@ -104,6 +105,16 @@ fn reply() -> impl Strategy<Value = String> {
                     out.push_str("</function>\n</tool_call>\n");
                 }
             }
+            // Pythonic calls, in a list or one a line, their values Python literals.
+            7 | 8 => {
+                let all: Vec<String> = (calls.iter())
+                    .map(|(name, args)| {
+                        let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={}", python(v))).collect();
+                        format!("{name}({})", args.join(", "))
+                    })
+                    .collect();
+                out = if syntax == 7 { format!("[{}]", all.join(", ")) } else { all.join("\n") };
+            }
             // Llama's JSON after `<|python_tag|>`, calls separated by `;`.
             _ => {
                 let all: Vec<String> = calls.iter().map(|c| js(&call(c))).collect();
@@ -112,6 +123,32 @@ fn reply() -> impl Strategy<Value = String> {
         }
         out
     })
+}
+
+/// `v` as a Python literal: `True`, `None`, strings in single quotes.
+fn python(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => format!(
+            "'{}'",
+            s.replace('\\', "\\\\")
+                .replace('\'', "\\'")
+                .replace('\n', "\\n")
+        ),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(python).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(m) => {
+            let members: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}: {}", python(&Value::from(k.as_str())), python(v)))
+                .collect();
+            format!("{{{}}}", members.join(", "))
+        }
+    }
 }
 
 proptest! {

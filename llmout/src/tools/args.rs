@@ -13,6 +13,7 @@ use super::calls::{Append, Calls};
 use super::family::Named;
 use super::read::{param_text, param_value, ParamText};
 use super::ToolCall;
+use crate::repair::{self, RepairKind, RepairOptions};
 
 /// The arguments read so far.
 pub(crate) enum Args {
@@ -65,6 +66,27 @@ impl Args {
                 }
                 ParamText::Text(s) => string(json, s),
                 ParamText::Json(value) => put_json(json, value),
+            }),
+        }
+    }
+
+    /// The pythonic argument `name=text`: its value as [`python_value`] reads it (where the
+    /// arguments are written, a large text is repaired to its JSON, never made a value).
+    pub(crate) fn insert_python(&mut self, name: String, text: &str) {
+        match self {
+            Args::Map(m) => {
+                m.insert(name, python_value(text));
+            }
+            Args::Text(w) => w.member(&name, |json| {
+                if text.len() < LARGE_PYTHON {
+                    // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
+                    let _ = serde_json::to_writer(Append(json), &python_value(text));
+                    return;
+                }
+                match repair::to_value_text(text, &RepairOptions::default()) {
+                    Ok(p) if !truncated(&p.repairs) => put_json(json, p.json),
+                    _ => string(json, text),
+                }
             }),
         }
     }
@@ -167,6 +189,25 @@ fn put_json(json: &mut String, mut value: String) {
         json.push_str(&value);
     }
 }
+
+/// A pythonic argument's value (a Python literal, read by the lenient JSON parser, which
+/// knows single quotes and `True`/`False`/`None`); text cut off is the string it stands as.
+fn python_value(text: &str) -> Value {
+    match repair::parse(text, &RepairOptions::default()) {
+        Ok(p) if !truncated(&p.repairs) => p.value,
+        _ => Value::String(text.to_owned()),
+    }
+}
+
+/// Whether the parser had to close what was cut off.
+fn truncated(repairs: &repair::Repairs) -> bool {
+    repairs.iter().any(|r| r.kind == RepairKind::Truncated)
+}
+
+/// How long a pythonic argument's text must be to be repaired to its JSON text rather than
+/// made a value and written (as [`LARGE_PARAM`](super::read) is for parameters; small under
+/// the fuzzer, whose inputs must reach both).
+const LARGE_PYTHON: usize = if cfg!(fuzzing) { 16 } else { 64 * 1024 };
 
 /// How many members are compared in turn for a name given again, before they are indexed.
 const SCAN: usize = 16;

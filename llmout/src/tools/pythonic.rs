@@ -4,13 +4,12 @@
 
 use std::ops::Range;
 
-use serde_json::{Map, Value};
-
+use super::args::Args;
 use super::calls::Calls;
 use super::family::Found;
-use super::stream::PyList;
+use super::family::Named;
+use super::stream::{PyCalls, PyList};
 use super::ToolCall;
-use crate::repair::{self, RepairKind, RepairOptions};
 
 /// Pythonic calls `f(a=1, b='x'), g()` (optionally in `[...]`, the `]` maybe missing), one
 /// after another on a line or on lines of their own: `None` unless all of `text` is calls.
@@ -42,7 +41,7 @@ fn read_calls(text: &str, calls: &mut Calls) -> Option<()> {
             return None;
         }
         i += 1;
-        let mut arguments = Map::new();
+        let mut arguments = Args::new(calls);
         loop {
             while b.get(i).is_some_and(u8::is_ascii_whitespace) {
                 i += 1;
@@ -96,18 +95,9 @@ fn read_calls(text: &str, calls: &mut Calls) -> Option<()> {
                 }
                 i += 1;
             }
-            let value_text = s.get(value_start..i)?.trim();
-            let value = match repair::parse(value_text, &RepairOptions::default()) {
-                Ok(p) if !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated) => p.value,
-                _ => Value::String(value_text.to_owned()),
-            };
-            arguments.insert(key, value);
+            arguments.insert_python(key, s.get(value_start..i)?.trim());
         }
-        calls.push(ToolCall {
-            id: None,
-            name,
-            arguments,
-        });
+        arguments.push(calls, Named { id: None, name });
         while b
             .get(i)
             .is_some_and(|c| c.is_ascii_whitespace() || *c == b',')
@@ -173,7 +163,7 @@ pub(crate) fn leading_calls(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usi
 pub(crate) fn leading_calls_into(
     t: &str,
     range: Range<usize>,
-    calls: &mut impl Extend<ToolCall>,
+    calls: &mut impl PyCalls,
 ) -> (usize, usize) {
     let Some(within) = t.get(..range.end) else {
         return (0, range.start);
@@ -195,12 +185,25 @@ struct Counted<'c, C> {
     read: usize,
 }
 
-impl<C: Extend<ToolCall>> Extend<ToolCall> for Counted<'_, C> {
-    fn extend<I: IntoIterator<Item = ToolCall>>(&mut self, calls: I) {
-        for call in calls {
-            self.read += 1;
-            self.calls.extend(std::iter::once(call));
+impl<C: PyCalls> PyCalls for Counted<'_, C> {
+    fn call(&mut self, text: &str) -> bool {
+        let read = self.calls.call(text);
+        self.read += usize::from(read);
+        read
+    }
+}
+
+/// Calls read as [`parse_compact`](super::parse_compact) keeps them: where they are written,
+/// each argument is written as it is read (a large one repaired to its JSON text), no map
+/// made.
+impl PyCalls for Calls {
+    fn call(&mut self, text: &str) -> bool {
+        let before = self.len();
+        if read_calls(text, self).is_some() && self.len() > before {
+            return true;
         }
+        self.truncate(before);
+        false
     }
 }
 

@@ -59,7 +59,7 @@ pub(crate) use reasoning::{hide_extra, suffix_len, Suffix};
 pub(crate) use scan::{find_any, hold_back, hold_back_any, window};
 
 use body::{body_calls, body_current};
-pub(crate) use python::PyList;
+pub(crate) use python::{PyCalls, PyList};
 use reasoning::Reasoning;
 
 use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named};

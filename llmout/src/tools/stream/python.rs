@@ -39,7 +39,7 @@ impl PyList {
     /// The calls at the start of `v[from..]`, which is all written: each call once its `)`
     /// is, until what follows is not a call, each put in `calls` as it is read. Returns where
     /// the last one ended.
-    pub(crate) fn leading_into(v: &str, from: usize, calls: &mut impl Extend<ToolCall>) -> usize {
+    pub(crate) fn leading_into(v: &str, from: usize, calls: &mut impl PyCalls) -> usize {
         let mut list = PyList::at(from);
         list.read(v, calls);
         list.last_end
@@ -47,19 +47,18 @@ impl PyList {
 
     /// Reads calls into `calls`. `Some(end)` when the list ended at `end` (what follows is
     /// not another call); `None` when more text is needed.
-    pub(crate) fn read(&mut self, v: &str, calls: &mut impl Extend<ToolCall>) -> Option<usize> {
+    pub(crate) fn read(&mut self, v: &str, calls: &mut impl PyCalls) -> Option<usize> {
         loop {
             if let Some(p) = &mut self.call {
-                let call = python_step(p, v)?;
-                let end = p.at;
+                python_step(p, v)?;
+                let (start, end) = (p.start, p.at);
                 self.call = None;
-                let Some(call) = call else {
+                if !calls.call(&v[start..end]) {
                     // Not a call after all: the list ends before it.
                     return Some(self.last_end);
-                };
+                }
                 self.next = end;
                 self.last_end = end;
-                calls.extend(std::iter::once(call));
                 continue;
             }
             // Separators read are not read again.
@@ -94,9 +93,28 @@ impl PyList {
     }
 }
 
-/// Reads a pythonic call from `p.at` to its `)`: `None` while it is open, then the call
-/// (`Some(None)` if its text is not a call after all).
-fn python_step(p: &mut Python, v: &str) -> Option<Option<ToolCall>> {
+/// Where [`PyList`] puts the calls it reads.
+pub(crate) trait PyCalls {
+    /// Reads the call written as `text`, from its name to its `)`, and keeps it: whether it
+    /// is a call, read as `parse` reads it.
+    fn call(&mut self, text: &str) -> bool;
+}
+
+impl PyCalls for Vec<ToolCall> {
+    fn call(&mut self, text: &str) -> bool {
+        match pythonic(text).and_then(|c| c.into_iter().next()) {
+            Some(call) => {
+                self.push(call);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Scans a pythonic call from `p.at` to its `)`: `None` while it is open, then `Some`, with
+/// `p.at` past the `)`.
+fn python_step(p: &mut Python, v: &str) -> Option<()> {
     let b = v.as_bytes();
     while p.at < b.len() {
         let c = b[p.at];
@@ -116,11 +134,7 @@ fn python_step(p: &mut Python, v: &str) -> Option<Option<ToolCall>> {
                 b'[' | b'{' | b'(' => p.depth += 1,
                 b']' | b'}' => p.depth = p.depth.saturating_sub(1),
                 b')' if p.depth > 0 => p.depth -= 1,
-                b')' => {
-                    // The call's text, read as `parse` reads it; `Some(None)` when it is not
-                    // a call after all.
-                    return Some(pythonic(&v[p.start..p.at]).and_then(|c| c.into_iter().next()));
-                }
+                b')' => return Some(()),
                 _ => {}
             },
         }
