@@ -70,10 +70,11 @@ child forked from it starts small: Linux counts a child's peak from before its e
   one call of about 120 MB whose argument is an array of 2 million small objects
   (`tools-one-call-rows`), the same call as bare JSON with no marker
   (`tools-one-call-bare`), its arguments alone in Kimi's syntax (`tools-one-call-kimi`),
-  as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`), and as a pythonic call in a
-  list (`tools-one-call-pythonic`, session 23). Since session 22 the
-  arguments are laid out in their repaired text, or written as each parameter is read,
-  never a map. The first two again with `--tools`, against definitions of their tools
+  as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`), and since session 23 as a
+  pythonic call in a list (`tools-one-call-pythonic`), in Gemma's keys and values
+  (`tools-one-call-gemma`) and as Hunyuan's key and value pairs (`tools-one-call-hunyuan`).
+  Since session 22 the arguments are laid out in their repaired text, or written as each
+  parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
   are checked from their text, item by item.
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
@@ -100,6 +101,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
   tools-one-call-bare, tools-one-call-kimi, tools-one-call-params, tools-one-call-pythonic,
+  tools-one-call-gemma, tools-one-call-hunyuan,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -193,8 +195,9 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     """One call of 115-120 MB: `write_file` with the file's text in one string (its lines
     escaped), or with `rows` an array of small objects. In Hermes' `<tool_call>` syntax, or
     (`rows` only) with `syntax` "bare" as a JSON call with no marker, "kimi" as Kimi's
-    arguments alone after the call's name, "qwen" as Qwen3-Coder's parameters, or
-    "pythonic" as a pythonic call in a list."""
+    arguments alone after the call's name, "qwen" as Qwen3-Coder's parameters,
+    "pythonic" as a pythonic call in a list, "gemma" in Gemma's keys and values, or
+    "hunyuan" as Hunyuan's key and value pairs."""
     # The syntaxes written as the text before the rows and after them.
     around = {
         "qwen": (
@@ -203,6 +206,17 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
             b"]\n</parameter>\n</function>\n</tool_call>",
         ),
         "pythonic": (b"[save_rows(table='items', rows=[", b"])]"),
+        "gemma": (
+            b'<|tool_call>call:save_rows{table:<|"|>items<|"|>,rows:[',
+            b"]}<tool_call|>",
+        ),
+        "hunyuan": (
+            b"<tool_calls:opensource>\n<tool_call:opensource>save_rows<tool_sep:opensource>\n"
+            b"<arg_key:opensource>table</arg_key:opensource>\n"
+            b"<arg_value:opensource>items</arg_value:opensource>\n"
+            b"<arg_key:opensource>rows</arg_key:opensource>\n<arg_value:opensource>[",
+            b"]</arg_value:opensource>\n</tool_call:opensource>\n</tool_calls:opensource>",
+        ),
         "kimi": (
             b"<|tool_calls_section_begin|><|tool_call_begin|>functions.save_rows:0"
             b'<|tool_call_argument_begin|>{"table": "items", "rows": [',
@@ -839,6 +853,23 @@ def main() -> None:
                 lambda: doc(
                     "one-call-pythonic",
                     lambda f: write_one_call(f, rows=True, syntax="pythonic"),
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-gemma",
+                lambda: doc(
+                    "one-call-gemma", lambda f: write_one_call(f, rows=True, syntax="gemma")
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-hunyuan",
+                lambda: doc(
+                    "one-call-hunyuan",
+                    lambda f: write_one_call(f, rows=True, syntax="hunyuan"),
                 ),
                 ["tools"],
                 None,

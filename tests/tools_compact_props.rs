@@ -49,7 +49,7 @@ fn arguments() -> impl Strategy<Value = Map<String, Value>> {
 /// The calls written in one of the syntaxes that each path reads.
 fn reply() -> impl Strategy<Value = String> {
     let calls = proptest::collection::vec(("[a-z_]{1,10}", arguments()), 1..3);
-    (calls, 0..9u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
+    (calls, 0..11u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
         let js = |v: &Value| {
             if spaced {
                 serde_json::to_string_pretty(v).unwrap()
@@ -114,6 +114,34 @@ fn reply() -> impl Strategy<Value = String> {
                     })
                     .collect();
                 out = if syntax == 7 { format!("[{}]", all.join(", ")) } else { all.join("\n") };
+            }
+            // Gemma's keys and values: strings in its quote token, the rest as JSON.
+            9 => {
+                for (name, args) in &calls {
+                    let args: Vec<String> = (args.iter())
+                        .map(|(k, v)| match v {
+                            Value::String(s) => format!("{k}:<|\"|>{s}<|\"|>"),
+                            v => format!("{k}:{}", js(v)),
+                        })
+                        .collect();
+                    out.push_str(&format!("<|tool_call>call:{name}{{{}}}<tool_call|>", args.join(",")));
+                }
+            }
+            // Hunyuan's key and value pairs, each value as JSON or, a string, as its text.
+            10 => {
+                out.push_str("<tool_calls:opensource>\n");
+                for (name, args) in &calls {
+                    out.push_str(&format!("<tool_call:opensource>{name}<tool_sep:opensource>\n"));
+                    for (k, v) in args {
+                        let text = match v {
+                            Value::String(s) if spaced => s.clone(),
+                            v => js(v),
+                        };
+                        out.push_str(&format!("<arg_key:opensource>{k}</arg_key:opensource>\n<arg_value:opensource>{text}</arg_value:opensource>\n"));
+                    }
+                    out.push_str("</tool_call:opensource>\n");
+                }
+                out.push_str("</tool_calls:opensource>");
             }
             // Llama's JSON after `<|python_tag|>`, calls separated by `;`.
             _ => {

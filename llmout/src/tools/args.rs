@@ -70,24 +70,42 @@ impl Args {
         }
     }
 
-    /// The pythonic argument `name=text`: its value as [`python_value`] reads it (where the
-    /// arguments are written, a large text is repaired to its JSON, never made a value).
-    pub(crate) fn insert_python(&mut self, name: String, text: &str) {
+    /// The argument `name` written as a JSON or Python literal (`text`), read leniently
+    /// ([`literal_value`]; where the arguments are written, a large text is repaired to its
+    /// JSON, never made a value). Nothing is put, and `name` comes back, when the literal was
+    /// cut off.
+    pub(crate) fn insert_literal(&mut self, name: String, text: &str) -> Result<(), String> {
         match self {
-            Args::Map(m) => {
-                m.insert(name, python_value(text));
-            }
-            Args::Text(w) => w.member(&name, |json| {
-                if text.len() < LARGE_PYTHON {
+            Args::Map(m) => match literal_value(text) {
+                Some(v) => {
+                    m.insert(name, v);
+                    Ok(())
+                }
+                None => Err(name),
+            },
+            Args::Text(w) if text.len() < LARGE_LITERAL => match literal_value(text) {
+                Some(v) => {
                     // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
-                    let _ = serde_json::to_writer(Append(json), &python_value(text));
-                    return;
+                    w.member(&name, |json| drop(serde_json::to_writer(Append(json), &v)));
+                    Ok(())
                 }
-                match repair::to_value_text(text, &RepairOptions::default()) {
-                    Ok(p) if !truncated(&p.repairs) => put_json(json, p.json),
-                    _ => string(json, text),
+                None => Err(name),
+            },
+            Args::Text(w) => match repair::to_value_text(text, &RepairOptions::default()) {
+                Ok(p) if !truncated(&p.repairs) => {
+                    w.member(&name, |json| put_json(json, p.json));
+                    Ok(())
                 }
-            }),
+                _ => Err(name),
+            },
+        }
+    }
+
+    /// The pythonic argument `name=text`: a Python literal ([`insert_literal`](Self::insert_literal)),
+    /// or where it was cut off, the string it stands as.
+    pub(crate) fn insert_python(&mut self, name: String, text: &str) {
+        if let Err(name) = self.insert_literal(name, text) {
+            self.insert_string(name, text);
         }
     }
 
@@ -190,13 +208,11 @@ fn put_json(json: &mut String, mut value: String) {
     }
 }
 
-/// A pythonic argument's value (a Python literal, read by the lenient JSON parser, which
-/// knows single quotes and `True`/`False`/`None`); text cut off is the string it stands as.
-fn python_value(text: &str) -> Value {
-    match repair::parse(text, &RepairOptions::default()) {
-        Ok(p) if !truncated(&p.repairs) => p.value,
-        _ => Value::String(text.to_owned()),
-    }
+/// A JSON or Python literal, read leniently (the parser knows single quotes and
+/// `True`/`False`/`None`); `None` when it was cut off.
+pub(crate) fn literal_value(text: &str) -> Option<Value> {
+    let p = repair::parse(text, &RepairOptions::default()).ok()?;
+    (!truncated(&p.repairs)).then_some(p.value)
 }
 
 /// Whether the parser had to close what was cut off.
@@ -204,10 +220,10 @@ fn truncated(repairs: &repair::Repairs) -> bool {
     repairs.iter().any(|r| r.kind == RepairKind::Truncated)
 }
 
-/// How long a pythonic argument's text must be to be repaired to its JSON text rather than
-/// made a value and written (as [`LARGE_PARAM`](super::read) is for parameters; small under
-/// the fuzzer, whose inputs must reach both).
-const LARGE_PYTHON: usize = if cfg!(fuzzing) { 16 } else { 64 * 1024 };
+/// How long a literal's text must be to be repaired to its JSON text rather than made a
+/// value and written (as `read::LARGE_PARAM` is for parameters; small under the fuzzer,
+/// whose inputs must reach both).
+const LARGE_LITERAL: usize = if cfg!(fuzzing) { 16 } else { 64 * 1024 };
 
 /// How many members are compared in turn for a name given again, before they are indexed.
 const SCAN: usize = 16;

@@ -18,8 +18,7 @@ impl Family for FunctionGemma {
     fn read(&self, t: &str, found: &mut Found) {
         for (whole, body) in elements(t, 0..t.len(), OPEN, CLOSE) {
             let inner = t.get(body).unwrap_or_default().trim();
-            if let Some(call) = braced_call(inner, "<escape>", found, "a FunctionGemma call") {
-                found.calls.push(call);
+            if braced_call(inner, "<escape>", found, "a FunctionGemma call").is_some() {
                 found.taken.push(whole);
             }
         }

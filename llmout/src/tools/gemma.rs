@@ -1,6 +1,7 @@
 //! Gemma: `<|tool_call>call:name{…}<tool_call|>` (Gemma 4 sometimes ends it with `<turn|>`),
 //! arguments as keys and values with `<|"|>` as the quote token (see [`kv`](super::kv)).
 
+use super::args::Args;
 use super::family::{Family, Found, Head, Named};
 use super::kv::kv_args;
 use super::read::{arguments, elements, lenient};
@@ -24,8 +25,7 @@ impl Family for Gemma {
                 inner = &inner[..turn];
                 whole.end = body.start + turn + "<turn|>".len();
             }
-            if let Some(call) = braced_call(inner.trim(), QUOTE, found, "a Gemma call") {
-                found.calls.push(call);
+            if braced_call(inner.trim(), QUOTE, found, "a Gemma call").is_some() {
                 found.taken.push(whole);
             }
         }
@@ -40,34 +40,30 @@ impl Family for Gemma {
     }
 }
 
-/// A call written `call:name{args}` (the `call:` optional): its name and its arguments, as
-/// keys and values (`quote` standing for `"`), or else as lenient JSON. `None` when it was
-/// cut off (a warning says so) or is no call.
-pub(crate) fn braced_call(
-    inner: &str,
-    quote: &str,
-    found: &mut Found,
-    what: &str,
-) -> Option<ToolCall> {
+/// A call written `call:name{args}` (the `call:` optional), put in `found`'s calls: its
+/// name and its arguments, as keys and values (`quote` standing for `"`), or else as
+/// lenient JSON. `None`, with nothing put, when it was cut off (a warning says so) or is no
+/// call.
+pub(crate) fn braced_call(inner: &str, quote: &str, found: &mut Found, what: &str) -> Option<()> {
     let inner = inner.strip_prefix("call:").unwrap_or(inner);
     let brace = inner.find('{')?;
     let name = inner[..brace].trim();
     if name.is_empty() {
         return None;
     }
-    let arguments = match kv_args(&inner[brace..], quote) {
-        Some((args, _)) => args,
-        None => arguments(Some(lenient(
-            &inner[brace..].replace(quote, "\""),
-            found,
-            what,
-        )?)),
-    };
-    Some(ToolCall {
+    let named = Named::new(name, None);
+    let mut args = Args::new(&found.calls);
+    if kv_args(&inner[brace..], quote, &mut args).is_some() {
+        args.push(&mut found.calls, named);
+        return Some(());
+    }
+    let json = lenient(&inner[brace..].replace(quote, "\""), found, what)?;
+    found.calls.push(ToolCall {
         id: None,
-        name: name.to_owned(),
-        arguments,
-    })
+        name: named.name,
+        arguments: arguments(Some(json)),
+    });
+    Some(())
 }
 
 /// The head of a `call:name{args}` call: its name once the `{` is written; the call is read

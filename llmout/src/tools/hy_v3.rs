@@ -18,12 +18,12 @@
 //! pairs, is no call, and its text stays content. The suffix-less form of the preview
 //! tokenizer is GLM's syntax inside `<tool_calls>`, read by [`jamba`](super::jamba).
 
-use serde_json::Map;
-
+use super::args::Args;
+use super::calls::Calls;
 use super::family::{Family, Found, Head, Named};
-use super::read::{param_value, take_wrappers};
+use super::read::take_wrappers;
 use super::stream::{find_any, hold_back_any, suffix_len, window, Suffix};
-use super::{ToolCall, MAX_HEAD};
+use super::MAX_HEAD;
 
 /// The openers, up to the suffix's colon.
 const CALLS: &str = "<tool_calls:";
@@ -142,19 +142,17 @@ fn read_call(t: &str, start: usize, found: &mut Found) -> usize {
         }
     };
     let body = &t[body_start..body_end];
-    match call(body, suffix) {
-        Some(call) => {
-            found.calls.push(call);
-            found.taken.push(start..end);
-        }
+    match call(body, suffix, &mut found.calls) {
+        Some(()) => found.taken.push(start..end),
         None => found.drop_call(start..end, "a call's name or arguments could not be read"),
     }
     end
 }
 
 /// A call's body: its name, then `<tool_sep>` and key and value pairs (each tag with the
-/// suffix). `None` when the name is not one or an argument is not a whole pair.
-fn call(body: &str, suffix: &str) -> Option<ToolCall> {
+/// suffix), put in `calls`. `None`, with nothing put, when the name is not one or an
+/// argument is not a whole pair.
+fn call(body: &str, suffix: &str, calls: &mut Calls) -> Option<()> {
     let [sep, key, ..] = delimiters(suffix);
     let key_close = format!("</arg_key{suffix}>");
     let value_open = format!("<arg_value{suffix}>");
@@ -168,7 +166,7 @@ fn call(body: &str, suffix: &str) -> Option<ToolCall> {
     let mut rest = body[name_end..]
         .strip_prefix(sep.as_str())
         .unwrap_or(&body[name_end..]);
-    let mut arguments = Map::new();
+    let mut arguments = Args::new(calls);
     loop {
         rest = rest.trim_start();
         if rest.is_empty() {
@@ -179,12 +177,9 @@ fn call(body: &str, suffix: &str) -> Option<ToolCall> {
         let after_key = k[k_end + key_close.len()..].trim_start();
         let v = after_key.strip_prefix(value_open.as_str())?;
         let v_end = v.find(&value_close)?;
-        arguments.insert(k[..k_end].trim().to_owned(), param_value(&v[..v_end]));
+        arguments.insert(k[..k_end].trim().to_owned(), &v[..v_end]);
         rest = &v[v_end + value_close.len()..];
     }
-    Some(ToolCall {
-        id: None,
-        name,
-        arguments,
-    })
+    arguments.push(calls, Named::new(name, None));
+    Some(())
 }

@@ -3,25 +3,23 @@
 //! in replies, `{city: "Paris"}`, `{city='Paris', days=3}`, `{city=Paris}`. FunctionGemma
 //! writes the same with `<escape>` as its quote token.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-use super::read::param_value;
-use crate::repair::{self, RepairKind, RepairOptions};
+use super::args::Args;
 
-/// The arguments in `text`, which starts with `{`: the map and the offset after its `}`.
+/// The arguments in `text`, which starts with `{`, put in `args`: the offset after its `}`.
 /// `None` when the braces do not close (the call was cut off) or what is inside is not keys
-/// and values.
-pub(crate) fn kv_args(text: &str, quote: &str) -> Option<(Map<String, Value>, usize)> {
+/// and values (then `args` holds some of them).
+pub(crate) fn kv_args(text: &str, quote: &str, args: &mut Args) -> Option<usize> {
     let b = text.as_bytes();
     if b.first() != Some(&b'{') {
         return None;
     }
-    let mut args = Map::new();
     let mut i = 1;
     loop {
         i += skip(&text[i..], |c| c.is_ascii_whitespace() || c == b',');
         if *b.get(i)? == b'}' {
-            return Some((args, i + 1));
+            return Some(i + 1);
         }
         // The key, maybe quoted.
         let (key, after) = key(&text[i..], quote)?;
@@ -33,7 +31,11 @@ pub(crate) fn kv_args(text: &str, quote: &str) -> Option<(Map<String, Value>, us
         i += 1;
         i += skip(&text[i..], |c| c.is_ascii_whitespace());
         let (value, len) = value(&text[i..], quote)?;
-        args.insert(key, value);
+        match value {
+            Written::String(s) => args.insert_string(key, s),
+            Written::Literal(text) => args.insert_literal(key, &text).ok()?,
+            Written::Word(word) => args.insert(key, word),
+        }
         i += len;
     }
 }
@@ -58,24 +60,37 @@ fn key(s: &str, quote: &str) -> Option<(String, usize)> {
     (len > 0).then(|| (s[..len].to_owned(), len))
 }
 
+/// How a value is written.
+enum Written<'a> {
+    /// In the quote token: the string as it stands.
+    String(&'a str),
+    /// In quotes, or a JSON (or Python) object or array, the quote token read as `"`.
+    Literal(Cow<'a, str>),
+    /// A bare word, read as a parameter's text is.
+    Word(&'a str),
+}
+
 /// A value and its length: a string in the quote token or in quotes, a JSON (or Python)
 /// object or array, or a bare word up to the next `,` or `}`.
-fn value(s: &str, quote: &str) -> Option<(Value, usize)> {
+fn value<'a>(s: &'a str, quote: &str) -> Option<(Written<'a>, usize)> {
     if let Some(rest) = s.strip_prefix(quote) {
         let end = rest.find(quote)?;
-        return Some((Value::String(rest[..end].to_owned()), quote.len() * 2 + end));
+        return Some((Written::String(&rest[..end]), quote.len() * 2 + end));
     }
     let b = s.as_bytes();
     match b.first()? {
         b'"' | b'\'' => {
             let len = quoted_len(s)?;
-            let v = lenient(&s[..len])?;
-            Some((v, len))
+            Some((Written::Literal(Cow::Borrowed(&s[..len])), len))
         }
         b'{' | b'[' => {
             let len = nested_len(s, quote)?;
-            let v = lenient(&s[..len].replace(quote, "\""))?;
-            Some((v, len))
+            let text = &s[..len];
+            let text = match text.contains(quote) {
+                true => Cow::Owned(text.replace(quote, "\"")),
+                false => Cow::Borrowed(text),
+            };
+            Some((Written::Literal(text), len))
         }
         _ => {
             let len = s.find([',', '}']).unwrap_or(s.len());
@@ -83,7 +98,7 @@ fn value(s: &str, quote: &str) -> Option<(Value, usize)> {
                 // No delimiter after it: the value may be cut off.
                 return None;
             }
-            Some((param_value(s[..len].trim()), len))
+            Some((Written::Word(s[..len].trim()), len))
         }
     }
 }
@@ -132,10 +147,4 @@ fn nested_len(s: &str, quote: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// A JSON or Python literal, read leniently; `None` when it was cut off.
-fn lenient(text: &str) -> Option<Value> {
-    let p = repair::parse(text, &RepairOptions::default()).ok()?;
-    (!p.repairs.iter().any(|r| r.kind == RepairKind::Truncated)).then_some(p.value)
 }
