@@ -72,7 +72,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   (`tools-one-call-bare`), its arguments alone in Kimi's syntax (`tools-one-call-kimi`),
   as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`), and since session 23 as a
   pythonic call in a list (`tools-one-call-pythonic`), in Gemma's keys and values
-  (`tools-one-call-gemma`) and as Hunyuan's key and value pairs (`tools-one-call-hunyuan`).
+  (`tools-one-call-gemma`), as Hunyuan's key and value pairs (`tools-one-call-hunyuan`)
+  and as Apertus' call keyed by its tool's name (`tools-one-call-apertus`).
   Since session 22 the arguments are laid out in their repaired text, or written as each
   parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
@@ -101,7 +102,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
   tools-one-call-bare, tools-one-call-kimi, tools-one-call-params, tools-one-call-pythonic,
-  tools-one-call-gemma, tools-one-call-hunyuan,
+  tools-one-call-gemma, tools-one-call-hunyuan, tools-one-call-apertus,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -196,8 +197,9 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     escaped), or with `rows` an array of small objects. In Hermes' `<tool_call>` syntax, or
     (`rows` only) with `syntax` "bare" as a JSON call with no marker, "kimi" as Kimi's
     arguments alone after the call's name, "qwen" as Qwen3-Coder's parameters,
-    "pythonic" as a pythonic call in a list, "gemma" in Gemma's keys and values, or
-    "hunyuan" as Hunyuan's key and value pairs."""
+    "pythonic" as a pythonic call in a list, "gemma" in Gemma's keys and values,
+    "hunyuan" as Hunyuan's key and value pairs, or "apertus" as Apertus' call keyed by its
+    tool's name."""
     # The syntaxes written as the text before the rows and after them.
     around = {
         "qwen": (
@@ -206,6 +208,10 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
             b"]\n</parameter>\n</function>\n</tool_call>",
         ),
         "pythonic": (b"[save_rows(table='items', rows=[", b"])]"),
+        "apertus": (
+            b'<|tools_prefix|>[{"save_rows": {"table": "items", "rows": [',
+            b"]}}]<|tools_suffix|>",
+        ),
         "gemma": (
             b'<|tool_call>call:save_rows{table:<|"|>items<|"|>,rows:[',
             b"]}<tool_call|>",
@@ -870,6 +876,15 @@ def main() -> None:
                 lambda: doc(
                     "one-call-hunyuan",
                     lambda f: write_one_call(f, rows=True, syntax="hunyuan"),
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-one-call-apertus",
+                lambda: doc(
+                    "one-call-apertus",
+                    lambda f: write_one_call(f, rows=True, syntax="apertus"),
                 ),
                 ["tools"],
                 None,

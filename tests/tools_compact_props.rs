@@ -49,7 +49,7 @@ fn arguments() -> impl Strategy<Value = Map<String, Value>> {
 /// The calls written in one of the syntaxes that each path reads.
 fn reply() -> impl Strategy<Value = String> {
     let calls = proptest::collection::vec(("[a-z_]{1,10}", arguments()), 1..3);
-    (calls, 0..11u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
+    (calls, 0..12u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
         let js = |v: &Value| {
             if spaced {
                 serde_json::to_string_pretty(v).unwrap()
@@ -142,6 +142,13 @@ fn reply() -> impl Strategy<Value = String> {
                     out.push_str("</tool_call:opensource>\n");
                 }
                 out.push_str("</tool_calls:opensource>");
+            }
+            // Apertus: each call an object whose one key is the tool's name.
+            11 => {
+                let all: Vec<Value> = (calls.iter())
+                    .map(|(name, args)| serde_json::json!({name.as_str(): args}))
+                    .collect();
+                out.push_str(&format!("<|tools_prefix|>{}<|tools_suffix|>", js(&Value::from(all))));
             }
             // Llama's JSON after `<|python_tag|>`, calls separated by `;`.
             _ => {

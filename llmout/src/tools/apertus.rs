@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{arguments, elements, lenient};
+use super::json_text::{keyed_calls_from_text, Repaired};
+use super::read::{arguments, elements, lenient_with};
 use super::stream::window;
 use super::ToolCall;
 
@@ -21,8 +22,17 @@ impl Family for Apertus {
     fn read(&self, t: &str, found: &mut Found) {
         for (whole, body) in elements(t, 0..t.len(), OPEN, CLOSE) {
             let inner = t.get(body).unwrap_or_default();
-            let Some(v) = lenient(inner, found, "an Apertus call list") else {
-                continue;
+            let read = Repaired::read_as(found);
+            let v = match lenient_with(inner, found, "an Apertus call list", read) {
+                Some(Repaired::Value(v)) => v,
+                // Calls written as they come: from the JSON's text, no map made.
+                Some(Repaired::Text(json)) => {
+                    if keyed_calls_from_text(json, found) {
+                        found.taken.push(whole);
+                    }
+                    continue;
+                }
+                None => continue,
             };
             let items = match v {
                 Value::Array(items) => items,

@@ -5,6 +5,7 @@
 //! the ones [`call_from_json`](super::read::call_from_json) reads from the value, member for
 //! member; only the arguments of a call of 100 MB are never a map of 100 MB.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use serde::{Deserialize, Deserializer};
@@ -124,6 +125,48 @@ fn calls_from_text(json: String, found: &mut Found) -> bool {
             true
         }
         None => false,
+    }
+}
+
+/// Calls each written as an object whose one key is the tool's name and whose value its
+/// arguments (`[{"get_weather": {"city": "Bern"}}]`, Apertus), in `json` (the text
+/// `serde_json` writes for one such call or an array of them), put in `found` as their value
+/// would be: each value an object, a string holding one, or `null`. False, with nothing
+/// put, when any item is no such call, or there is none.
+pub(crate) fn keyed_calls_from_text(json: String, found: &mut Found) -> bool {
+    let items = if json.starts_with('[') {
+        serde_json::from_str::<Vec<&RawValue>>(&json).ok()
+    } else {
+        serde_json::from_str::<&RawValue>(&json)
+            .ok()
+            .map(|c| vec![c])
+    };
+    let keyed = |item: &&RawValue| {
+        let text = item.get();
+        // (The text's keys are its value's: each once.)
+        let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
+        let mut members = members.into_iter();
+        let (Some((name, arguments)), None) = (members.next(), members.next()) else {
+            return None;
+        };
+        let given = arguments.get();
+        if !(given.starts_with('{') || given.starts_with('"') || given == "null") {
+            return None;
+        }
+        Some(Parts {
+            span: range_in(&json, text),
+            id: None,
+            name,
+            arguments: arguments_of(&json, arguments),
+        })
+    };
+    let parts: Option<Vec<Parts>> = items.and_then(|items| items.iter().map(keyed).collect());
+    match parts {
+        Some(parts) if !parts.is_empty() => {
+            found.calls.push_text(json, parts);
+            true
+        }
+        _ => false,
     }
 }
 
@@ -335,6 +378,37 @@ mod tests {
 
     fn tagged(body: &str) -> String {
         format!("<tool_call>{body}</tool_call>")
+    }
+
+    #[test]
+    fn calls_keyed_by_their_tool_are_read_from_their_text() {
+        let apertus = |calls: &str| format!("Checking.<|tools_prefix|>{calls}<|tools_suffix|>");
+        // An array of calls: arguments as an object, a string holding one, `null`; repaired.
+        assert_eq!(
+            written(&apertus(
+                r#"[{"get_weather": {city: 'Bern'}}, {"now": "{\"tz\": \"CET\"}"}, {"ping": null},]"#
+            )),
+            [
+                r#"{"id":null,"name":"get_weather","arguments":{"city":"Bern"}}"#,
+                r#"{"id":null,"name":"now","arguments":{"tz":"CET"}}"#,
+                r#"{"id":null,"name":"ping","arguments":{}}"#,
+            ]
+        );
+        // One call alone, and an escaped name.
+        assert_eq!(
+            written(&apertus(r#"{"a\"b": {"n": 1}}"#)),
+            [r#"{"id":null,"name":"a\"b","arguments":{"n":1}}"#]
+        );
+        // No call: an item with two keys or arguments of another type; no item; cut off.
+        for calls in [
+            r#"[{"a": {}, "b": {}}]"#,
+            r#"[{"a": {}}, {"b": 3}]"#,
+            r#"[{"a": []}]"#,
+            "[]",
+            r#"[{"a": {"x": 1}"#,
+        ] {
+            assert!(written(&apertus(calls)).is_empty(), "{calls}");
+        }
     }
 
     #[test]

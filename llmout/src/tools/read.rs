@@ -170,7 +170,7 @@ pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value
 }
 
 /// [`lenient`], read by `read` (the value, or its text) with the fixes it made.
-fn lenient_with<T>(
+pub(crate) fn lenient_with<T>(
     text: &str,
     found: &mut Found,
     what: &str,
