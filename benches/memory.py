@@ -583,6 +583,11 @@ def main() -> None:
                 files[name] = path
             return files[name]
 
+        def one_call_rows(name, syntax):
+            """The run of `tools` on `write_one_call`'s rows call written in `syntax`."""
+            writer = lambda f: write_one_call(f, rows=True, syntax=syntax)
+            return (f"tools-one-call-{name}", lambda: doc(f"one-call-{syntax}", writer), ["tools"], None)
+
         def schema_file(name, schema):
             """`schema` written as JSON to the file `name`: its path."""
             path = os.path.join(tmp, name)
@@ -838,64 +843,18 @@ def main() -> None:
                 ["tools", "--tools", defs_path],
                 None,
             ),
-            (
-                "tools-one-call-bare",
-                lambda: doc(
-                    "one-call-bare", lambda f: write_one_call(f, rows=True, syntax="bare")
-                ),
-                ["tools"],
-                None,
-            ),
-            (
-                "tools-one-call-kimi",
-                lambda: doc(
-                    "one-call-kimi", lambda f: write_one_call(f, rows=True, syntax="kimi")
-                ),
-                ["tools"],
-                None,
-            ),
-            (
-                "tools-one-call-pythonic",
-                lambda: doc(
-                    "one-call-pythonic",
-                    lambda f: write_one_call(f, rows=True, syntax="pythonic"),
-                ),
-                ["tools"],
-                None,
-            ),
-            (
-                "tools-one-call-gemma",
-                lambda: doc(
-                    "one-call-gemma", lambda f: write_one_call(f, rows=True, syntax="gemma")
-                ),
-                ["tools"],
-                None,
-            ),
-            (
-                "tools-one-call-hunyuan",
-                lambda: doc(
-                    "one-call-hunyuan",
-                    lambda f: write_one_call(f, rows=True, syntax="hunyuan"),
-                ),
-                ["tools"],
-                None,
-            ),
-            (
-                "tools-one-call-apertus",
-                lambda: doc(
-                    "one-call-apertus",
-                    lambda f: write_one_call(f, rows=True, syntax="apertus"),
-                ),
-                ["tools"],
-                None,
-            ),
-            (
-                "tools-one-call-params",
-                lambda: doc(
-                    "one-call-qwen", lambda f: write_one_call(f, rows=True, syntax="qwen")
-                ),
-                ["tools"],
-                None,
+            # The rows call in every other syntax: `tools-one-call-<name>`.
+            *(
+                one_call_rows(name, syntax)
+                for name, syntax in [
+                    ("bare", "bare"),
+                    ("kimi", "kimi"),
+                    ("pythonic", "pythonic"),
+                    ("gemma", "gemma"),
+                    ("hunyuan", "hunyuan"),
+                    ("apertus", "apertus"),
+                    ("params", "qwen"),
+                ]
             ),
             (
                 "tools-pythonic-10mb",

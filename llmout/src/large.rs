@@ -1,5 +1,7 @@
 //! Large replies: [`from_llm_with_compiled`](crate::from_llm_with_compiled) for a reply that
-//! may be too large to hold as a value, such as 100 MB of records.
+//! may be too large to hold as a value, such as 100 MB of records; and [`recover_json`],
+//! [`crate::recover_with_schema`] for JSON text in hand (recovery alone: what
+//! [`tools::check_arguments`](crate::tools::check_arguments) checks a large tool call with).
 //!
 //! These shapes of reply are read and recovered one item (or member) at a time:
 //!
