@@ -73,7 +73,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`), and since session 23 as a
   pythonic call in a list (`tools-one-call-pythonic`), in Gemma's keys and values
   (`tools-one-call-gemma`), as Hunyuan's key and value pairs (`tools-one-call-hunyuan`)
-  and as Apertus' call keyed by its tool's name (`tools-one-call-apertus`).
+  as Apertus' call keyed by its tool's name (`tools-one-call-apertus`) and in MiniMax-M3's
+  elements (`tools-one-call-minimax`).
   Since session 22 the arguments are laid out in their repaired text, or written as each
   parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
@@ -103,6 +104,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
   tools-one-call-bare, tools-one-call-kimi, tools-one-call-params, tools-one-call-pythonic,
   tools-one-call-gemma, tools-one-call-hunyuan, tools-one-call-apertus,
+  tools-one-call-minimax,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -198,8 +200,9 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     (`rows` only) with `syntax` "bare" as a JSON call with no marker, "kimi" as Kimi's
     arguments alone after the call's name, "qwen" as Qwen3-Coder's parameters,
     "pythonic" as a pythonic call in a list, "gemma" in Gemma's keys and values,
-    "hunyuan" as Hunyuan's key and value pairs, or "apertus" as Apertus' call keyed by its
-    tool's name."""
+    "hunyuan" as Hunyuan's key and value pairs, "apertus" as Apertus' call keyed by its
+    tool's name, or "minimax" as MiniMax-M3's elements (the rows as one element's JSON
+    text)."""
     # The syntaxes written as the text before the rows and after them.
     around = {
         "qwen": (
@@ -211,6 +214,11 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
         "apertus": (
             b'<|tools_prefix|>[{"save_rows": {"table": "items", "rows": [',
             b"]}}]<|tools_suffix|>",
+        ),
+        "minimax": (
+            b"]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"save_rows\">\n"
+            b"]<]minimax[>[<table>items]<]minimax[>[</table>\n]<]minimax[>[<rows>[",
+            b"]]<]minimax[>[</rows>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
         ),
         "gemma": (
             b'<|tool_call>call:save_rows{table:<|"|>items<|"|>,rows:[',
@@ -853,6 +861,7 @@ def main() -> None:
                     ("gemma", "gemma"),
                     ("hunyuan", "hunyuan"),
                     ("apertus", "apertus"),
+                    ("minimax", "minimax"),
                     ("params", "qwen"),
                 ]
             ),

@@ -49,7 +49,7 @@ fn arguments() -> impl Strategy<Value = Map<String, Value>> {
 /// The calls written in one of the syntaxes that each path reads.
 fn reply() -> impl Strategy<Value = String> {
     let calls = proptest::collection::vec(("[a-z_]{1,10}", arguments()), 1..3);
-    (calls, 0..12u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
+    (calls, 0..13u8, any::<bool>()).prop_map(|(calls, syntax, spaced)| {
         let js = |v: &Value| {
             if spaced {
                 serde_json::to_string_pretty(v).unwrap()
@@ -149,6 +149,23 @@ fn reply() -> impl Strategy<Value = String> {
                     .map(|(name, args)| serde_json::json!({name.as_str(): args}))
                     .collect();
                 out.push_str(&format!("<|tools_prefix|>{}<|tools_suffix|>", js(&Value::from(all))));
+            }
+            // MiniMax M3's elements, each argument's value as its text or as JSON.
+            12 => {
+                const NS: &str = "]<]minimax[>[";
+                out.push_str(&format!("{NS}<tool_call>\n"));
+                for (name, args) in &calls {
+                    out.push_str(&format!("{NS}<invoke name=\"{name}\">\n"));
+                    for (k, v) in args {
+                        let text = match v {
+                            Value::String(s) if spaced => s.clone(),
+                            v => js(v),
+                        };
+                        out.push_str(&format!("{NS}<{k}>{text}{NS}</{k}>\n"));
+                    }
+                    out.push_str(&format!("{NS}</invoke>\n"));
+                }
+                out.push_str(&format!("{NS}</tool_call>"));
             }
             // Llama's JSON after `<|python_tag|>`, calls separated by `;`.
             _ => {

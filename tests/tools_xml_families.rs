@@ -209,6 +209,23 @@ fn minimax_m3() {
 }
 
 #[test]
+fn minimax_m3_an_argument_given_twice_is_an_array() {
+    // Read as a map and, where calls are written as they come, element by element: alike.
+    let ns = "]<]minimax[>[";
+    let reply = format!(
+        "{ns}<tool_call>\n{ns}<invoke name=\"tag\">\n{ns}<label>a{ns}</label>\n{ns}<n>1{ns}</n>\n{ns}<label>{{\"b\": 2}}{ns}</label>\n{ns}</invoke>\n{ns}<invoke name=\"one\">\n{ns}<label>a{ns}</label>\n{ns}</invoke>\n{ns}</tool_call>"
+    );
+    assert_eq!(
+        parse(&reply).tool_calls,
+        [
+            call(None, "tag", json!({"label": ["a", {"b": 2}], "n": 1})),
+            call(None, "one", json!({"label": "a"})),
+        ]
+    );
+    streams_like_parse(&reply);
+}
+
+#[test]
 fn minimax_m3_white_space_between_the_token_and_its_tag() {
     // The serving projects drop white space between the namespace token and the tag it
     // prefixes; models write newlines and spaces there.

@@ -85,8 +85,7 @@ impl Args {
             },
             Args::Text(w) if text.len() < LARGE_LITERAL => match literal_value(text) {
                 Some(v) => {
-                    // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
-                    w.member(&name, |json| drop(serde_json::to_writer(Append(json), &v)));
+                    self.insert_value(name, v);
                     Ok(())
                 }
                 None => Err(name),
@@ -106,6 +105,17 @@ impl Args {
     pub(crate) fn insert_python(&mut self, name: String, text: &str) {
         if let Err(name) = self.insert_literal(name, text) {
             self.insert_string(name, text);
+        }
+    }
+
+    /// The argument `name` whose value is `v`, already made.
+    pub(crate) fn insert_value(&mut self, name: String, v: Value) {
+        match self {
+            Args::Map(m) => {
+                m.insert(name, v);
+            }
+            // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
+            Args::Text(w) => w.member(&name, |json| drop(serde_json::to_writer(Append(json), &v))),
         }
     }
 

@@ -15,8 +15,12 @@
 //! A call is read once its `</invoke>` is written: one cut off, or one that another call or
 //! the wrapper's closer ends first, is no call, and its text stays content.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
+use super::args::Args;
+use super::calls::Calls;
 use super::family::{Family, Found, Head, Named};
 use super::params::{name_at, ParamName};
 use super::read::param_value;
@@ -189,15 +193,9 @@ fn read_invoke(t: &str, start: usize, name_start: usize, found: &mut Found) -> u
         let p = at + i;
         match tag(t, p, true) {
             At::Tag(Kind::InvokeEnd, end) => {
-                match t.get(body_start..p).and_then(tree) {
-                    Some(arguments) => {
-                        found.calls.push(ToolCall {
-                            id: None,
-                            name,
-                            arguments,
-                        });
-                        found.taken.push(start..end);
-                    }
+                let body = t.get(body_start..p).unwrap_or_default();
+                match call(body, name, &mut found.calls) {
+                    Some(()) => found.taken.push(start..end),
                     None => {
                         found.drop_call(start..end, "a MiniMax call's arguments could not be read")
                     }
@@ -215,29 +213,49 @@ fn read_invoke(t: &str, start: usize, name_start: usize, found: &mut Found) -> u
     t.len()
 }
 
-/// An element being read: its tag, its text, and its children so far.
-struct Node {
+/// An element being read: its tag, its text (borrowed while it is one piece of the reply),
+/// and its children so far.
+struct Node<'a> {
     tag: String,
-    text: String,
-    children: Vec<(String, Value)>,
+    text: Cow<'a, str>,
+    children: Vec<(String, Child<'a>)>,
 }
 
-impl Node {
-    fn value(self) -> Value {
+/// A closed element: a text element's text (read as a parameter's text is, once it is
+/// needed), or the value its children make.
+enum Child<'a> {
+    Text(Cow<'a, str>),
+    Value(Value),
+}
+
+impl<'a> Node<'a> {
+    /// The element closed.
+    fn child(self) -> Child<'a> {
         if self.children.is_empty() {
-            return param_value(self.text.trim());
+            return Child::Text(self.text);
         }
         if self.children.iter().all(|(tag, _)| tag == "item") {
-            return Value::Array(self.children.into_iter().map(|(_, v)| v).collect());
+            let items = self.children.into_iter().map(|(_, c)| c.value());
+            return Child::Value(Value::Array(items.collect()));
         }
-        Value::Object(members(self.children))
+        Child::Value(Value::Object(members(self.children)))
+    }
+}
+
+impl Child<'_> {
+    fn value(self) -> Value {
+        match self {
+            Child::Text(text) => param_value(text.trim()),
+            Child::Value(v) => v,
+        }
     }
 }
 
 /// Children as an object: a tag given several times is an array of its values.
-fn members(children: Vec<(String, Value)>) -> Map<String, Value> {
+fn members(children: Vec<(String, Child<'_>)>) -> Map<String, Value> {
     let mut map = Map::new();
-    for (tag, value) in children {
+    for (tag, child) in children {
+        let value = child.value();
         match map.get_mut(&tag) {
             Some(Value::Array(items)) => items.push(value),
             Some(existing) => {
@@ -252,12 +270,43 @@ fn members(children: Vec<(String, Value)>) -> Map<String, Value> {
     map
 }
 
-/// The arguments written in `body` (each tag after the namespace token): `None` when an
-/// element is not closed, or closed by another tag's closer.
-fn tree(body: &str) -> Option<Map<String, Value>> {
+/// The call `name` whose arguments are written in `body`, put in `calls`: `None`, with
+/// nothing put, when an element is not closed, or closed by another tag's closer. Where
+/// calls are written as they come and no argument is given twice, each is written as it is
+/// read ([`Args`]): a text argument of 100 MB is never a value.
+fn call(body: &str, name: String, calls: &mut Calls) -> Option<()> {
+    let arguments = tree(body)?;
+    let named = Named::new(name, None);
+    let repeated = || {
+        let mut tags: Vec<&str> = arguments.iter().map(|(tag, _)| tag.as_str()).collect();
+        tags.sort_unstable();
+        tags.windows(2).any(|w| w[0] == w[1])
+    };
+    if !calls.is_written() || repeated() {
+        calls.push(ToolCall {
+            id: named.id,
+            name: named.name,
+            arguments: members(arguments),
+        });
+        return Some(());
+    }
+    let mut args = Args::new(calls);
+    for (tag, child) in arguments {
+        match child {
+            Child::Text(text) => args.insert(tag, text.trim()),
+            Child::Value(v) => args.insert_value(tag, v),
+        }
+    }
+    args.push(calls, named);
+    Some(())
+}
+
+/// The arguments written in `body` (each tag after the namespace token), as elements:
+/// `None` when an element is not closed, or closed by another tag's closer.
+fn tree(body: &str) -> Option<Vec<(String, Child<'_>)>> {
     let mut stack = vec![Node {
         tag: String::new(),
-        text: String::new(),
+        text: Cow::Borrowed(""),
         children: Vec::new(),
     }];
     for chunk in body.split(NS) {
@@ -269,8 +318,8 @@ fn tree(body: &str) -> Option<Map<String, Value>> {
             }
             let node = stack.pop()?;
             let tag = node.tag.clone();
-            let value = node.value();
-            stack.last_mut()?.children.push((tag, value));
+            let child = node.child();
+            stack.last_mut()?.children.push((tag, child));
         } else if let Some(open) = chunk.strip_prefix('<') {
             let gt = open.find('>')?;
             if stack.len() > MAX_DEPTH {
@@ -278,15 +327,15 @@ fn tree(body: &str) -> Option<Map<String, Value>> {
             }
             stack.push(Node {
                 tag: open[..gt].trim().to_owned(),
-                text: open[gt + 1..].to_owned(),
+                text: Cow::Borrowed(&open[gt + 1..]),
                 children: Vec::new(),
             });
         } else if let Some(node) = stack.last_mut() {
-            node.text.push_str(chunk);
+            node.text.to_mut().push_str(chunk);
         }
     }
     if stack.len() != 1 {
         return None;
     }
-    Some(members(stack.pop()?.children))
+    Some(stack.pop()?.children)
 }
