@@ -73,8 +73,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   as Qwen3-Coder's `<parameter=…>` (`tools-one-call-params`), and since session 23 as a
   pythonic call in a list (`tools-one-call-pythonic`), in Gemma's keys and values
   (`tools-one-call-gemma`), as Hunyuan's key and value pairs (`tools-one-call-hunyuan`)
-  as Apertus' call keyed by its tool's name (`tools-one-call-apertus`) and in MiniMax-M3's
-  elements (`tools-one-call-minimax`).
+  as Apertus' call keyed by its tool's name (`tools-one-call-apertus`), in MiniMax-M3's
+  elements (`tools-one-call-minimax`) and in OpenAI's message, the arguments a JSON string
+  (`tools-one-call-openai`).
   Since session 22 the arguments are laid out in their repaired text, or written as each
   parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
@@ -104,7 +105,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
   tools-one-call-bare, tools-one-call-kimi, tools-one-call-params, tools-one-call-pythonic,
   tools-one-call-gemma, tools-one-call-hunyuan, tools-one-call-apertus,
-  tools-one-call-minimax,
+  tools-one-call-minimax, tools-one-call-openai,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -201,8 +202,8 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     arguments alone after the call's name, "qwen" as Qwen3-Coder's parameters,
     "pythonic" as a pythonic call in a list, "gemma" in Gemma's keys and values,
     "hunyuan" as Hunyuan's key and value pairs, "apertus" as Apertus' call keyed by its
-    tool's name, or "minimax" as MiniMax-M3's elements (the rows as one element's JSON
-    text)."""
+    tool's name, "minimax" as MiniMax-M3's elements (the rows as one element's JSON
+    text), or "openai" as OpenAI's message (the arguments a JSON string)."""
     # The syntaxes written as the text before the rows and after them.
     around = {
         "qwen": (
@@ -214,6 +215,13 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
         "apertus": (
             b'<|tools_prefix|>[{"save_rows": {"table": "items", "rows": [',
             b"]}}]<|tools_suffix|>",
+        ),
+        # OpenAI's message, the arguments a JSON string: the rows written escaped.
+        "openai": (
+            b'{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", '
+            b'"type": "function", "function": {"name": "save_rows", "arguments": '
+            b'"{\\"table\\": \\"items\\", \\"rows\\": [',
+            b']}"}}]}',
         ),
         "minimax": (
             b"]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"save_rows\">\n"
@@ -240,7 +248,7 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     if syntax in around:
         before, after = around[syntax]
         f.write(before)
-        write_rows(f)
+        write_rows(Escaped(f) if syntax == "openai" else f)
         f.write(after)
         return
     if syntax == "hermes":
@@ -256,6 +264,17 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
         f.write(b'"}}')
     if syntax == "hermes":
         f.write(b"\n</tool_call>\n")
+
+
+class Escaped:
+    """Writes what is written to it to `f` as the inside of a JSON string (the rows have no
+    backslash or control character: their quotes escaped)."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data: bytes) -> None:
+        self.f.write(data.replace(b'"', b'\\"'))
 
 
 def write_rows(f) -> None:
@@ -862,6 +881,7 @@ def main() -> None:
                     ("hunyuan", "hunyuan"),
                     ("apertus", "apertus"),
                     ("minimax", "minimax"),
+                    ("openai", "openai"),
                     ("params", "qwen"),
                 ]
             ),

@@ -190,13 +190,62 @@ struct RawEnvelope<'a> {
 /// read into `found` as `json::envelope` reads its value: its calls (those of its items that
 /// are calls), its flag and its content; else `json` back.
 pub(crate) fn envelope(json: String, found: &mut Found) -> Result<(), String> {
-    let read = json
-        .starts_with('{')
-        .then(|| serde_json::from_str::<RawEnvelope<'_>>(&json).ok())
-        .flatten();
-    let Some(e) = read else {
+    let Some(e) = read_envelope(&json) else {
         return Err(json);
     };
+    let (flag, content) = (e.flag, e.content);
+    found.calls.push_text(json, e.calls);
+    take_envelope(found, flag, content);
+    Ok(())
+}
+
+/// [`envelope`] for a reply that is JSON as `serde_json` reads it (`text`, a candidate of
+/// the reply), read where it is: no repaired copy of the whole is made, and each call's
+/// arguments are written apart (an object as `serde_json` writes its value, a string holding
+/// one decoded and repaired). One call of 100 MB, its arguments a string, is then held as
+/// the reply, the decoded string and its JSON, not also as the reply's copy. `None` where
+/// `text` is no envelope, or does not read as one as it stands (a key given twice), with
+/// nothing put: it is then read as [`envelope`] reads it. So is an envelope with an item that
+/// is no call: as it stands, a call with a key given twice is none (`serde` refuses it), where
+/// repaired it is one.
+pub(crate) fn envelope_as_it_stands(text: &str, found: &mut Found) -> Option<()> {
+    let e = read_envelope(text).filter(|e| e.calls.len() == e.items)?;
+    let mut calls = Vec::with_capacity(e.calls.len());
+    for part in e.calls {
+        let arguments = match part.arguments {
+            Arguments::At(r) => {
+                let p = repair::to_value_text(text.get(r)?, &RepairOptions::default()).ok()?;
+                p.json
+            }
+            Arguments::Apart(json) => json,
+            Arguments::Empty => "{}".to_owned(),
+        };
+        calls.push((part.id, part.name, arguments));
+    }
+    for (id, name, arguments) in calls {
+        found.calls.push_arguments(id, name, arguments);
+    }
+    take_envelope(found, e.flag, e.content);
+    Some(())
+}
+
+/// What [`read_envelope`] finds in an envelope: its calls (in the text it was read from) and
+/// how many items they were found among, its flag (`Some(None)` for a flag that is no
+/// boolean) and its content.
+struct Envelope {
+    calls: Vec<Parts>,
+    items: usize,
+    flag: Option<Option<bool>>,
+    content: Option<String>,
+}
+
+/// The envelope whose text is `json`, as `json::envelope` reads its value: `None` where it
+/// is none (no calls, and not both content and a flag).
+fn read_envelope(json: &str) -> Option<Envelope> {
+    if !json.starts_with('{') {
+        return None;
+    }
+    let e = serde_json::from_str::<RawEnvelope<'_>>(json).ok()?;
     let calls = e.tool_calls.0.or(e.toolCalls.0);
     let flag = e
         .needs_more_work
@@ -208,25 +257,33 @@ pub(crate) fn envelope(json: String, found: &mut Found) -> Result<(), String> {
             _ => None,
         });
     if calls.is_none() && !(e.content.0.is_some() && flag.is_some()) {
-        return Err(json);
+        return None;
     }
-    let parts: Vec<Parts> = calls
+    let items = calls
         .filter(|c| c.get().starts_with('['))
         .and_then(|c| serde_json::from_str::<Vec<&RawValue>>(c.get()).ok())
-        .map(|items| items.iter().filter_map(|c| call_parts(&json, c)).collect())
         .unwrap_or_default();
+    let calls: Vec<Parts> = items.iter().filter_map(|c| call_parts(json, c)).collect();
     let content = e
         .content
         .0
         .and_then(string)
         .filter(|s| !s.trim().is_empty());
-    found.calls.push_text(json, parts);
+    Some(Envelope {
+        calls,
+        items: items.len(),
+        flag,
+        content,
+    })
+}
+
+/// The envelope's flag and content, put in `found` (its calls were put there).
+fn take_envelope(found: &mut Found, flag: Option<Option<bool>>, content: Option<String>) {
     found.needs_more_work = flag.flatten();
     // The envelope's own content, when it has some; else the text around it.
     if let Some(s) = content {
         found.content = Some(Some(s.trim().to_owned()));
     }
-    Ok(())
 }
 
 /// Whether the value whose text is `json` looks like calls, as `json::looks_like_calls` says
@@ -532,6 +589,51 @@ mod tests {
         );
         // Calls that are not an array: an envelope with none.
         assert!(written(r#"{"tool_calls": {"name": "a"}, "content": "x"}"#).is_empty());
+    }
+
+    #[test]
+    fn an_envelope_that_is_json_as_it_stands_is_read_where_it_is() {
+        use super::super::calls::Calls;
+        use super::super::family::Found;
+        let as_it_stands = |text: &str| {
+            let mut found = Found {
+                calls: Calls::written(),
+                taken: Vec::new(),
+                warnings: Vec::new(),
+                kept: Vec::new(),
+                needs_more_work: None,
+                content: None,
+            };
+            super::envelope_as_it_stands(text, &mut found).map(|()| found.calls.len())
+        };
+        let long = "x".repeat(70_000);
+        // OpenAI's message: arguments as a string (one large), as an object written as its
+        // value writes it (a key given twice inside keeps its last value, at its place).
+        let reply = format!(
+            r#"{{"role": "assistant", "content": null, "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "save", "arguments": "{{\"text\": \"{long}\", \"n\": 1.50}}"}}}}, {{"name": "b", "arguments": {{"y": 1E2, "z": 1, "y": [2.50]}}}}, {{"id": 7, "name": "c"}}], "needs_more_work": false}}"#
+        );
+        assert_eq!(as_it_stands(&reply), Some(3));
+        assert_eq!(
+            written(&reply),
+            [
+                format!(r#"{{"id":"c1","name":"save","arguments":{{"text":"{long}","n":1.5}}}}"#),
+                r#"{"id":null,"name":"b","arguments":{"y":[2.5],"z":1}}"#.to_owned(),
+                r#"{"id":null,"name":"c","arguments":{}}"#.to_owned(),
+            ]
+        );
+        assert_eq!(parse_compact(&reply).needs_more_work, Some(false));
+        // As it stands, a call with a key given twice is refused by `serde`, and an item that
+        // is no call is skipped: both read as the repaired text is.
+        for reply in [
+            r#"{"tool_calls": [{"name": "a", "name": "b", "arguments": {}}]}"#,
+            r#"{"tool_calls": [{"name": "a"}, 5]}"#,
+            r#"{"tool_calls": [], "tool_calls": [{"name": "a"}]}"#,
+        ] {
+            assert_eq!(as_it_stands(reply), None, "{reply}");
+            assert_eq!(written(reply).len(), 1, "{reply}");
+        }
+        // No envelope.
+        assert_eq!(as_it_stands(r#"{"name": "a", "arguments": {}}"#), None);
     }
 
     #[test]

@@ -292,11 +292,11 @@ fn read(text: &str, calls: Calls) -> Read {
 /// marker, ...): that JSON is repaired to text, the calls' parts are found in it, and the
 /// arguments of one large call stay where they are in that text, never copied. Nor where a
 /// family writes one argument at a time (`<parameter=…>`, `<invoke>`, `<arg_key>`,
-/// pythonic calls, Gemma's keys and values, ...): each value is written as JSON as it is
-/// read. Memory for 100 MB of calls: 2.2 times the input; for one call of 115-120 MB (a
-/// file in a string, or an array of 2 million objects), 1.9-2.1 times. MiniMax-M3's calls
-/// (arguments as nested elements) still build the map, and arguments given as a JSON string
-/// are decoded and repaired apart (about 3.6 times for one such call of 144 MB).
+/// pythonic calls, Gemma's keys and values, MiniMax-M3's elements, ...): each value is
+/// written as JSON as it is read. Memory for 100 MB of calls: 2.2 times the input; for one
+/// call of 115-120 MB (a file in a string, or an array of 2 million objects), 1.9-2.1
+/// times in every family. Arguments given as a JSON string (OpenAI's `"arguments":
+/// "{...}"`) are decoded and repaired apart: about 3.6 times for one such call of 144 MB.
 ///
 /// ```
 /// let r = llmout::tools::parse_compact("Reading.\n<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>");
