@@ -83,7 +83,7 @@ impl Args {
                 }
                 None => Err(name),
             },
-            Args::Text(w) if text.len() < LARGE_LITERAL => match literal_value(text) {
+            Args::Text(_) if text.len() < LARGE_LITERAL => match literal_value(text) {
                 Some(v) => {
                     self.insert_value(name, v);
                     Ok(())
@@ -220,7 +220,7 @@ fn put_json(json: &mut String, mut value: String) {
 
 /// A JSON or Python literal, read leniently (the parser knows single quotes and
 /// `True`/`False`/`None`); `None` when it was cut off.
-pub(crate) fn literal_value(text: &str) -> Option<Value> {
+fn literal_value(text: &str) -> Option<Value> {
     let p = repair::parse(text, &RepairOptions::default()).ok()?;
     (!truncated(&p.repairs)).then_some(p.value)
 }

@@ -6,8 +6,7 @@ use std::ops::Range;
 
 use super::args::Args;
 use super::calls::Calls;
-use super::family::Found;
-use super::family::Named;
+use super::family::{Found, Named};
 use super::stream::{PyCalls, PyList};
 use super::ToolCall;
 
