@@ -329,9 +329,9 @@ pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) ->
             }
         })
     };
-    if Walk::new(schema, &options).is_none() && walk::members(schema) == Members::None
-        || serde_json::from_str::<IgnoredAny>(json).is_err()
-    {
+    // No shape read item by item in the schema, or no JSON as it stands: whole.
+    let itemless = Walk::new(schema, &options).is_none() && walk::members(schema) == Members::None;
+    if itemless || serde_json::from_str::<IgnoredAny>(json).is_err() {
         return whole(&options);
     }
     match plan_valid(json, json, Source::Valid, schema, &options) {
