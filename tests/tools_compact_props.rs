@@ -57,6 +57,11 @@ fn reply() -> impl Strategy<Value = String> {
                 v.to_string()
             }
         };
+        // A parameter's value as its text (a string, `as_text`) or as JSON.
+        let param = |v: &Value, as_text: bool| match v {
+            Value::String(s) if as_text => s.clone(),
+            v => js(v),
+        };
         let call = |(name, args): &(String, Map<String, Value>)| {
             serde_json::json!({"name": name, "arguments": args})
         };
@@ -96,10 +101,7 @@ fn reply() -> impl Strategy<Value = String> {
                 for (name, args) in &calls {
                     out.push_str(&format!("<tool_call>\n<function={name}>\n"));
                     for (k, v) in args {
-                        let text = match v {
-                            Value::String(s) if syntax == 4 => s.clone(),
-                            v => js(v),
-                        };
+                        let text = param(v, syntax == 4);
                         out.push_str(&format!("<parameter={k}>\n{text}\n</parameter>\n"));
                     }
                     out.push_str("</function>\n</tool_call>\n");
@@ -133,10 +135,7 @@ fn reply() -> impl Strategy<Value = String> {
                 for (name, args) in &calls {
                     out.push_str(&format!("<tool_call:opensource>{name}<tool_sep:opensource>\n"));
                     for (k, v) in args {
-                        let text = match v {
-                            Value::String(s) if spaced => s.clone(),
-                            v => js(v),
-                        };
+                        let text = param(v, spaced);
                         out.push_str(&format!("<arg_key:opensource>{k}</arg_key:opensource>\n<arg_value:opensource>{text}</arg_value:opensource>\n"));
                     }
                     out.push_str("</tool_call:opensource>\n");
@@ -157,10 +156,7 @@ fn reply() -> impl Strategy<Value = String> {
                 for (name, args) in &calls {
                     out.push_str(&format!("{NS}<invoke name=\"{name}\">\n"));
                     for (k, v) in args {
-                        let text = match v {
-                            Value::String(s) if spaced => s.clone(),
-                            v => js(v),
-                        };
+                        let text = param(v, spaced);
                         out.push_str(&format!("{NS}<{k}>{text}{NS}</{k}>\n"));
                     }
                     out.push_str(&format!("{NS}</invoke>\n"));
