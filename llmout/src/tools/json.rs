@@ -5,7 +5,6 @@
 
 use std::ops::Range;
 
-use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::family::Found;
@@ -118,10 +117,7 @@ fn first(t: &str, found: &mut Found) -> First {
     let read = Repaired::read_as(found);
     for c in extract::candidates(t) {
         // Written calls: an envelope that is JSON as it stands is read where it is.
-        let as_it_stands = found.calls.is_written()
-            && c.text.starts_with('{')
-            && serde_json::from_str::<IgnoredAny>(c.text).is_ok();
-        if as_it_stands && json_text::envelope_as_it_stands(c.text, found).is_some() {
+        if found.calls.is_written() && json_text::envelope_as_it_stands(c.text, found).is_some() {
             return First::Envelope(c.range);
         }
         let Ok((value, repairs)) = read(c.text) else {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::calls::{Arguments, Parts};
 use super::family::Found;
-use super::read::calls_from_json;
+use super::read::{calls_from_json, json_value};
 use crate::repair::{self, RepairError, RepairOptions, Repairs};
 
 /// A member given in the call, whatever its value (`null` too: `call_from_json` takes a key
@@ -199,17 +199,23 @@ pub(crate) fn envelope(json: String, found: &mut Found) -> Result<(), String> {
     Ok(())
 }
 
-/// [`envelope`] for a reply that is JSON as `serde_json` reads it (`text`, a candidate of
-/// the reply), read where it is: no repaired copy of the whole is made, and each call's
-/// arguments are written apart (an object as `serde_json` writes its value, a string holding
-/// one decoded and repaired). One call of 100 MB, its arguments a string, is then held as
-/// the reply, the decoded string and its JSON, not also as the reply's copy. `None` where
-/// `text` is no envelope, or does not read as one as it stands (a key given twice), with
-/// nothing put: it is then read as [`envelope`] reads it. So is an envelope with an item that
-/// is no call: as it stands, a call with a key given twice is none (`serde` refuses it), where
-/// repaired it is one.
+/// [`envelope`] for a reply that is JSON as `serde_json` reads it into a `Value` (`text`, a
+/// candidate of the reply), read where it is: no repaired copy of the whole is made, and
+/// each call's arguments are written apart (an object as `serde_json` writes its value, a
+/// string holding one decoded and repaired). One call of 100 MB, its arguments a string, is
+/// then held as the reply, the decoded string and its JSON, not also as the reply's copy.
+///
+/// `None`, with nothing put, where `text` is no envelope, or is one that does not read the
+/// same as it stands: it is then read as [`envelope`] reads it. That is text a `Value` would
+/// not take (a lone surrogate in a string, which the repair writes as U+FFFD; a number out
+/// of range), a key given twice in the envelope, and an item that is no call (as it stands,
+/// a call with a key given twice is none, as `serde` refuses it, where repaired it is one).
 pub(crate) fn envelope_as_it_stands(text: &str, found: &mut Found) -> Option<()> {
+    // (The envelope is read first: text that is none, the usual case, is read once.)
     let e = read_envelope(text).filter(|e| e.calls.len() == e.items)?;
+    if !json_value(text) {
+        return None;
+    }
     let mut calls = Vec::with_capacity(e.calls.len());
     for part in e.calls {
         let arguments = match part.arguments {
@@ -628,6 +634,9 @@ mod tests {
             r#"{"tool_calls": [{"name": "a", "name": "b", "arguments": {}}]}"#,
             r#"{"tool_calls": [{"name": "a"}, 5]}"#,
             r#"{"tool_calls": [], "tool_calls": [{"name": "a"}]}"#,
+            // Text a `Value` would not take: the repair writes a lone surrogate as U+FFFD.
+            r#"{"content": "hi\ud800", "tool_calls": [{"name": "a", "id": "x\udc00"}]}"#,
+            r#"{"tool_calls": [{"name": "a", "arguments": {"n": 1e400}}]}"#,
         ] {
             assert_eq!(as_it_stands(reply), None, "{reply}");
             assert_eq!(written(reply).len(), 1, "{reply}");

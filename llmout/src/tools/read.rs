@@ -108,7 +108,7 @@ pub(crate) fn param_text(text: &str) -> ParamText<'_> {
 
 /// Whether `serde_json` reads `text` as a `Value`: read through with every check a `Value`
 /// makes (numbers in range, escapes that are characters, nesting), keeping nothing.
-fn json_value(text: &str) -> bool {
+pub(crate) fn json_value(text: &str) -> bool {
     use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
     /// Any JSON value, read as a `Value` is read and then dropped.
