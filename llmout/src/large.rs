@@ -319,10 +319,7 @@ pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) ->
     let options = options.for_runtime_schema().into_owned();
     let whole = |options: &Options| {
         Large::Whole(match serde_json::from_str::<Value>(json) {
-            Ok(value) => match crate::recover::recover(value, schema, options) {
-                Ok(r) => ValidationResult::ok(r.value, r.warnings),
-                Err(e) => ValidationResult::err(e, Vec::new()),
-            },
+            Ok(value) => pipeline::recover_with_compiled(value, schema, options),
             Err(e) => {
                 let e = Error::new(crate::ErrorKind::Syntax, "", "JSON", e.to_string());
                 ValidationResult::err(e, Vec::new())
@@ -1655,10 +1652,7 @@ mod tests {
     /// exactly; returns whether it came item by item.
     fn recovered_alike(value: Value, schema: &Schema, options: &Options) -> bool {
         let json = value.to_string();
-        let whole = match crate::recover::recover(value, schema, &options.for_runtime_schema()) {
-            Ok(r) => ValidationResult::ok(r.value, r.warnings),
-            Err(e) => ValidationResult::err(e, Vec::new()),
-        };
+        let whole = pipeline::recover_with_compiled(value, schema, options);
         let (large, items) = collected(recover_json(&json, schema, options));
         assert_eq!(large, whole, "{json}");
         items

@@ -276,11 +276,19 @@ pub fn recover_with_schema(
     schema: &Value,
     options: &Options,
 ) -> ValidationResult<Value> {
-    let compiled = match Schema::compile(schema) {
-        Ok(c) => c,
-        Err(e) => return ValidationResult::err(e, Vec::new()),
-    };
-    match recover::recover(value, &compiled, &options.for_runtime_schema()) {
+    match Schema::compile(schema) {
+        Ok(compiled) => recover_with_compiled(value, &compiled, options),
+        Err(e) => ValidationResult::err(e, Vec::new()),
+    }
+}
+
+/// [`recover_with_schema`] with the schema compiled.
+pub(crate) fn recover_with_compiled(
+    value: Value,
+    schema: &Schema,
+    options: &Options,
+) -> ValidationResult<Value> {
+    match recover::recover(value, schema, &options.for_runtime_schema()) {
         Ok(r) => ValidationResult::ok(r.value, r.warnings),
         Err(e) => ValidationResult::err(e, Vec::new()),
     }
