@@ -193,8 +193,8 @@ fn read_invoke(t: &str, start: usize, name_start: usize, found: &mut Found) -> u
         let p = at + i;
         match tag(t, p, true) {
             At::Tag(Kind::InvokeEnd, end) => {
-                let body = t.get(body_start..p).unwrap_or_default();
-                match call(body, name, &mut found.calls) {
+                let body = t.get(body_start..p);
+                match body.and_then(|body| call(body, name, &mut found.calls)) {
                     Some(()) => found.taken.push(start..end),
                     None => {
                         found.drop_call(start..end, "a MiniMax call's arguments could not be read")
