@@ -75,7 +75,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   (`tools-one-call-gemma`), as Hunyuan's key and value pairs (`tools-one-call-hunyuan`)
   as Apertus' call keyed by its tool's name (`tools-one-call-apertus`), in MiniMax-M3's
   elements (`tools-one-call-minimax`) and in OpenAI's message, the arguments a JSON string
-  (`tools-one-call-openai`).
+  (`tools-one-call-openai`; with a trailing comma, repaired, `tools-one-call-openai-repaired`
+  since session 24).
   Since session 22 the arguments are laid out in their repaired text, or written as each
   parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
@@ -105,7 +106,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
   tools-one-call-bare, tools-one-call-kimi, tools-one-call-params, tools-one-call-pythonic,
   tools-one-call-gemma, tools-one-call-hunyuan, tools-one-call-apertus,
-  tools-one-call-minimax, tools-one-call-openai,
+  tools-one-call-minimax, tools-one-call-openai, tools-one-call-openai-repaired,
   schema-gemini-json, schema-openai, schema-prompt, schema-prompt-16mib,
   schema-prompt-100mb, repair-<adversarial name>,
   lib:<function> for the library's functions in LIB_RUNS, run by benches/memory_lib.rs
@@ -203,7 +204,8 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     "pythonic" as a pythonic call in a list, "gemma" in Gemma's keys and values,
     "hunyuan" as Hunyuan's key and value pairs, "apertus" as Apertus' call keyed by its
     tool's name, "minimax" as MiniMax-M3's elements (the rows as one element's JSON
-    text), or "openai" as OpenAI's message (the arguments a JSON string)."""
+    text), "openai" as OpenAI's message (the arguments a JSON string), or "openai-comma"
+    as that message with a trailing comma, which the repair takes out."""
     # The syntaxes written as the text before the rows and after them.
     around = {
         "qwen": (
@@ -222,6 +224,13 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
             b'"type": "function", "function": {"name": "save_rows", "arguments": '
             b'"{\\"table\\": \\"items\\", \\"rows\\": [',
             b']}"}}]}',
+        ),
+        # The same with a trailing comma after the call: repaired before it is read.
+        "openai-comma": (
+            b'{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", '
+            b'"type": "function", "function": {"name": "save_rows", "arguments": '
+            b'"{\\"table\\": \\"items\\", \\"rows\\": [',
+            b']}"}},]}',
         ),
         "minimax": (
             b"]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"save_rows\">\n"
@@ -248,7 +257,7 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
     if syntax in around:
         before, after = around[syntax]
         f.write(before)
-        write_rows(Escaped(f) if syntax == "openai" else f)
+        write_rows(Escaped(f) if syntax.startswith("openai") else f)
         f.write(after)
         return
     if syntax == "hermes":
@@ -882,6 +891,7 @@ def main() -> None:
                     ("apertus", "apertus"),
                     ("minimax", "minimax"),
                     ("openai", "openai"),
+                    ("openai-repaired", "openai-comma"),
                     ("params", "qwen"),
                 ]
             ),

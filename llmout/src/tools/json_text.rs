@@ -111,7 +111,7 @@ fn calls_from_text(json: String, found: &mut Found) -> bool {
         if items.is_empty() {
             return false;
         }
-        let calls: Option<Vec<Parts>> = items.iter().map(|c| call_parts(&json, c)).collect();
+        let calls: Option<Vec<CallAt>> = items.iter().map(|c| call_parts(&json, c)).collect();
         calls
     } else {
         serde_json::from_str::<&RawValue>(&json)
@@ -121,6 +121,7 @@ fn calls_from_text(json: String, found: &mut Found) -> bool {
     };
     match calls {
         Some(calls) => {
+            let (json, calls) = read_in_place(json, calls);
             found.calls.push_text(json, calls);
             true
         }
@@ -153,16 +154,17 @@ pub(crate) fn keyed_calls_from_text(json: String, found: &mut Found) -> bool {
         if !(given.starts_with('{') || given.starts_with('"') || given == "null") {
             return None;
         }
-        Some(Parts {
+        Some(CallAt {
             span: range_in(&json, text),
             id: None,
             name,
             arguments: arguments_of(&json, arguments),
         })
     };
-    let parts: Option<Vec<Parts>> = items.and_then(|items| items.iter().map(keyed).collect());
+    let parts: Option<Vec<CallAt>> = items.and_then(|items| items.iter().map(keyed).collect());
     match parts {
         Some(parts) if !parts.is_empty() => {
+            let (json, parts) = read_in_place(json, parts);
             found.calls.push_text(json, parts);
             true
         }
@@ -194,7 +196,8 @@ pub(crate) fn envelope(json: String, found: &mut Found) -> Result<(), String> {
         return Err(json);
     };
     let (flag, content) = (e.flag, e.content);
-    found.calls.push_text(json, e.calls);
+    let (json, calls) = read_in_place(json, e.calls);
+    found.calls.push_text(json, calls);
     take_envelope(found, flag, content);
     Ok(())
 }
@@ -219,12 +222,17 @@ pub(crate) fn envelope_as_it_stands(text: &str, found: &mut Found) -> Option<()>
     let mut calls = Vec::with_capacity(e.calls.len());
     for part in e.calls {
         let arguments = match part.arguments {
-            Arguments::At(r) => {
+            At::Object(r) => {
                 let p = repair::to_value_text(text.get(r)?, &RepairOptions::default()).ok()?;
                 p.json
             }
-            Arguments::Apart(json) => json,
-            Arguments::Empty => "{}".to_owned(),
+            // (Decoded apart: the text is the caller's.)
+            At::Quoted(r) => text
+                .get(r)
+                .and_then(|q| serde_json::from_str::<String>(q).ok())
+                .and_then(|s| object_in_string(&s))
+                .unwrap_or_else(|| "{}".to_owned()),
+            At::None => "{}".to_owned(),
         };
         calls.push((part.id, part.name, arguments));
     }
@@ -239,7 +247,7 @@ pub(crate) fn envelope_as_it_stands(text: &str, found: &mut Found) -> Option<()>
 /// how many items they were found among, its flag (`Some(None)` for a flag that is no
 /// boolean) and its content.
 struct Envelope {
-    calls: Vec<Parts>,
+    calls: Vec<CallAt>,
     items: usize,
     flag: Option<Option<bool>>,
     content: Option<String>,
@@ -269,7 +277,7 @@ fn read_envelope(json: &str) -> Option<Envelope> {
         .filter(|c| c.get().starts_with('['))
         .and_then(|c| serde_json::from_str::<Vec<&RawValue>>(c.get()).ok())
         .unwrap_or_default();
-    let calls: Vec<Parts> = items.iter().filter_map(|c| call_parts(json, c)).collect();
+    let calls: Vec<CallAt> = items.iter().filter_map(|c| call_parts(json, c)).collect();
     let content = e
         .content
         .0
@@ -349,7 +357,7 @@ fn string(v: &RawValue) -> Option<String> {
 /// The parts of the call `call` (a slice of `json`), as `call_from_json` reads the value:
 /// `{"name"|"tool"|"tool_name", "arguments"|"parameters"|"args"|"input"}` with an `"id"` or
 /// `"tool_call_id"`, or OpenAI's `{"id", "function": {"name", "arguments"}}`.
-fn call_parts(json: &str, call: &RawValue) -> Option<Parts> {
+fn call_parts(json: &str, call: &RawValue) -> Option<CallAt> {
     let text = call.get();
     if !text.starts_with('{') {
         return None;
@@ -367,25 +375,173 @@ fn call_parts(json: &str, call: &RawValue) -> Option<Parts> {
             (string(name)?, arguments)
         }
     };
-    Some(Parts {
+    Some(CallAt {
         span: range_in(json, text),
         id,
         name,
-        arguments: arguments.map_or(Arguments::Empty, |a| arguments_of(json, a)),
+        arguments: arguments.map_or(At::None, |a| arguments_of(json, a)),
     })
 }
 
-/// The arguments as `read::arguments` takes them: an object where it is; a string read as
-/// JSON apart, when it holds an object; else none.
-fn arguments_of(json: &str, a: &RawValue) -> Arguments {
+/// A call found in JSON text, its arguments where they are in it: [`Parts`] before a string
+/// holding the arguments is read (see [`read_in_place`]).
+struct CallAt {
+    span: Range<usize>,
+    id: Option<String>,
+    name: String,
+    arguments: At,
+}
+
+/// Where a call's arguments are in the text it was found in.
+enum At {
+    /// An object, at this range.
+    Object(Range<usize>),
+    /// A string (this range, its quotes included), which `read::arguments` reads as JSON.
+    Quoted(Range<usize>),
+    /// None given, or given as another value: `{}`.
+    None,
+}
+
+/// The arguments where `read::arguments` takes them from: an object; a string, to be read as
+/// JSON; else none.
+fn arguments_of(json: &str, a: &RawValue) -> At {
     let text = a.get();
     if text.starts_with('{') {
-        return Arguments::At(range_in(json, text));
+        At::Object(range_in(json, text))
+    } else if text.starts_with('"') {
+        At::Quoted(range_in(json, text))
+    } else {
+        At::None
     }
-    match string(a).and_then(|s| object_in_string(&s)) {
-        Some(text) => Arguments::Apart(text),
-        None => Arguments::Empty,
+}
+
+impl CallAt {
+    /// The call's parts, with `quoted` reading arguments given as a string.
+    fn into_parts(self, quoted: impl FnOnce(Range<usize>) -> Arguments) -> Parts {
+        let arguments = match self.arguments {
+            At::Object(r) => Arguments::At(r),
+            At::Quoted(r) => quoted(r),
+            At::None => Arguments::Empty,
+        };
+        Parts {
+            span: self.span,
+            id: self.id,
+            name: self.name,
+            arguments,
+        }
     }
+}
+
+/// `calls`, found in `json`, with each string of arguments read as `read::arguments` reads
+/// it (see [`read_quoted`]), in place. The text is given back with each such string's
+/// place blank.
+fn read_in_place(json: String, calls: Vec<CallAt>) -> (String, Vec<Parts>) {
+    if !calls.iter().any(|c| matches!(c.arguments, At::Quoted(_))) {
+        let calls = calls
+            .into_iter()
+            .map(|c| c.into_parts(|_| Arguments::Empty));
+        return (json, calls.collect());
+    }
+    let mut bytes = json.into_bytes();
+    let calls = calls
+        .into_iter()
+        .map(|c| c.into_parts(|r| read_quoted(&mut bytes, r)))
+        .collect();
+    // Each string's place is blank and the rest as it was, so this is never lossy.
+    let json = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (json, calls)
+}
+
+/// The arguments held by the JSON string at `quoted` in `bytes` (whole UTF-8), read as
+/// `read::arguments` reads a string: the JSON of the object it holds, read leniently; else
+/// none. The string is decoded where it is (decoded, a string is never longer than its
+/// JSON), so that one of 100 MB is held as the text it was found in and its object's JSON,
+/// not also decoded apart. Its place is then blank (spaces): whole UTF-8 again.
+fn read_quoted(bytes: &mut [u8], quoted: Range<usize>) -> Arguments {
+    let held = decode_in_place(bytes, quoted.clone())
+        .and_then(|d| std::str::from_utf8(&bytes[d]).ok())
+        .and_then(object_in_string);
+    if let Some(place) = bytes.get_mut(quoted) {
+        place.fill(b' ');
+    }
+    held.map_or(Arguments::Empty, Arguments::Apart)
+}
+
+/// Decodes the JSON string at `quoted` in `bytes` into the start of its place; returns where
+/// the decoded text is. `None`, with the place part written, where `serde_json` would not
+/// read it as a `String`: no string, a raw control character or quote, a bad escape, a
+/// lone surrogate.
+fn decode_in_place(bytes: &mut [u8], quoted: Range<usize>) -> Option<Range<usize>> {
+    let (start, end) = (quoted.start, quoted.end.checked_sub(1)?);
+    if start >= end || bytes.get(start) != Some(&b'"') || bytes.get(end) != Some(&b'"') {
+        return None;
+    }
+    // Read at `r`, written at `w`, never past `r`: an escape is longer than what it stands
+    // for.
+    let (mut r, mut w) = (start + 1, start);
+    while r < end {
+        // A run with no escape, moved as it is: whole characters, as it ends at ASCII.
+        let run = bytes[r..end]
+            .iter()
+            .position(|&b| b == b'\\' || b == b'"' || b < 0x20)
+            .map_or(end, |n| r + n);
+        bytes.copy_within(r..run, w);
+        w += run - r;
+        r = run;
+        if r == end {
+            break;
+        }
+        if bytes[r] != b'\\' {
+            return None;
+        }
+        let c = match *bytes.get(r + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = hex4(bytes.get(r + 2..r + 6)?)?;
+                r += 6;
+                let code = match high {
+                    0xD800..=0xDBFF => {
+                        if bytes.get(r..r + 2)? != b"\\u" {
+                            return None;
+                        }
+                        let low = hex4(bytes.get(r + 2..r + 6)?)?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return None;
+                        }
+                        r += 6;
+                        0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    0xDC00..=0xDFFF => return None,
+                    _ => high,
+                };
+                let c = char::from_u32(code)?;
+                w += c.encode_utf8(&mut bytes[w..w + c.len_utf8()]).len();
+                continue;
+            }
+            _ => return None,
+        };
+        bytes[w] = c as u8;
+        w += 1;
+        r += 2;
+    }
+    // (Past the end where the closing quote was escaped.)
+    (r == end).then_some(start..w)
+}
+
+/// The value of four hex digits.
+fn hex4(digits: &[u8]) -> Option<u32> {
+    digits.iter().try_fold(0, |n, &d| {
+        let d = char::from(d).to_digit(16)?;
+        Some(n * 16 + d)
+    })
 }
 
 /// The text of an object given as a JSON string, read leniently; `None` when it holds none.
@@ -402,11 +558,12 @@ pub(crate) fn arguments_text(json: String) -> String {
     if json.starts_with('{') {
         return json;
     }
-    let held = serde_json::from_str::<&RawValue>(&json)
-        .ok()
-        .and_then(string);
-    held.and_then(|s| object_in_string(&s))
-        .unwrap_or_else(|| "{}".to_owned())
+    // (The text is a value as `serde_json` writes it: a string is the whole of it.)
+    let whole = 0..json.len();
+    match read_quoted(&mut json.into_bytes(), whole) {
+        Arguments::Apart(text) => text,
+        _ => "{}".to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -595,6 +752,80 @@ mod tests {
         );
         // Calls that are not an array: an envelope with none.
         assert!(written(r#"{"tool_calls": {"name": "a"}, "content": "x"}"#).is_empty());
+    }
+
+    #[test]
+    fn a_repaired_envelope_reads_its_string_arguments_in_place() {
+        // A trailing comma: the envelope is repaired, and each string of arguments is decoded
+        // where it is in the repaired text (escapes of every kind, a surrogate pair), then
+        // read as JSON: as `parse` reads the value.
+        let reply = r#"{"tool_calls": [{"id": "c1", "function": {"name": "a", "arguments": "{\"t\": \"tab\\there \\u00e9\\ud83d\\ude00\", k: 'v', \"s\": \"\\/\"}"}}, {"function": {"name": "b", "arguments": "no object"}}, {"name": "c", "arguments": "{\"é\": [1,]}"}, {"name": "d", "arguments": {"x": 1}},], "content": "ok",}"#;
+        assert_eq!(
+            written(reply),
+            [
+                r#"{"id":"c1","name":"a","arguments":{"t":"tab\there é😀","k":"v","s":"/"}}"#,
+                r#"{"id":null,"name":"b","arguments":{}}"#,
+                r#"{"id":null,"name":"c","arguments":{"é":[1]}}"#,
+                r#"{"id":null,"name":"d","arguments":{"x":1}}"#,
+            ]
+        );
+        assert_eq!(parse_compact(reply).content.as_deref(), Some("ok"));
+    }
+
+    #[test]
+    fn a_string_is_decoded_in_place_as_serde_json_decodes_it() {
+        let decoded = |quoted: &str| {
+            let mut bytes = format!("<{quoted}>").into_bytes();
+            let at = super::decode_in_place(&mut bytes, 1..1 + quoted.len())?;
+            Some(String::from_utf8(bytes[at].to_vec()).unwrap())
+        };
+        for quoted in [
+            r#""""#,
+            r#""plain""#,
+            r#""a\"b\\c\/d\b\f\n\r\t""#,
+            r#""\u00e9\u00E9 \u20ac \uD83D\uDE00 \u0000 \u001f""#,
+            r#""é 😀 中""#,
+            r#""\\""#,
+        ] {
+            let expected: String = serde_json::from_str(quoted).unwrap();
+            assert_eq!(decoded(quoted), Some(expected), "{quoted}");
+        }
+        // What `serde_json` refuses as a `String`, refused.
+        for quoted in [
+            r#""\ud800""#,
+            r#""\udc00x""#,
+            r#""\ud800\u0041""#,
+            r#""\x41""#,
+            r#""\u12g4""#,
+            r#""\u+123""#,
+            r#""a\""#,
+            "\"a\nb\"",
+            r#""a"b""#,
+            r#""unclosed"#,
+            "plain",
+            "\"",
+        ] {
+            assert!(serde_json::from_str::<String>(quoted).is_err(), "{quoted}");
+            assert_eq!(decoded(quoted), None, "{quoted}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any string, as `serde_json` writes it (or escaped wholly as `\uXXXX`, surrogate
+        /// pairs for what is past the first plane), decodes in place to itself.
+        #[test]
+        fn any_string_decodes_in_place_to_itself(s in "\\PC*|[\\x00-\\x7f\\u{80}-\\u{10ffff}]{0,40}") {
+            let escaped: String = s
+                .encode_utf16()
+                .map(|u| format!("\\u{u:04x}"))
+                .collect();
+            for quoted in [serde_json::to_string(&s).unwrap(), format!("\"{escaped}\"")] {
+                let mut bytes = quoted.clone().into_bytes();
+                let at = super::decode_in_place(&mut bytes, 0..quoted.len());
+                let decoded = at.map(|at| String::from_utf8(bytes[at].to_vec()).unwrap());
+                proptest::prop_assert_eq!(decoded.as_deref(), Some(s.as_str()), "{}", quoted);
+            }
+        }
     }
 
     #[test]
