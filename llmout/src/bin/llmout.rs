@@ -1130,6 +1130,21 @@ fn write_tools(
     defs: Option<&[llmout::tools::ToolDef]>,
     input: Option<&Value>,
 ) -> std::io::Result<()> {
+    write_tools_holding(w, r, defs, input, HELD_WARNINGS)
+}
+
+/// How much of the calls' warnings, as written, is held while the calls are written, so that
+/// each call is checked once (see [`Held`]).
+const HELD_WARNINGS: usize = 16 << 20;
+
+/// [`write_tools`], holding at most about `budget` bytes of the calls' warnings.
+fn write_tools_holding(
+    w: &mut dyn Write,
+    r: &llmout::tools::CompactResponse,
+    defs: Option<&[llmout::tools::ToolDef]>,
+    input: Option<&Value>,
+    budget: usize,
+) -> std::io::Result<()> {
     let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
     let w = &mut buffered;
     let schemas = defs.map_or_else(Vec::new, |defs| large_schemas(r, defs));
@@ -1139,12 +1154,21 @@ fn write_tools(
     w.write_all(b"{\"content\":")?;
     serde_json::to_writer(&mut *w, &r.content)?;
     w.write_all(b",\"tool_calls\":[")?;
+    let mut held = Held {
+        text: Vec::new(),
+        first: true,
+        upto: 0,
+        budget,
+    };
     for i in 0..r.len() {
         if i > 0 {
             w.write_all(b",")?;
         }
         match defs {
-            Some(defs) => checked_call(r, i, defs, &large, |checked| checked.write(w))?,
+            Some(defs) => checked_call(r, i, defs, &large, |checked| {
+                checked.write(w)?;
+                held.take(i, checked)
+            })?,
             None => r.write_call(i, w)?,
         }
     }
@@ -1159,7 +1183,14 @@ fn write_tools(
         write_element(w, &mut first, &WarningOut::from(found))?;
     }
     if let Some(defs) = defs {
-        for i in 0..r.len() {
+        if !held.text.is_empty() {
+            if !std::mem::take(&mut first) {
+                w.write_all(b",")?;
+            }
+            w.write_all(&held.text)?;
+        }
+        // The calls whose warnings were not held, checked again.
+        for i in held.upto..r.len() {
             checked_call(r, i, defs, &large, |checked| {
                 checked.for_each_warning(|found| {
                     write_element(&mut *w, &mut first, &WarningOut::from(&found))
@@ -1169,6 +1200,38 @@ fn write_tools(
     }
     w.write_all(b"]}")?;
     w.flush()
+}
+
+/// The warnings of the first calls, written as the warnings array writes them, kept while
+/// the calls are written: the warnings come after the calls, and a call checked once for
+/// both is checked in half the time. Taken in order, up to a large call (whose warnings
+/// are read again from its text, never held) or until they take `budget` bytes; the calls
+/// after those are checked again for their warnings.
+struct Held {
+    /// The warnings, comma-separated.
+    text: Vec<u8>,
+    /// Whether `text` holds none yet.
+    first: bool,
+    /// The calls before this one have their warnings in `text`.
+    upto: usize,
+    budget: usize,
+}
+
+impl Held {
+    /// Takes call `index`'s warnings, where the calls before it had theirs taken.
+    fn take(&mut self, index: usize, checked: &Checked<'_>) -> std::io::Result<()> {
+        if self.upto != index
+            || self.text.len() >= self.budget
+            || matches!(checked, Checked::Large { .. })
+        {
+            return Ok(());
+        }
+        checked.for_each_warning(|found| {
+            write_element(&mut self.text, &mut self.first, &WarningOut::from(&found))
+        })?;
+        self.upto = index + 1;
+        Ok(())
+    }
 }
 
 /// A call's arguments this long or longer are checked from their text, item by item where
@@ -1438,5 +1501,70 @@ mod tests {
                 assert_eq!(v.to_string(), value.unwrap().to_string(), "{text}");
             }
         }
+    }
+
+    #[test]
+    fn the_calls_warnings_are_the_same_however_many_are_held() {
+        use llmout::tools::{parse_compact, ToolDef};
+        let defs: Vec<ToolDef> = serde_json::from_value(serde_json::json!([
+            {"name": "read", "parameters": {"type": "object", "properties": {
+                "line": {"type": "integer"}, "path": {"type": "string"}}, "required": ["path"]}},
+            {"name": "save", "parameters": {"type": "object", "properties": {
+                "rows": {"type": "array", "items": {"type": "object", "properties": {
+                    "id": {"type": "integer"}}}}}}},
+        ]))
+        .unwrap();
+        let call = |body: String| format!("<tool_call>{body}</tool_call>\n");
+        let read = |i: usize| {
+            call(format!(
+                r#"{{"name": "read", "arguments": {{"line": "{i}", "path": "f{i}"}}}}"#
+            ))
+        };
+        // Calls with warnings (a coerced line), one with an error (no path), one of a tool
+        // with no definition, and a large one (checked from its text, its warnings read
+        // again) with a coerced id, between them.
+        let rows: Vec<String> = (0..90_000).map(|i| format!(r#"{{"id": "{i}"}}"#)).collect();
+        let mut reply = String::new();
+        for i in 0..3 {
+            reply.push_str(&read(i));
+        }
+        reply.push_str(&call(
+            r#"{"name": "read", "arguments": {"line": 1}}"#.to_owned(),
+        ));
+        reply.push_str(&call(r#"{"name": "nope", "arguments": {}}"#.to_owned()));
+        reply.push_str(&call(format!(
+            r#"{{"name": "save", "arguments": {{"rows": [{}]}}}}"#,
+            rows.join(", ")
+        )));
+        for i in 3..6 {
+            reply.push_str(&read(i));
+        }
+        let r = parse_compact(&reply);
+        assert!(r.parts(5).unwrap().arguments.len() >= super::LARGE_ARGUMENTS);
+        let written = |r: &llmout::tools::CompactResponse, budget: usize| {
+            let mut out = Vec::new();
+            super::write_tools_holding(&mut out, r, Some(&defs), None, budget).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        // Nothing held is every call checked again for its warnings.
+        let again = written(&r, 0);
+        let out: Value = serde_json::from_str(&again).unwrap();
+        let warnings = out["warnings"].as_array().unwrap();
+        // 6 coerced lines, 90 000 coerced ids, the unknown tool; the missing path is the
+        // call's error.
+        assert_eq!(warnings.len(), 6 + 90_000 + 1);
+        assert_eq!(
+            out["tool_calls"][3]["error"]["path"],
+            "/tool_calls/3/arguments/path"
+        );
+        // Held until the budget is spent (two calls' warnings), or up to the large call.
+        for budget in [150, usize::MAX] {
+            assert!(written(&r, budget) == again, "{budget}");
+        }
+        // All held: no call checked again.
+        let small: String = (0..4).map(read).collect();
+        let r = parse_compact(&small);
+        assert_eq!(written(&r, usize::MAX), written(&r, 0));
+        assert_eq!(written(&r, 0).matches("coerced").count(), 4);
     }
 }
