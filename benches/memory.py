@@ -51,6 +51,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `adjacent`: the `messy` records as an adjacently tagged enum's content (`{t: 'Page', c:
   {total: N, records: [...]}}`), read by `parse` against `oneOf` of that variant, one whose
   content is a string and a unit variant (`parse-adjacent`, item by item since session 19).
+* `untagged`: the `messy` records in an untagged enum's branch (`{total: N, records:
+  [...]}`), read by `parse` against `anyOf` of that branch, an error (an object that asks
+  for `error`) and `null` (`parse-untagged`, item by item since session 24: the only branch
+  that fits the object around the records, whatever they are).
 * `two`: half the `messy` records in each of two members (`{users: [...], orders:
   [...]}`), read by `parse` against an object schema with both arrays (`parse-two`) and
   with `{}` (`parse-two-any`): both read item by item since session 21 (before, the larger
@@ -100,7 +104,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
-  parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged,
+  parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged, parse-untagged,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
@@ -371,6 +375,13 @@ def write_tagged(f) -> None:
     """The messy records in an internally tagged enum's branch: `{type: 'records', total: N,
     records: [...]}`."""
     f.write(f"{{type: 'records', total: {RECORDS}, records: ".encode())
+    write_messy(f)
+    f.write(b"}")
+
+
+def write_untagged(f) -> None:
+    """The messy records in an untagged enum's branch: `{total: N, records: [...]}`."""
+    f.write(f"{{total: {RECORDS}, records: ".encode())
     write_messy(f)
     f.write(b"}")
 
@@ -724,6 +735,17 @@ def main() -> None:
                 ]
             },
         )
+        # Serde's untagged enum: the page beside an error and nothing.
+        untagged_path = schema_file(
+            "untagged.schema.json",
+            {
+                "anyOf": [
+                    page,
+                    {"type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]},
+                    {"type": "null"},
+                ]
+            },
+        )
         adjacent_path = schema_file(
             "adjacent.schema.json",
             {
@@ -799,6 +821,8 @@ def main() -> None:
             ("parse-tagged", lambda: doc("tagged", write_tagged), ["parse", "--schema", tagged_path], None),
             # The records in an externally tagged enum's variant.
             ("parse-external", lambda: doc("external", write_external), ["parse", "--schema", external_path], None),
+            # The records in an untagged enum's branch.
+            ("parse-untagged", lambda: doc("untagged", write_untagged), ["parse", "--schema", untagged_path], None),
             # The records as an adjacently tagged enum's content.
             ("parse-adjacent", lambda: doc("adjacent", write_adjacent), ["parse", "--schema", adjacent_path], None),
             # The keyed records as an object's member (a map below the root).

@@ -19,7 +19,9 @@
 //! names it (`{"A": {"items": [<reply>]}}`), or the content of an adjacently tagged one
 //! (`{"t": "a", "c": {"items": [<reply>]}}`); or the object holds two arrays of the items,
 //! `items` and `more` (`{"more": [<reply>, <reply>], "x": 1, "items": [<reply>]}`), each
-//! read item by item.
+//! read item by item; or the object around the items is a branch of an untagged union
+//! beside generated ones (`{"items": [<reply>], a: 1}`), read item by item where it is the
+//! only branch that fits that object whatever the items.
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item. `large::recover_json` of the repaired reply's JSON is
 //! `recover_with_schema` of its value, exactly.
@@ -43,13 +45,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut schema) = common::schema(&mut u) else {
         return;
     };
-    let around = u.int_in_range(0..=17).unwrap_or(0);
+    let around = u.int_in_range(0..=18).unwrap_or(0);
     let wrap: Option<Wrap> = match around {
         13 => Some(common::object_around_map),
         17 => Some(common::two_around),
         14 => Some(common::tagged_around),
         15 => Some(common::external_around),
         16 => Some(common::adjacent_around),
+        18 => Some(common::untagged_around),
         _ => None,
     };
     if let Some(wrap) = wrap {
@@ -106,6 +109,7 @@ fuzz_target!(|data: &[u8]| {
         15 => format!("{{A: {{\"items\": [{reply}], n: 1}}}}"),
         16 => format!("{{t: 'a', \"c\": {{\"items\": [{reply}]}}}}"),
         17 => format!("{{\"more\": [{reply}, {reply}], x: 1, \"items\": [{reply}]}}"),
+        18 => format!("{{\"items\": [{reply}], a: 1}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

@@ -36,6 +36,15 @@
 //!   (serde's default: each branch an object with one property, the variant's name, or a
 //!   unit variant's name), as `{"Page": {"records": [...]}}` or `{"Rows": [...]}`: where the
 //!   variant's key is the object's only one, as written, recovery takes that branch alone.
+//! - an object on the way that is a branch of an untagged union (serde's
+//!   `#[serde(untagged)]`: objects, beside which any branch is a scalar's), as `{"records":
+//!   [...], "total": 3}` against `Page { records, total }` or `Error { error }`; and a tagged
+//!   one whose tag the reply does not write as the schema does: where one branch alone
+//!   fits the object with an empty array in the items' place, and every other fails without
+//!   meeting that place (its outcome then does not depend on the items), recovery takes
+//!   that branch whatever the items. Where two branches fit, or one that fails met the
+//!   items' place, or an item cannot be recovered (the union's error is then the one of all
+//!   its branches that got deepest), the reply is evaluated whole.
 //!
 //! - a wrapper object around the array (`{"results": [...]}`), against a schema whose root is
 //!   an array of items: recovery takes the array out of an object that holds it alone under
@@ -2719,11 +2728,16 @@ mod tests {
             around_of(raw, &around).1,
             vec!["result".to_owned(), "records".to_owned()]
         );
+        // No tag a branch has, as written: the records' branch is the only one that fits
+        // the object around the items (the other asks for a message), whatever they are, so
+        // recovery takes it as it takes an untagged union's: read item by item.
         for raw in [
-            // No tag a branch has, as written: recovery weighs the branches, items
-            // included.
             "{Type: 'Records', records: [{id: 1, name: 'x'}]}",
             "{records: [{id: 1, name: 'x'}]}",
+        ] {
+            assert!(same(raw, &tagged(), &options), "{raw}");
+        }
+        for raw in [
             // The other branch's tag, and the other branch.
             "{type: 'error', message: 'm', records: [{id: 1, name: 'x'}]}",
             "{type: 'error', message: 'm'}",
@@ -2741,14 +2755,82 @@ mod tests {
             &two,
             &options
         ));
-        // A union whose branches have no constant property: not followed.
+        // A union whose branches have no constant property: an untagged one, whose only
+        // branch that fits the object around the items is the records'.
         let mut untagged = tagged();
         untagged["oneOf"][1]["properties"]["type"] = json!({"type": "string"});
-        assert!(!same(
+        assert!(same(
             "{type: 'records', records: [{id: 1, name: 'x'}]}",
             &untagged,
             &options
         ));
+    }
+
+    /// An untagged enum (`#[serde(untagged)]`) of a page of records and an error.
+    fn untagged() -> Value {
+        json!({
+            "anyOf": [
+                {"type": "object", "properties": {
+                    "total": {"type": "integer"},
+                    "records": records()
+                }, "required": ["records"]},
+                {"type": "object", "properties": {
+                    "error": {"type": "string"}
+                }, "required": ["error"]},
+                {"type": "null"}
+            ]
+        })
+    }
+
+    #[test]
+    fn an_untagged_union_around_the_array_reads_it_item_by_item_where_one_branch_fits_alone() {
+        let options = Options::default();
+        // The page is the only branch that fits the object around the records, whatever
+        // they are (the error asks for `error`): read item by item, coerced items too; at
+        // the root, and as a member on the way.
+        for raw in [
+            "{total: '2', records: [{id: 1, name: 'x'}, {ID: '2', name: 'y',}]}",
+            "{\"records\": [{\"id\": 1, \"name\": \"x\"}]}",
+            "{records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+        ] {
+            assert!(same(raw, &untagged(), &options), "{raw}");
+        }
+        let on_the_way = json!({"type": "object", "properties": {
+            "ok": {"type": "boolean"}, "result": untagged()}});
+        assert!(same(
+            "{ok: true, result: {records: [{id: 1, name: 'x'}], total: 1}}",
+            &on_the_way,
+            &options
+        ));
+        assert_eq!(
+            around_of(
+                "{ok: true, result: {records: [{id: 1, name: 'x'}]}}",
+                &on_the_way
+            )
+            .1,
+            vec!["result".to_owned(), "records".to_owned()]
+        );
+        for raw in [
+            // The other branch, and both branches' keys (neither fits alone).
+            "{error: 'e'}",
+            "{error: 'e', records: [{id: 1, name: 'x'}]}",
+            // An item that cannot be recovered: the union's error is the deepest of its
+            // branches', as whole.
+            "{records: [{id: 'x', name: 'y'}]}",
+        ] {
+            assert!(!same(raw, &untagged(), &options), "{raw}");
+        }
+        // Another branch that fits the object whatever the items (it asks for nothing):
+        // recovery weighs them, items included.
+        let mut loose = untagged();
+        loose["anyOf"][1]["required"] = json!([]);
+        assert!(!same("{records: [{id: 1, name: 'x'}]}", &loose, &options));
+        // Another branch that reads the records itself (as text): it meets the items' place,
+        // so its outcome may depend on them.
+        let mut text = untagged();
+        text["anyOf"][1]["properties"]["records"] = json!({"type": "string"});
+        text["anyOf"][1]["required"] = json!(["records", "error"]);
+        assert!(!same("{records: [{id: 1, name: 'x'}]}", &text, &options));
     }
 
     /// An externally tagged enum (serde's default) whose variants hold the records: in an
@@ -2822,10 +2904,11 @@ mod tests {
         ] {
             assert!(!same(raw, &external(), &options), "{raw}");
         }
-        // A branch with a second property is not a variant named by its key: not followed.
+        // A branch with a second property is not a variant named by its key: an untagged
+        // union, whose only branch that fits the object around the items is `Rows`.
         let mut two = external();
         two["oneOf"][2]["properties"]["note"] = json!({"type": "string"});
-        assert!(!same(
+        assert!(same(
             "{Rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}",
             &two,
             &options
@@ -2881,12 +2964,19 @@ mod tests {
             "{t: 'Error', c: {records: [{id: 1, name: 'x'}]}}",
             "{t: 'Error', c: 'e'}",
             "{t: 'Empty'}",
-            // No tag as written: recovery weighs the branches, items included.
-            "{t: 'page', c: {records: [{id: 1, name: 'x'}]}}",
+            // No tag: recovery weighs the branches, items included.
             "{c: {records: [{id: 1, name: 'x'}]}}",
         ] {
             assert!(!same(raw, &adjacent(), &options), "{raw}");
         }
+        // A tag not as written: the page's branch is the only one that fits the object
+        // around the items (the error's content is a string, the unit variant has none),
+        // whatever they are: read item by item, as an untagged union's.
+        assert!(same(
+            "{t: 'page', c: {records: [{id: 1, name: 'x'}]}}",
+            &adjacent(),
+            &options
+        ));
         // Two variants whose content may hold items: the key is not followed. (Even one
         // that is not followed itself, such as an object with a check of its own, is walked
         // by recovery when its tag is given, with its own schema for the items.)
@@ -3776,6 +3866,23 @@ mod tests {
         })
     }
 
+    /// [`object_reply`] with, now and then, a member of [`untagged`]'s error branch (which
+    /// then fits too), as written or not.
+    fn untagged_reply() -> impl Strategy<Value = String> {
+        let member = proptest::sample::select(vec![
+            "",
+            "",
+            "",
+            "error: 'e', ",
+            "Error: 'e', ",
+            "\"error\": 5, ",
+        ]);
+        (object_reply(), member).prop_map(|(raw, member)| match raw.find('{') {
+            Some(at) => format!("{}{member}{}", &raw[..=at], &raw[at + 1..]),
+            None => raw,
+        })
+    }
+
     /// An [`object_reply`] inside one of `opens` and one of `closes` (or as it is, for
     /// `""`), around the object or the first answer before it.
     fn enclosed_reply(
@@ -3848,6 +3955,23 @@ mod tests {
             same(&raw, &tagged(), &Options::default().policy(crate::Policy::Strict));
             let around = json!({"type": "object", "properties": {"result": tagged()}});
             same(&format!("{{result: {raw}}}"), &around, &options);
+        }
+
+        #[test]
+        fn an_untagged_union_around_the_array_is_the_pipeline(raw in untagged_reply()) {
+            let options = Options::default();
+            same(&raw, &untagged(), &options);
+            same(&raw, &untagged(), &Options::default().policy(crate::Policy::Strict));
+            same(&raw, &untagged(), &Options::default().policy(crate::Policy::NoInvent));
+            let around = json!({"type": "object", "properties": {"result": untagged()}});
+            same(&format!("{{result: {raw}}}"), &around, &options);
+            // The error branch reading the records as text, or asking for nothing.
+            let mut text = untagged();
+            text["anyOf"][1]["properties"]["records"] = json!({"type": "string"});
+            same(&raw, &text, &options);
+            let mut loose = untagged();
+            loose["anyOf"][1]["required"] = json!([]);
+            same(&raw, &loose, &options);
         }
 
         #[test]

@@ -128,6 +128,27 @@ pub fn adjacent_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value>
     })
 }
 
+/// [`object_around`]'s object as a branch of an untagged union (`anyOf` or `oneOf`), beside
+/// one or two generated branches (objects among them, which may give `items` a schema of
+/// their own), in any place: where it is the only branch that fits the object around the
+/// items, whatever they are, its items are read one by one.
+pub fn untagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
+    let defs = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .map_or(0, Map::len);
+    let mut others = vec![node(u, 2, defs)?];
+    if u.arbitrary()? {
+        others.push(node(u, 2, defs)?);
+    }
+    let at = u.int_in_range(0..=others.len())?;
+    let key = *u.choose(&["anyOf", "oneOf"])?;
+    union_around(u, schema, |object| {
+        others.insert(at, object);
+        json!({key: others})
+    })
+}
+
 /// [`object_around`] put in a union by `union`; its definitions move to the union's root.
 fn union_around(
     u: &mut Unstructured<'_>,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{check, describe_value, push_index, push_key, Recovered, Walker};
+use super::{check, describe_value, push_index, push_key, Question, Recovered, Walker};
 use crate::repair::items::{Members, Place};
 use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Schema};
 use crate::{Error, Options, Violation};
@@ -276,15 +276,19 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
 
 /// The objects a value at `id` is recovered against as an object, and whether they are a
 /// union's branches: `id`'s object ([`object_at`]); or the branches of a union at `id` of
-/// which nothing is asked as a whole, when it is a tagged serde enum:
-/// - internally, each branch such an object with a constant property (`{"type": "records",
-///   "records": [...]}`): recovery takes the branch whose constant the value holds, from
-///   the value's other members alone (`Walker::tagged_branch`);
-/// - externally (serde's default), each branch such an object with one property, or unit
-///   variants' names (`{"Records": {"rows": [...]}}`): recovery takes the branch whose
-///   property is the value's only key ([`external_branch`](super::external_branch)).
+/// which nothing is asked as a whole, when it is a serde enum:
+/// - internally tagged, each branch such an object with a constant property (`{"type":
+///   "records", "records": [...]}`): recovery takes the branch whose constant the value
+///   holds, from the value's other members alone (`Walker::tagged_branch`);
+/// - externally tagged (serde's default), each branch such an object with one property, or
+///   unit variants' names (`{"Records": {"rows": [...]}}`): recovery takes the branch whose
+///   property is the value's only key ([`external_branch`](super::external_branch));
+/// - untagged ([`untagged`]), or tagged where the value names no branch as written:
+///   recovery takes the only branch that fits the value with an empty array in the items'
+///   place, where every other fails without meeting that place
+///   (`Walker::branch_apart_from_the_items`).
 ///
-/// Where no branch is named so, recovery weighs them all, items included, which reading
+/// Where none of these decides, recovery weighs the branches, items included, which reading
 /// item by item does not follow (`Hole::weighed`).
 fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
     if let Some(o) = object_at(schema, id) {
@@ -312,10 +316,30 @@ fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
     for &b in branches {
         match &schema.node(schema.resolve(b)).kind {
             Kind::Enum(e) if e.values.iter().all(Value::is_string) => {}
-            _ => external.push(object_at(schema, b).filter(|o| o.properties.len() == 1)?),
+            _ => match object_at(schema, b).filter(|o| o.properties.len() == 1) {
+                Some(o) => external.push(o),
+                None => return untagged(schema, branches),
+            },
         }
     }
     (!external.is_empty()).then_some((external, true))
+}
+
+/// The object branches of an untagged union at `id` (serde's `#[serde(untagged)]`), beside
+/// which every branch is a scalar's (a string, a number, a boolean, `null`, an `enum`):
+/// recovery takes the only branch that fits the value with an empty array in the items'
+/// place, where every other fails without meeting it
+/// (`Walker::branch_apart_from_the_items`).
+fn untagged<'s>(schema: &'s Schema, branches: &[NodeId]) -> Option<(Vec<&'s Object>, bool)> {
+    let mut objects = Vec::new();
+    for &b in branches {
+        match object_at(schema, b) {
+            Some(o) => objects.push(o),
+            None if !holds_items(schema, b) => {}
+            None => return None,
+        }
+    }
+    (!objects.is_empty()).then_some((objects, true))
 }
 
 /// The schema of the property `key` of the objects at `id` ([`objects_at`]), and whether
@@ -692,6 +716,71 @@ impl Walker<'_> {
                 .strip_prefix(path.as_str())
                 .is_some_and(|rest| rest.starts_with('/'));
             hole.weighed |= within;
+        }
+    }
+
+    /// The branch a union at the current path takes whatever the items in its value, where
+    /// it holds an items' member (an untagged enum of objects, `{"records": [...]}` beside
+    /// `{"error": "..."}`): the only branch that recovers the value with an empty array in the
+    /// items' place, when every other one fails without meeting that place. Those fail as
+    /// well with the items there (recovery met nothing of them), and the items are recovered
+    /// with no error (an item's error would be the branch's, and the union's error the one
+    /// of all branches that got deepest): recovering the value with its items takes that
+    /// branch, the only one that fits. `None` otherwise (the union weighs its branches,
+    /// [`weighs_the_hole`](Self::weighs_the_hole)), or where no items' member is in the
+    /// value.
+    #[inline(never)]
+    pub(super) fn branch_apart_from_the_items(
+        &mut self,
+        v: &Value,
+        rid: NodeId,
+        branches: &[NodeId],
+        depth: usize,
+        wrapped: bool,
+    ) -> Option<usize> {
+        let path = &self.path;
+        let within = |h: &Hole| {
+            h.path
+                .strip_prefix(path.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        if !self.holes.iter().any(within)
+            || self.holes.iter().any(|h| within(h) && h.fails.is_some())
+        {
+            return None;
+        }
+        // Once per (union, value) in a scope, as `choose` weighs; no branch is `NONE`.
+        const NONE: usize = usize::MAX;
+        let question = Question::Apart { wrapped };
+        let only = self.memoised(v, rid, depth, question, |w| {
+            let (warnings, cost) = (w.warnings.len(), w.cost);
+            let mut only = None;
+            for (i, &b) in branches.iter().enumerate() {
+                let visits = w.hole_visits;
+                w.wrapped = wrapped;
+                let r = w.value(Cow::Borrowed(v), b, depth);
+                w.cost = cost;
+                w.warnings.truncate(warnings);
+                match r {
+                    Ok(_) if only.is_none() => only = Some(i),
+                    Err(_) if w.hole_visits == visits => {}
+                    _ => return Ok(NONE),
+                }
+            }
+            Ok(only.unwrap_or(NONE))
+        });
+        match only {
+            Ok((b, _)) if b != NONE => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Counts a value met at a hole's path (see
+    /// [`branch_apart_from_the_items`](Self::branch_apart_from_the_items)).
+    #[inline(never)]
+    pub(super) fn visits_a_hole(&mut self) {
+        if self.holes.iter().any(|h| h.path == self.path) {
+            self.hole_visits += 1;
         }
     }
 

@@ -235,6 +235,9 @@ struct Choice {
     frames: usize,
     frames_below: usize,
     met_limit: bool,
+    /// How many values the weighing met at a hole's path (`Walker::hole_visits`), counted
+    /// again when the choice is reused.
+    hole_visits: usize,
 }
 
 /// What a memoised weighing depends on: the schema node, the value (by address: it is borrowed
@@ -255,6 +258,9 @@ enum Question {
     Unwrapped,
     /// How the wrapper recovers as the object, its key read as data (the wrapper kept).
     Kept,
+    /// Which branch of a union the value takes whatever the items in it (see
+    /// `Walker::branch_apart_from_the_items`).
+    Apart { wrapped: bool },
 }
 
 /// How a memoised weighing went: 0, the value recovers with no constraint broken; 1, with
@@ -317,6 +323,9 @@ struct Walker<'s> {
     /// The members of the top-level object whose items are recovered elsewhere, one by one
     /// (see `items::around`).
     holes: Vec<items::Hole>,
+    /// How many values recovery has met at a hole's path, dry or not (see
+    /// `Walker::branch_apart_from_the_items`).
+    hole_visits: usize,
 }
 
 /// What the walker had recorded at a point (see `Walker::saved`).
@@ -422,6 +431,7 @@ impl<'s> Walker<'s> {
             moves: Vec::new(),
             as_text: Vec::new(),
             holes: Vec::new(),
+            hole_visits: 0,
         }
     }
 }
@@ -523,6 +533,9 @@ impl Walker<'_> {
         }
         self.frames += 1;
         self.peak_frames = self.peak_frames.max(self.frames);
+        if !self.holes.is_empty() {
+            self.visits_a_hole();
+        }
         let in_document = self.in_document;
         let r = self.fit(v, id, depth, wrapped);
         self.in_document = in_document;
@@ -1920,6 +1933,14 @@ impl Walker<'_> {
             return self.value(v, tagged, depth);
         }
         if !self.holes.is_empty() {
+            let owned = matches!(v, Cow::Owned(_));
+            let only = self.scoped(owned, |w| {
+                w.branch_apart_from_the_items(&v, rid, branches, depth, wrapped)
+            });
+            if let Some(b) = only {
+                self.wrapped = wrapped;
+                return self.value(v, branches[b], depth);
+            }
             self.weighs_the_hole();
         }
         // The branches borrow the value (see `scoped`).
@@ -2028,6 +2049,7 @@ impl Walker<'_> {
             .filter(|c| fits(c))
         {
             self.peak_frames = self.peak_frames.max(self.frames + choice.frames_below);
+            self.hole_visits += choice.hole_visits;
             return choice.outcome.clone().map_err(|(e, at)| {
                 let suffix = e.path().get(at..).unwrap_or_default().to_owned();
                 Error::new(
@@ -2042,6 +2064,7 @@ impl Walker<'_> {
         let saved_cost = self.cost;
         let saved_peak = std::mem::replace(&mut self.peak_frames, self.frames);
         let limit_met = self.limit_met;
+        let hole_visits = self.hole_visits;
         self.dry += 1;
         let r = weigh(self);
         self.dry -= 1;
@@ -2060,6 +2083,7 @@ impl Walker<'_> {
                     frames: self.frames,
                     frames_below,
                     met_limit,
+                    hole_visits: self.hole_visits - hole_visits,
                 },
             );
         }
