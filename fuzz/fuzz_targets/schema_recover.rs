@@ -20,8 +20,8 @@
 //! (`{"t": "a", "c": {"items": [<reply>]}}`); or the object holds two arrays of the items,
 //! `items` and `more` (`{"more": [<reply>, <reply>], "x": 1, "items": [<reply>]}`), each
 //! read item by item; or the object around the items is a branch of an untagged union
-//! beside generated ones (`{"items": [<reply>], a: 1}`), read item by item where it is the
-//! only branch that fits that object whatever the items.
+//! beside generated ones (`{"items": [<reply>], a: 1}`, or `Items`), read item by item
+//! where it is the only branch that fits that object whatever the items.
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item. `large::recover_json` of the repaired reply's JSON is
 //! `recover_with_schema` of its value, exactly.
@@ -109,7 +109,9 @@ fuzz_target!(|data: &[u8]| {
         15 => format!("{{A: {{\"items\": [{reply}], n: 1}}}}"),
         16 => format!("{{t: 'a', \"c\": {{\"items\": [{reply}]}}}}"),
         17 => format!("{{\"more\": [{reply}, {reply}], x: 1, \"items\": [{reply}]}}"),
-        18 => format!("{{\"items\": [{reply}], a: 1}}"),
+        // (The key as the schema writes it, or not: by the reply's length.)
+        18 if reply.len() % 2 == 0 => format!("{{\"items\": [{reply}], a: 1}}"),
+        18 => format!("{{Items: [{reply}], a: 1}}"),
         _ => reply.into_owned(),
     };
     if let Some(dir) = std::env::var_os("LLMOUT_FUZZ_DUMP") {

@@ -775,11 +775,19 @@ impl Walker<'_> {
         }
     }
 
-    /// Counts a value met at a hole's path (see
-    /// [`branch_apart_from_the_items`](Self::branch_apart_from_the_items)).
+    /// Counts `v` as met at an items' place (see
+    /// [`branch_apart_from_the_items`](Self::branch_apart_from_the_items)) where it is at a
+    /// hole's path, or is an empty array or object wherever it is: a member moved under
+    /// another key (renamed, or a wrapper taken off) is met at another path. Counting more
+    /// than the holes only sends more unions to be weighed, items included.
     #[inline(never)]
-    pub(super) fn visits_a_hole(&mut self) {
-        if self.holes.iter().any(|h| h.path == self.path) {
+    pub(super) fn visits_a_hole(&mut self, v: &Value) {
+        let empty = match v {
+            Value::Array(items) => items.is_empty(),
+            Value::Object(members) => members.is_empty(),
+            _ => false,
+        };
+        if empty || self.holes.iter().any(|h| h.path == self.path) {
             self.hole_visits += 1;
         }
     }

@@ -323,8 +323,8 @@ struct Walker<'s> {
     /// The members of the top-level object whose items are recovered elsewhere, one by one
     /// (see `items::around`).
     holes: Vec<items::Hole>,
-    /// How many values recovery has met at a hole's path, dry or not (see
-    /// `Walker::branch_apart_from_the_items`).
+    /// How many values recovery has met, dry or not, that may be an items' place (see
+    /// `Walker::visits_a_hole`).
     hole_visits: usize,
 }
 
@@ -534,7 +534,7 @@ impl Walker<'_> {
         self.frames += 1;
         self.peak_frames = self.peak_frames.max(self.frames);
         if !self.holes.is_empty() {
-            self.visits_a_hole();
+            self.visits_a_hole(&v);
         }
         let in_document = self.in_document;
         let r = self.fit(v, id, depth, wrapped);
