@@ -3849,34 +3849,33 @@ mod tests {
     /// [`object_reply`] with a tag among its members: the records' branch's, as written or
     /// not, or the other branch's.
     fn tagged_reply() -> impl Strategy<Value = String> {
-        let tag = proptest::sample::select(vec![
+        with_member(vec![
             "type: 'records', ",
             "\"type\": \"records\", ",
             "Type: 'records', ",
             "type: 'Records', ",
             "type: 'error', message: 'm', ",
             "",
-        ]);
-        (object_reply(), tag).prop_map(|(raw, tag)| {
-            // After the object's opening (or the first answer's, before it).
-            match raw.find('{') {
-                Some(at) => format!("{}{tag}{}", &raw[..=at], &raw[at + 1..]),
-                None => raw,
-            }
-        })
+        ])
     }
 
     /// [`object_reply`] with, now and then, a member of [`untagged`]'s error branch (which
     /// then fits too), as written or not.
     fn untagged_reply() -> impl Strategy<Value = String> {
-        let member = proptest::sample::select(vec![
+        with_member(vec![
             "",
             "",
             "",
             "error: 'e', ",
             "Error: 'e', ",
             "\"error\": 5, ",
-        ]);
+        ])
+    }
+
+    /// [`object_reply`] with one of `members` first in its object (after the object's
+    /// opening, or the first answer's before it).
+    fn with_member(members: Vec<&'static str>) -> impl Strategy<Value = String> {
+        let member = proptest::sample::select(members);
         (object_reply(), member).prop_map(|(raw, member)| match raw.find('{') {
             Some(at) => format!("{}{member}{}", &raw[..=at], &raw[at + 1..]),
             None => raw,
