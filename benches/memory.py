@@ -229,13 +229,6 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
             b'"{\\"table\\": \\"items\\", \\"rows\\": [',
             b']}"}}]}',
         ),
-        # The same with a trailing comma after the call: repaired before it is read.
-        "openai-comma": (
-            b'{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", '
-            b'"type": "function", "function": {"name": "save_rows", "arguments": '
-            b'"{\\"table\\": \\"items\\", \\"rows\\": [',
-            b']}"}},]}',
-        ),
         "minimax": (
             b"]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"save_rows\">\n"
             b"]<]minimax[>[<table>items]<]minimax[>[</table>\n]<]minimax[>[<rows>[",
@@ -258,6 +251,8 @@ def write_one_call(f, rows: bool = False, syntax: str = "hermes") -> None:
             b"]}<|tool_call_end|><|tool_calls_section_end|>",
         ),
     }
+    # OpenAI's message with a trailing comma after the call: repaired before it is read.
+    around["openai-comma"] = (around["openai"][0], b']}"}},]}')
     if syntax in around:
         before, after = around[syntax]
         f.write(before)
