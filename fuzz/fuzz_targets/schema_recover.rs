@@ -110,7 +110,7 @@ fuzz_target!(|data: &[u8]| {
         16 => format!("{{t: 'a', \"c\": {{\"items\": [{reply}]}}}}"),
         17 => format!("{{\"more\": [{reply}, {reply}], x: 1, \"items\": [{reply}]}}"),
         // (The key as the schema writes it, or not: by the reply's length.)
-        18 if reply.len() % 2 == 0 => format!("{{\"items\": [{reply}], a: 1}}"),
+        18 if reply.len().is_multiple_of(2) => format!("{{\"items\": [{reply}], a: 1}}"),
         18 => format!("{{Items: [{reply}], a: 1}}"),
         _ => reply.into_owned(),
     };

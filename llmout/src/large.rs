@@ -2782,6 +2782,88 @@ mod tests {
         })
     }
 
+    /// [`untagged`] with another page beside the first, which writes the records' schema
+    /// again, with a cursor instead of a total.
+    fn two_pages() -> Value {
+        let mut schema = untagged();
+        let more = json!({"type": "object", "properties": {
+            "records": records(),
+            "next": {"type": "string"}
+        }, "required": ["records"]});
+        schema["anyOf"].as_array_mut().unwrap().insert(1, more);
+        schema
+    }
+
+    #[test]
+    fn two_branches_that_fit_the_object_around_the_array_read_it_item_by_item_where_the_items_weigh_alike(
+    ) {
+        let options = Options::default();
+        let strict = Options::default().policy(crate::Policy::Strict);
+        // Both pages fit the object around the records, and give them the same schema: the
+        // items add the same to each, so the cheaper page with an empty array in their place
+        // is the cheaper with them (the first of equals).
+        for raw in [
+            "{total: '2', records: [{id: 1, name: 'x'}, {ID: '2', name: 'y',}]}",
+            "{records: [{id: 1, name: 'x'}], next: 'c2'}",
+            "{\"records\": [{\"id\": 1, \"name\": \"x\"}]}",
+            "{Next: 'c', records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+        ] {
+            assert!(same(raw, &two_pages(), &options), "{raw}");
+        }
+        // Strict: the same where nothing needs a fix.
+        assert!(same(
+            "{\"records\": [{\"id\": 1, \"name\": \"x\"}], \"next\": \"c\"}",
+            &two_pages(),
+            &strict
+        ));
+        // The first page takes `Next` as written (a schema given at run time keeps keys it
+        // does not list), as cheap as the second renaming it: the first of equals. With
+        // `total` a string, the second is cheaper, keeping it, than the first, converting it.
+        assert_eq!(
+            around_of("{records: [{id: 1, name: 'x'}], Next: 'c'}", &two_pages()).0,
+            json!({"records": [], "Next": "c"})
+        );
+        assert_eq!(
+            around_of("{total: '2', records: [{id: 1, name: 'x'}]}", &two_pages()).0,
+            json!({"total": "2", "records": []})
+        );
+        let on_the_way = json!({"type": "object", "properties": {"result": two_pages()}});
+        assert!(same(
+            "{result: {records: [{id: 1, name: 'x'}], next: 'c'}}",
+            &on_the_way,
+            &options
+        ));
+        for raw in [
+            // The first page fits having met an empty array beside the items' place (in
+            // `total`, which it drops), and that may be the items' place moved: weighed
+            // whole.
+            "{total: [], records: [{id: 1, name: 'x'}]}",
+            // An item that cannot be recovered.
+            "{records: [{id: 'x', name: 'y'}], next: 'c'}",
+        ] {
+            assert!(!same(raw, &two_pages(), &options), "{raw}");
+        }
+        // The second page reading the records as text: it fits too, and the items would
+        // weigh otherwise in it. And the second page's records of another schema. Both
+        // weighed whole.
+        let mut text = two_pages();
+        text["anyOf"][1]["properties"]["records"] = json!({"type": "string"});
+        assert!(!same("{records: [{id: 1, name: 'x'}]}", &text, &options));
+        let mut other = two_pages();
+        other["anyOf"][1]["properties"]["records"]["items"]["required"] = json!(["id"]);
+        assert!(!same("{records: [{id: 1, name: 'x'}]}", &other, &options));
+        // An internally tagged enum whose two variants hold the records: the tag names the
+        // branch, and the records' schema is the same in both.
+        let mut tagged = tagged();
+        tagged["oneOf"][1]["properties"]["records"] = records();
+        for raw in [
+            "{type: 'error', message: 'm', records: [{id: 1, name: 'x'}]}",
+            "{type: 'records', records: [{id: 1, name: 'x'}, {id: '2', name: 'y'}]}",
+        ] {
+            assert!(same(raw, &tagged, &options), "{raw}");
+        }
+    }
+
     #[test]
     fn an_untagged_union_around_the_array_reads_it_item_by_item_where_one_branch_fits_alone() {
         let options = Options::default();
@@ -3971,6 +4053,12 @@ mod tests {
             let mut loose = untagged();
             loose["anyOf"][1]["required"] = json!([]);
             same(&raw, &loose, &options);
+            // Two pages that each fit the object around the records.
+            same(&raw, &two_pages(), &options);
+            same(&raw, &two_pages(), &Options::default().policy(crate::Policy::Strict));
+            same(&raw, &two_pages(), &Options::default().policy(crate::Policy::NoInvent));
+            let around = json!({"type": "object", "properties": {"result": two_pages()}});
+            same(&format!("{{result: {raw}}}"), &around, &options);
         }
 
         #[test]

@@ -131,7 +131,10 @@ pub fn adjacent_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value>
 /// [`object_around`]'s object as a branch of an untagged union (`anyOf` or `oneOf`), beside
 /// one or two generated branches (objects among them, which may give `items` a schema of
 /// their own), in any place: where it is the only branch that fits the object around the
-/// items, whatever they are, its items are read one by one.
+/// items, whatever they are, its items are read one by one. Now and then one of the others
+/// is the object written again with a property of its own (`y`, maybe required), which
+/// gives the items the same schema: where both fit the object around the items, and meet
+/// them alike, they are read one by one too.
 pub fn untagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value> {
     let defs = schema
         .get("$defs")
@@ -141,9 +144,25 @@ pub fn untagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value>
     if u.arbitrary()? {
         others.push(node(u, 2, defs)?);
     }
-    let at = u.int_in_range(0..=others.len())?;
+    let twin = if u.arbitrary()? {
+        Some((node(u, 1, defs)?, u.arbitrary::<bool>()?, u.int_in_range(0..=others.len())?))
+    } else {
+        None
+    };
+    let at = u.int_in_range(0..=others.len() + usize::from(twin.is_some()))?;
     let key = *u.choose(&["anyOf", "oneOf"])?;
     union_around(u, schema, |object| {
+        if let Some((y, required, twin_at)) = twin {
+            let mut again = object.clone();
+            again["properties"]["y"] = y;
+            if required {
+                match again["required"].as_array_mut() {
+                    Some(names) => names.push(json!("y")),
+                    None => again["required"] = json!(["y"]),
+                }
+            }
+            others.insert(twin_at, again);
+        }
         others.insert(at, object);
         json!({key: others})
     })

@@ -351,7 +351,8 @@ fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool)>
 
 /// The schema `objects` (a union's branches, or one object) give the property `key`, for
 /// reading items below it: `None` where none has it.
-/// - Where they give it one schema, that one.
+/// - Where they give it one schema, that one: the same node, or the same schema written in
+///   each branch ([`Schema::same`]: two variants that each declare `records: Vec<Record>`).
 /// - Where they give it different schemas, the one that can hold items (any but a scalar's,
 ///   [`holds_items`]) when only one can: the others give the key a scalar (an adjacently
 ///   tagged enum's content, `{"t": "Page", "c": {"rows": [...]}}` beside
@@ -369,7 +370,7 @@ fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<NodeId>
         }
         found = match found {
             None => Some(p.schema),
-            Some(at) if at == p.schema => found,
+            Some(at) if schema.same(at, p.schema) => found,
             Some(_) if !holds_items(schema, p.schema) => found,
             Some(at) if !holds_items(schema, at) => Some(p.schema),
             Some(_) => return None,
@@ -678,16 +679,29 @@ struct Repeat {
 }
 
 /// A member whose items are recovered one by one: its pointer, the reply depth of the
-/// object it is in, where its recovery began once it has, whether a union around it was
+/// object it is in, its array's schema, where its recovery began once it has, whether a union around it was
 /// decided by weighing its branches, items included (`Walker::weighs_the_hole`), and the
 /// error of an item that could not be recovered, which its recovery then comes to
 /// ([`around`]).
 pub(super) struct Hole {
     path: String,
     depth: usize,
+    /// The schema its items' array is read against ([`array_at`]), where one is known.
+    array: Option<NodeId>,
     at: Option<Mark>,
     weighed: bool,
     fails: Option<Error>,
+}
+
+/// A hole's share of `Walker::clean_visits`: a lane of 16 bits each, for the first four
+/// holes (as many as are read item by item in one object, `HOLES`); `0` for any other,
+/// whose visits are then never clean.
+fn lane(index: usize) -> u64 {
+    if index < 4 {
+        1 << (16 * index)
+    } else {
+        0
+    }
 }
 
 /// Where the recovery of the object around the items reached the items' member.
@@ -721,12 +735,19 @@ impl Walker<'_> {
 
     /// The branch a union at the current path takes whatever the items in its value, where
     /// it holds an items' member (an untagged enum of objects, `{"records": [...]}` beside
-    /// `{"error": "..."}`): the only branch that recovers the value with an empty array in the
-    /// items' place, when every other one fails without meeting that place. Those fail as
-    /// well with the items there (recovery met nothing of them), and the items are recovered
-    /// with no error (an item's error would be the branch's, and the union's error the one
-    /// of all branches that got deepest): recovering the value with its items takes that
-    /// branch, the only one that fits. `None` otherwise (the union weighs its branches,
+    /// `{"error": "..."}`), weighing its branches with an empty array in the items' place.
+    /// Every branch that fails must fail without meeting that place: it fails as well with
+    /// the items there (recovery met nothing of them). The items must be recovered with no
+    /// error (an item's error would be a branch's, and the union's error the one of all
+    /// branches that got deepest). Then, of the branches that fit:
+    /// - one alone: recovering the value with its items takes it, the only one that fits;
+    /// - more: each must meet each items' place within the value once, at its path, against
+    ///   the schema the items are read against, and no other place that may be one
+    ///   ([`visits_a_hole`](Self::visits_a_hole)). The items then add the same cost to every
+    ///   branch that fits, and the cheapest of them with the empty array (the first of
+    ///   equals) is the cheapest with the items.
+    ///
+    /// `None` otherwise (the union weighs its branches,
     /// [`weighs_the_hole`](Self::weighs_the_hole)), or where no items' member is in the
     /// value.
     #[inline(never)]
@@ -749,25 +770,43 @@ impl Walker<'_> {
         {
             return None;
         }
+        // Each hole within met once, cleanly.
+        let (mut holes, mut lanes) = (0, 0u64);
+        for (i, _) in self.holes.iter().enumerate().filter(|(_, h)| within(h)) {
+            holes += 1;
+            lanes = lanes.wrapping_add(lane(i));
+        }
         // Once per (union, value) in a scope, as `choose` weighs; no branch is `NONE`.
         const NONE: usize = usize::MAX;
         let question = Question::Apart { wrapped };
         let only = self.memoised(v, rid, depth, question, |w| {
             let (warnings, cost) = (w.warnings.len(), w.cost);
-            let mut only = None;
+            let mut best: Option<(usize, u64)> = None;
+            let (mut fit, mut clean) = (0, true);
             for (i, &b) in branches.iter().enumerate() {
-                let visits = w.hole_visits;
+                let (visits, cleans) = (w.hole_visits, w.clean_visits);
                 w.wrapped = wrapped;
                 let r = w.value(Cow::Borrowed(v), b, depth);
+                let branch_cost = w.cost - cost;
                 w.cost = cost;
                 w.warnings.truncate(warnings);
+                let met = w.hole_visits - visits;
                 match r {
-                    Ok(_) if only.is_none() => only = Some(i),
-                    Err(_) if w.hole_visits == visits => {}
-                    _ => return Ok(NONE),
+                    Ok(_) => {
+                        fit += 1;
+                        clean &= met == holes && w.clean_visits.wrapping_sub(cleans) == lanes;
+                        if best.is_none_or(|(_, c)| branch_cost < c) {
+                            best = Some((i, branch_cost));
+                        }
+                    }
+                    Err(_) if met == 0 => {}
+                    Err(_) => return Ok(NONE),
                 }
             }
-            Ok(only.unwrap_or(NONE))
+            match best {
+                Some((i, _)) if fit == 1 || clean => Ok(i),
+                _ => Ok(NONE),
+            }
         });
         match only {
             Ok((b, _)) if b != NONE => Some(b),
@@ -775,20 +814,30 @@ impl Walker<'_> {
         }
     }
 
-    /// Counts `v` as met at an items' place (see
+    /// Counts `v`, recovered against `id`, as met at an items' place (see
     /// [`branch_apart_from_the_items`](Self::branch_apart_from_the_items)) where it is at a
     /// hole's path, or is an empty array or object wherever it is: a member moved under
     /// another key (renamed, or a wrapper taken off) is met at another path. Counting more
-    /// than the holes only sends more unions to be weighed, items included.
+    /// than the holes only sends more unions to be weighed, items included. A visit at a
+    /// hole's path against the schema its items are read against is clean too, in that
+    /// hole's lane ([`lane`]): there the items' recovery is what reading them one by one
+    /// makes of them.
     #[inline(never)]
-    pub(super) fn visits_a_hole(&mut self, v: &Value) {
+    pub(super) fn visits_a_hole(&mut self, v: &Value, id: NodeId) {
         let empty = match v {
             Value::Array(items) => items.is_empty(),
             Value::Object(members) => members.is_empty(),
             _ => false,
         };
-        if empty || self.holes.iter().any(|h| h.path == self.path) {
+        let at = self.holes.iter().position(|h| h.path == self.path);
+        if empty || at.is_some() {
             self.hole_visits += 1;
+        }
+        if let Some(i) = at {
+            let hole = &self.holes[i];
+            if hole.array.is_some_and(|array| self.schema.same(array, id)) {
+                self.clean_visits = self.clean_visits.wrapping_add(lane(i));
+            }
         }
     }
 
@@ -890,6 +939,7 @@ pub(crate) fn around(
         .map(|(path, fails)| Hole {
             path: super::pointer_of(path),
             depth: path.len().saturating_sub(1),
+            array: array_at(schema, path).map(|(id, _)| id),
             at: None,
             weighed: false,
             fails,

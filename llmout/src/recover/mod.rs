@@ -235,9 +235,11 @@ struct Choice {
     frames: usize,
     frames_below: usize,
     met_limit: bool,
-    /// How many values the weighing met at a hole's path (`Walker::hole_visits`), counted
-    /// again when the choice is reused.
+    /// How many values the weighing met at a hole's path (`Walker::hole_visits`), and
+    /// which of them cleanly (`Walker::clean_visits`), counted again when the choice is
+    /// reused.
     hole_visits: usize,
+    clean_visits: u64,
 }
 
 /// What a memoised weighing depends on: the schema node, the value (by address: it is borrowed
@@ -326,6 +328,9 @@ struct Walker<'s> {
     /// How many values recovery has met, dry or not, that may be an items' place (see
     /// `Walker::visits_a_hole`).
     hole_visits: usize,
+    /// Of those, the visits at a hole's path against its items' schema, a lane of bits per
+    /// hole (`items::lane`), added with wrapping: only differences are read.
+    clean_visits: u64,
 }
 
 /// What the walker had recorded at a point (see `Walker::saved`).
@@ -432,6 +437,7 @@ impl<'s> Walker<'s> {
             as_text: Vec::new(),
             holes: Vec::new(),
             hole_visits: 0,
+            clean_visits: 0,
         }
     }
 }
@@ -534,7 +540,7 @@ impl Walker<'_> {
         self.frames += 1;
         self.peak_frames = self.peak_frames.max(self.frames);
         if !self.holes.is_empty() {
-            self.visits_a_hole(&v);
+            self.visits_a_hole(&v, id);
         }
         let in_document = self.in_document;
         let r = self.fit(v, id, depth, wrapped);
@@ -2050,6 +2056,7 @@ impl Walker<'_> {
         {
             self.peak_frames = self.peak_frames.max(self.frames + choice.frames_below);
             self.hole_visits += choice.hole_visits;
+            self.clean_visits = self.clean_visits.wrapping_add(choice.clean_visits);
             return choice.outcome.clone().map_err(|(e, at)| {
                 let suffix = e.path().get(at..).unwrap_or_default().to_owned();
                 Error::new(
@@ -2064,7 +2071,7 @@ impl Walker<'_> {
         let saved_cost = self.cost;
         let saved_peak = std::mem::replace(&mut self.peak_frames, self.frames);
         let limit_met = self.limit_met;
-        let hole_visits = self.hole_visits;
+        let (hole_visits, clean_visits) = (self.hole_visits, self.clean_visits);
         self.dry += 1;
         let r = weigh(self);
         self.dry -= 1;
@@ -2084,6 +2091,7 @@ impl Walker<'_> {
                     frames_below,
                     met_limit,
                     hole_visits: self.hole_visits - hole_visits,
+                    clean_visits: self.clean_visits.wrapping_sub(clean_visits),
                 },
             );
         }

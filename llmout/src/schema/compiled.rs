@@ -218,6 +218,11 @@ pub enum Additional {
 /// recurses once per level, and real schemas nest a few levels, `$ref`s included).
 const MAX_SCHEMA_DEPTH: usize = 100;
 
+/// How many pairs of nodes [`Schema::same`] compares at most: a record type's schema is a few
+/// dozen nodes, and the comparison is made where recovery meets a place of items that are
+/// read one by one.
+const SAME_PAIRS: usize = 256;
+
 impl Schema {
     /// A schema that accepts anything.
     pub fn any() -> Schema {
@@ -359,6 +364,86 @@ impl Schema {
     /// Node 0 of every compiled schema is `Any`: what a cycle made only of `$ref`s means.
     fn root_any(&self) -> NodeId {
         NodeId(0)
+    }
+
+    /// Whether `a` and `b` are the same schema written twice: the same node, or nodes equal
+    /// in everything but the ids of their subschemas, which are the same in turn (a pair met
+    /// again on the way is taken as the same, as a recursive type's are). Two variants of an
+    /// enum that each declare `records: Vec<Record>` give the property two such nodes:
+    /// recovery walks a value alike under either, warnings, costs and errors. Compares at
+    /// most [`SAME_PAIRS`] pairs of nodes, and says `false` beyond.
+    pub(crate) fn same(&self, a: NodeId, b: NodeId) -> bool {
+        let mut taken = Vec::new();
+        let mut budget = SAME_PAIRS;
+        self.same_within(a, b, &mut taken, &mut budget)
+    }
+
+    fn same_within(
+        &self,
+        a: NodeId,
+        b: NodeId,
+        taken: &mut Vec<(NodeId, NodeId)>,
+        budget: &mut usize,
+    ) -> bool {
+        if a == b || taken.contains(&(a, b)) {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        // Taken as the same while their subschemas are compared: any difference below makes
+        // the whole answer `false`, so the assumption never outlives a wrong guess.
+        taken.push((a, b));
+        let (x, y) = (self.node(a), self.node(b));
+        let mut same = |p: NodeId, q: NodeId| self.same_within(p, q, taken, budget);
+        let checks = x.checks.len() == y.checks.len()
+            && x.checks.iter().zip(&y.checks).all(|pair| match pair {
+                (Check::Not(p), Check::Not(q)) => same(*p, *q),
+                (p, q) => p == q,
+            });
+        if !(checks && x.nullable == y.nullable && x.default == y.default && x.name == y.name) {
+            return false;
+        }
+        let all = |same: &mut dyn FnMut(NodeId, NodeId) -> bool, p: &[NodeId], q: &[NodeId]| {
+            p.len() == q.len() && p.iter().zip(q).all(|(p, q)| same(*p, *q))
+        };
+        match (&x.kind, &y.kind) {
+            (Kind::Ref(p), Kind::Ref(q)) => same(*p, *q),
+            (Kind::Union(p), Kind::Union(q)) => all(&mut same, p, q),
+            (Kind::Array(p), Kind::Array(q)) => {
+                p.min_items == q.min_items
+                    && p.max_items == q.max_items
+                    && match (p.items, q.items) {
+                        (Some(i), Some(j)) => same(i, j),
+                        (i, j) => i.is_none() && j.is_none(),
+                    }
+                    && all(&mut same, &p.prefix, &q.prefix)
+            }
+            (Kind::Object(p), Kind::Object(q)) => {
+                let additional = match (&p.additional, &q.additional) {
+                    (Additional::Schema(i), Additional::Schema(j)) => same(*i, *j),
+                    (i, j) => i == j && !matches!(i, Additional::Schema(_)),
+                };
+                additional
+                    && p.aliases == q.aliases
+                    && p.properties.len() == q.properties.len()
+                    && p.properties.iter().zip(&q.properties).all(|(i, j)| {
+                        i.name == j.name
+                            && i.required == j.required
+                            && i.no_invent == j.no_invent
+                            && same(i.schema, j.schema)
+                    })
+                    && p.pattern_properties.len() == q.pattern_properties.len()
+                    && p.pattern_properties
+                        .iter()
+                        .zip(&q.pattern_properties)
+                        .all(|((i, s), (j, t))| i == j && same(*s, *t))
+            }
+            (Kind::Ref(_) | Kind::Union(_) | Kind::Array(_) | Kind::Object(_), _)
+            | (_, Kind::Ref(_) | Kind::Union(_) | Kind::Array(_) | Kind::Object(_)) => false,
+            (p, q) => p == q,
+        }
     }
 
     /// Whether `null` is accepted at `id` (following refs).
@@ -998,6 +1083,87 @@ mod tests {
 
     fn root_kind(s: &Schema) -> &Kind {
         &s.node(s.resolve(s.root())).kind
+    }
+
+    /// The schemas of property `key` in the root union's first two branches.
+    fn two_properties(s: &Schema, key: &str) -> (NodeId, NodeId) {
+        let Kind::Union(branches) = root_kind(s) else {
+            panic!("a union")
+        };
+        let at = |b: NodeId| match &s.node(s.resolve(b)).kind {
+            Kind::Object(o) => o.properties.iter().find(|p| p.name == key).unwrap().schema,
+            _ => panic!("an object"),
+        };
+        (at(branches[0]), at(branches[1]))
+    }
+
+    #[test]
+    fn the_same_schema_written_twice_is_the_same() {
+        let page = |records: Value| json!({"type": "object", "properties": {"records": records}, "required": ["records"]});
+        let records = json!({"type": "array", "items": {"$ref": "#/$defs/Node"}, "maxItems": 9});
+        let node = json!({"type": "object", "properties": {
+            "name": {"type": "string", "pattern": "^n"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            "next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
+        }, "required": ["name"]});
+        let schema = |second: Value| {
+            json!({"$defs": {"Node": node, "Other": node},
+                   "anyOf": [page(records.clone()), page(second)]})
+        };
+        let s = Schema::compile(&schema(records.clone())).unwrap();
+        let (a, b) = two_properties(&s, "records");
+        assert_ne!(a, b);
+        assert!(s.same(a, b));
+        assert!(s.same(a, a));
+        // A definition written twice under two names is not the same: recovery takes a
+        // wrapper named after it (`{"Node": {...}}`) off the one, not the other.
+        let mut twice = records.clone();
+        twice["items"] = json!({"$ref": "#/$defs/Other"});
+        let s = Schema::compile(&schema(twice)).unwrap();
+        let (a, b) = two_properties(&s, "records");
+        assert!(!s.same(a, b));
+        // A recursive schema written twice (arrays of arrays, each referring to itself): the
+        // same, each pair taken as the same while it is compared.
+        let nested = |at: usize| json!({"type": "array", "items": {"$ref": format!("#/anyOf/{at}/properties/records")}});
+        let s = Schema::compile(&json!({"anyOf": [page(nested(0)), page(nested(1))]})).unwrap();
+        let (a, b) = two_properties(&s, "records");
+        assert_ne!(s.resolve(a), s.resolve(b));
+        assert!(s.same(a, b));
+        // Any difference, however deep: a bound, a union around the items, a reference
+        // where the schema is written out, an item's property's pattern.
+        let mut bound = records.clone();
+        bound["maxItems"] = json!(8);
+        let mut nullable = records.clone();
+        nullable["items"] = json!({"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]});
+        let mut pattern = node.clone();
+        pattern["properties"]["name"]["pattern"] = json!("^m");
+        let mut written = records.clone();
+        written["items"] = node.clone();
+        for second in [bound, nullable, written] {
+            let s = Schema::compile(&schema(second.clone())).unwrap();
+            let (a, b) = two_properties(&s, "records");
+            assert!(!s.same(a, b), "{second}");
+        }
+        // Written out in both (no name), with or without an item's property's pattern.
+        let inline = |node: &Value| json!({"type": "array", "items": node});
+        let s = Schema::compile(&json!({"$defs": {"Node": node},
+            "anyOf": [page(inline(&node)), page(inline(&node))]}))
+        .unwrap();
+        let (a, b) = two_properties(&s, "records");
+        assert!(s.same(a, b));
+        let s = Schema::compile(&json!({"$defs": {"Node": node},
+            "anyOf": [page(inline(&node)), page(inline(&pattern))]}))
+        .unwrap();
+        let (a, b) = two_properties(&s, "records");
+        assert!(!s.same(a, b));
+        // More pairs than `SAME_PAIRS` to compare: not told the same.
+        let wide: Map<String, Value> = (0..SAME_PAIRS)
+            .map(|i| (format!("p{i}"), json!({"type": "integer"})))
+            .collect();
+        let wide = json!({"type": "object", "properties": wide});
+        let s = Schema::compile(&json!({"anyOf": [page(wide.clone()), page(wide)]})).unwrap();
+        let (a, b) = two_properties(&s, "records");
+        assert!(!s.same(a, b));
     }
 
     #[test]
