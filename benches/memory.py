@@ -43,7 +43,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   since session 18.
 * `tagged`: the `messy` records in an internally tagged enum's branch (`{type: 'records',
   total: N, records: [...]}`), read by `parse` against `oneOf` of that branch and an error
-  branch, each with a constant `type` (`parse-tagged`, item by item since session 18).
+  branch, each with a constant `type` (`parse-tagged`, item by item since session 18); and
+  against two such branches that both hold the records (`parse-tagged-both`, item by item
+  since session 25: the records' schema written in each is the same).
 * `external`: the `messy` records in an externally tagged enum's variant (serde's default,
   `{Page: {total: N, records: [...]}}`), read by `parse` against `oneOf` of a unit
   variant's name and two variants with content, each an object with one property
@@ -54,7 +56,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `untagged`: the `messy` records in an untagged enum's branch (`{total: N, records:
   [...]}`), read by `parse` against `anyOf` of that branch, an error (an object that asks
   for `error`) and `null` (`parse-untagged`, item by item since session 24: the only branch
-  that fits the object around the records, whatever they are).
+  that fits the object around the records, whatever they are). The same document against
+  two pages that both fit the object around the records (a total, or a cursor) and `null`
+  (`parse-two-pages`, item by item since session 25: both give the records the same schema,
+  so the items weigh the same in each).
 * `two`: half the `messy` records in each of two members (`{users: [...], orders:
   [...]}`), read by `parse` against an object schema with both arrays (`parse-two`) and
   with `{}` (`parse-two-any`): both read item by item since session 21 (before, the larger
@@ -105,6 +110,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged, parse-untagged,
+  parse-two-pages, parse-tagged-both,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
@@ -741,6 +747,39 @@ def main() -> None:
                 ]
             },
         )
+        # Two pages that both hold the records (a total, or a cursor), beside nothing; and an
+        # internally tagged enum whose two variants both hold them.
+        two_pages_path = schema_file(
+            "two-pages.schema.json",
+            {
+                "anyOf": [
+                    page,
+                    {
+                        "type": "object",
+                        "properties": {"records": RECORD_SCHEMA, "next": {"type": "string"}},
+                        "required": ["records"],
+                    },
+                    {"type": "null"},
+                ]
+            },
+        )
+        tagged_both_path = schema_file(
+            "tagged-both.schema.json",
+            {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {
+                            "type": {"const": const},
+                            "total": {"type": "integer"},
+                            "records": RECORD_SCHEMA,
+                        },
+                        "required": ["type", "records"],
+                    }
+                    for const in ["records", "more"]
+                ]
+            },
+        )
         adjacent_path = schema_file(
             "adjacent.schema.json",
             {
@@ -818,6 +857,10 @@ def main() -> None:
             ("parse-external", lambda: doc("external", write_external), ["parse", "--schema", external_path], None),
             # The records in an untagged enum's branch.
             ("parse-untagged", lambda: doc("untagged", write_untagged), ["parse", "--schema", untagged_path], None),
+            # The same against two pages that both fit the object around the records, and
+            # against two tagged variants that both hold them.
+            ("parse-two-pages", lambda: doc("untagged", write_untagged), ["parse", "--schema", two_pages_path], None),
+            ("parse-tagged-both", lambda: doc("tagged", write_tagged), ["parse", "--schema", tagged_both_path], None),
             # The records as an adjacently tagged enum's content.
             ("parse-adjacent", lambda: doc("adjacent", write_adjacent), ["parse", "--schema", adjacent_path], None),
             # The keyed records as an object's member (a map below the root).

@@ -42,9 +42,19 @@
 //!   one whose tag the reply does not write as the schema does: where one branch alone
 //!   fits the object with an empty array in the items' place, and every other fails without
 //!   meeting that place (its outcome then does not depend on the items), recovery takes
-//!   that branch whatever the items. Where two branches fit, or one that fails met the
-//!   items' place, or an item cannot be recovered (the union's error is then the one of all
-//!   its branches that got deepest), the reply is evaluated whole.
+//!   that branch whatever the items. Where more than one branch fits, each must meet the
+//!   items' place once, at its path, against the items' schema (the same node, or the same
+//!   schema written again: two variants that each hold `records: Vec<Record>`), and no
+//!   other place that may be it: the items then weigh the same in each, and the cheapest
+//!   with an empty array in their place (the first of equals) is the cheapest with them.
+//!   Where an item cannot be recovered, each branch that meets the items' place so comes
+//!   there to the item's error, as it would with the items, and every other must fail
+//!   without meeting it: the union's error is then the deepest of its branches' (or a
+//!   branch that fits, having dropped an optional member for the item's error, is taken).
+//!   Where a branch that fits meets the items otherwise (as text, under another schema), or
+//!   one that fails met their place otherwise, the reply is evaluated whole.
+//!   Branches of a tagged union that give the items' key the same schema written again are
+//!   followed as one that gives it one node.
 //!
 //! - a wrapper object around the array (`{"results": [...]}`), against a schema whose root is
 //!   an array of items: recovery takes the array out of an object that holds it alone under
@@ -2746,6 +2756,13 @@ mod tests {
         ] {
             assert!(!same(raw, &tagged(), &options), "{raw}");
         }
+        // An item that cannot be recovered, with no tag as written: the error, found item by
+        // item (every branch fails: the records' on the item, the other without meeting it).
+        assert!(errs_item_by_item(
+            "{Type: 'Records', records: [{id: 'x', name: 'y'}]}",
+            &tagged(),
+            &options
+        ));
         // Two branches that give the items' key different schemas: not followed.
         let mut two = tagged();
         two["oneOf"][1]["properties"]["records"] =
@@ -2833,16 +2850,26 @@ mod tests {
             &on_the_way,
             &options
         ));
-        for raw in [
-            // The first page fits having met an empty array beside the items' place (in
-            // `total`, which it drops), and that may be the items' place moved: weighed
-            // whole.
+        // The first page fits having met an empty array beside the items' place (in
+        // `total`, which it drops), and that may be the items' place moved: weighed whole.
+        assert!(!same(
             "{total: [], records: [{id: 1, name: 'x'}]}",
-            // An item that cannot be recovered.
-            "{records: [{id: 'x', name: 'y'}], next: 'c'}",
-        ] {
-            assert!(!same(raw, &two_pages(), &options), "{raw}");
-        }
+            &two_pages(),
+            &options
+        ));
+        // An item that cannot be recovered: each page fails on it, met where it is, and the
+        // error is the item's, found item by item; where the page is optional, it is
+        // dropped with the item's error, as whole.
+        let raw = "{records: [{id: 1, name: 'x'}, {id: 'x', name: 'y'}], next: 'c'}";
+        assert!(!same(raw, &two_pages(), &options));
+        assert!(errs_item_by_item(raw, &two_pages(), &options));
+        let optional = json!({"type": "object", "properties": {
+            "ok": {"type": "boolean"}, "result": two_pages()}, "required": ["ok"]});
+        let raw = "{ok: true, result: {records: [{id: 'x', name: 'y'}], next: 'c'}}";
+        same(raw, &optional, &options);
+        let whole =
+            crate::from_llm_with_compiled(raw, &Schema::compile(&optional).unwrap(), &options);
+        assert_eq!(whole.value, Some(json!({"ok": true})));
         // The second page reading the records as text: it fits too, and the items would
         // weigh otherwise in it. And the second page's records of another schema. Both
         // weighed whole.
@@ -2896,12 +2923,26 @@ mod tests {
             // The other branch, and both branches' keys (neither fits alone).
             "{error: 'e'}",
             "{error: 'e', records: [{id: 1, name: 'x'}]}",
-            // An item that cannot be recovered: the union's error is the deepest of its
-            // branches', as whole.
-            "{records: [{id: 'x', name: 'y'}]}",
         ] {
             assert!(!same(raw, &untagged(), &options), "{raw}");
         }
+        // An item that cannot be recovered: every branch fails, the page on the item (met
+        // where it is), the error without meeting it; the union's error is the deepest of
+        // theirs, found item by item.
+        let raw = "{records: [{id: 'x', name: 'y'}]}";
+        assert!(!same(raw, &untagged(), &options));
+        assert!(errs_item_by_item(raw, &untagged(), &options));
+        // A branch whose error is deeper than the item's: its error, item by item too.
+        let mut deep = untagged();
+        let code = json!({"type": "object", "properties": {"n": {"type": "integer"}},
+            "required": ["n"]});
+        deep["anyOf"][1] = json!({"type": "object", "properties": {"detail": {"type": "object",
+            "properties": {"code": code}, "required": ["code"]}}, "required": ["detail"]});
+        let raw = "{detail: {code: {n: 'x'}}, records: [5]}";
+        assert!(!same(raw, &deep, &options));
+        assert!(errs_item_by_item(raw, &deep, &options));
+        let e = crate::from_llm_with_compiled(raw, &Schema::compile(&deep).unwrap(), &options);
+        assert_eq!(e.error.unwrap().path(), "/detail/code/n");
         // Another branch that fits the object whatever the items (it asks for nothing):
         // recovery weighs them, items included.
         let mut loose = untagged();

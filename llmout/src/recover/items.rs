@@ -285,7 +285,8 @@ fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) ->
 ///   property is the value's only key ([`external_branch`](super::external_branch));
 /// - untagged ([`untagged`]), or tagged where the value names no branch as written:
 ///   recovery takes the only branch that fits the value with an empty array in the items'
-///   place, where every other fails without meeting that place
+///   place, where every other fails without meeting that place; or the cheapest of those
+///   that fit, where each meets the items' place once, against the items' schema
 ///   (`Walker::branch_apart_from_the_items`).
 ///
 /// Where none of these decides, recovery weighs the branches, items included, which reading
@@ -327,9 +328,8 @@ fn objects_at(schema: &Schema, id: NodeId) -> Option<(Vec<&Object>, bool)> {
 
 /// The object branches of an untagged union at `id` (serde's `#[serde(untagged)]`), beside
 /// which every branch is a scalar's (a string, a number, a boolean, `null`, an `enum`):
-/// recovery takes the only branch that fits the value with an empty array in the items'
-/// place, where every other fails without meeting it
-/// (`Walker::branch_apart_from_the_items`).
+/// recovery takes the branch that fits the value with an empty array in the items' place
+/// whatever the items, where one does (`Walker::branch_apart_from_the_items`).
 fn untagged<'s>(schema: &'s Schema, branches: &[NodeId]) -> Option<(Vec<&'s Object>, bool)> {
     let mut objects = Vec::new();
     for &b in branches {
@@ -765,11 +765,10 @@ impl Walker<'_> {
                 .strip_prefix(path.as_str())
                 .is_some_and(|rest| rest.starts_with('/'))
         };
-        if !self.holes.iter().any(within)
-            || self.holes.iter().any(|h| within(h) && h.fails.is_some())
-        {
+        if !self.holes.iter().any(within) {
             return None;
         }
+        let failing = self.holes.iter().any(|h| within(h) && h.fails.is_some());
         // Each hole within met once, cleanly.
         let (mut holes, mut lanes) = (0, 0u64);
         for (i, _) in self.holes.iter().enumerate().filter(|(_, h)| within(h)) {
@@ -782,6 +781,8 @@ impl Walker<'_> {
         let only = self.memoised(v, rid, depth, question, |w| {
             let (warnings, cost) = (w.warnings.len(), w.cost);
             let mut best: Option<(usize, u64)> = None;
+            // The error that got deepest (the first of equals), as `choose` keeps it.
+            let mut deepest: Option<(usize, usize)> = None;
             let (mut fit, mut clean) = (0, true);
             for (i, &b) in branches.iter().enumerate() {
                 let (visits, cleans) = (w.hole_visits, w.clean_visits);
@@ -791,20 +792,28 @@ impl Walker<'_> {
                 w.cost = cost;
                 w.warnings.truncate(warnings);
                 let met = w.hole_visits - visits;
+                let exact = met == holes && w.clean_visits.wrapping_sub(cleans) == lanes;
                 match r {
                     Ok(_) => {
                         fit += 1;
-                        clean &= met == holes && w.clean_visits.wrapping_sub(cleans) == lanes;
+                        clean &= exact;
                         if best.is_none_or(|(_, c)| branch_cost < c) {
                             best = Some((i, branch_cost));
                         }
                     }
-                    Err(_) if met == 0 => {}
+                    // Failed whatever the items, or on the item that fails, met where it is.
+                    Err(e) if met == 0 || (failing && exact) => {
+                        if deepest.is_none_or(|(_, len)| e.path().len() > len) {
+                            deepest = Some((i, e.path().len()));
+                        }
+                    }
                     Err(_) => return Ok(NONE),
                 }
             }
-            match best {
-                Some((i, _)) if fit == 1 || clean => Ok(i),
+            match (best, deepest) {
+                (Some((i, _)), _) if (fit == 1 && !failing) || clean => Ok(i),
+                // Every branch fails: the union's error is the deepest of theirs.
+                (None, Some((i, _))) if failing => Ok(i),
                 _ => Ok(NONE),
             }
         });
@@ -853,14 +862,23 @@ impl Walker<'_> {
                 .any(|h| h.at.is_some() && h.path == self.path)
     }
 
-    /// `property` on a property of an object at reply depth `depth`: notes where an items'
-    /// member's recovery begins. True where it is such a member and an item could not be
-    /// recovered: its recovery then comes to the item's error ([`failed_hole`](Self::failed_hole)).
+    /// `property` on a property of an object at reply depth `depth`, of schema `id`: notes
+    /// where an items' member's recovery begins. True where it is such a member and an item
+    /// could not be recovered: its recovery then comes to the item's error
+    /// ([`failed_hole`](Self::failed_hole)). In a weighing, nothing is noted, and that is
+    /// so only where `id` is the schema the items were read against: there they fail as
+    /// they would in the value (under another schema, the empty array is weighed, and the
+    /// visit is not clean, [`visits_a_hole`](Self::visits_a_hole)).
     #[inline(never)]
-    pub(super) fn mark_hole(&mut self, depth: usize) -> bool {
+    pub(super) fn mark_hole(&mut self, depth: usize, id: NodeId) -> bool {
         let (warnings, violations) = (self.warnings.len(), self.violations.len());
         if self.dry > 0 {
-            return false;
+            return self.holes.iter().any(|h| {
+                depth == h.depth
+                    && h.path == self.path
+                    && h.fails.is_some()
+                    && h.array.is_some_and(|array| self.schema.same(array, id))
+            });
         }
         let order = self.holes.iter().filter(|h| h.at.is_some()).count();
         let path = &self.path;
@@ -882,7 +900,8 @@ impl Walker<'_> {
 
     /// The recovery of an items' member where an item could not be recovered (see
     /// [`mark_hole`](Self::mark_hole)): the item's error, in the place of the empty array's
-    /// recovery.
+    /// recovery. In a weighing, a copy of it, and the visit counted as `value` counts it: at
+    /// the hole's path, clean.
     #[cold]
     #[inline(never)]
     pub(super) fn failed_hole(
@@ -892,6 +911,15 @@ impl Walker<'_> {
         depth: usize,
     ) -> Result<Value, Error> {
         let path = &self.path;
+        if self.dry > 0 {
+            let at = self.holes.iter().position(|h| h.path == *path);
+            if let Some((i, Some(e))) = at.map(|i| (i, self.holes[i].fails.clone())) {
+                self.hole_visits += 1;
+                self.clean_visits = self.clean_visits.wrapping_add(lane(i));
+                return Err(e);
+            }
+            return self.value(empty, id, depth);
+        }
         let fails = self
             .holes
             .iter_mut()

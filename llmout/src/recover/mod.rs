@@ -1672,7 +1672,7 @@ impl Walker<'_> {
         slot: Option<Cow<'_, Value>>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
-        let failed = !self.holes.is_empty() && self.mark_hole(depth);
+        let failed = !self.holes.is_empty() && self.mark_hole(depth, p.schema);
         match slot {
             Some(v) if v.is_null() && !self.schema.is_nullable(p.schema) => {
                 if p.no_invent {
