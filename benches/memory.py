@@ -59,7 +59,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   that fits the object around the records, whatever they are). The same document against
   two pages that both fit the object around the records (a total, or a cursor) and `null`
   (`parse-two-pages`, item by item since session 25: both give the records the same schema,
-  so the items weigh the same in each).
+  so the items weigh the same in each). `untagged-bad`: the same with `id: true` in the
+  middle record, against the untagged enum: exit 1, the record's error
+  (`parse-untagged-error`, item by item since session 25).
 * `two`: half the `messy` records in each of two members (`{users: [...], orders:
   [...]}`), read by `parse` against an object schema with both arrays (`parse-two`) and
   with `{}` (`parse-two-any`): both read item by item since session 21 (before, the larger
@@ -110,7 +112,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
   parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged, parse-untagged,
-  parse-two-pages, parse-tagged-both,
+  parse-two-pages, parse-tagged-both, parse-untagged-error,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
   tools-one-call, tools-one-call-rows, tools-one-call-defs, tools-one-call-rows-defs,
@@ -380,10 +382,11 @@ def write_tagged(f) -> None:
     f.write(b"}")
 
 
-def write_untagged(f) -> None:
-    """The messy records in an untagged enum's branch: `{total: N, records: [...]}`."""
+def write_untagged(f, bad: int = -1) -> None:
+    """The messy records in an untagged enum's branch: `{total: N, records: [...]}`; record
+    `bad` (if any) has `id: true`."""
     f.write(f"{{total: {RECORDS}, records: ".encode())
-    write_messy(f)
+    write_messy(f, bad=bad)
     f.write(b"}")
 
 
@@ -861,6 +864,14 @@ def main() -> None:
             # against two tagged variants that both hold them.
             ("parse-two-pages", lambda: doc("untagged", write_untagged), ["parse", "--schema", two_pages_path], None),
             ("parse-tagged-both", lambda: doc("tagged", write_tagged), ["parse", "--schema", tagged_both_path], None),
+            # A record that cannot be recovered in the untagged enum's page: every branch
+            # fails, and the union's error is the record's.
+            (
+                "parse-untagged-error",
+                lambda: doc("untagged-bad", lambda f: write_untagged(f, bad=RECORDS // 2)),
+                ["parse", "--schema", untagged_path],
+                None,
+            ),
             # The records as an adjacently tagged enum's content.
             ("parse-adjacent", lambda: doc("adjacent", write_adjacent), ["parse", "--schema", adjacent_path], None),
             # The keyed records as an object's member (a map below the root).
