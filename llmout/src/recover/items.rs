@@ -900,8 +900,8 @@ impl Walker<'_> {
 
     /// The recovery of an items' member where an item could not be recovered (see
     /// [`mark_hole`](Self::mark_hole)): the item's error, in the place of the empty array's
-    /// recovery. In a weighing, a copy of it, and the visit counted as `value` counts it: at
-    /// the hole's path, clean.
+    /// recovery (a copy: a weighing meets it, and the value's recovery after it), the visit
+    /// counted as `value` counts it, at the hole's path, clean.
     #[cold]
     #[inline(never)]
     pub(super) fn failed_hole(
@@ -911,22 +911,13 @@ impl Walker<'_> {
         depth: usize,
     ) -> Result<Value, Error> {
         let path = &self.path;
-        if self.dry > 0 {
-            let at = self.holes.iter().position(|h| h.path == *path);
-            if let Some((i, Some(e))) = at.map(|i| (i, self.holes[i].fails.clone())) {
+        let at = self.holes.iter().position(|h| h.path == *path);
+        match at.and_then(|i| Some((i, self.holes[i].fails.clone()?))) {
+            Some((i, e)) => {
                 self.hole_visits += 1;
                 self.clean_visits = self.clean_visits.wrapping_add(lane(i));
-                return Err(e);
+                Err(e)
             }
-            return self.value(empty, id, depth);
-        }
-        let fails = self
-            .holes
-            .iter_mut()
-            .find(|h| h.path == *path)
-            .and_then(|h| h.fails.take());
-        match fails {
-            Some(e) => Err(e),
             None => self.value(empty, id, depth),
         }
     }
