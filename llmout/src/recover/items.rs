@@ -679,10 +679,10 @@ struct Repeat {
 }
 
 /// A member whose items are recovered one by one: its pointer, the reply depth of the
-/// object it is in, its array's schema, where its recovery began once it has, whether a union around it was
-/// decided by weighing its branches, items included (`Walker::weighs_the_hole`), and the
-/// error of an item that could not be recovered, which its recovery then comes to
-/// ([`around`]).
+/// object it is in, its array's schema, where its recovery began once it has, whether a
+/// union around it was decided by weighing its branches, items included
+/// (`Walker::weighs_the_hole`), and the error of an item that could not be recovered, which
+/// its recovery then comes to ([`around`]).
 pub(super) struct Hole {
     path: String,
     depth: usize,
@@ -737,15 +737,21 @@ impl Walker<'_> {
     /// it holds an items' member (an untagged enum of objects, `{"records": [...]}` beside
     /// `{"error": "..."}`), weighing its branches with an empty array in the items' place.
     /// Every branch that fails must fail without meeting that place: it fails as well with
-    /// the items there (recovery met nothing of them). The items must be recovered with no
-    /// error (an item's error would be a branch's, and the union's error the one of all
-    /// branches that got deepest). Then, of the branches that fit:
+    /// the items there (recovery met nothing of them). Then, of the branches that fit:
     /// - one alone: recovering the value with its items takes it, the only one that fits;
     /// - more: each must meet each items' place within the value once, at its path, against
     ///   the schema the items are read against, and no other place that may be one
     ///   ([`visits_a_hole`](Self::visits_a_hole)). The items then add the same cost to every
     ///   branch that fits, and the cheapest of them with the empty array (the first of
     ///   equals) is the cheapest with the items.
+    ///
+    /// Where an item could not be recovered, a branch that meets its place so (once, at its
+    /// path, against the items' schema) comes there to the item's error in the weighing, as
+    /// it does with the items ([`mark_hole`](Self::mark_hole)). Every branch must then fail
+    /// without meeting the place or meet it so, whether it fits (an optional member dropped
+    /// for the error) or fails. Of those that fit, the cheapest is taken; where none does,
+    /// the one whose error got deepest (the first of equals), which is the union's error as
+    /// `choose` keeps it.
     ///
     /// `None` otherwise (the union weighs its branches,
     /// [`weighs_the_hole`](Self::weighs_the_hole)), or where no items' member is in the
@@ -865,10 +871,10 @@ impl Walker<'_> {
     /// `property` on a property of an object at reply depth `depth`, of schema `id`: notes
     /// where an items' member's recovery begins. True where it is such a member and an item
     /// could not be recovered: its recovery then comes to the item's error
-    /// ([`failed_hole`](Self::failed_hole)). In a weighing, nothing is noted, and that is
-    /// so only where `id` is the schema the items were read against: there they fail as
-    /// they would in the value (under another schema, the empty array is weighed, and the
-    /// visit is not clean, [`visits_a_hole`](Self::visits_a_hole)).
+    /// ([`failed_hole`](Self::failed_hole)). In a weighing, nothing is noted, and the answer
+    /// is true only where `id` is the schema the items were read against: there they fail
+    /// as they would in the value (under another schema, the empty array is weighed, and
+    /// the visit is not clean, [`visits_a_hole`](Self::visits_a_hole)).
     #[inline(never)]
     pub(super) fn mark_hole(&mut self, depth: usize, id: NodeId) -> bool {
         let (warnings, violations) = (self.warnings.len(), self.violations.len());
