@@ -16,7 +16,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{check, describe_value, push_index, push_key, Question, Recovered, Walker};
-use crate::repair::items::{Members, Place};
+use crate::repair::items::{Members, Place, HOLES};
 use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Schema};
 use crate::{Error, Options, Violation};
 
@@ -693,11 +693,12 @@ pub(super) struct Hole {
     fails: Option<Error>,
 }
 
-/// A hole's share of `Walker::clean_visits`: a lane of 16 bits each, for the first four
-/// holes (as many as are read item by item in one object, `HOLES`); `0` for any other,
-/// whose visits are then never clean.
+/// A hole's share of `Walker::clean_visits`: a lane of 16 bits each, for as many holes as
+/// are read item by item in one object ([`HOLES`]); `0` for any other, whose visits are
+/// then never clean.
 fn lane(index: usize) -> u64 {
-    if index < 4 {
+    const { assert!(HOLES * 16 <= 64, "a lane of 16 bits per hole in a u64") };
+    if index < HOLES {
         1 << (16 * index)
     } else {
         0
