@@ -3545,6 +3545,96 @@ mod tests {
         ));
     }
 
+    /// Objects whose many properties lead to objects of many properties: the walk finds
+    /// each node's members once for each level left, where it followed every path (300
+    /// properties to an object of 300 that lead back to it, no items below: hours per
+    /// reply). Each level's members are the first 256 found in the schema's order, where
+    /// the deeper ones are found first.
+    #[test]
+    fn a_schema_of_many_properties_that_lead_back_is_followed_once_a_level() {
+        let wide = |to: &str| -> serde_json::Map<String, Value> {
+            (0..300)
+                .map(|i| (format!("p{i}"), json!({"$ref": to})))
+                .collect()
+        };
+        let mut root = wide("#/$defs/N");
+        root.insert("records".into(), records());
+        let schema = json!({
+            "type": "object",
+            "properties": root,
+            "$defs": {"N": {"type": "object", "properties": wide("#/$defs/N")}}
+        });
+        let compiled = Schema::compile(&schema).unwrap();
+        assert_eq!(
+            walk::members(&compiled),
+            Members::Named(vec![(
+                "records".to_owned(),
+                crate::repair::items::Place::Items
+            )])
+        );
+        let options = Options::default();
+        let raw = "{p0: {p1: {}}, records: [{id: 1, name: 'x'}, {'id': '2', name: 'y'}]}";
+        assert!(same(raw, &schema, &options));
+
+        // Where every property leads back to an object that holds items:
+        let mut properties = serde_json::Map::new();
+        for i in 0..300 {
+            properties.insert(format!("p{i}"), json!({"$ref": "#"}));
+        }
+        properties.insert(
+            "items".into(),
+            json!({"type": "array", "items": {"type": "integer"}}),
+        );
+        let schema = json!({"type": "object", "properties": properties});
+        let compiled = Schema::compile(&schema).unwrap();
+        let Members::Named(top) = walk::members(&compiled) else {
+            panic!("members")
+        };
+        // Level 1 holds `items` alone; level 2 each property to it, and `items`, to the
+        // budget: 255 of them; then one property a level.
+        let names = |m: &Members| match m {
+            Members::Named(named) => named.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
+            _ => Vec::new(),
+        };
+        assert_eq!(names(&Members::Named(top.clone())), ["p0"]);
+        let crate::repair::items::Place::Within(second) = &top[0].1 else {
+            panic!("within")
+        };
+        assert_eq!(names(second), ["p0"]);
+        let Members::Named(second) = &**second else {
+            panic!("named")
+        };
+        let crate::repair::items::Place::Within(third) = &second[0].1 else {
+            panic!("within")
+        };
+        let third = names(third);
+        assert_eq!(third.len(), 255);
+        assert_eq!(third[254], "p254");
+        let options = Options::default();
+        assert!(same(
+            "{p0: {p0: {p9: {items: [1, '2', 3,]}}}}",
+            &schema,
+            &options
+        ));
+        assert!(same(
+            "{'p0': {p0: {p3: {items: [7]}, P1: 'x'}}}",
+            &schema,
+            &options
+        ));
+        // Past the budget, which the deeper levels took first: whole.
+        assert!(!same(
+            "{p0: {p0: {p255: {items: [1, 2]}}}}",
+            &schema,
+            &options
+        ));
+        assert!(!same("{p0: {items: [1, 2]}}", &schema, &options));
+        assert!(!same(
+            "{p1: {p0: {p0: {items: [1, 2]}}}}",
+            &schema,
+            &options
+        ));
+    }
+
     /// One record or many: `OneOrMany<Record> { One(Record), Many(Vec<Record>) }`.
     fn one_or_many() -> Value {
         let records = records();

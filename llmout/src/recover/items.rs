@@ -10,7 +10,8 @@
 //! way, one by one under their keys ([`Items::entries`]).
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -215,7 +216,9 @@ fn object_at(schema: &Schema, id: NodeId) -> Option<&Object> {
 pub(crate) const LEVELS: usize = 4;
 
 /// The most members [`members`] follows, in all: a schema whose objects refer to each other
-/// would make `LEVELS` levels of every property of every object.
+/// would make `LEVELS` levels of every property of every object. Each schema node's members
+/// are found once for each number of levels left, and count once however many properties
+/// lead there.
 const MEMBERS_FOLLOWED: usize = 256;
 
 /// The members of a top-level object whose arrays can be recovered item by item
@@ -224,6 +227,10 @@ const MEMBERS_FOLLOWED: usize = 256;
 /// [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found in the schema's order); any member
 /// when the root is any value (`{}`) or an array of items (a wrapper's); the object's own
 /// members when the root is a map ([`map_root`]); none otherwise.
+///
+/// Linear in the schema's size for each level: the members below a node are found once for
+/// each number of levels left ([`Follow`]), and an object's property names are grouped by
+/// hashing, not compared pairwise.
 pub(crate) fn members(schema: &Schema) -> Members {
     if any_root(schema) || wrapper_root(schema) {
         return Members::Any;
@@ -231,46 +238,94 @@ pub(crate) fn members(schema: &Schema) -> Members {
     if map_root(schema).is_some() {
         return Members::Entries;
     }
-    let mut budget = MEMBERS_FOLLOWED;
-    members_at(schema, schema.root(), LEVELS, &mut budget)
+    let mut follow = Follow {
+        schema,
+        budget: MEMBERS_FOLLOWED,
+        found: HashMap::new(),
+    };
+    follow.members_at(schema.root(), LEVELS)
 }
 
-fn members_at(schema: &Schema, id: NodeId, levels: usize, budget: &mut usize) -> Members {
-    let Some((objects, _)) = objects_at(schema, id) else {
-        return Members::None;
-    };
-    let mut named: Vec<(String, Place)> = Vec::new();
-    let mut done: Vec<&str> = Vec::new();
-    for p in objects.iter().flat_map(|o| &o.properties) {
-        if *budget == 0 {
-            break;
-        }
-        if done.contains(&p.name.as_str()) {
-            continue;
-        }
-        done.push(&p.name);
-        let Some(at) = key_schema(schema, &objects, &p.name) else {
-            continue;
+/// The walk of [`members`]: what it found below each node, shared by every property that
+/// leads there ([`Place::Within`]), and what is left of [`MEMBERS_FOLLOWED`].
+struct Follow<'s> {
+    schema: &'s Schema,
+    budget: usize,
+    /// By the node a property's schema resolves to and the levels left: its members, `None`
+    /// where none leads to items.
+    found: HashMap<(NodeId, usize), Option<Arc<Members>>>,
+}
+
+impl Follow<'_> {
+    fn members_at(&mut self, id: NodeId, levels: usize) -> Members {
+        let schema = self.schema;
+        let Some((objects, _)) = objects_at(schema, id) else {
+            return Members::None;
         };
-        let place = if array_of(schema, at).is_some() {
-            Place::Items
-        } else if map_at(schema, at).is_some() {
-            Place::Entries
-        } else if levels > 1 {
-            match members_at(schema, at, levels - 1, budget) {
-                Members::None => continue,
-                inner => Place::Within(Arc::new(inner)),
+        // Each name once, in the order first met, with the schema the objects give it (as
+        // `key_schema` folds them; `None` where two branches give it schemas apart).
+        let mut names: Vec<&str> = Vec::new();
+        let mut given: HashMap<&str, Option<NodeId>> = HashMap::new();
+        for p in objects.iter().flat_map(|o| &o.properties) {
+            match given.entry(&p.name) {
+                Entry::Vacant(e) => {
+                    names.push(&p.name);
+                    e.insert(Some(p.schema));
+                }
+                Entry::Occupied(mut e) => {
+                    let at = e.get_mut();
+                    *at = at.and_then(|at| same_key(schema, at, p.schema));
+                }
             }
+        }
+        let mut named: Vec<(String, Place)> = Vec::new();
+        for name in names {
+            if self.budget == 0 {
+                break;
+            }
+            let Some(at) = given[name] else {
+                continue;
+            };
+            let place = if array_of(schema, at).is_some() {
+                Place::Items
+            } else if map_at(schema, at).is_some() {
+                Place::Entries
+            } else if levels > 1 {
+                match self.within(at, levels - 1) {
+                    Some(inner) => Place::Within(inner),
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            self.budget = self.budget.saturating_sub(1);
+            named.push((name.to_owned(), place));
+        }
+        if named.is_empty() {
+            Members::None
         } else {
-            continue;
-        };
-        *budget = budget.saturating_sub(1);
-        named.push((p.name.clone(), place));
+            Members::Named(named)
+        }
     }
-    if named.is_empty() {
-        Members::None
-    } else {
-        Members::Named(named)
+
+    /// The members below a property whose schema is `id`, `levels` deep: found once for the
+    /// node `id` resolves to. (Nothing is followed into a node with constraints, which
+    /// covers every node a `$ref` chain passes; past that, the members depend on the node
+    /// resolved to alone.)
+    fn within(&mut self, id: NodeId, levels: usize) -> Option<Arc<Members>> {
+        if self.schema.is_constrained_at(id) {
+            return None;
+        }
+        let key = (self.schema.resolve(id), levels);
+        if let Some(found) = self.found.get(&key) {
+            return found.clone();
+        }
+        let found = match self.members_at(key.0, levels) {
+            Members::None => None,
+            inner => Some(Arc::new(inner)),
+        };
+        self.found.insert(key, found.clone());
+        found
     }
 }
 
@@ -363,20 +418,25 @@ fn property_at(schema: &Schema, id: NodeId, key: &str) -> Option<(NodeId, bool)>
 ///   branch, which the tag may name after them, and a branch the tag names may walk to the
 ///   items with a schema of its own.
 fn key_schema(schema: &Schema, objects: &[&Object], key: &str) -> Option<NodeId> {
-    let mut found = None;
-    for p in objects.iter().flat_map(|o| &o.properties) {
-        if p.name != key {
-            continue;
-        }
-        found = match found {
-            None => Some(p.schema),
-            Some(at) if schema.same(at, p.schema) => found,
-            Some(_) if !holds_items(schema, p.schema) => found,
-            Some(at) if !holds_items(schema, at) => Some(p.schema),
-            Some(_) => return None,
-        };
+    let mut given = objects
+        .iter()
+        .flat_map(|o| &o.properties)
+        .filter(|p| p.name == key)
+        .map(|p| p.schema);
+    let first = given.next()?;
+    given.try_fold(first, |at, next| same_key(schema, at, next))
+}
+
+/// The schema two objects give one key, `at` and `next` in that order, for [`key_schema`]:
+/// `None` where both can hold items and are not the same schema.
+fn same_key(schema: &Schema, at: NodeId, next: NodeId) -> Option<NodeId> {
+    if schema.same(at, next) || !holds_items(schema, next) {
+        Some(at)
+    } else if !holds_items(schema, at) {
+        Some(next)
+    } else {
+        None
     }
-    found
 }
 
 /// Whether recovering a value against `id` may walk into it, to the items' member: true for
