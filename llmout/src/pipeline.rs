@@ -358,10 +358,16 @@ fn deserialize<T: LlmOutput>(
         &value,
         options.get_policy() == crate::Policy::Strict,
     ) {
+        let names: std::collections::HashSet<&str> = o
+            .properties
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.name.as_str())
+            .collect();
         let mut required = serde_json::Map::new();
         let mut dropped = Vec::new();
         for (k, v) in map {
-            if o.properties.iter().any(|p| p.required && p.name == *k) {
+            if names.contains(k.as_str()) {
                 required.insert(k.clone(), v.clone());
             } else {
                 dropped.push(k.clone());

@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 
 use serde_json::{Map, Number, Value};
@@ -124,8 +124,14 @@ impl Walker<'_> {
     /// matches one, was recovered against one schema: its value must fit the others too.
     fn check_pattern_overlaps(&mut self, o: &crate::schema::Object, map: &Map<String, Value>) {
         let base = self.path.len();
+        // (Hashed where comparing each key with each name would take long.)
+        let names: Option<HashSet<&str>> = (map.len().saturating_mul(o.properties.len()) > 1024)
+            .then(|| o.properties.iter().map(|p| p.name.as_str()).collect());
         for (key, value) in map {
-            let declared = o.properties.iter().any(|p| p.name == *key);
+            let declared = match &names {
+                Some(names) => names.contains(key.as_str()),
+                None => o.properties.iter().any(|p| p.name == *key),
+            };
             let matching = o.pattern_properties.iter().filter(|(p, _)| p.is_match(key));
             // (An undeclared key was recovered against the first pattern it matches.)
             for (pattern, s) in matching.skip(usize::from(!declared)) {

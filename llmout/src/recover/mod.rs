@@ -90,7 +90,7 @@ mod keys;
 pub(crate) mod text;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Number, Value};
 
@@ -1244,19 +1244,18 @@ impl Walker<'_> {
         }
         // Every key a property by its exact name and every required property present: the
         // common case, walked in the map's order (in place when the map is owned).
-        let all_exact = map
-            .keys()
-            .all(|k| o.properties.iter().any(|p| p.name == *k));
+        let oid = self.schema.resolve(id);
+        let all_exact = map.keys().all(|k| self.keys.exact(oid, o, k).is_some());
         if all_exact
             && o.properties
                 .iter()
                 .all(|p| !p.required || map.contains_key(&p.name))
         {
             return match map {
-                Cow::Owned(map) => self.exact_owned(map, o, depth),
+                Cow::Owned(map) => self.exact_owned(map, oid, o, depth),
                 Cow::Borrowed(map) => {
                     let keys = self.schema.is_constrained_at(id);
-                    self.exact_borrowed(map, o, depth, keys)
+                    self.exact_borrowed(map, oid, o, depth, keys)
                 }
             };
         }
@@ -1445,13 +1444,14 @@ impl Walker<'_> {
     fn exact_owned(
         &mut self,
         mut map: Map<String, Value>,
+        oid: NodeId,
         o: &Object,
         depth: usize,
     ) -> Result<Value, Error> {
         let base = self.path.len();
-        let mut dropped = Vec::new();
+        let mut dropped = HashSet::new();
         for (key, slot) in map.iter_mut() {
-            let Some(p) = o.properties.iter().find(|p| p.name == *key) else {
+            let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
             };
             let given = Cow::Owned(std::mem::take(slot));
@@ -1460,11 +1460,11 @@ impl Walker<'_> {
             self.path.truncate(base);
             match r? {
                 Some(v) => *slot = v,
-                None => dropped.push(key.clone()),
+                None => drop(dropped.insert(key.clone())),
             }
         }
-        for key in dropped {
-            map.shift_remove(&key);
+        if !dropped.is_empty() {
+            map.retain(|key, _| !dropped.contains(key));
         }
         Ok(Value::Object(map))
     }
@@ -1531,9 +1531,7 @@ impl Walker<'_> {
         // Described only if no key turns out to be known (the error below).
         let found_keys = if o.properties.is_empty()
             || extras_only_ok
-            || map
-                .keys()
-                .any(|k| o.properties.iter().any(|p| &p.name == k))
+            || map.keys().any(|k| self.keys.exact(oid, o, k).is_some())
         {
             String::new()
         } else {
@@ -1899,6 +1897,7 @@ impl Walker<'_> {
     fn exact_borrowed(
         &mut self,
         map: &Map<String, Value>,
+        oid: NodeId,
         o: &Object,
         depth: usize,
         keys: bool,
@@ -1906,7 +1905,7 @@ impl Walker<'_> {
         let base = self.path.len();
         let mut out = Map::new();
         for (key, given) in map {
-            let Some(p) = o.properties.iter().find(|p| p.name == *key) else {
+            let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
             };
             let given = Cow::Borrowed(given);

@@ -25,7 +25,8 @@
 //! assert!(obj.properties[0].required);
 //! ```
 
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Number, Value};
 
@@ -880,31 +881,37 @@ impl<'a> Compiler<'a> {
     }
 
     fn object(&mut self, obj: &'a Map<String, Value>, depth: usize) -> Result<Object, Error> {
+        // (Sets: a schema may list many names, each looked up once a property.)
         let required: Vec<&str> = obj
             .get("required")
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let no_invent: Vec<&str> = obj
+        let listed: HashSet<&str> = required.iter().copied().collect();
+        let no_invent: HashSet<&str> = obj
             .get("x-no-invent")
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
         let mut object = Object::default();
+        // Each property's index by its name (the first of a name).
+        let mut index: HashMap<&str, usize> = HashMap::new();
         if let Some(props) = obj.get("properties").and_then(Value::as_object) {
             for (name, schema) in props {
                 let id = self.node(schema, None, depth + 1)?;
+                index.entry(name).or_insert(object.properties.len());
                 object.properties.push(Property {
                     name: name.clone(),
                     schema: id,
-                    required: required.contains(&name.as_str()),
-                    no_invent: no_invent.contains(&name.as_str()),
+                    required: listed.contains(name.as_str()),
+                    no_invent: no_invent.contains(name.as_str()),
                 });
             }
         }
         // Required names with no schema of their own accept anything.
         for r in &required {
-            if !object.properties.iter().any(|p| p.name == *r) {
+            if let Entry::Vacant(e) = index.entry(r) {
+                e.insert(object.properties.len());
                 let id = self.push(Node::of(Kind::Any));
                 object.properties.push(Property {
                     name: (*r).to_owned(),
@@ -934,7 +941,7 @@ impl<'a> Compiler<'a> {
                 let Some(target) = target.as_str() else {
                     continue;
                 };
-                if let Some(i) = object.properties.iter().position(|p| p.name == target) {
+                if let Some(&i) = index.get(target) {
                     object.aliases.push((alias.clone(), i));
                 }
             }
