@@ -268,9 +268,10 @@ impl Schema {
         let mut c = Compiler {
             doc: schema,
             nodes: vec![Node::of(Kind::Any)],
-            refs: Vec::new(),
+            refs: HashMap::new(),
             patterns,
             beyond_types: false,
+            merged: 0,
         };
         let root = c.node(schema, None, 0)?;
         let mut schema = Schema {
@@ -560,12 +561,20 @@ struct Compiler<'a> {
     doc: &'a Value,
     nodes: Vec<Node>,
     /// `$ref` strings already compiled, and their node.
-    refs: Vec<(String, NodeId)>,
+    refs: HashMap<String, NodeId>,
     /// The schema's regular expressions, compiled once by `valid::check`, by source.
     patterns: HashMap<String, Pattern>,
     /// A check other than a fixed-size integer's own range was compiled.
     beyond_types: bool,
+    /// Properties and checks copied by `allOf` merges so far (see [`MERGED`]).
+    merged: usize,
 }
+
+/// The most properties and checks `allOf` merges may copy in one schema. Each merge copies
+/// its parts, so a schema can ask for far more than it writes: `allOf` of the same
+/// definition twice, twenty definitions deep, is a million properties from 1 KB. Beyond this
+/// the schema is refused.
+pub(crate) const MERGED: usize = 1 << 18;
 
 impl<'a> Compiler<'a> {
     fn push(&mut self, node: Node) -> NodeId {
@@ -638,7 +647,7 @@ impl<'a> Compiler<'a> {
                     }
                 }
                 let union = self.union_of(ids);
-                node = self.conjoin(node, union);
+                node = self.conjoin(node, union)?;
                 node.nullable |= nullable;
             }
         }
@@ -646,7 +655,7 @@ impl<'a> Compiler<'a> {
             for p in parts {
                 let id = self.node(p, None, depth + 1)?;
                 let part = self.nodes[id.0].clone();
-                node = self.conjoin(node, part);
+                node = self.conjoin(node, part)?;
             }
         }
         // A union's checks go to each branch (a node of its own that refers to the branch),
@@ -950,7 +959,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn reference(&mut self, reference: &str, depth: usize) -> Result<NodeId, Error> {
-        if let Some((_, id)) = self.refs.iter().find(|(r, _)| r == reference) {
+        if let Some(id) = self.refs.get(reference) {
             return Ok(*id);
         }
         let target = super::valid::resolve(self.doc, reference).ok_or_else(|| {
@@ -962,7 +971,7 @@ impl<'a> Compiler<'a> {
         let pointer = reference.strip_prefix('#').unwrap_or_default();
         // Reserve the node first so recursive references resolve to it.
         let placeholder = self.push(Node::of(Kind::Any));
-        self.refs.push((reference.to_owned(), placeholder));
+        self.refs.insert(reference.to_owned(), placeholder);
         let name = pointer.rsplit('/').next().filter(|n| !n.is_empty());
         let compiled = self.node(target, name, depth + 1)?;
         self.nodes[placeholder.0] = Node {
@@ -1000,27 +1009,26 @@ impl<'a> Compiler<'a> {
     }
 
     /// Both `a` and `b` (an `allOf`, or own keywords beside a combinator): object schemas are
-    /// merged; otherwise the more specific side wins.
-    fn conjoin(&mut self, a: Node, b: Node) -> Node {
+    /// merged, a property both declare taking both schemas (required where either requires
+    /// it); otherwise the more specific side wins. Refuses a schema whose merges copy more
+    /// than [`MERGED`] properties and checks.
+    fn conjoin(&mut self, a: Node, b: Node) -> Result<Node, Error> {
+        self.merged = self.merged.saturating_add(b.checks.len());
+        if let Kind::Object(y) = &b.kind {
+            self.merged = self.merged.saturating_add(y.properties.len());
+        }
+        if self.merged > MERGED {
+            return Err(invalid(
+                &format!("allOf merges that copy at most {MERGED} properties and checks"),
+                "more",
+            ));
+        }
         let nullable = b.nullable && (a.nullable || a.kind == Kind::Any);
         let mut checks = a.checks;
         checks.extend(b.checks);
         let mut merged = match (a.kind, b.kind) {
             (Kind::Any, kind) | (kind, Kind::Any) => Node::of(kind),
-            (Kind::Object(mut x), Kind::Object(y)) => {
-                let offset = x.properties.len();
-                x.properties.extend(y.properties);
-                x.aliases
-                    .extend(y.aliases.into_iter().map(|(a, i)| (a, i + offset)));
-                x.pattern_properties.extend(y.pattern_properties);
-                if x.additional == Additional::Unspecified || x.additional == Additional::Allow {
-                    x.additional = match y.additional {
-                        Additional::Allow if !x.properties.is_empty() => Additional::Unspecified,
-                        other => other,
-                    };
-                }
-                Node::of(Kind::Object(x))
-            }
+            (Kind::Object(x), Kind::Object(y)) => Node::of(Kind::Object(self.merge(x, y)?)),
             (Kind::Object(x), Kind::Ref(r)) | (Kind::Ref(r), Kind::Object(x)) => {
                 let target = self.nodes[r.0].clone();
                 let mut node = Node::of(Kind::Object(x));
@@ -1033,7 +1041,55 @@ impl<'a> Compiler<'a> {
         merged.nullable = nullable;
         merged.default = a.default.or(b.default);
         merged.name = a.name.or(b.name);
-        merged
+        Ok(merged)
+    }
+
+    /// The object schemas `x` and `y` merged (see [`conjoin`](Self::conjoin)): `x`'s
+    /// properties, then those of `y` it does not declare.
+    fn merge(&mut self, mut x: Object, y: Object) -> Result<Object, Error> {
+        let places: Vec<Option<usize>> = {
+            let index: HashMap<&str, usize> = x
+                .properties
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.name.as_str(), i))
+                .collect();
+            y.properties
+                .iter()
+                .map(|p| index.get(p.name.as_str()).copied())
+                .collect()
+        };
+        // Where each of `y`'s properties went, for its aliases.
+        let mut moved = Vec::with_capacity(y.properties.len());
+        for (p, place) in y.properties.into_iter().zip(places) {
+            let Some(i) = place else {
+                moved.push(x.properties.len());
+                x.properties.push(p);
+                continue;
+            };
+            moved.push(i);
+            let (schema, required, no_invent) = {
+                let q = &x.properties[i];
+                (q.schema, q.required, q.no_invent)
+            };
+            if schema != p.schema {
+                let both =
+                    self.conjoin(self.nodes[schema.0].clone(), self.nodes[p.schema.0].clone())?;
+                x.properties[i].schema = self.push(both);
+            }
+            x.properties[i].required = required || p.required;
+            x.properties[i].no_invent = no_invent || p.no_invent;
+        }
+        x.aliases
+            .extend(y.aliases.into_iter().map(|(a, i)| (a, moved[i])));
+        x.pattern_properties.extend(y.pattern_properties);
+        if x.additional == Additional::Unspecified || x.additional == Additional::Allow {
+            x.additional = match y.additional {
+                Additional::Allow if !x.properties.is_empty() => Additional::Unspecified,
+                other => other,
+            };
+        }
+        Ok(x)
     }
 }
 
@@ -1263,6 +1319,84 @@ mod tests {
         };
         let names: Vec<&str> = o.properties.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
+    }
+
+    /// A property both parts of an `allOf` declare takes both schemas, once: the second
+    /// part's bound is checked, a key in another case names one property, and `allOf` of
+    /// the same definition twice, forty deep, stays two properties (each merge copied its
+    /// parts: 2^40 before).
+    #[test]
+    fn all_of_parts_that_declare_one_property_merge_it() {
+        let s = Schema::compile(&json!({
+            "allOf": [
+                {"type": "object", "properties": {"a": {"type": "integer"}}, "x-aliases": {"A1": "a"}},
+                {"type": "object", "properties": {"a": {"minimum": 5}, "b": {}}, "required": ["a"], "x-aliases": {"B1": "b"}}
+            ]
+        }))
+        .unwrap();
+        let Kind::Object(o) = root_kind(&s) else {
+            panic!()
+        };
+        let props: Vec<(&str, bool)> = o
+            .properties
+            .iter()
+            .map(|p| (p.name.as_str(), p.required))
+            .collect();
+        assert_eq!(props, [("a", true), ("b", false)]);
+        assert_eq!(o.aliases, [("A1".to_owned(), 0), ("B1".to_owned(), 1)]);
+        let a = o.properties[0].schema;
+        assert!(matches!(s.node(s.resolve(a)).kind, Kind::Integer { .. }));
+        assert_eq!(
+            s.checks(a).collect::<Vec<_>>(),
+            [&Check::Minimum(serde_json::Number::from(5))]
+        );
+
+        let mut defs = serde_json::Map::new();
+        defs.insert(
+            "U0".into(),
+            json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {}}}),
+        );
+        for i in 1..=40 {
+            let r = format!("#/$defs/U{}", i - 1);
+            defs.insert(
+                format!("U{i}"),
+                json!({"type": "object", "allOf": [{"$ref": r}, {"$ref": r}]}),
+            );
+        }
+        let s = Schema::compile(&json!({"$ref": "#/$defs/U40", "$defs": defs})).unwrap();
+        let Kind::Object(o) = root_kind(&s) else {
+            panic!()
+        };
+        assert_eq!(o.properties.len(), 2);
+    }
+
+    /// Merges that would copy more than `MERGED` properties refuse the schema: one
+    /// definition of 500 properties merged into 600 objects.
+    #[test]
+    fn all_of_merges_are_bounded() {
+        let wide: serde_json::Map<String, Value> = (0..500)
+            .map(|i| (format!("f{i}"), json!({"type": "integer"})))
+            .collect();
+        let uses = |n: usize| -> serde_json::Map<String, Value> {
+            (0..n)
+                .map(|i| {
+                    let use_ = json!({"type": "object", "allOf": [{"$ref": "#/$defs/D"}]});
+                    (format!("p{i}"), use_)
+                })
+                .collect()
+        };
+        let schema = |n| {
+            json!({
+                "type": "object",
+                "properties": uses(n),
+                "$defs": {"D": {"type": "object", "properties": wide}}
+            })
+        };
+        assert!(Schema::compile(&schema(500)).is_ok());
+        assert_eq!(
+            Schema::compile(&schema(600)).unwrap_err().to_string(),
+            "expected allOf merges that copy at most 262144 properties and checks, found more"
+        );
     }
 
     #[test]
