@@ -460,6 +460,21 @@ fn enums() {
         err(json!("maybe"), &s).to_string(),
         "expected one of \"pass\", \"fail\", \"skip\", found \"maybe\""
     );
+    // A number in a value is no word to stem: `v10` is neither `v100` nor `v200`, and
+    // `K2499` is `k2499`, not `k249`.
+    let s = schema(json!({"enum": ["v100", "v200"]}));
+    assert_eq!(
+        err(json!("v10"), &s).to_string(),
+        "expected one of \"v100\", \"v200\", found \"v10\""
+    );
+    let tagged = |kind: &str| json!({"type": "object", "properties": {"kind": {"const": kind}, "n": {"type": "integer"}}, "required": ["kind", "n"]});
+    let s = schema(json!({"anyOf": [tagged("k249"), tagged("k2499")]}));
+    let r = run(json!({"kind": "K2499", "n": 1}), &s);
+    assert_eq!(r.value, json!({"kind": "k2499", "n": 1}));
+    assert_eq!(
+        r.warnings[0].message,
+        "matched \"K2499\" to \"k2499\" ignoring case and separators"
+    );
 }
 
 #[test]

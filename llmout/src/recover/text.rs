@@ -73,9 +73,12 @@ pub(crate) fn stem(word: &str) -> String {
             break;
         }
     }
+    // A doubled consonant (`skipp`), not a doubled digit (`v100` is no `v10`).
     let b = w.as_bytes();
-    if b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
-        w.pop();
+    if let [.., x, y] = b {
+        if b.len() >= 3 && x == y && y.is_ascii_alphabetic() && !b"aeiou".contains(y) {
+            w.pop();
+        }
     }
     w
 }
@@ -156,6 +159,10 @@ mod tests {
         assert_eq!(stem("passed"), "pas");
         assert_eq!(stem("fail"), "fail");
         assert_eq!(stem("failed"), "fail");
+        // Digits are no consonants.
+        assert_eq!(stem("v100"), "v100");
+        assert_eq!(stem("k2499"), "k2499");
+        assert_eq!(stem("v100s"), "v100");
     }
 
     #[test]
