@@ -1053,7 +1053,7 @@ fn as_items<'c>(
     candidates: impl IntoIterator<Item = &'c Candidate<'c>>,
     message: String,
     options: &Options,
-    fits: impl Fn(&Value) -> bool,
+    mut fits: impl FnMut(&Value) -> bool,
 ) -> Option<(Vec<Value>, Vec<Warning>)> {
     let mut values = Vec::new();
     let mut warnings = vec![Warning::new(
@@ -1127,8 +1127,10 @@ pub(crate) fn collected<O>(
         "collected the {} JSON objects given one by one in the reply into an array",
         outermost.len()
     );
+    let mut keys = recover::KeyIndex::new();
     let (values, mut warnings) = as_items(outermost, message, options, |v| {
-        v.as_object().is_some_and(|o| recover::item_like(schema, o))
+        v.as_object()
+            .is_some_and(|o| recover::item_like(schema, o, &mut keys))
     })?;
     let r = recover::recover(Value::Array(values), schema, options).ok()?;
     if !r.as_text.is_empty() {

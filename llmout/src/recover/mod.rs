@@ -98,7 +98,8 @@ use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
 use crate::{excerpt, Error, ErrorKind, Options, Policy, Violation, Warning, WarningKind};
 use coerce::Reason;
 use enums::{EnumIndex, Match};
-use keys::{KeyIndex, KeyMatch};
+pub(crate) use keys::KeyIndex;
+use keys::KeyMatch;
 
 /// A value recovered against a schema, the changes made, and their total cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,8 +166,9 @@ impl Recovered {
 /// array, can be one of its items: it has a member, and where the items are objects with
 /// properties, a key that names one of them (as recovery matches keys: exactly, by alias, or
 /// ignoring case and separators). Braces in prose (`fill in {name}`) read as an object with
-/// no such key.
-pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>) -> bool {
+/// no such key. `keys` is kept from one object to the next, so that an object schema's
+/// names are hashed once.
+pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>, keys: &mut KeyIndex) -> bool {
     if object.is_empty() {
         return false;
     }
@@ -179,15 +181,12 @@ pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>) -> bool {
         return true;
     };
     match &schema.node(items).kind {
-        Kind::Object(o) if !o.properties.is_empty() => {
-            let mut keys = KeyIndex::new();
-            object.keys().any(|k| {
-                matches!(
-                    keys.lookup(items, o, k),
-                    KeyMatch::Exact(_) | KeyMatch::Alias(_) | KeyMatch::Loose(_)
-                )
-            })
-        }
+        Kind::Object(o) if !o.properties.is_empty() => object.keys().any(|k| {
+            matches!(
+                keys.lookup(items, o, k),
+                KeyMatch::Exact(_) | KeyMatch::Alias(_) | KeyMatch::Loose(_)
+            )
+        }),
         _ => true,
     }
 }
@@ -1492,7 +1491,10 @@ impl Walker<'_> {
             };
             kept.push((key, v));
         }
-        let mut out = Map::with_capacity(o.properties.len() + kept.len());
+        // (As many members as were given: an object of few keys against a schema of many
+        // properties is no larger than its keys.)
+        let given = slots.iter().filter(|s| s.is_some()).count();
+        let mut out = Map::with_capacity(given + kept.len());
         for ((p, slot), name) in o.properties.iter().zip(slots).zip(names) {
             push_key(&mut self.path, &p.name);
             let r = self.property(p, slot, depth);
