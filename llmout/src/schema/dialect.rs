@@ -1122,7 +1122,8 @@ fn openai(
                 }
             }
         }
-        let required: Vec<String> = original
+        // (A set: each property's name is looked up in it.)
+        let required: std::collections::HashSet<String> = original
             .get("required")
             .and_then(Value::as_array)
             .map(|r| {
