@@ -1080,7 +1080,8 @@ fn schema(
 /// content, not an error. With `--tools`, arguments are recovered against the definitions'
 /// schemas.
 struct Tools {
-    defs: Option<Vec<llmout::tools::ToolDef>>,
+    /// The definitions, each tool's schema compiled once for every reply.
+    defs: Option<llmout::tools::ToolSet<'static>>,
 }
 
 impl Tools {
@@ -1101,7 +1102,9 @@ impl Tools {
                 Failure::usage(format!("{}: {e}", path.display()))
             })?;
         }
-        Ok(Tools { defs: Some(defs) })
+        Ok(Tools {
+            defs: Some(llmout::tools::ToolSet::new(defs)),
+        })
     }
 }
 
@@ -1113,7 +1116,7 @@ impl Answers for Tools {
         let r = llmout::tools::parse_compact(&std::mem::take(&mut input.text));
         let input = &*input;
         Ok(Box::new(move |w: &mut dyn Write| {
-            write_tools(w, &r, self.defs.as_deref(), input.invalid_utf8.as_ref())
+            write_tools(w, &r, self.defs.as_ref(), input.invalid_utf8.as_ref())
         }))
     }
 }
@@ -1127,7 +1130,7 @@ impl Answers for Tools {
 fn write_tools(
     w: &mut dyn Write,
     r: &llmout::tools::CompactResponse,
-    defs: Option<&[llmout::tools::ToolDef]>,
+    defs: Option<&llmout::tools::ToolSet<'_>>,
     input: Option<&Value>,
 ) -> std::io::Result<()> {
     write_tools_holding(w, r, defs, input, HELD_WARNINGS)
@@ -1141,7 +1144,7 @@ const HELD_WARNINGS: usize = 16 << 20;
 fn write_tools_holding(
     w: &mut dyn Write,
     r: &llmout::tools::CompactResponse,
-    defs: Option<&[llmout::tools::ToolDef]>,
+    defs: Option<&llmout::tools::ToolSet<'_>>,
     input: Option<&Value>,
     budget: usize,
 ) -> std::io::Result<()> {
@@ -1242,17 +1245,16 @@ const LARGE_ARGUMENTS: usize = ITEM_BY_ITEM;
 /// The schemas of the tools of the calls whose arguments are large, compiled, with the
 /// calls' indices: these calls are checked once, for the calls and for the warnings
 /// ([`check_large`]).
-fn large_schemas(
+fn large_schemas<'s>(
     r: &llmout::tools::CompactResponse,
-    defs: &[llmout::tools::ToolDef],
-) -> Vec<(usize, llmout::schema::Schema)> {
+    defs: &'s llmout::tools::ToolSet<'_>,
+) -> Vec<(usize, &'s llmout::schema::Schema)> {
     (0..r.len())
         .filter_map(|i| {
             let parts = r
                 .parts(i)
                 .filter(|p| p.arguments.len() >= LARGE_ARGUMENTS)?;
-            let def = defs.iter().find(|d| d.name == parts.name)?;
-            Some((i, llmout::schema::Schema::compile(&def.parameters).ok()?))
+            Some((i, defs.schema(parts.name)?.ok()?))
         })
         .collect()
 }
@@ -1279,7 +1281,7 @@ fn check_large<'a>(
 fn checked_call<T>(
     r: &llmout::tools::CompactResponse,
     index: usize,
-    defs: &[llmout::tools::ToolDef],
+    defs: &llmout::tools::ToolSet<'_>,
     large: &[(usize, Checked<'_>)],
     f: impl FnOnce(&Checked<'_>) -> std::io::Result<T>,
 ) -> std::io::Result<T> {
@@ -1290,7 +1292,7 @@ fn checked_call<T>(
     let Some(parts) = r.parts(index) else {
         return f(&Checked::Missing);
     };
-    if parts.arguments.len() >= LARGE_ARGUMENTS && !defs.iter().any(|d| d.name == parts.name) {
+    if parts.arguments.len() >= LARGE_ARGUMENTS && defs.get(parts.name).is_none() {
         // No such tool: `check_call` says so from the name alone; the arguments are as
         // given (and not read back).
         let mut warnings = Vec::new();
@@ -1299,7 +1301,7 @@ fn checked_call<T>(
             name: parts.name.to_owned(),
             arguments: serde_json::Map::new(),
         };
-        llmout::tools::check_call(index, &mut named, defs, &mut warnings);
+        defs.check_call(index, &mut named, &mut warnings);
         return f(&Checked::Unknown { parts, warnings });
     }
     let Some(mut call) = r.call(index) else {
@@ -1308,7 +1310,7 @@ fn checked_call<T>(
         return f(&Checked::Unchecked(parts));
     };
     let mut warnings = Vec::new();
-    let error = llmout::tools::check_call(index, &mut call, defs, &mut warnings);
+    let error = defs.check_call(index, &mut call, &mut warnings);
     f(&Checked::Whole {
         call,
         warnings,
@@ -1543,7 +1545,14 @@ mod tests {
         assert!(r.parts(5).unwrap().arguments.len() >= super::LARGE_ARGUMENTS);
         let written = |r: &llmout::tools::CompactResponse, budget: usize| {
             let mut out = Vec::new();
-            super::write_tools_holding(&mut out, r, Some(&defs), None, budget).unwrap();
+            super::write_tools_holding(
+                &mut out,
+                r,
+                Some(&llmout::tools::ToolSet::new(&defs[..])),
+                None,
+                budget,
+            )
+            .unwrap();
             String::from_utf8(out).unwrap()
         };
         // Nothing held is every call checked again for its warnings.

@@ -130,12 +130,14 @@ mod pythonic;
 mod qwen_coder;
 mod read;
 mod seed_oss;
+mod set;
 mod step3;
 mod typed;
 mod ui_tars;
 mod xml_calls;
 
 pub use openai::{OpenAiFunction, OpenAiToolCall};
+pub use set::ToolSet;
 pub use stream::{CallInProgress, Stream, MAX_HEAD};
 pub use typed::{definitions, definitions_for, parse_typed, tools_for};
 
@@ -145,6 +147,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::extract;
+use crate::schema::Schema;
 use crate::{Warning, WarningKind};
 use calls::Calls;
 use family::Found;
@@ -414,8 +417,10 @@ pub struct CallParts<'a> {
 /// ```
 pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
     let mut r = parse(text);
+    // (Each tool's schema compiled once, however many calls it has.)
+    let tools = ToolSet::new(tools);
     for (i, call) in r.tool_calls.iter_mut().enumerate() {
-        if let Some(e) = check_call(i, call, tools, &mut r.warnings) {
+        if let Some(e) = tools.check_call(i, call, &mut r.warnings) {
             r.errors.push(e);
         }
     }
@@ -444,8 +449,21 @@ pub fn check_call(
     tools: &[ToolDef],
     warnings: &mut Vec<Warning>,
 ) -> Option<crate::Error> {
+    let def = tools.iter().find(|d| d.name == call.name);
+    let schema = def.map(|d| Schema::compile(&d.parameters));
+    check_with(index, call, schema.as_ref().map(Result::as_ref), warnings)
+}
+
+/// [`check_call`] of `call` against its tool's schema, compiled (or why it could not be):
+/// `None` where no tool has the call's name.
+fn check_with(
+    index: usize,
+    call: &mut ToolCall,
+    schema: Option<Result<&Schema, &crate::Error>>,
+    warnings: &mut Vec<Warning>,
+) -> Option<crate::Error> {
     let base = format!("/tool_calls/{index}");
-    let Some(def) = tools.iter().find(|d| d.name == call.name) else {
+    let Some(schema) = schema else {
         warnings.push(Warning::new(
             WarningKind::UnknownTool,
             format!("{base}/name"),
@@ -454,7 +472,12 @@ pub fn check_call(
         return None;
     };
     let given = Value::Object(std::mem::take(&mut call.arguments));
-    let recovered = crate::recover_with_schema(given.clone(), &def.parameters, &check_options());
+    let recovered = match schema {
+        Ok(schema) => {
+            crate::pipeline::recover_with_compiled(given.clone(), schema, &check_options())
+        }
+        Err(e) => crate::ValidationResult::err(e.clone(), Vec::new()),
+    };
     match (recovered.value, recovered.error) {
         (Some(Value::Object(args)), None) => {
             call.arguments = args;
