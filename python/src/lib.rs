@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use llmout::schema::Schema;
-use llmout::tools::{ToolCallResponse, ToolDef};
+use llmout::tools::{ToolCallResponse, ToolDef, ToolSet};
 use llmout::{Options, Policy, Warning};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -320,7 +320,7 @@ fn parse_many<'py>(
 
 /// Tool definitions given as JSON text (a list of `{"name", "parameters"}`), each schema
 /// checked as the CLI checks them.
-fn tool_defs(py: Python<'_>, defs: Option<&str>) -> PyResult<Option<Vec<ToolDef>>> {
+fn tool_defs(py: Python<'_>, defs: Option<&str>) -> PyResult<Option<ToolSet<'static>>> {
     let Some(defs) = defs else { return Ok(None) };
     let defs: Vec<ToolDef> = serde_json::from_str(defs).map_err(|e| {
         PyValueError::new_err(format!("tools is not a list of tool definitions: {e}"))
@@ -329,13 +329,15 @@ fn tool_defs(py: Python<'_>, defs: Option<&str>) -> PyResult<Option<Vec<ToolDef>
         llmout::schema::validate(&def.parameters)
             .map_err(|e| error_to_py(py, &e.at_prefix(&format!("/{i}/parameters"))))?;
     }
-    Ok(Some(defs))
+    Ok(Some(ToolSet::new(defs)))
 }
 
-fn tools_one(text: &str, defs: Option<&[ToolDef]>) -> ToolCallResponse {
+/// The calls in `text`, checked against `defs` where given: each tool's schema compiled
+/// once for every reply ([`ToolSet`]).
+fn tools_one(text: &str, defs: Option<&ToolSet<'_>>) -> ToolCallResponse {
     match defs {
         None => llmout::tools::parse(text),
-        Some(defs) => llmout::tools::parse_with_tools(text, defs),
+        Some(defs) => defs.parse(text),
     }
 }
 
@@ -373,7 +375,7 @@ fn tools<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let text = text_of(text)?;
     let defs = tool_defs(py, tools)?;
-    let r = py.detach(|| envelope(&tools_one(&text, defs.as_deref())));
+    let r = py.detach(|| envelope(&tools_one(&text, defs.as_ref())));
     to_py(py, &r)
 }
 
@@ -391,7 +393,7 @@ fn tools_many<'py>(
         py,
         texts,
         threads,
-        |t| envelope(&tools_one(t, defs.as_deref())),
+        |t| envelope(&tools_one(t, defs.as_ref())),
         |py, r| to_py(py, &r),
     )
 }

@@ -416,15 +416,8 @@ pub struct CallParts<'a> {
 /// assert_eq!(r.call_error(0).unwrap().path(), "/tool_calls/0/arguments/path");
 /// ```
 pub fn parse_with_tools(text: &str, tools: &[ToolDef]) -> ToolCallResponse {
-    let mut r = parse(text);
     // (Each tool's schema compiled once, however many calls it has.)
-    let tools = ToolSet::new(tools);
-    for (i, call) in r.tool_calls.iter_mut().enumerate() {
-        if let Some(e) = tools.check_call(i, call, &mut r.warnings) {
-            r.errors.push(e);
-        }
-    }
-    r
+    ToolSet::new(tools).parse(text)
 }
 
 /// [`parse_with_tools`]' check of call `index` against the definitions: its warnings are

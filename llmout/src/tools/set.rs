@@ -79,6 +79,29 @@ impl<'t> ToolSet<'t> {
         Some(compiled.as_ref())
     }
 
+    /// [`parse_with_tools`](super::parse_with_tools) of `text` against these definitions:
+    /// the calls in the reply, each checked ([`check_call`](Self::check_call)).
+    ///
+    /// ```
+    /// use llmout::tools::{ToolDef, ToolSet};
+    /// let defs: Vec<ToolDef> = serde_json::from_value(serde_json::json!([{
+    ///     "name": "ls", "parameters": {"type": "object", "properties": {"all": {"type": "boolean"}}}
+    /// }])).unwrap();
+    /// let tools = ToolSet::new(&defs[..]);
+    /// let r = tools.parse("<tool_call>{\"name\": \"ls\", \"arguments\": {\"all\": \"yes\"}}</tool_call>");
+    /// assert_eq!(r.tool_calls[0].arguments["all"], true);
+    /// assert_eq!(r.warnings[0].path, "/tool_calls/0/arguments/all");
+    /// ```
+    pub fn parse(&self, text: &str) -> super::ToolCallResponse {
+        let mut r = super::parse(text);
+        for (i, call) in r.tool_calls.iter_mut().enumerate() {
+            if let Some(e) = self.check_call(i, call, &mut r.warnings) {
+                r.errors.push(e);
+            }
+        }
+        r
+    }
+
     /// [`check_call`](super::check_call), with the tool's schema compiled once for every
     /// call: the same warnings, error and arguments.
     pub fn check_call(
