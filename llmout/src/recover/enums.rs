@@ -13,7 +13,7 @@
 //!
 //! Two different values matching at the same step is [`Match::Ambiguous`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -35,18 +35,88 @@ pub(crate) enum Match {
 
 /// Enums' spellings (string values and aliases) folded and stemmed, per schema node, built the
 /// first time a value of that enum does not match exactly (valid replies never pay for it), and
-/// reused for every other value of the same enum in the reply.
+/// reused for every other value of the same enum in the reply; each step of the module docs
+/// looks its candidates up in a hash of them. An enum of more than [`SCAN`] values and aliases
+/// has them hashed as written too. A lookup takes time in the text's length and the
+/// candidates found, not in the enum's size.
 #[derive(Default)]
 pub(crate) struct EnumIndex {
-    spellings: HashMap<NodeId, Vec<Spelling>>,
+    spellings: HashMap<NodeId, Spellings>,
+    written: HashMap<NodeId, Written>,
+    /// The last text looked up loosely, with what was made of it: a union's branches look
+    /// one value up against each of their tags in turn.
+    last: Option<Text>,
 }
 
-/// One spelling of a value: as written, folded, and as word stems.
+/// Enums with at most this many values and aliases are matched exactly by comparing with
+/// each, which is faster than hashing for the few values most enums have.
+const SCAN: usize = 16;
+
+/// An enum's values and aliases as written: its strings and integers hashed (how many values
+/// each integer is), the position of every other value (compared in turn), each alias's
+/// target by the alias (the first).
+struct Written {
+    strings: HashSet<String>,
+    integers: HashMap<i128, usize>,
+    others: Vec<usize>,
+    aliases: HashMap<String, usize>,
+}
+
+impl Written {
+    fn new(e: &Enum) -> Self {
+        let mut w = Written {
+            strings: HashSet::new(),
+            integers: HashMap::new(),
+            others: Vec::new(),
+            aliases: HashMap::new(),
+        };
+        for (i, v) in e.values.iter().enumerate() {
+            match (v, integer(v)) {
+                (Value::String(s), _) => drop(w.strings.insert(s.clone())),
+                (_, Some(n)) => *w.integers.entry(n).or_default() += 1,
+                _ => w.others.push(i),
+            }
+        }
+        for (i, (a, _)) in e.aliases.iter().enumerate() {
+            w.aliases.entry(a.clone()).or_insert(i);
+        }
+        w
+    }
+
+    fn contains(&self, e: &Enum, v: &Value) -> bool {
+        match (v, integer(v)) {
+            (Value::String(s), _) => self.strings.contains(s),
+            (_, Some(n)) => self.integers.contains_key(&n),
+            _ => self.others.iter().any(|&i| e.values[i] == *v),
+        }
+    }
+
+    /// How many of the values that are no strings equal `v`.
+    fn others_equal(&self, e: &Enum, v: &Value) -> usize {
+        match integer(v) {
+            Some(n) => self.integers.get(&n).copied().unwrap_or(0),
+            None => self.others.iter().filter(|&&i| e.values[i] == *v).count(),
+        }
+    }
+}
+
+/// An integer's value, where `v` is one (not a float): two such values are equal exactly
+/// when these are.
+fn integer(v: &Value) -> Option<i128> {
+    let Value::Number(n) = v else { return None };
+    n.as_u64()
+        .map(i128::from)
+        .or_else(|| n.as_i64().map(i128::from))
+}
+
+/// One spelling of a value: as written, folded, and as word stems; the value, and its JSON
+/// text (which tells the values apart).
 struct Spelling {
     name: String,
     folded: String,
     stems: Vec<String>,
     value: Value,
+    key: String,
 }
 
 impl Spelling {
@@ -55,20 +125,114 @@ impl Spelling {
             name: name.to_owned(),
             folded: fold(name),
             stems: stems(name),
+            key: value.to_string(),
             value,
         }
     }
 }
 
-/// The distinct values with a spelling that satisfies `test`.
-fn candidates(spellings: &[Spelling], test: impl Fn(&Spelling) -> bool) -> Vec<Value> {
-    let mut hits: Vec<Value> = Vec::new();
-    for s in spellings {
-        if test(s) && !hits.contains(&s.value) {
-            hits.push(s.value.clone());
+/// An enum's spellings, and by each folded name, sequence of stems and first stem, the
+/// spellings that have it (their positions, ascending).
+struct Spellings {
+    list: Vec<Spelling>,
+    folded: HashMap<String, Vec<usize>>,
+    stems: HashMap<Vec<String>, Vec<usize>>,
+    first_stem: HashMap<String, Vec<usize>>,
+}
+
+impl Spellings {
+    fn new(e: &Enum) -> Self {
+        let values = e
+            .values
+            .iter()
+            .filter_map(|v| v.as_str().map(|s| Spelling::new(s, v.clone())));
+        let aliases = e.aliases.iter().map(|(a, v)| Spelling::new(a, v.clone()));
+        let list: Vec<Spelling> = values.chain(aliases).collect();
+        let mut folded: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut stems: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+        let mut first_stem: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, s) in list.iter().enumerate() {
+            folded.entry(s.folded.clone()).or_default().push(i);
+            stems.entry(s.stems.clone()).or_default().push(i);
+            if let Some(first) = s.stems.first() {
+                first_stem.entry(first.clone()).or_default().push(i);
+            }
+        }
+        Spellings {
+            list,
+            folded,
+            stems,
+            first_stem,
         }
     }
-    hits
+
+    /// The distinct values (by their JSON text) of the spellings at `at`, in that order.
+    fn values(&self, at: impl IntoIterator<Item = usize>) -> Vec<Value> {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut hits: Vec<Value> = Vec::new();
+        for i in at {
+            let s = &self.list[i];
+            if seen.insert(&s.key) {
+                hits.push(s.value.clone());
+            }
+        }
+        hits
+    }
+
+    /// The distinct values of the spellings with this folded name.
+    fn folded(&self, folded: &str) -> Vec<Value> {
+        self.values(self.folded.get(folded).into_iter().flatten().copied())
+    }
+}
+
+/// A text looked up loosely, with what each step makes of it, made when a step first
+/// needs it.
+struct Text {
+    text: String,
+    /// Decoration stripped, folded and stemmed (steps 2 and 3).
+    core: Option<(String, Vec<String>)>,
+    /// The first line folded, where the text has more than one (step 4).
+    first_line: Option<Option<String>>,
+    /// The text's words and their stems (step 5).
+    sentence: Option<(Vec<String>, Vec<String>)>,
+}
+
+impl Text {
+    fn new(text: &str) -> Self {
+        Text {
+            text: text.to_owned(),
+            core: None,
+            first_line: None,
+            sentence: None,
+        }
+    }
+
+    fn core(&mut self) -> &(String, Vec<String>) {
+        let text = &self.text;
+        self.core.get_or_insert_with(|| {
+            let core = strip_decoration(text);
+            (fold(core), stems(core))
+        })
+    }
+
+    fn first_line(&mut self) -> Option<&str> {
+        let text = &self.text;
+        self.first_line
+            .get_or_insert_with(|| {
+                let (first, _) = text.trim_start().split_once('\n')?;
+                Some(fold(strip_decoration(first)))
+            })
+            .as_deref()
+    }
+
+    fn sentence(&mut self) -> &(Vec<String>, Vec<String>) {
+        let text = &self.text;
+        self.sentence.get_or_insert_with(|| {
+            let sentence = words(text);
+            let stems = sentence.iter().map(|w| stem(w)).collect();
+            (sentence, stems)
+        })
+    }
 }
 
 fn stems(s: &str) -> Vec<String> {
@@ -80,9 +244,21 @@ impl EnumIndex {
         EnumIndex::default()
     }
 
+    /// Whether `v` is one of `e`'s values, or which value `text` is an alias of, exactly.
+    fn written(&mut self, id: NodeId, e: &Enum) -> Option<&Written> {
+        if e.values.len() + e.aliases.len() <= SCAN {
+            return None;
+        }
+        Some(self.written.entry(id).or_insert_with(|| Written::new(e)))
+    }
+
     /// Matches `v` against `e`, the enum schema at node `id`.
     pub(crate) fn lookup(&mut self, id: NodeId, e: &Enum, v: &Value) -> Match {
-        if e.values.contains(v) {
+        let exact = match self.written(id, e) {
+            Some(w) => w.contains(e, v),
+            None => e.values.contains(v),
+        };
+        if exact {
             return Match::Exact;
         }
         let owned;
@@ -95,92 +271,111 @@ impl EnumIndex {
             _ => return Match::None,
         };
         // A number or bool written as a string, or the reverse.
-        if e.values.iter().any(|x| !x.is_string()) {
+        let (others, strings) = match self.written(id, e) {
+            Some(w) => (
+                !w.others.is_empty() || !w.integers.is_empty(),
+                !w.strings.is_empty(),
+            ),
+            None => (
+                e.values.iter().any(|x| !x.is_string()),
+                e.values.iter().any(Value::is_string),
+            ),
+        };
+        if others {
             let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
-            let typed: Vec<&Value> = e
-                .values
-                .iter()
-                .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
-                .collect();
-            if let [one] = typed.as_slice() {
+            let one = match (self.written(id, e), reparsed) {
+                (_, None) => None,
+                (Some(w), Some(r)) => (!r.is_string() && w.others_equal(e, &r) == 1).then_some(r),
+                (None, Some(r)) => {
+                    let mut typed = e.values.iter().filter(|x| !x.is_string() && **x == r);
+                    match (typed.next(), typed.next()) {
+                        (Some(one), None) => Some(one.clone()),
+                        _ => None,
+                    }
+                }
+            };
+            if let Some(value) = one {
                 return Match::Loose {
-                    value: (*one).clone(),
+                    value,
                     how: "as the same value of another JSON type",
                 };
             }
         }
-        if !e.values.iter().any(Value::is_string) {
+        if !strings {
             return Match::None;
         }
-        if let Some((_, target)) = e.aliases.iter().find(|(a, _)| a == text) {
+        let alias = match self.written(id, e) {
+            Some(w) => w.aliases.get(text).map(|&i| &e.aliases[i]),
+            None => e.aliases.iter().find(|(a, _)| a == text),
+        };
+        if let Some((_, target)) = alias {
             return Match::Loose {
                 value: target.clone(),
                 how: "by alias",
             };
         }
-        let spellings = self.spellings.entry(id).or_insert_with(|| {
-            let values = e
-                .values
-                .iter()
-                .filter_map(|v| v.as_str().map(|s| Spelling::new(s, v.clone())));
-            let aliases = e.aliases.iter().map(|(a, v)| Spelling::new(a, v.clone()));
-            values.chain(aliases).collect()
-        });
-        loose(text, spellings)
+        let spellings = self
+            .spellings
+            .entry(id)
+            .or_insert_with(|| Spellings::new(e));
+        let last = match &mut self.last {
+            Some(last) if last.text == text => last,
+            last => last.insert(Text::new(text)),
+        };
+        loose(last, spellings)
     }
 }
 
-/// Steps 2 to 4 of the module docs: `text` against the enum's spellings.
-fn loose(text: &str, spellings: &[Spelling]) -> Match {
-    let core = strip_decoration(text);
-
+/// Steps 2 to 5 of the module docs: `text` against the enum's spellings.
+fn loose(text: &mut Text, spellings: &Spellings) -> Match {
     // Step 2: folded equality, against values and aliases.
-    let folded = fold(core);
+    let (folded, core_stems) = text.core();
     if !folded.is_empty() {
-        let hits = candidates(spellings, |s| s.folded == folded);
-        if let Some(m) = decide(hits, "ignoring case and separators") {
+        if let Some(m) = decide(spellings.folded(folded), "ignoring case and separators") {
             return m;
         }
     }
 
     // Step 3: the same sequence of word stems.
-    let core_stems = stems(core);
     if !core_stems.is_empty() {
-        let hits = candidates(spellings, |s| s.stems == core_stems);
-        if let Some(m) = decide(hits, "by word stem") {
+        let at = spellings.stems.get(core_stems).into_iter().flatten();
+        if let Some(m) = decide(spellings.values(at.copied()), "by word stem") {
             return m;
         }
     }
 
     // Step 4: the first line of a longer text.
-    if let Some((first, _)) = text.trim_start().split_once('\n') {
-        let folded = fold(strip_decoration(first));
-        if !folded.is_empty() {
-            let hits = candidates(spellings, |s| s.folded == folded);
-            if let Some(m) = decide(hits, "on the reply's first line") {
-                return m;
-            }
+    if let Some(folded) = text.first_line().filter(|f| !f.is_empty()) {
+        if let Some(m) = decide(spellings.folded(folded), "on the reply's first line") {
+            return m;
         }
     }
 
     // Step 5: named inside a short sentence, as consecutive whole words (or their stems), and
     // not right after a negation.
-    let sentence = words(text);
+    let whole = text.text.clone();
+    let (sentence, sentence_stems) = text.sentence();
     if sentence.len() <= 40 {
-        let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
-        let named = |s: &Spelling| {
-            !s.stems.is_empty()
-                && sentence_stems
-                    .windows(s.stems.len())
-                    .enumerate()
-                    .any(|(k, window)| {
-                        window == s.stems.as_slice() && !(k > 0 && is_negation(&sentence[k - 1]))
-                    })
-        };
-        let hits = candidates(spellings, named);
+        // The spellings whose stems stand at some word `k`, not right after a negation.
+        let mut named: Vec<usize> = Vec::new();
+        for (k, first) in sentence_stems.iter().enumerate() {
+            let negated = k > 0 && is_negation(&sentence[k - 1]);
+            for &i in spellings.first_stem.get(first).into_iter().flatten() {
+                let stems = &spellings.list[i].stems;
+                if !negated && sentence_stems[k..].starts_with(stems) {
+                    named.push(i);
+                }
+            }
+        }
+        named.sort_unstable();
+        named.dedup();
+        let hits = spellings.values(named.iter().copied());
         if hits.len() > 1 {
-            let exact = candidates(spellings, |s| named(s) && names_exactly(text, &s.name));
-            if let [one] = exact.as_slice() {
+            let exact = named
+                .iter()
+                .copied()
+                .filter(|&i| names_exactly(&whole, &spellings.list[i].name));
+            if let [one] = spellings.values(exact).as_slice() {
                 return Match::Loose {
                     value: one.clone(),
                     how: "named in a sentence in its own spelling",
@@ -353,5 +548,158 @@ mod tests {
         assert_eq!(loose(match_enum(&json!("2"), &s)), json!(2));
         assert_eq!(loose(match_enum(&json!(1), &e(&["1", "2"]))), json!("1"));
         assert_eq!(match_enum(&json!({"a": 1}), &s), Match::None);
+    }
+    /// What a lookup answered before enums were hashed: each spelling compared in turn.
+    fn compared(e: &Enum, v: &Value) -> Match {
+        if e.values.contains(v) {
+            return Match::Exact;
+        }
+        let text = match v {
+            Value::String(s) => s.clone(),
+            Value::Number(_) | Value::Bool(_) => v.to_string(),
+            _ => return Match::None,
+        };
+        let text = text.as_str();
+        if e.values.iter().any(|x| !x.is_string()) {
+            let reparsed: Option<Value> = serde_json::from_str(text.trim()).ok();
+            let typed: Vec<&Value> = e
+                .values
+                .iter()
+                .filter(|x| !x.is_string() && reparsed.as_ref() == Some(*x))
+                .collect();
+            if let [one] = typed.as_slice() {
+                return Match::Loose {
+                    value: (*one).clone(),
+                    how: "as the same value of another JSON type",
+                };
+            }
+        }
+        if !e.values.iter().any(Value::is_string) {
+            return Match::None;
+        }
+        if let Some((_, target)) = e.aliases.iter().find(|(a, _)| a == text) {
+            return Match::Loose {
+                value: target.clone(),
+                how: "by alias",
+            };
+        }
+        let values = e.values.iter().filter_map(|v| v.as_str().map(|s| (s, v)));
+        let list: Vec<Spelling> = values
+            .chain(e.aliases.iter().map(|(a, v)| (a.as_str(), v)))
+            .map(|(s, v)| Spelling::new(s, v.clone()))
+            .collect();
+        let candidates = |test: &dyn Fn(&Spelling) -> bool| {
+            let mut hits: Vec<Value> = Vec::new();
+            for s in &list {
+                if test(s) && !hits.contains(&s.value) {
+                    hits.push(s.value.clone());
+                }
+            }
+            hits
+        };
+        let core = strip_decoration(text);
+        let folded = fold(core);
+        if !folded.is_empty() {
+            if let Some(m) = decide(
+                candidates(&|s| s.folded == folded),
+                "ignoring case and separators",
+            ) {
+                return m;
+            }
+        }
+        let core_stems = stems(core);
+        if !core_stems.is_empty() {
+            if let Some(m) = decide(candidates(&|s| s.stems == core_stems), "by word stem") {
+                return m;
+            }
+        }
+        if let Some((first, _)) = text.trim_start().split_once('\n') {
+            let folded = fold(strip_decoration(first));
+            if !folded.is_empty() {
+                if let Some(m) = decide(
+                    candidates(&|s| s.folded == folded),
+                    "on the reply's first line",
+                ) {
+                    return m;
+                }
+            }
+        }
+        let sentence = words(text);
+        if sentence.len() <= 40 {
+            let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
+            let named = |s: &Spelling| {
+                !s.stems.is_empty()
+                    && sentence_stems
+                        .windows(s.stems.len())
+                        .enumerate()
+                        .any(|(k, window)| {
+                            window == s.stems.as_slice()
+                                && !(k > 0 && is_negation(&sentence[k - 1]))
+                        })
+            };
+            let hits = candidates(&named);
+            if hits.len() > 1 {
+                let exact = candidates(&|s| named(s) && names_exactly(text, &s.name));
+                if let [one] = exact.as_slice() {
+                    return Match::Loose {
+                        value: one.clone(),
+                        how: "named in a sentence in its own spelling",
+                    };
+                }
+            }
+            if let Some(m) = decide(hits, "named in a sentence") {
+                return m;
+            }
+        }
+        Match::None
+    }
+
+    /// Words from a few that fold and stem alike, with a negation among them.
+    fn spelling() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        proptest::collection::vec(
+            "(pass|Pass|passed|PASS|fail|not|skip|skipped|in_progress|InProgress|a|B|1|2|true)",
+            1..4,
+        )
+        .prop_map(|w| w.join(" "))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Small enums and enums past `SCAN`, with aliases and repeated values: a lookup
+        /// answers as comparing each spelling does, and a second lookup of one text (its
+        /// words kept) as the first.
+        #[test]
+        fn a_lookup_answers_as_comparing_each_spelling(
+            values in proptest::collection::vec(spelling(), 1..30),
+            numbers in proptest::collection::vec(0i64..4, 0..4),
+            flag in proptest::bool::ANY,
+            aliases in proptest::collection::vec((spelling(), 0usize..30), 0..6),
+            texts in proptest::collection::vec(spelling(), 1..8),
+        ) {
+            use proptest::prelude::*;
+            let mut e = Enum {
+                values: values.iter().map(|v| json!(v)).collect(),
+                aliases: Vec::new(),
+            };
+            e.values.extend(numbers.iter().map(|n| json!(n)));
+            if flag {
+                e.values.push(json!(true));
+            }
+            for (a, i) in aliases {
+                if let Some(v) = values.get(i) {
+                    e.aliases.push((a, json!(v)));
+                }
+            }
+            let any = crate::schema::Schema::compile(&json!({})).unwrap();
+            let mut ix = EnumIndex::new();
+            let asked = texts.iter().map(|t| json!(t)).chain(numbers.iter().map(|n| json!(n)));
+            for v in asked.chain([json!(7), json!(true), json!("1"), json!(" 2 "), json!(2.0)]) {
+                let first = ix.lookup(any.root(), &e, &v);
+                prop_assert_eq!(&first, &compared(&e, &v), "{}", v);
+                prop_assert_eq!(ix.lookup(any.root(), &e, &v), first, "{}", v);
+            }
+        }
     }
 }
