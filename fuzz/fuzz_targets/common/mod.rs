@@ -145,7 +145,11 @@ pub fn untagged_around(u: &mut Unstructured<'_>, schema: Value) -> Result<Value>
         others.push(node(u, 2, defs)?);
     }
     let twin = if u.arbitrary()? {
-        Some((node(u, 1, defs)?, u.arbitrary::<bool>()?, u.int_in_range(0..=others.len())?))
+        Some((
+            node(u, 1, defs)?,
+            u.arbitrary::<bool>()?,
+            u.int_in_range(0..=others.len())?,
+        ))
     } else {
         None
     };
@@ -230,6 +234,34 @@ fn word(u: &mut Unstructured<'_>) -> Result<Value> {
     })
 }
 
+/// An object schema of one to three properties named from [`NAMES`] (each maybe required),
+/// now and then with fourteen to sixteen more (past the 16 names an object's keys are
+/// matched by comparing with each), and maybe `additionalProperties` or `x-aliases`.
+fn object(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<Value> {
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for _ in 0..u.int_in_range(1..=3)? {
+        let name = *u.choose(&NAMES)?;
+        props.insert(name.into(), node(u, depth - 1, defs)?);
+        if u.arbitrary()? {
+            required.push(json!(name));
+        }
+    }
+    if u.int_in_range(0..=5)? == 0 {
+        for i in 0..u.int_in_range(14..=16)? {
+            props.insert(format!("f{i}"), json!({"type": "string"}));
+        }
+    }
+    let mut o = json!({"type": "object", "properties": props, "required": required});
+    match u.int_in_range(0..=3)? {
+        0 => o["additionalProperties"] = json!(false),
+        1 => o["additionalProperties"] = node(u, depth - 1, defs)?,
+        2 => o["x-aliases"] = json!({"id": "user_id", "nm": "name"}),
+        _ => {}
+    }
+    Ok(o)
+}
+
 fn node(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<Value> {
     let last = if depth == 0 { 6 } else { 14 };
     let mut s = match u.int_in_range(0..=last)? {
@@ -241,44 +273,37 @@ fn node(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<Value> {
         3 => json!({"type": "boolean"}),
         4 => {
             let k = u.int_in_range(1..=3)?;
-            let values: Result<Vec<Value>> = (0..k).map(|_| word(u)).collect();
-            json!({"enum": values?})
+            let mut values = (0..k).map(|_| word(u)).collect::<Result<Vec<Value>>>()?;
+            // Now and then past the 16 values an enum is matched by comparing with each.
+            if u.int_in_range(0..=5)? == 0 {
+                values.extend((0..15).map(|i| json!(format!("v{i}"))));
+            }
+            json!({"enum": values})
         }
         5 => json!({"const": word(u)?}),
         6 if defs > 0 => json!({"$ref": format!("#/$defs/D{}", u.int_in_range(0..=defs - 1)?)}),
         6 => json!({"type": ["string", "null"]}),
-        7 | 8 => {
-            let mut props = Map::new();
-            let mut required = Vec::new();
-            for _ in 0..u.int_in_range(1..=3)? {
-                let name = *u.choose(&NAMES)?;
-                props.insert(name.into(), node(u, depth - 1, defs)?);
-                if u.arbitrary()? {
-                    required.push(json!(name));
-                }
-            }
-            let mut o = json!({"type": "object", "properties": props, "required": required});
-            match u.int_in_range(0..=3)? {
-                0 => o["additionalProperties"] = json!(false),
-                1 => o["additionalProperties"] = node(u, depth - 1, defs)?,
-                2 => o["x-aliases"] = json!({"id": "user_id", "nm": "name"}),
-                _ => {}
-            }
-            o
-        }
+        7 | 8 => object(u, depth, defs)?,
         9 => json!({"type": "object", "additionalProperties": node(u, depth - 1, defs)?}),
         10 | 11 => json!({"type": "array", "items": node(u, depth - 1, defs)?}),
         12 => {
             // (`allOf` of one: llmout merges only objects, and several schemas of different
             // types have no value in common.)
+            // Or of two objects, which are merged (a property both declare takes both
+            // schemas).
             let key = *u.choose(&["anyOf", "oneOf", "allOf"])?;
-            let k = if key == "allOf" {
-                1
+            if key == "allOf" && u.arbitrary()? {
+                json!({"allOf": [object(u, depth, defs)?, object(u, depth, defs)?]})
             } else {
-                u.int_in_range(1..=3)?
-            };
-            let branches: Result<Vec<Value>> = (0..k).map(|_| node(u, depth - 1, defs)).collect();
-            json!({ key: branches? })
+                let k = if key == "allOf" {
+                    1
+                } else {
+                    u.int_in_range(1..=3)?
+                };
+                let branches: Result<Vec<Value>> =
+                    (0..k).map(|_| node(u, depth - 1, defs)).collect();
+                json!({ key: branches? })
+            }
         }
         13 => json!({"anyOf": [node(u, depth - 1, defs)?, {"type": "null"}]}),
         _ => {
