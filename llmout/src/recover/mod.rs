@@ -1448,7 +1448,7 @@ impl Walker<'_> {
         depth: usize,
     ) -> Result<Value, Error> {
         let base = self.path.len();
-        let mut dropped = HashSet::new();
+        let mut dropped = Vec::new();
         for (key, slot) in map.iter_mut() {
             let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
@@ -1459,10 +1459,12 @@ impl Walker<'_> {
             self.path.truncate(base);
             match r? {
                 Some(v) => *slot = v,
-                None => drop(dropped.insert(key.clone())),
+                None => dropped.push(key.clone()),
             }
         }
         if !dropped.is_empty() {
+            // (One pass: removing each from an ordered map would shift the rest each time.)
+            let dropped: HashSet<String> = dropped.into_iter().collect();
             map.retain(|key, _| !dropped.contains(key));
         }
         Ok(Value::Object(map))
