@@ -17,9 +17,10 @@
 //!   [...]}}`), and so on, up to the array of an object four levels down: against an object
 //!   schema whose properties lead there (each object on the way a property's value, of an
 //!   object schema of which nothing is asked but its properties, the keys on the way the
-//!   properties' names, exactly), or against `{}`, any object's. Schemas whose objects refer
-//!   to each other are followed to the first 256 properties on the way, in the schema's
-//!   order.
+//!   properties' names, exactly), or against `{}`, any object's. The schema is walked once
+//!   for each level: what leads to items below an object is found once and shared by every
+//!   property that leads to that object, and at most 256 such properties are followed in
+//!   all (those of the deeper levels found first, in the schema's order).
 //!
 //! - an object on the way that is a branch of an internally tagged union (serde's
 //!   `#[serde(tag = "type")]`: each branch an object with a constant property), at the root
