@@ -44,6 +44,8 @@ pub struct Schema {
     root: NodeId,
     /// Per node: it or a node it refers to has checks.
     constrained: Vec<bool>,
+    /// Some node is constrained (kept: asked for each value filled in).
+    any_constrained: bool,
     /// Some check is more than a fixed-size integer's range (see `is_constrained`).
     beyond_types: bool,
     /// Why a derived type's schema could not be compiled (see `Schema::unusable`).
@@ -231,6 +233,7 @@ impl Schema {
             nodes: vec![Node::of(Kind::Any)],
             root: NodeId(0),
             constrained: vec![false],
+            any_constrained: false,
             beyond_types: false,
             broken: None,
         }
@@ -243,6 +246,7 @@ impl Schema {
     pub(crate) fn unusable(error: Error) -> Schema {
         let mut s = Schema::any();
         s.constrained = vec![true];
+        s.any_constrained = true;
         s.beyond_types = true;
         s.broken = Some(Box::new(error));
         s
@@ -278,6 +282,7 @@ impl Schema {
             nodes: c.nodes,
             root,
             constrained: Vec::new(),
+            any_constrained: false,
             beyond_types: c.beyond_types,
             broken: None,
         };
@@ -290,6 +295,7 @@ impl Schema {
                         Kind::Object(o) if !o.pattern_properties.is_empty())
             })
             .collect();
+        schema.any_constrained = schema.constrained.iter().any(|c| *c);
         Ok(schema)
     }
 
@@ -317,7 +323,7 @@ impl Schema {
 
     /// Whether any node has checks (or `patternProperties`), integer ranges included.
     pub(crate) fn has_checks(&self) -> bool {
-        self.constrained.iter().any(|c| *c)
+        self.any_constrained
     }
 
     /// Whether `id` or a node it refers to has checks.
