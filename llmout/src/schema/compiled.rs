@@ -27,6 +27,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
 
@@ -108,12 +109,13 @@ pub enum Check {
     /// `maxProperties`: an object has at most this many properties.
     MaxProperties(u64),
     /// `dependentRequired` (or draft 7's `dependencies` with a list): when an object has the
-    /// property, it has each of the others too.
-    DependentRequired(String, Vec<String>),
+    /// property, it has each of the others too. (The names are shared: a union's checks are
+    /// copied to each branch.)
+    DependentRequired(String, Arc<[String]>),
     /// `required` on a schema that does not say it is an object (`{"required": ["a"]}`, as
     /// under `not` or `anyOf`): an object has these properties. (On an object schema,
     /// `required` is part of the shape: [`Property::required`].)
-    Required(Vec<String>),
+    Required(Arc<[String]>),
     /// `not`: the value does not fit this schema (fits: recovers with no change and no
     /// violation).
     Not(NodeId),
@@ -576,10 +578,12 @@ struct Compiler<'a> {
     merged: usize,
 }
 
-/// The most properties and checks `allOf` merges may copy in one schema. Each merge copies
-/// its parts, so a schema can ask for far more than it writes: `allOf` of the same
-/// definition twice, twenty definitions deep, is a million properties from 1 KB. Beyond this
-/// the schema is refused.
+/// The most properties and checks `allOf` merges may copy in one schema, with the checks of
+/// a union copied to each of its branches (their names and patterns shared, not copied).
+/// Each merge copies its parts, so a schema can ask for far more than it writes: `allOf` of
+/// the same definition twice, twenty definitions deep, is a million properties from 1 KB; a
+/// union of a thousand branches beside a `dependentRequired` of a thousand keys, a million
+/// checks. Beyond this the schema is refused.
 pub(crate) const MERGED: usize = 1 << 18;
 
 impl<'a> Compiler<'a> {
@@ -636,7 +640,7 @@ impl<'a> Compiler<'a> {
         if let (Kind::Any, Some(required)) = (&node.kind, obj.get("required")) {
             let names = names(Some(required));
             if !names.is_empty() {
-                node.checks.push(Check::Required(names));
+                node.checks.push(Check::Required(names.into()));
             }
         }
 
@@ -669,6 +673,8 @@ impl<'a> Compiler<'a> {
         if let (Kind::Union(branches), false) = (&node.kind, node.checks.is_empty()) {
             let branches = branches.clone();
             let checks = std::mem::take(&mut node.checks);
+            // (Copied once a branch: counted with what merges copy.)
+            self.copied(checks.len().saturating_mul(branches.len()))?;
             let wrapped = branches
                 .into_iter()
                 .map(|b| {
@@ -762,7 +768,8 @@ impl<'a> Compiler<'a> {
             for (name, needs) in map {
                 // (`dependencies` may hold a schema instead: `dependentSchemas`, not a list.)
                 if needs.is_array() {
-                    checks.push(Check::DependentRequired(name.clone(), names(Some(needs))));
+                    let needs = names(Some(needs)).into();
+                    checks.push(Check::DependentRequired(name.clone(), needs));
                 }
             }
         }
@@ -1019,16 +1026,11 @@ impl<'a> Compiler<'a> {
     /// it); otherwise the more specific side wins. Refuses a schema whose merges copy more
     /// than [`MERGED`] properties and checks.
     fn conjoin(&mut self, a: Node, b: Node) -> Result<Node, Error> {
-        self.merged = self.merged.saturating_add(b.checks.len());
+        let mut copies = b.checks.len();
         if let Kind::Object(y) = &b.kind {
-            self.merged = self.merged.saturating_add(y.properties.len());
+            copies = copies.saturating_add(y.properties.len());
         }
-        if self.merged > MERGED {
-            return Err(invalid(
-                &format!("allOf merges that copy at most {MERGED} properties and checks"),
-                "more",
-            ));
-        }
+        self.copied(copies)?;
         let nullable = b.nullable && (a.nullable || a.kind == Kind::Any);
         let mut checks = a.checks;
         checks.extend(b.checks);
@@ -1048,6 +1050,20 @@ impl<'a> Compiler<'a> {
         merged.default = a.default.or(b.default);
         merged.name = a.name.or(b.name);
         Ok(merged)
+    }
+
+    /// Counts `n` more properties and checks copied (see [`MERGED`]).
+    fn copied(&mut self, n: usize) -> Result<(), Error> {
+        self.merged = self.merged.saturating_add(n);
+        if self.merged > MERGED {
+            return Err(invalid(
+                &format!(
+                    "allOf merges and union checks that copy at most {MERGED} properties and checks"
+                ),
+                "more",
+            ));
+        }
+        Ok(())
     }
 
     /// The object schemas `x` and `y` merged (see [`conjoin`](Self::conjoin)): `x`'s
@@ -1401,7 +1417,44 @@ mod tests {
         assert!(Schema::compile(&schema(500)).is_ok());
         assert_eq!(
             Schema::compile(&schema(600)).unwrap_err().to_string(),
-            "expected allOf merges that copy at most 262144 properties and checks, found more"
+            "expected allOf merges and union checks that copy at most 262144 properties and checks, found more"
+        );
+    }
+
+    /// A union's checks go to each branch, the names they list shared; each copy counts
+    /// toward `MERGED`: 600 branches beside 500 `dependentRequired` keys are refused.
+    #[test]
+    fn a_union_s_checks_are_shared_by_its_branches_and_bounded() {
+        let branches = |n: usize| -> Vec<Value> {
+            (0..n)
+                .map(|i| json!({"type": "object", "properties": {format!("x{i}"): {}}}))
+                .collect()
+        };
+        let names: Vec<String> = (0..1000).map(|i| format!("r{i}")).collect();
+        let s = Schema::compile(&json!({
+            "anyOf": branches(1000),
+            "dependentRequired": {"zz": names}
+        }))
+        .unwrap();
+        let Kind::Union(wrapped) = root_kind(&s) else {
+            panic!()
+        };
+        let needs = |id: NodeId| match s.node(id).checks.as_slice() {
+            [Check::DependentRequired(key, needs)] if key == "zz" => Arc::clone(needs),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(wrapped.len(), 1000);
+        assert_eq!(needs(wrapped[0]).len(), 1000);
+        assert!(Arc::ptr_eq(&needs(wrapped[0]), &needs(wrapped[999])));
+
+        let keys: serde_json::Map<String, Value> =
+            (0..500).map(|i| (format!("k{i}"), json!(["a"]))).collect();
+        let schema = |n| json!({"anyOf": branches(n), "dependentRequired": keys});
+        assert!(Schema::compile(&schema(500)).is_ok());
+        assert_eq!(
+            Schema::compile(&schema(600)).unwrap_err().to_string(),
+            "expected allOf merges and union checks that copy at most 262144 properties and \
+             checks, found more"
         );
     }
 

@@ -41,7 +41,7 @@ use std::fmt;
 /// ```
 #[derive(Clone)]
 pub struct Pattern {
-    source: String,
+    source: std::sync::Arc<str>,
     regex: regex::Regex,
 }
 
@@ -77,7 +77,7 @@ impl Pattern {
                 format!("a pattern the regex engine llmout uses cannot run ({last})")
             })?;
         Ok(Pattern {
-            source: source.to_owned(),
+            source: source.into(),
             regex,
         })
     }
