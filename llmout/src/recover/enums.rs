@@ -244,7 +244,8 @@ impl EnumIndex {
         EnumIndex::default()
     }
 
-    /// Whether `v` is one of `e`'s values, or which value `text` is an alias of, exactly.
+    /// The values and aliases of `e`, the enum at `id`, hashed as written ([`Written`]), for
+    /// an enum of more than [`SCAN`] of them; `None` for a smaller one, compared in turn.
     fn written(&mut self, id: NodeId, e: &Enum) -> Option<&Written> {
         if e.values.len() + e.aliases.len() <= SCAN {
             return None;
