@@ -696,29 +696,32 @@ impl<'a> Items<'a> {
 
     /// The parser's (or the sanitizer's) warnings, where recovery moved what they name.
     fn syntax_warnings<E>(&self, f: &mut impl FnMut(Warning) -> Result<(), E>) -> Result<(), E> {
-        let sanitized = |p: String| Warning::new(WarningKind::Sanitized, p, pipeline::SANITIZED);
+        let sanitized = |p: String, message| Warning::new(WarningKind::Sanitized, p, message);
         let moves = self.plan.moves;
         match &self.plan.source {
             Source::Valid => Ok(()),
-            Source::Sanitized(pointers) if !moves => {
-                pointers.iter().cloned().map(sanitized).try_for_each(f)
-            }
+            Source::Sanitized(pointers) if !moves => pointers
+                .iter()
+                .map(|(p, message)| sanitized(p.clone(), *message))
+                .try_for_each(f),
             Source::Sanitized(pointers) => {
                 let mut next = pointers.iter().peekable();
                 let plan = &self.plan;
                 self.read(RECOVERED, None, |step| match step {
                     Step::Item { at, r, .. } => {
-                        while let Some(p) =
-                            next.next_if(|p| plan.position(p).is_none_or(|k| k <= at))
+                        while let Some((p, message)) =
+                            next.next_if(|(p, _)| plan.position(p).is_none_or(|k| k <= at))
                         {
                             let item = r.as_ref().map(|r| (at, r));
-                            f(sanitized(plan.remap(p.clone(), [item, None])))?;
+                            f(sanitized(plan.remap(p.clone(), [item, None]), *message))?;
                         }
                         Ok(())
                     }
                     Step::End(_) => next
                         .by_ref()
-                        .map(|p| sanitized(plan.remap(p.clone(), [None, None])))
+                        .map(|(p, message)| {
+                            sanitized(plan.remap(p.clone(), [None, None]), *message)
+                        })
                         .try_for_each(&mut *f),
                 })
             }
@@ -861,8 +864,8 @@ enum Step {
 enum Source {
     /// JSON as it stands (the fast path).
     Valid,
-    /// JSON once sanitized; the sanitizer's fixes, by pointer.
-    Sanitized(Vec<String>),
+    /// JSON once sanitized; the sanitizer's fixes, by pointer, each with what it says.
+    Sanitized(Vec<(String, &'static str)>),
     /// The lenient parser on the text as written.
     Repaired,
 }
@@ -1036,7 +1039,11 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
         let sanitized = sanitize::sanitize(text);
         if serde_json::from_str::<IgnoredAny>(&sanitized.text).is_ok() {
             let pointers = sanitize::pointers_at(text, &sanitized.fixes);
-            let source = Source::Sanitized(pointers);
+            let messages = sanitized
+                .fixes
+                .iter()
+                .map(|&at| sanitize::fix_message(text, at));
+            let source = Source::Sanitized(pointers.into_iter().zip(messages).collect());
             return plan_valid(&sanitized.text, text, source, schema, options)
                 .map(Outcome::map_plan);
         }

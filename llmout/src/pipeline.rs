@@ -815,7 +815,11 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
         let paths = sanitize::pointers_at(text, &sanitized.fixes);
         let warnings = paths
             .into_iter()
-            .map(|p| Warning::new(WarningKind::Sanitized, p, SANITIZED))
+            .zip(&sanitized.fixes)
+            .map(|(p, &at)| {
+                let message = sanitize::fix_message(text, at);
+                Warning::new(WarningKind::Sanitized, p, message)
+            })
             .collect();
         return Ok((value, warnings));
     }
@@ -831,10 +835,6 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
         Err(e) => Err(syntax_error(e, text, options)),
     }
 }
-
-/// What a [`WarningKind::Sanitized`] warning says.
-pub(crate) const SANITIZED: &str =
-    "escaped a raw control character or an invalid escape in a string";
 
 /// The pipeline's error for a candidate the lenient parser gave up on.
 pub(crate) fn syntax_error(e: repair::RepairError, text: &str, options: &Options) -> Error {

@@ -179,6 +179,25 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
     Cow::Owned(out)
 }
 
+/// The warning for the fix [`sanitize`] made at byte `at` of `input` (one of its
+/// [`Sanitized::fixes`]): a line break dropped as layout before a closing quote, or a
+/// character escaped.
+pub(crate) fn fix_message(input: &str, at: usize) -> &'static str {
+    let rest = input.as_bytes().get(at..).unwrap_or_default();
+    if matches!(rest.first(), Some(b'\n' | b'\r')) && closes_after_layout(rest) {
+        LAYOUT
+    } else {
+        ESCAPED
+    }
+}
+
+/// What a fix that escaped a character says.
+pub(crate) const ESCAPED: &str = "escaped a raw control character or an invalid escape in a string";
+
+/// What a line break dropped as layout says.
+pub(crate) const LAYOUT: &str =
+    "dropped a raw line break before a string's closing quote at the start of a line, as layout";
+
 /// Whether `rest` (starting at a raw line break inside a string) is that line break, then
 /// only spaces and tabs, then the string's closing quote.
 fn closes_after_layout(rest: &[u8]) -> bool {
@@ -379,9 +398,28 @@ mod tests {
 
     #[test]
     fn a_line_break_before_a_closing_quote_on_its_own_line_is_dropped() {
-        let s = sanitize("{\"a\": \"x\n  \", \"k\n\": \"y\r\n\"}");
-        assert_eq!(s.text, r#"{"a": "x", "k": "y"}"#);
-        assert_eq!(s.fixes, vec![8, 16, 22]);
+        let raw = "{\"a\": \"x\n  \", \"k\n\": \"y\r\n\", \"t\": \"a\tb\"}";
+        let s = sanitize(raw);
+        assert_eq!(s.text, r#"{"a": "x", "k": "y", "t": "a\tb"}"#);
+        assert_eq!(s.fixes, vec![8, 16, 22, 34]);
+        // Each fix says what it did: the line breaks were dropped, the tab escaped.
+        let said: Vec<&str> = s.fixes.iter().map(|&at| fix_message(raw, at)).collect();
+        assert_eq!(said, [LAYOUT, LAYOUT, LAYOUT, ESCAPED]);
+        assert_eq!(
+            LAYOUT,
+            "dropped a raw line break before a string's closing quote at the start of a line, \
+             as layout"
+        );
+        // Through the pipeline, each warning says its fix's.
+        let raw = "{\"a\": \"x\n  \", \"k\": \"y\r\n\", \"t\": \"a\tb\"}";
+        let r =
+            crate::from_llm_with_schema(raw, &serde_json::json!({}), &crate::Options::default());
+        let warnings: Vec<(&str, &str)> = r
+            .warnings
+            .iter()
+            .map(|w| (w.path.as_str(), &*w.message))
+            .collect();
+        assert_eq!(warnings, [("/a", LAYOUT), ("/k", LAYOUT), ("/t", ESCAPED)]);
     }
 
     #[test]
