@@ -179,6 +179,57 @@ fn a_json_reply_that_does_not_fit_is_an_error_not_text() {
 }
 
 #[test]
+fn json_in_a_fence_or_tag_that_does_not_fit_is_an_error_not_text() {
+    let named = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"]
+    });
+    // A fence or an answer tag that holds an object is a JSON reply, closed or cut off.
+    for reply in [
+        "```json\n{\"label\": 2}\n```",
+        "Here it is:\n```\n{\"label\": 2}\n```\nDone.",
+        "```json\n{\"label\": 2,",
+        "<answer>[{\"label\": 2}]</answer>",
+    ] {
+        assert_eq!(
+            parse(reply, named.clone()),
+            Err(ErrorKind::Mismatch),
+            "{reply}"
+        );
+    }
+    // JSON met in prose does not make the prose JSON: the text is still the value, and the
+    // warning says what was passed over.
+    let r = from_llm_with_schema(
+        "Set {\"label\": 2} in the config, then [restart] it.",
+        &named,
+        &Options::default(),
+    );
+    assert_eq!(
+        r.value,
+        Some(json!({"name": "Set {\"label\": 2} in the config, then [restart] it."}))
+    );
+    let messages: Vec<_> = r.warnings.iter().map(|w| w.message.as_ref()).collect();
+    assert_eq!(
+        messages,
+        [
+            "no JSON value in the reply fits the schema (2 were read in the prose); read the \
+          whole text as the value"
+        ]
+    );
+    // A fence of code that is not JSON leaves the reply text.
+    let r = from_llm_with_schema("Run:\n```sh\nmake test\n```", &named, &Options::default());
+    assert_eq!(
+        r.value,
+        Some(json!({"name": "Run:\n```sh\nmake test\n```"}))
+    );
+    assert_eq!(
+        r.warnings[0].message,
+        "the reply is plain text, not JSON; read the text as the value"
+    );
+}
+
+#[test]
 fn a_string_holding_other_json_stays_a_string() {
     // An array of strings is wanted: the object inside the string is the one string.
     let schema = json!({

@@ -431,9 +431,10 @@ pub(crate) struct Ranking<'a, O> {
     parsed: Vec<std::ops::Range<usize>>,
     recovery_error: Option<Error>,
     syntax_error: Option<Error>,
-    /// The whole reply (outside reasoning) is a JSON object or array, whether or not it
-    /// parsed: a reply that is no plain text.
-    whole_is_json: bool,
+    /// The whole reply (outside reasoning), a fence or an answer tag holds a JSON object or
+    /// array, whether or not it parsed: the reply is JSON, not plain text. (A bracketed span
+    /// in prose is not enough: `- [ ] done` and `{name}` are markdown and placeholders.)
+    json_reply: bool,
     /// Candidates that start like JSON and could not be read.
     failed: Vec<std::ops::Range<usize>>,
 }
@@ -445,7 +446,7 @@ impl<'a, O> Ranking<'a, O> {
             parsed: Vec::new(),
             recovery_error: None,
             syntax_error: None,
-            whole_is_json: false,
+            json_reply: false,
             failed: Vec::new(),
         }
     }
@@ -546,8 +547,8 @@ pub(crate) fn rank<'a, O>(
     for (k, candidate) in candidates.into_iter().enumerate() {
         let holds_all = ranking.best.is_none() && rest_end[k + 1] <= candidate.range.end;
         let outcome = eval(candidate.text, holds_all);
-        if candidate.origin == Origin::Whole && looks_like_json(&candidate) {
-            ranking.whole_is_json = true;
+        if candidate.origin <= Origin::Fence && candidate.text.starts_with(['{', '[']) {
+            ranking.json_reply = true;
         }
         let (out, cost, syntax) = match outcome {
             Outcome::Parsed { out, cost, syntax } => (out, cost, syntax),
@@ -637,10 +638,10 @@ pub(crate) fn last_resorts<O>(
         // Plain text is the value only when the reply is not JSON itself (a JSON reply that
         // does not fit is an error, not text) and reading it so succeeds; otherwise the error
         // from the JSON that was there says more.
-        let plain = if ranking.whole_is_json {
+        let plain = if ranking.json_reply {
             None
         } else {
-            plain_text(raw, s, options)
+            plain_text(raw, s, options, ranking.parsed.len())
         };
         match plain {
             Some(Ok(chosen)) => return Ok(chosen),
@@ -947,8 +948,15 @@ fn string_reply(raw: &str, schema: &Schema, options: &Options) -> Option<Result<
 /// Plain text where the schema wants a scalar (a string, an enum value, a number, a
 /// boolean), or an object whose one required field is a string (seed 003's "markdown wrapper"
 /// types): the visible text is the value, recovered like any other (so "The change is
-/// approved." is the enum value `Approved`, and "About 42." the number 42).
-fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Chosen, Error>> {
+/// approved." is the enum value `Approved`, and "About 42." the number 42). `json_values`:
+/// how many JSON values were read in the prose (none fitting the schema), which the warning
+/// says rather than calling the reply plain text.
+fn plain_text(
+    raw: &str,
+    schema: &Schema,
+    options: &Options,
+    json_values: usize,
+) -> Option<Result<Chosen, Error>> {
     let segments = extract::visible_segments(raw);
     let start = segments.first()?.start;
     let end = segments.last()?.end;
@@ -1011,11 +1019,17 @@ fn plain_text(raw: &str, schema: &Schema, options: &Options) -> Option<Result<Ch
         Ok(r) => r,
         Err(e) => return Some(Err(e)),
     };
-    let mut warnings = vec![Warning::new(
-        WarningKind::Reshaped,
-        "",
-        "the reply is plain text, not JSON; read the text as the value",
-    )];
+    let message = match json_values {
+        0 => "the reply is plain text, not JSON; read the text as the value".to_owned(),
+        1 => "no JSON value in the reply fits the schema (1 was read in the prose); read the \
+              whole text as the value"
+            .to_owned(),
+        n => format!(
+            "no JSON value in the reply fits the schema ({n} were read in the prose); read \
+             the whole text as the value"
+        ),
+    };
+    let mut warnings = vec![Warning::new(WarningKind::Reshaped, "", message)];
     warnings.extend(r.warnings);
     Some(Ok(Chosen {
         value: r.value,
