@@ -53,11 +53,16 @@
 //! they are dropped with a warning.
 //!
 //! A union weighs each branch without keeping its warnings or copying the value, then recovers
-//! the cheapest for real. Its choice for a value is memoised (by union node, value and depth)
-//! while the value is held, so nested unions are decided once per value, not once per branch
+//! the cheapest for real. Its choice for a value is memoised (by union node and value) while
+//! the value is held, so nested unions are decided once per value, not once per branch
 //! above them: recursive untagged enums, whose branches all recover the same children, were
 //! exponential in the reply's depth and are now polynomial (the work is the reply's size times
-//! the schema's nodes, plus one pass per union layer that owns its value). The two readings of
+//! the schema's nodes, plus one pass per union layer that owns its value). A choice is
+//! reused at another depth (a value wrapped in a one-element array is weighed one level
+//! deeper) where the depth limits are as far away as the weighing went; one that met a
+//! limit holds where it was made alone, so near the limits a value may be weighed once for
+//! each depth it is met at (a union of a number, an array of itself and an object around
+//! itself: up to 7 ms for an item 90 deep). The two readings of
 //! a value shaped like an object's only field (that field's value, or the object itself), and
 //! of a one-key wrapper around an object (what it holds, or the wrapper with its key as data),
 //! are weighed and memoised the same way. A value wrapped in a one-element array is not wrapped
@@ -233,6 +238,9 @@ struct Choice {
     outcome: Result<(usize, u64), (Error, usize)>,
     frames: usize,
     frames_below: usize,
+    /// The reply depth it was weighed at, and the most levels below it the weighing went.
+    depth: usize,
+    depth_below: usize,
     met_limit: bool,
     /// How many values the weighing met at a hole's path (`Walker::hole_visits`), and
     /// which of them cleanly (`Walker::clean_visits`), counted again when the choice is
@@ -242,7 +250,9 @@ struct Choice {
 }
 
 /// What a memoised weighing depends on: the schema node, the value (by address: it is borrowed
-/// for as long as the entry lives), the reply depth, and the question asked.
+/// for as long as the entry lives), and the question asked; and the reply depth where an
+/// items' place (`Walker::holes`) is looked for at one, else 0. A weighing made elsewhere
+/// is reused where neither limit is met from there (`Walker::memoised`).
 type ChoiceKey = (NodeId, usize, usize, Question);
 
 /// What a memoised weighing answers (see `Walker::memoised`).
@@ -311,6 +321,8 @@ struct Walker<'s> {
     in_document: u32,
     /// The most `frames` reached since `choose` last reset it.
     peak_frames: usize,
+    /// The deepest reply depth reached since `memoised` last reset it.
+    peak_depth: usize,
     /// How often the frame limit was met (a choice made meeting it is not reused).
     limit_met: usize,
     /// The value passed to the next `value` call was just wrapped in a one-element array: it is
@@ -429,6 +441,7 @@ impl<'s> Walker<'s> {
             frames: 0,
             in_document: 0,
             peak_frames: 0,
+            peak_depth: 0,
             limit_met: 0,
             wrapped: false,
             scopes: Vec::new(),
@@ -538,6 +551,7 @@ impl Walker<'_> {
         }
         self.frames += 1;
         self.peak_frames = self.peak_frames.max(self.frames);
+        self.peak_depth = self.peak_depth.max(depth);
         if !self.holes.is_empty() {
             self.visits_a_hole(&v, id);
         }
@@ -2045,11 +2059,20 @@ impl Walker<'_> {
         question: Question,
         weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
     ) -> Result<(usize, u64), Error> {
-        let key = (rid, v as *const Value as usize, depth, question);
+        // The outcome depends on the depth and the frames only through their limits (and on
+        // the depth through the items' places, which are looked for at one): a weighing that
+        // met neither limit is the same wherever its levels still fit. (A value wrapped in a
+        // one-element array is weighed one level deeper than itself: keyed by depth, each
+        // level of a recursive union weighed all its subtree again, the depth squared per
+        // item.) One that met a limit holds where it was made alone.
+        let at = if self.holes.is_empty() { 0 } else { depth };
+        let key = (rid, v as *const Value as usize, at, question);
         let base = self.path.len();
         let fits = |c: &Choice| {
-            c.frames == self.frames
-                || (!c.met_limit && self.frames + c.frames_below < self.max_frames)
+            // (`value` refuses a frame at `max_frames` and a depth past `max_depth`.)
+            (c.frames == self.frames
+                || (!c.met_limit && self.frames + c.frames_below <= self.max_frames))
+                && (c.depth == depth || (!c.met_limit && depth + c.depth_below <= self.max_depth))
         };
         if let Some(choice) = self
             .scopes
@@ -2058,6 +2081,7 @@ impl Walker<'_> {
             .filter(|c| fits(c))
         {
             self.peak_frames = self.peak_frames.max(self.frames + choice.frames_below);
+            self.peak_depth = self.peak_depth.max(depth + choice.depth_below);
             self.hole_visits += choice.hole_visits;
             self.clean_visits = self.clean_visits.wrapping_add(choice.clean_visits);
             return choice.outcome.clone().map_err(|(e, at)| {
@@ -2073,6 +2097,7 @@ impl Walker<'_> {
         let saved_len = self.warnings.len();
         let saved_cost = self.cost;
         let saved_peak = std::mem::replace(&mut self.peak_frames, self.frames);
+        let saved_peak_depth = std::mem::replace(&mut self.peak_depth, depth);
         let limit_met = self.limit_met;
         let (hole_visits, clean_visits) = (self.hole_visits, self.clean_visits);
         self.dry += 1;
@@ -2084,6 +2109,8 @@ impl Walker<'_> {
         let outcome = r.map(|n| (n, cost));
         let frames_below = self.peak_frames - self.frames;
         self.peak_frames = self.peak_frames.max(saved_peak);
+        let depth_below = self.peak_depth.saturating_sub(depth);
+        self.peak_depth = self.peak_depth.max(saved_peak_depth);
         let met_limit = self.limit_met != limit_met;
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(
@@ -2092,6 +2119,8 @@ impl Walker<'_> {
                     outcome: outcome.clone().map_err(|e| (e, base)),
                     frames: self.frames,
                     frames_below,
+                    depth,
+                    depth_below,
                     met_limit,
                     hole_visits: self.hole_visits - hole_visits,
                     clean_visits: self.clean_visits.wrapping_sub(clean_visits),
