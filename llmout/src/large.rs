@@ -1038,12 +1038,7 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
     {
         let sanitized = sanitize::sanitize(text);
         if serde_json::from_str::<IgnoredAny>(&sanitized.text).is_ok() {
-            let pointers = sanitize::pointers_at(text, &sanitized.fixes);
-            let messages = sanitized
-                .fixes
-                .iter()
-                .map(|&at| sanitize::fix_message(text, at));
-            let source = Source::Sanitized(pointers.into_iter().zip(messages).collect());
+            let source = Source::Sanitized(sanitize::fix_warnings(text, &sanitized.fixes));
             return plan_valid(&sanitized.text, text, source, schema, options)
                 .map(Outcome::map_plan);
         }

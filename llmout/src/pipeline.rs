@@ -813,14 +813,9 @@ fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> 
 fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
     let sanitized = sanitize::sanitize(text);
     if let Ok(value) = serde_json::from_str::<Value>(&sanitized.text) {
-        let paths = sanitize::pointers_at(text, &sanitized.fixes);
-        let warnings = paths
+        let warnings = sanitize::fix_warnings(text, &sanitized.fixes)
             .into_iter()
-            .zip(&sanitized.fixes)
-            .map(|(p, &at)| {
-                let message = sanitize::fix_message(text, at);
-                Warning::new(WarningKind::Sanitized, p, message)
-            })
+            .map(|(p, message)| Warning::new(WarningKind::Sanitized, p, message))
             .collect();
         return Ok((value, warnings));
     }

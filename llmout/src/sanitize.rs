@@ -278,53 +278,89 @@ const STRING_STOPS: [bool; 256] = {
 /// assert_eq!(pointers_at(json, &[at_x, at_y]), vec!["/a/1/b", "/c"]);
 /// ```
 pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
-    enum Frame {
-        Object { key: Option<String> },
-        Array { index: usize },
-    }
-    fn current(stack: &[Frame]) -> String {
-        let mut p = String::new();
-        for f in stack {
-            match f {
-                Frame::Object { key: Some(k) } => p = pointer_push(&p, k),
-                Frame::Object { key: None } => {}
-                Frame::Array { index } => p = pointer_push(&p, &index.to_string()),
-            }
-        }
-        p
-    }
-    let bytes = json.as_bytes();
     let mut out = Vec::with_capacity(offsets.len());
-    let mut next = offsets.iter().peekable();
+    each_pointer(json, offsets, |_, _, stack| out.push(current(stack)));
+    out
+}
+
+/// The warnings for the sanitizer's `fixes` in `input`: each fix's pointer (as
+/// [`pointers_at`] gives it) and [`fix_message`], a run of fixes with the same message in
+/// one value, no other fix between them, said once (as the repair log records a run of one
+/// kind of fix in one value once): 10 million bad escapes in one string are one warning.
+pub(crate) fn fix_warnings(input: &str, fixes: &[usize]) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let mut last = None;
+    each_pointer(input, fixes, |k, place, stack| {
+        let message = fix_message(input, fixes[k]);
+        if last != Some((place, message)) {
+            out.push((current(stack), message));
+            last = Some((place, message));
+        }
+    });
+    out
+}
+
+/// A container open where [`each_pointer`] is.
+enum Frame {
+    Object { key: Option<String> },
+    Array { index: usize },
+}
+
+/// The pointer of the value `stack` leads to.
+fn current(stack: &[Frame]) -> String {
+    let mut p = String::new();
+    for f in stack {
+        match f {
+            Frame::Object { key: Some(k) } => p = pointer_push(&p, k),
+            Frame::Object { key: None } => {}
+            Frame::Array { index } => p = pointer_push(&p, &index.to_string()),
+        }
+    }
+    p
+}
+
+/// Calls `each(k, place, stack)` for each of the ascending `offsets` (its index `k`) with the
+/// containers open there: `place` changes whenever they do, so offsets with the same `place`
+/// have the same pointer (see [`pointers_at`]).
+fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize, &[Frame])) {
+    let bytes = json.as_bytes();
+    let mut next = offsets.iter().enumerate().peekable();
     let mut stack: Vec<Frame> = Vec::new();
+    let mut place = 0;
     let mut i = 0;
     let mut expecting_key = false;
     while i < bytes.len() {
-        while next.peek().is_some_and(|&&o| o <= i) {
-            next.next();
-            out.push(current(&stack));
+        while let Some((k, _)) = next.next_if(|&(_, &o)| o <= i) {
+            each(k, place, &stack);
         }
         if next.peek().is_none() {
-            return out;
+            return;
         }
         match bytes[i] {
             b'{' => {
                 stack.push(Frame::Object { key: None });
                 expecting_key = true;
+                place += 1;
             }
             b'[' => {
                 stack.push(Frame::Array { index: 0 });
                 expecting_key = false;
+                place += 1;
             }
             b'}' | b']' => {
                 stack.pop();
                 expecting_key = false;
+                place += 1;
             }
             b',' => match stack.last_mut() {
-                Some(Frame::Array { index }) => *index += 1,
+                Some(Frame::Array { index }) => {
+                    *index += 1;
+                    place += 1;
+                }
                 Some(Frame::Object { key }) => {
                     *key = None;
                     expecting_key = true;
+                    place += 1;
                 }
                 None => {}
             },
@@ -346,13 +382,13 @@ pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
                         *k = Some(key);
                     }
                     expecting_key = false;
+                    place += 1;
                     i = end + 1;
                     continue;
                 }
                 // Offsets inside a value string belong to that value.
-                while next.peek().is_some_and(|&&o| o < end) {
-                    next.next();
-                    out.push(current(&stack));
+                while let Some((k, _)) = next.next_if(|&(_, &o)| o < end) {
+                    each(k, place, &stack);
                 }
                 i = end + 1;
                 continue;
@@ -361,9 +397,9 @@ pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
         }
         i += 1;
     }
-    let rest = current(&stack);
-    out.extend(next.map(|_| rest.clone()));
-    out
+    for (k, _) in next {
+        each(k, place, &stack);
+    }
 }
 
 #[cfg(test)]
@@ -420,6 +456,40 @@ mod tests {
             .map(|w| (w.path.as_str(), &*w.message))
             .collect();
         assert_eq!(warnings, [("/a", LAYOUT), ("/k", LAYOUT), ("/t", ESCAPED)]);
+    }
+
+    /// A run of fixes in one value is one warning, as a run in the repair log is one fix; a
+    /// fix of another kind, or in another value, starts a new one.
+    #[test]
+    fn a_run_of_fixes_in_one_value_is_said_once() {
+        let raw = "{\"a\": \"\\q\t\\x\u{1}\", \"b\": [\"\t\", \"\t\t\"], \"c\": \"x\n\", \"d\": \"\t\n  \"}";
+        let s = sanitize(raw);
+        assert_eq!(s.fixes.len(), 10);
+        assert_eq!(
+            fix_warnings(raw, &s.fixes),
+            [
+                ("/a".to_owned(), ESCAPED),
+                ("/b/0".to_owned(), ESCAPED),
+                ("/b/1".to_owned(), ESCAPED),
+                ("/c".to_owned(), LAYOUT),
+                ("/d".to_owned(), ESCAPED),
+                ("/d".to_owned(), LAYOUT),
+            ]
+        );
+        // A million bad escapes in one string: one warning, through the pipeline too.
+        let raw = format!("{{\"a\": \"{}\"}}", "\\q".repeat(1_000_000));
+        let r =
+            crate::from_llm_with_schema(&raw, &serde_json::json!({}), &crate::Options::default());
+        assert_eq!(
+            r.value.unwrap()["a"].as_str().map(str::len),
+            Some(2_000_000)
+        );
+        let warnings: Vec<(&str, &str)> = r
+            .warnings
+            .iter()
+            .map(|w| (w.path.as_str(), &*w.message))
+            .collect();
+        assert_eq!(warnings, [("/a", ESCAPED)]);
     }
 
     #[test]
