@@ -78,29 +78,42 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
     Sanitized { text, fixes }
 }
 
-/// [`sanitize`] with the fixes counted, not listed: what a caller that needs only their number
-/// takes, since a list of offsets is 8 bytes a fix (2x the input for a reply of `\u12`
-/// repeated, whose every 4 bytes are one).
+/// [`sanitize`] with the warnings its fixes make counted, not listed: what a caller that needs
+/// only their number takes, since a list of offsets is 8 bytes a fix (2x the input for a
+/// reply of `\u12` repeated, whose every 4 bytes are one). As [`fix_warnings`] says them, a
+/// run of fixes with the same message in one string counts once: where the text is JSON
+/// once sanitized, each string is one value, and two strings are two.
 pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
-    let mut count = 0;
-    let text = sanitize_into(input, &mut count);
-    (text, count)
+    let mut runs = Runs::default();
+    let text = sanitize_into(input, &mut runs);
+    (text, runs.count)
 }
 
-/// Where [`sanitize_into`] puts the offset of each fix.
+/// Where [`sanitize_into`] puts each fix: its offset, the number of the string it is in,
+/// and whether it dropped a line break as layout ([`LAYOUT`]) or escaped ([`ESCAPED`]).
 trait Fixes {
-    fn push(&mut self, at: usize);
+    fn push(&mut self, at: usize, string: usize, layout: bool);
 }
 
 impl Fixes for Vec<usize> {
-    fn push(&mut self, at: usize) {
+    fn push(&mut self, at: usize, _: usize, _: bool) {
         Vec::push(self, at);
     }
 }
 
-impl Fixes for usize {
-    fn push(&mut self, _: usize) {
-        *self += 1;
+/// The runs of fixes with one message in one string, counted.
+#[derive(Default)]
+struct Runs {
+    count: usize,
+    last: Option<(usize, bool)>,
+}
+
+impl Fixes for Runs {
+    fn push(&mut self, _: usize, string: usize, layout: bool) {
+        if self.last != Some((string, layout)) {
+            self.count += 1;
+            self.last = Some((string, layout));
+        }
     }
 }
 
@@ -112,6 +125,7 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
     let mut out = String::with_capacity(input.len() + 16);
     out.push_str(&input[..first.start]);
     let mut in_string = true; // the first fix is always inside a string
+    let mut string = 0;
     let mut chars = input[first.start..].char_indices().peekable();
     while let Some((k, c)) = chars.next() {
         let at = first.start + k;
@@ -119,6 +133,7 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
             out.push(c);
             if c == '"' {
                 in_string = true;
+                string += 1;
             }
             continue;
         }
@@ -138,27 +153,27 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
                 Some('\'') => {
                     chars.next();
                     out.push('\'');
-                    fixes.push(at);
+                    fixes.push(at, string, false);
                 }
                 // Before a character outside ASCII a backslash escapes nothing: dropped, as
                 // the lenient parser reads it.
-                Some(n) if !n.is_ascii() => fixes.push(at),
+                Some(n) if !n.is_ascii() => fixes.push(at, string, false),
                 // Before a line break it continues the line: the break is the text, as the
                 // lenient parser reads it.
                 Some('\n') => {
                     chars.next();
                     out.push_str("\\n");
-                    fixes.push(at);
+                    fixes.push(at, string, false);
                 }
                 Some('\r') if input.as_bytes().get(at + 2) == Some(&b'\n') => {
                     chars.next();
                     chars.next();
                     out.push_str("\\r\\n");
-                    fixes.push(at);
+                    fixes.push(at, string, false);
                 }
                 _ => {
                     out.push_str("\\\\");
-                    fixes.push(at);
+                    fixes.push(at, string, false);
                 }
             },
             '\n' | '\r' if closes_after_layout(&input.as_bytes()[at..]) => {
@@ -167,11 +182,11 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
                 while chars.peek().is_some_and(|&(_, n)| n != '"') {
                     chars.next();
                 }
-                fixes.push(at);
+                fixes.push(at, string, true);
             }
             c if (c as u32) < 0x20 => {
                 push_control_escape(&mut out, c);
-                fixes.push(at);
+                fixes.push(at, string, false);
             }
             c => out.push(c),
         }
@@ -290,11 +305,11 @@ pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
 pub(crate) fn fix_warnings(input: &str, fixes: &[usize]) -> Vec<(String, &'static str)> {
     let mut out = Vec::new();
     let mut last = None;
-    each_pointer(input, fixes, |k, place, stack| {
+    each_pointer(input, fixes, |k, string, stack| {
         let message = fix_message(input, fixes[k]);
-        if last != Some((place, message)) {
+        if last != Some((string, message)) {
             out.push((current(stack), message));
-            last = Some((place, message));
+            last = Some((string, message));
         }
     });
     out
@@ -319,19 +334,19 @@ fn current(stack: &[Frame]) -> String {
     p
 }
 
-/// Calls `each(k, place, stack)` for each of the ascending `offsets` (its index `k`) with the
-/// containers open there: `place` changes whenever they do, so offsets with the same `place`
-/// have the same pointer (see [`pointers_at`]).
+/// Calls `each(k, string, stack)` for each of the ascending `offsets` (its index `k`) with the
+/// containers open there (see [`pointers_at`]) and the number of the string it is in (a key
+/// or a value; counted from 1, 0 outside the first): offsets in one string have one pointer.
 fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize, &[Frame])) {
     let bytes = json.as_bytes();
     let mut next = offsets.iter().enumerate().peekable();
     let mut stack: Vec<Frame> = Vec::new();
-    let mut place = 0;
+    let mut string = 0;
     let mut i = 0;
     let mut expecting_key = false;
     while i < bytes.len() {
         while let Some((k, _)) = next.next_if(|&(_, &o)| o <= i) {
-            each(k, place, &stack);
+            each(k, string, &stack);
         }
         if next.peek().is_none() {
             return;
@@ -340,31 +355,25 @@ fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize
             b'{' => {
                 stack.push(Frame::Object { key: None });
                 expecting_key = true;
-                place += 1;
             }
             b'[' => {
                 stack.push(Frame::Array { index: 0 });
                 expecting_key = false;
-                place += 1;
             }
             b'}' | b']' => {
                 stack.pop();
                 expecting_key = false;
-                place += 1;
             }
             b',' => match stack.last_mut() {
-                Some(Frame::Array { index }) => {
-                    *index += 1;
-                    place += 1;
-                }
+                Some(Frame::Array { index }) => *index += 1,
                 Some(Frame::Object { key }) => {
                     *key = None;
                     expecting_key = true;
-                    place += 1;
                 }
                 None => {}
             },
             b'"' => {
+                string += 1;
                 let start = i + 1;
                 let mut j = start;
                 while j < bytes.len() && bytes[j] != b'"' {
@@ -382,13 +391,16 @@ fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize
                         *k = Some(key);
                     }
                     expecting_key = false;
-                    place += 1;
+                    // Offsets inside a key: its member's pointer.
+                    while let Some((k, _)) = next.next_if(|&(_, &o)| o < end) {
+                        each(k, string, &stack);
+                    }
                     i = end + 1;
                     continue;
                 }
                 // Offsets inside a value string belong to that value.
                 while let Some((k, _)) = next.next_if(|&(_, &o)| o < end) {
-                    each(k, place, &stack);
+                    each(k, string, &stack);
                 }
                 i = end + 1;
                 continue;
@@ -398,7 +410,7 @@ fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize
         i += 1;
     }
     for (k, _) in next {
-        each(k, place, &stack);
+        each(k, string, &stack);
     }
 }
 
@@ -407,20 +419,25 @@ mod tests {
     use super::*;
 
     /// Counting gives the same text, and as many fixes as listing them.
+    /// Counting gives the same text, and as many warnings as listing the fixes makes.
     #[test]
-    fn counted_is_sanitize_with_the_fixes_counted() {
+    fn counted_is_sanitize_with_the_warnings_counted() {
         for raw in [
             "{\"a\": \"x\ty\"}",
             "[\"\\u12\\u12\\q\"]",
             "{\"a\": \"it\\'s\", \"b\": \"line\n  \"}",
+            "{\"a\": \"\\q\t\\x\u{1}\", \"b\": [\"\t\", \"\t\t\"], \"c\": \"x\n\", \"d\": \"\t\n  \"}",
+            "{\"k\t\": \"\t\", \"j\t\": [\"\t\"]}",
             "{\"a\": 1}",
             "",
         ] {
             let listed = sanitize(raw);
             let (text, count) = sanitize_counted(raw);
-            assert_eq!((text, count), (listed.text, listed.fixes.len()), "{raw:?}");
+            let warnings = fix_warnings(raw, &listed.fixes).len();
+            assert_eq!((text, count), (listed.text, warnings), "{raw:?}");
         }
-        assert_eq!(sanitize_counted("[\"\\u12\\u12\"]").1, 2);
+        assert_eq!(sanitize_counted("[\"\\u12\\u12\"]").1, 1);
+        assert_eq!(sanitize_counted("[\"\\u12\", \"\\u12\"]").1, 2);
     }
 
     #[test]
