@@ -56,14 +56,26 @@ fn items_of(schema: &Schema, id: NodeId) -> Option<NodeId> {
     }
     let node = schema.resolve(id);
     match &schema.node(node).kind {
-        Kind::Array(Array {
-            items: Some(items),
-            prefix,
-            min_items: None,
-            max_items: None,
-        }) if prefix.is_empty() => Some(*items),
+        Kind::Array(
+            a @ Array {
+                min_items: None,
+                max_items: None,
+                ..
+            },
+        ) => every_item(schema, a),
         Kind::Any => Some(node),
         _ => None,
+    }
+}
+
+/// The schema of every item of the array `a`: its `items`, or any value where it says
+/// nothing of them (`{"type": "array"}`, whose items recovery keeps as they are, as it keeps
+/// any value); `None` for a tuple.
+fn every_item(schema: &Schema, a: &Array) -> Option<NodeId> {
+    match a.items {
+        _ if !a.prefix.is_empty() => None,
+        Some(items) => Some(items),
+        None => Some(schema.root_any()),
     }
 }
 
@@ -87,11 +99,7 @@ fn bounded_items(schema: &Schema, id: NodeId) -> Option<(NodeId, bool)> {
         }
     }
     match &schema.node(schema.resolve(id)).kind {
-        Kind::Array(Array {
-            items: Some(items),
-            prefix,
-            ..
-        }) if prefix.is_empty() => Some((*items, unique)),
+        Kind::Array(a) => every_item(schema, a).map(|items| (items, unique)),
         _ => None,
     }
 }

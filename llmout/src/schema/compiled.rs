@@ -371,8 +371,9 @@ impl Schema {
         self.root_any()
     }
 
-    /// Node 0 of every compiled schema is `Any`: what a cycle made only of `$ref`s means.
-    fn root_any(&self) -> NodeId {
+    /// Node 0 of every compiled schema is `Any`: what a cycle made only of `$ref`s means, and
+    /// the items of an array that says nothing of them.
+    pub(crate) fn root_any(&self) -> NodeId {
         NodeId(0)
     }
 
