@@ -6,7 +6,8 @@
 //! These shapes of reply are read and recovered one item (or member) at a time:
 //!
 //! - one JSON array, against a schema whose root is an array of items
-//!   (`{"type": "array", "items": …}`) or any value (`{}`);
+//!   (`{"type": "array", "items": …}`, or `{"type": "array"}`, whose items are any value)
+//!   or any value (`{}`);
 //! - a JSON object around such an array (`{"results": [...], "total": 3}`), against an
 //!   object schema with a property that is an array of items: the items of a member whose
 //!   key is such a property's name, exactly, and whose value is an array are read one at a
@@ -1816,6 +1817,26 @@ mod tests {
             &records(),
             &options
         ));
+    }
+
+    /// An array that says nothing of its items keeps them as they are, as `{}` does: item
+    /// by item too, with its bounds, and as a member's array.
+    #[test]
+    fn an_array_of_anything_is_read_item_by_item() {
+        let options = Options::default();
+        let reply = "// two\n[{id: 1, 'name': 'x',}, null, [2,], \"s\"]";
+        assert!(same(reply, &json!({"type": "array"}), &options));
+        let bounded = json!({"type": "array", "minItems": 1, "maxItems": 4, "uniqueItems": true});
+        assert!(same(reply, &bounded, &options));
+        // Its errors are found item by item too (and are the pipeline's).
+        assert_eq!(broken("[1, 2, 1, 3, 4]", &bounded, &options), ["", ""]);
+        assert!(errs_item_by_item("[1, 2, 1, 3, 4]", &bounded, &options));
+        assert!(!same("[1, 2, 1, 3, 4]", &bounded, &options));
+        let rows = json!({"type": "object", "properties": {"rows": {"type": "array"}}});
+        assert!(same("{n: 2, rows: [{a: 1,}, 'b']}", &rows, &options));
+        // A tuple is not.
+        let tuple = json!({"type": "array", "prefixItems": [{"type": "integer"}]});
+        assert!(!same("[1, 2]", &tuple, &options));
     }
 
     /// A schema that takes any value keeps an array as it is: item by item too.
