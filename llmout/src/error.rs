@@ -166,6 +166,16 @@ impl Error {
         }
         self
     }
+
+    /// The same error with the segment `/0` at byte `at` of its path taken out: the index a
+    /// value wrapped in a one-element array was recovered at, which the reply never wrote.
+    pub(crate) fn unwrapped_at(mut self, at: usize) -> Self {
+        let rest = self.path.get(at..).unwrap_or_default();
+        if rest == "/0" || rest.starts_with("/0/") {
+            self.path.replace_range(at..at + 2, "");
+        }
+        self
+    }
 }
 
 impl fmt::Display for Error {

@@ -221,7 +221,7 @@ fn the_error_for_a_shallow_reply_is_true() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
-        "llmout: at /0: expected an array of an array or an array or an integer, found \"x\"\n"
+        "llmout: expected an array of an array or an array or an integer, found \"x\"\n"
     );
     let o = llmout(&["parse", "--schema", schema.to_str().unwrap()], b"1");
     assert_eq!(

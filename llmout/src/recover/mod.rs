@@ -1087,7 +1087,12 @@ impl Walker<'_> {
             let saved = self.saved();
             push_index(&mut self.path, at);
             self.wrapped = wrapping;
-            let r = match self.value(item, schema, depth + 1) {
+            let mut r = self.value(item, schema, depth + 1);
+            if wrapping {
+                // An error inside a value wrapped in an array is where the reply has it.
+                r = r.map_err(|e| e.unwrapped_at(base));
+            }
+            let r = match r {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
                     self.drop_item(saved, i, e)
                 }

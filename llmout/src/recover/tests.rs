@@ -694,11 +694,12 @@ fn a_scalar_is_wrapped_once_not_until_the_depth_limit() {
     let r = run(json!(1), &s);
     assert_eq!((r.value, r.cost), (json!(1), 0));
     assert!(r.warnings.is_empty());
-    // Nothing fits "x": the error says so, not that the reply nests too deep.
+    // Nothing fits "x": the error says so, not that the reply nests too deep, and where the
+    // reply has it (not at the `/0` of the array the union's branch wrapped it in).
     let e = err(json!("x"), &s);
     assert_eq!(
         e.to_string(),
-        "at /0: expected an array of an array or an array or an integer, found \"x\""
+        "expected an array of an array or an array or an integer, found \"x\""
     );
     // A schema with one array branch wraps once too.
     let one = schema(json!({
@@ -772,7 +773,13 @@ fn a_value_is_weighed_once_at_whatever_depth_it_is_met() {
         v
     };
     assert_eq!(run(json!([deep(94)]), &s).value, json!([deep(94)]));
-    assert_eq!(err(json!([deep(97)]), &s).kind(), ErrorKind::DepthLimit);
+    let e = err(json!([deep(97)]), &s);
+    assert_eq!(e.kind(), ErrorKind::DepthLimit);
+    // The error is where the reply has it: the `/0`s of the arrays a branch wrapped values
+    // in (which reached deeper in the recursion, not in the reply) are no part of it.
+    assert_eq!(e.path(), format!("/0{}", "/c".repeat(95)));
+    let e = err(json!({"c": {"c": "x"}}), &s);
+    assert_eq!(e.to_string(), "at /c/c: expected an integer, found \"x\"");
 }
 
 /// An untagged enum of a node with children and the same node with one field more: a reply
