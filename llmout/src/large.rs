@@ -127,7 +127,8 @@
 //! and the object comes without it and with no items ([`Items::around`]). Where a reply
 //! needs what reading it item by item cannot follow (an item dropped with
 //! [`Options::drop_invalid_items`], an object kept as written where the schema asks for a
-//! string, JSON nested as deep as `serde_json`'s limit), that candidate is evaluated whole.
+//! string), that candidate is evaluated whole. JSON nested deeper than `serde_json` reads
+//! (128 levels) is read item by item with the lenient parser, as the pipeline reads it.
 //!
 //! ```
 //! use llmout::large::{from_llm_with_compiled, Large};
@@ -241,10 +242,13 @@ pub fn from_llm_with_compiled<'a>(
     }
     // As the pipeline's fast path: JSON as it stands that needs no recovery.
     if serde_json::from_str::<IgnoredAny>(raw).is_ok() {
-        let Some(plan) = plan_valid(raw, raw, Source::Valid, schema, &options) else {
-            return whole(&options);
+        let plan = match plan_valid(raw, raw, Source::Valid, schema, &options) {
+            Ok(plan) => Some(plan),
+            // Too deep for the fast path's `Value`: on to the candidates, as there.
+            Err(Unplanned::NoValue) => None,
+            Err(Unplanned::Whole) => return whole(&options),
         };
-        if let Outcome::Parsed { out, .. } = plan {
+        if let Some(Outcome::Parsed { out, .. }) = plan {
             if out.recovery + out.shell_warnings().len() == 0 {
                 return Items {
                     plan: out,
@@ -353,15 +357,15 @@ pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) ->
         return whole(&options);
     }
     match plan_valid(json, json, Source::Valid, schema, &options) {
-        Some(Outcome::Parsed { out, .. }) => Items {
+        Ok(Outcome::Parsed { out, .. }) => Items {
             plan: out,
             choice: Vec::new(),
             schema,
             options,
         }
         .large(),
-        Some(Outcome::Recovery(e)) => Large::Whole(ValidationResult::err(e, Vec::new())),
-        Some(Outcome::Syntax(_)) | None => whole(&options),
+        Ok(Outcome::Recovery(e)) => Large::Whole(ValidationResult::err(e, Vec::new())),
+        Ok(Outcome::Syntax(_)) | Err(_) => whole(&options),
     }
 }
 
@@ -1040,8 +1044,12 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
         let sanitized = sanitize::sanitize(text);
         if serde_json::from_str::<IgnoredAny>(&sanitized.text).is_ok() {
             let source = Source::Sanitized(sanitize::fix_warnings(text, &sanitized.fixes));
-            return plan_valid(&sanitized.text, text, source, schema, options)
-                .map(Outcome::map_plan);
+            match plan_valid(&sanitized.text, text, source, schema, options) {
+                Ok(plan) => return Some(plan.map_plan()),
+                Err(Unplanned::Whole) => return None,
+                // The pipeline's lenient parser reads the text then, as below.
+                Err(Unplanned::NoValue) => {}
+            }
         }
     }
     let repair = pipeline::repair_options(options);
@@ -1063,22 +1071,33 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
     }
 }
 
-/// Nesting `serde_json` surely reads (its limit is 128 levels): deeper JSON, which it may
-/// refuse where the lenient parser does not, is evaluated whole.
-const SERDE_DEPTH: usize = 120;
+/// The nesting (containers open at once, the outermost included) at which `serde_json`
+/// refuses to read a value: it reads 127 levels, not 128 (`IgnoredAny` reads any). The
+/// pipeline reads deeper JSON with the lenient parser, and so does reading it item by item.
+const SERDE_DEPTH: usize = 128;
+
+/// Why [`plan_valid`] did not read a text item by item.
+enum Unplanned {
+    /// `serde_json` would not read it into a value (it nests [`SERDE_DEPTH`] deep): the
+    /// pipeline reads it with the lenient parser instead.
+    NoValue,
+    /// It cannot be read item by item the way the pipeline reads it: evaluated whole.
+    Whole,
+}
 
 /// A text `serde_json` takes as it stands (it passed `IgnoredAny`), `read` item by item, for
-/// the candidate `text`: what it comes to when `serde_json` would read it into a value the same way (no fix but a
-/// repeated key's, nesting well inside its limit), `None` otherwise.
+/// the candidate `text`: what it comes to when `serde_json` would read it into a value the
+/// same way (no fix but a repeated key's, nesting inside its limit).
 fn plan_valid<'a>(
     read: &str,
     text: &'a str,
     source: Source,
     schema: &Schema,
     options: &Options,
-) -> Option<Outcome<Plan<'a>>> {
-    let mut tally = weigh(read, &pipeline::valid_json_options(), schema, options)?;
-    match tally.result.take()? {
+) -> Result<Outcome<Plan<'a>>, Unplanned> {
+    let whole = Unplanned::Whole;
+    let mut tally = weigh(read, &pipeline::valid_json_options(), schema, options).ok_or(whole)?;
+    match tally.result.take().ok_or(Unplanned::Whole)? {
         // (The sanitizer's fixes are put with the items by index, which the members of an
         // object have none of: where there are some and recovery moves anything, evaluated
         // whole.)
@@ -1093,9 +1112,10 @@ fn plan_valid<'a>(
                 Source::Sanitized(pointers) => pointers.len(),
                 _ => 0,
             };
-            Some(tally.outcome(text, source, syntax))
+            Ok(tally.outcome(text, source, syntax))
         }
-        _ => None,
+        Ok(Some(depth)) if depth >= SERDE_DEPTH => Err(Unplanned::NoValue),
+        _ => Err(Unplanned::Whole),
     }
 }
 
@@ -2066,11 +2086,47 @@ mod tests {
         ));
         // An object kept as written where a string is wanted.
         assert!(!same("[{id: 1, name: {a: 1}}]", &records(), &options));
-        // Nesting near serde_json's limit.
-        let deep = format!("[{}1{}]", "[".repeat(125), "]".repeat(125));
-        let any_array = json!({"type": "array", "items": {}});
-        assert!(!same(&deep, &any_array, &options));
-        assert!(same("[[[1]], {a: [2,]}]", &any_array, &options));
+        assert!(same(
+            "[[[1]], {a: [2,]}]",
+            &json!({"type": "array"}),
+            &options
+        ));
+    }
+
+    /// Nesting at `serde_json`'s limit: an array whose items nest 126 levels is 127 deep,
+    /// which `serde_json` reads into a value; at 128, it reads no value, and the pipeline
+    /// reads the reply with the lenient parser. Item by item either way, as the pipeline
+    /// reads it (this was evaluated whole from 120 levels: 20 MB took 2.9 GB).
+    #[test]
+    fn nesting_at_serde_json_s_limit_is_read_item_by_item() {
+        let options = Options::default();
+        // `n` levels, and two such items in an array: `n + 1`.
+        let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let items = |n: usize| format!("[{}, {}]", deep(n), deep(n));
+        assert!(serde_json::from_str::<Value>(&deep(127)).is_ok());
+        assert!(serde_json::from_str::<Value>(&deep(128)).is_err());
+        // (Not `same`: `recover_json` reads what `serde_json` reads, and no deeper.)
+        let same = |raw: &str, schema: &Value| {
+            let schema = Schema::compile(schema).unwrap();
+            let (large, items) = collect(raw, &schema, &options);
+            assert_eq!(large, crate::from_llm_with_compiled(raw, &schema, &options));
+            items
+        };
+        let any_array = json!({"type": "array"});
+        for n in [118, 126, 127] {
+            assert!(same(&items(n), &any_array), "{n}");
+            assert!(same(&items(n), &json!({})), "{n}");
+            // Sanitized, then too deep for serde_json: the lenient parser, the same fix.
+            let tab = items(n).replacen('1', "\"\t\"", 1);
+            assert!(same(&tab, &any_array), "{n}");
+        }
+        // Past the pipeline's own limit (128 levels with the array around): its error.
+        assert!(!same(&items(128), &any_array));
+        let e = collect(&items(128), &Schema::compile(&any_array).unwrap(), &options).0;
+        assert_eq!(
+            e.error.map(|e| e.to_string()),
+            Some("expected JSON nested at most 128 deep, found deeper nesting".to_owned())
+        );
     }
 
     /// Items' constraints are checked item by item, and every violation is listed, as the
