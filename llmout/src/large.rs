@@ -2093,6 +2093,37 @@ mod tests {
         ));
     }
 
+    /// A union of a map and an object around the items: the map meets the items' place as
+    /// one of its members, and where an item fails, fails there first, as recovering it
+    /// whole does (it went on to a later member's error, which won by its longer path).
+    #[test]
+    fn a_map_meets_the_items_where_an_object_would() {
+        let options = Options::default();
+        let bools = json!({"type": "array", "items": {"type": "boolean"}});
+        let schema = json!({"oneOf": [
+            {"type": "object", "additionalProperties": bools},
+            {"type": "object", "properties": {"items": bools}, "required": ["items"]}
+        ]});
+        for raw in [
+            r#"{"items": ["o"], "a_longer_key": ["p"]}"#,
+            r#"{"items": [true, "o"], "a_longer_key": ["p"], "b": [false]}"#,
+            r#"{"a_longer_key": [true], "items": ["o"], "b": ["p"]}"#,
+            r#"{"items": [true, false], "a_longer_key": [true]}"#,
+            r#"{"items": [true, "yes"], "a_longer_key": [true]}"#,
+        ] {
+            same(raw, &schema, &options);
+        }
+        let whole = crate::from_llm_with_schema(
+            r#"{"items": ["o"], "a_longer_key": ["p"]}"#,
+            &schema,
+            &options,
+        );
+        assert_eq!(
+            whole.error.map(|e| e.path().to_owned()),
+            Some("/items/0".into())
+        );
+    }
+
     /// Nesting at `serde_json`'s limit: an array whose items nest 126 levels is 127 deep,
     /// which `serde_json` reads into a value; at 128, it reads no value, and the pipeline
     /// reads the reply with the lenient parser. Item by item either way, as the pipeline

@@ -1508,7 +1508,14 @@ impl Walker<'_> {
         for (key, extra) in extras {
             let v = match extra {
                 Extra::Kept(v) => v,
-                Extra::Recover(v, s) => self.at_key(base, &key, |w| w.value(v, s, depth + 1))?,
+                // A map's member at an items' place is met there, as a property is.
+                Extra::Recover(v, s) => self.at_key(base, &key, |w| {
+                    if !w.holes.is_empty() && w.mark_hole(depth, s) {
+                        w.failed_hole(v, s, depth + 1)
+                    } else {
+                        w.value(v, s, depth + 1)
+                    }
+                })?,
             };
             kept.push((key, v));
         }
