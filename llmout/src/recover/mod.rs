@@ -2142,11 +2142,13 @@ impl Walker<'_> {
         outcome
     }
 
-    /// The branch whose constant property (a serde tag) the value has exactly, if one does;
-    /// else the branch an externally tagged value names by its key ([`external_branch`]).
+    /// The branch whose constant property (a serde tag) the value has exactly, if one alone
+    /// does; else the branch an externally tagged value names by its key
+    /// ([`external_branch`]). A constant that several branches share and the value has (a
+    /// field every variant fixes alike) names none of them: they are weighed.
     fn tagged_branch(&self, v: &Value, branches: &[NodeId]) -> Option<NodeId> {
         let Value::Object(map) = v else { return None };
-        let internal = branches.iter().copied().find(|&b| {
+        let mut named = branches.iter().copied().filter(|&b| {
             let Kind::Object(o) = &self.schema.node(self.schema.resolve(b)).kind else {
                 return false;
             };
@@ -2157,7 +2159,11 @@ impl Walker<'_> {
                 e.values.len() == 1 && map.get(&p.name) == Some(&e.values[0])
             })
         });
-        internal.or_else(|| external_branch(self.schema, map, branches))
+        match (named.next(), named.next()) {
+            (Some(b), None) => Some(b),
+            (Some(_), Some(_)) => None,
+            (None, _) => external_branch(self.schema, map, branches),
+        }
     }
 
     fn ambiguous(&self, id: NodeId, why: String) -> Error {

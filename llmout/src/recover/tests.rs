@@ -523,6 +523,27 @@ fn internally_tagged_union() {
     assert_eq!(e.path(), "/kind");
 }
 
+/// A constant every branch fixes alike (a version field) names no branch: the branches are
+/// weighed. (The first branch with it was taken alone, and `{"v": 1, "a": ""}` failed
+/// against two branches the second of which it fits.)
+#[test]
+fn a_constant_the_branches_share_is_no_tag() {
+    let s = schema(json!({
+        "anyOf": [
+            {"type": "object", "properties": {"v": {"const": 1}, "a": {"type": "string"}, "b": {"type": "string"}}, "required": ["v", "a", "b"]},
+            {"type": "object", "properties": {"v": {"const": 1}, "a": {"type": "string"}}, "required": ["v", "a"]},
+            {"type": "object", "properties": {"v": {"const": 2}, "c": {"type": "integer"}}, "required": ["v", "c"]}
+        ]
+    }));
+    let r = run(json!({"v": 1, "a": ""}), &s);
+    assert_eq!((r.value, r.cost), (json!({"v": 1, "a": ""}), 0));
+    assert_eq!(run(json!({"v": 1, "a": "", "b": "x"}), &s).cost, 0);
+    // A constant one branch alone has still names it.
+    let r = run(json!({"v": 2, "c": "3"}), &s);
+    assert_eq!(r.value, json!({"v": 2, "c": 3}));
+    assert_eq!(summary(&r), [(WarningKind::Coerced, "/c")]);
+}
+
 #[test]
 fn externally_tagged_union_takes_the_variant_its_key_names() {
     let variant = |name: &str, content: Value| {
