@@ -2122,6 +2122,23 @@ mod tests {
             whole.error.map(|e| e.path().to_owned()),
             Some("/items/0".into())
         );
+        // A map whose values are not the items' schema holds no items: it fits the object
+        // around them (an empty array of booleans) but not the items, strings that the
+        // object branch would wrap in arrays. Read whole, as before.
+        let texts =
+            json!({"type": "array", "items": {"type": "array", "items": {"type": "string"}}});
+        let schema = json!({"oneOf": [
+            {"type": "number"},
+            {"type": "object", "properties": {"name": {"enum": [true, true]}, "items": texts}, "required": ["name", "items"]},
+            {"type": "object", "additionalProperties": bools}
+        ]});
+        for raw in [
+            r#"{"items": ["s"]}"#,
+            r#"{"items": ["s"], "a": 1}"#,
+            r#"{"items": [["s"]], "name": true}"#,
+        ] {
+            same(raw, &schema, &options);
+        }
     }
 
     /// Nesting at `serde_json`'s limit: an array whose items nest 126 levels is 127 deep,

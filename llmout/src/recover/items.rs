@@ -937,6 +937,17 @@ impl Walker<'_> {
                 .any(|h| h.at.is_some() && h.path == self.path)
     }
 
+    /// Whether the value at the current path, `depth` and against `id`, is at an items'
+    /// place and `id` is that place's array schema (the same node, or the same schema
+    /// written again): a map's member there holds the items only then.
+    pub(super) fn holds_the_items(&self, depth: usize, id: NodeId) -> bool {
+        self.holes.iter().any(|h| {
+            depth == h.depth
+                && h.path == self.path
+                && h.array.is_some_and(|array| self.schema.same(array, id))
+        })
+    }
+
     /// `property` on a property of an object at reply depth `depth`, of schema `id`: notes
     /// where an items' member's recovery begins. True where it is such a member and an item
     /// could not be recovered: its recovery then comes to the item's error

@@ -1508,9 +1508,10 @@ impl Walker<'_> {
         for (key, extra) in extras {
             let v = match extra {
                 Extra::Kept(v) => v,
-                // A map's member at an items' place is met there, as a property is.
+                // A map's member at an items' place, whose values the items' schema is,
+                // is met there as a property is (where an item fails, it fails there).
                 Extra::Recover(v, s) => self.at_key(base, &key, |w| {
-                    if !w.holes.is_empty() && w.mark_hole(depth, s) {
+                    if !w.holes.is_empty() && w.holds_the_items(depth, s) && w.mark_hole(depth, s) {
                         w.failed_hole(v, s, depth + 1)
                     } else {
                         w.value(v, s, depth + 1)
