@@ -1095,8 +1095,8 @@ fn plan_valid<'a>(
     schema: &Schema,
     options: &Options,
 ) -> Result<Outcome<Plan<'a>>, Unplanned> {
-    let whole = Unplanned::Whole;
-    let mut tally = weigh(read, &pipeline::valid_json_options(), schema, options).ok_or(whole)?;
+    let mut tally =
+        weigh(read, &pipeline::valid_json_options(), schema, options).ok_or(Unplanned::Whole)?;
     match tally.result.take().ok_or(Unplanned::Whole)? {
         // (The sanitizer's fixes are put with the items by index, which the members of an
         // object have none of: where there are some and recovery moves anything, evaluated

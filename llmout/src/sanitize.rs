@@ -84,35 +84,39 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
 /// run of fixes with the same message in one string counts once: where the text is JSON
 /// once sanitized, each string is one value, and two strings are two.
 pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
-    let mut runs = Runs::default();
+    let mut runs = Runs {
+        input,
+        count: 0,
+        last: None,
+    };
     let text = sanitize_into(input, &mut runs);
     (text, runs.count)
 }
 
-/// Where [`sanitize_into`] puts each fix: its offset, the number of the string it is in,
-/// and whether it dropped a line break as layout ([`LAYOUT`]) or escaped ([`ESCAPED`]).
+/// Where [`sanitize_into`] puts each fix: its offset, and the number of the string it is in.
 trait Fixes {
-    fn push(&mut self, at: usize, string: usize, layout: bool);
+    fn push(&mut self, at: usize, string: usize);
 }
 
 impl Fixes for Vec<usize> {
-    fn push(&mut self, at: usize, _: usize, _: bool) {
+    fn push(&mut self, at: usize, _: usize) {
         Vec::push(self, at);
     }
 }
 
-/// The runs of fixes with one message in one string, counted.
-#[derive(Default)]
-struct Runs {
+/// The runs of fixes in `input` with one message ([`fix_message`]) in one string, counted.
+struct Runs<'a> {
+    input: &'a str,
     count: usize,
-    last: Option<(usize, bool)>,
+    last: Option<(usize, &'static str)>,
 }
 
-impl Fixes for Runs {
-    fn push(&mut self, _: usize, string: usize, layout: bool) {
-        if self.last != Some((string, layout)) {
+impl Fixes for Runs<'_> {
+    fn push(&mut self, at: usize, string: usize) {
+        let message = fix_message(self.input, at);
+        if self.last != Some((string, message)) {
             self.count += 1;
-            self.last = Some((string, layout));
+            self.last = Some((string, message));
         }
     }
 }
@@ -153,27 +157,27 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
                 Some('\'') => {
                     chars.next();
                     out.push('\'');
-                    fixes.push(at, string, false);
+                    fixes.push(at, string);
                 }
                 // Before a character outside ASCII a backslash escapes nothing: dropped, as
                 // the lenient parser reads it.
-                Some(n) if !n.is_ascii() => fixes.push(at, string, false),
+                Some(n) if !n.is_ascii() => fixes.push(at, string),
                 // Before a line break it continues the line: the break is the text, as the
                 // lenient parser reads it.
                 Some('\n') => {
                     chars.next();
                     out.push_str("\\n");
-                    fixes.push(at, string, false);
+                    fixes.push(at, string);
                 }
                 Some('\r') if input.as_bytes().get(at + 2) == Some(&b'\n') => {
                     chars.next();
                     chars.next();
                     out.push_str("\\r\\n");
-                    fixes.push(at, string, false);
+                    fixes.push(at, string);
                 }
                 _ => {
                     out.push_str("\\\\");
-                    fixes.push(at, string, false);
+                    fixes.push(at, string);
                 }
             },
             '\n' | '\r' if closes_after_layout(&input.as_bytes()[at..]) => {
@@ -182,11 +186,11 @@ fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
                 while chars.peek().is_some_and(|&(_, n)| n != '"') {
                     chars.next();
                 }
-                fixes.push(at, string, true);
+                fixes.push(at, string);
             }
             c if (c as u32) < 0x20 => {
                 push_control_escape(&mut out, c);
-                fixes.push(at, string, false);
+                fixes.push(at, string);
             }
             c => out.push(c),
         }
@@ -418,7 +422,6 @@ fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize
 mod tests {
     use super::*;
 
-    /// Counting gives the same text, and as many fixes as listing them.
     /// Counting gives the same text, and as many warnings as listing the fixes makes.
     #[test]
     fn counted_is_sanitize_with_the_warnings_counted() {
