@@ -25,7 +25,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   `minItems` and `maxItems` on the records' array, item by item since session 15;
   `parse-object-one-or-many` with the records as one or many, item by item since session
   17), with the schema `{}`
-  (`parse-object-any`) and with the records' array schema, which takes the array out of its
+  (`parse-object-any`), with `{"type": "object"}` (`parse-object-open`, item by item since
+  session 28), and with the records' array schema, which takes the array out of its
   wrapper (`parse-wrapped`, item by item since session 14); and `messy` read by `parse` with the
   schema `{}` (`parse-any`), and with the records' array schema given `minItems` and
   `maxItems` (`parse-bounded`, item by item and counted since session 15), and with a union
@@ -34,7 +35,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   records' array (`parse-unique`, item by item since session 17: a digest of each record kept).
 * `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
   ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
-  its members one by one since session 14); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
+  its members one by one since session 14) and with `{"type": "object"}` (`parse-keyed-open`,
+  since session 28); `flat`: one object of 4.3 million small members (`"key_0": 0, ...`),
   read by `repair` (`repair-flat`) and by `parse` with `{}` (`parse-flat-any`); the keyed
   records also against a map of records' schema (`parse-keyed-map`).
 * `users`: the keyed records as the member of an object (`{total: N, users: {r0: {...},
@@ -108,10 +110,10 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   (LLMOUT_BIN=path measures another build of the CLI instead of building this one)
   (names: repair, parse, parse-bounded, parse-unique, parse-one-or-many, parse-error,
   parse-one-or-many-error, parse-bounded-error, parse-unique-error,
-  parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any,
+  parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any, parse-object-open,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
-  parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged, parse-untagged,
+  parse-keyed-open, parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged, parse-untagged,
   parse-two-pages, parse-tagged-both, parse-untagged-error,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
@@ -806,6 +808,7 @@ def main() -> None:
             },
         )
         any_path = schema_file("any.schema.json", {})
+        open_path = schema_file("open.schema.json", {"type": "object"})
         defs_path = schema_file("tools.json", TOOL_DEFS)
         empty = os.path.join(tmp, "empty")
         open(empty, "wb").close()
@@ -839,6 +842,8 @@ def main() -> None:
                 None,
             ),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
+            # `{"type": "object"}` keeps every member as `{}` does (session 28).
+            ("parse-object-open", lambda: doc("object", write_object), ["parse", "--schema", open_path], None),
             (
                 "parse-object-bounded",
                 lambda: doc("object", write_object),
@@ -852,6 +857,7 @@ def main() -> None:
             ("repair-keyed", lambda: doc("keyed", write_keyed), ["repair"], None),
             ("repair-flat", lambda: doc("flat", write_flat), ["repair"], None),
             ("parse-keyed-any", lambda: doc("keyed", write_keyed), ["parse", "--schema", any_path], None),
+            ("parse-keyed-open", lambda: doc("keyed", write_keyed), ["parse", "--schema", open_path], None),
             ("parse-flat-any", lambda: doc("flat", write_flat), ["parse", "--schema", any_path], None),
             ("parse-keyed-map", lambda: doc("keyed", write_keyed), ["parse", "--schema", map_path], None),
             # The records in an internally tagged enum's branch.

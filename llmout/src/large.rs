@@ -14,6 +14,12 @@
 //!   time; the object's other members are read and recovered whole, with an empty array in
 //!   the items' place ([`Items::around`]). Against `{}`, which keeps any member as it is, any
 //!   member whose value is an array, whatever its key.
+//!
+//!   Wherever `{}` is named here, so is an object schema that keeps every member as it is
+//!   written and asks nothing else (`{"type": "object"}`, with `additionalProperties` absent,
+//!   `true` or `{}`, and no properties), for a reply that is an object: recovering an object
+//!   against it keeps the object as `{}` does. (An array, or a string that holds an object,
+//!   is reshaped or refused against it: evaluated whole.)
 //! - an object around an object around such an array (`{"page": 2, "result": {"rows":
 //!   [...]}}`), and so on, up to the array of an object four levels down: against an object
 //!   schema whose properties lead there (each object on the way a property's value, of an
@@ -1190,7 +1196,7 @@ fn follow(text: &str, repair: &RepairOptions, schema: &Schema) -> Members {
     if !allowed.choose() || text.trim_start().starts_with('[') || walk::wrapper_root(schema) {
         return allowed;
     }
-    if walk::any_root(schema) {
+    if walk::kept_root(schema) {
         // Any value: the largest array, or the object's own members where none holds most
         // of it.
         return largest_or_members(text, repair, walk::LEVELS);
@@ -1968,6 +1974,82 @@ mod tests {
         // Constrained, or a type that is not an array: whole.
         assert!(!same("[1]", &json!({"maxItems": 3}), &options));
         assert!(!same("[1]", &json!({"type": "object"}), &options));
+    }
+
+    #[test]
+    fn an_object_of_any_members_is_read_as_any_value_is() {
+        // `{"type": "object"}` (or one whose other members are `true` or `{}`) keeps an
+        // object as it is, as `{}` does: its largest array, or its own members, one at a
+        // time.
+        let options = Options::default();
+        let long = (1..=24)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        for open in [
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": true}),
+            json!({"type": "object", "additionalProperties": {}}),
+            json!({"additionalProperties": true, "properties": {}}),
+        ] {
+            assert_eq!(
+                around_of(
+                    &format!("{{total: '2', rows: [{long},], more: [3]}}"),
+                    &open
+                ),
+                (
+                    json!({"total": "2", "rows": [], "more": [3]}),
+                    vec!["rows".to_owned()]
+                ),
+                "{open}"
+            );
+            let reply = "{a1: {n: 1, tags: ['x',]}, 'a2': null, a3: [1]}";
+            let compiled = Schema::compile(&open).unwrap();
+            let Large::Members(members) = from_llm_with_compiled(reply, &compiled, &options) else {
+                panic!("members read one by one: {open}")
+            };
+            let mut read = Vec::new();
+            members
+                .for_each_member(|k, v| -> Result<(), ()> {
+                    read.push((k, v));
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(
+                read,
+                [
+                    ("a1".to_owned(), json!({"n": 1, "tags": ["x"]})),
+                    ("a2".to_owned(), Value::Null),
+                    ("a3".to_owned(), json!([1])),
+                ]
+            );
+            for reply in [
+                reply,
+                "{}",
+                "{a: {n: 1}, b: {n: 2, m: [1, 2",
+                "Here:\n```json\n{\"A\": {n: 1,}, // c\n 'b': [1 2], c: True}\n```",
+                "{tags: ['a'], result: {n: 1, rows: [1, 2,], more: [3,]}, end: 'x'}",
+            ] {
+                assert!(same(reply, &open, &options), "{reply} against {open}");
+            }
+            // No object: an array, which recovery takes the object out of or fails on; a
+            // string that holds one; a key given again. Whole.
+            for reply in ["[{a: 1}]", "[1, 2]", "\"{\\\"a\\\": [1]}\"", "{a: 1, a: 2}"] {
+                assert!(!same(reply, &open, &options), "{reply} against {open}");
+            }
+        }
+        // Asked anything else of the object: whole, as before. (A map's members, whose values
+        // have a schema, are read one by one: `a_map_schema_reads_the_members_one_by_one`.)
+        for closed in [
+            json!({"type": "object", "additionalProperties": false}),
+            json!({"type": "object", "minProperties": 1}),
+            json!({"type": "object", "patternProperties": {"^a": {}}}),
+        ] {
+            assert!(
+                !same(&format!("{{a: 1, rows: [{long}]}}"), &closed, &options),
+                "{closed}"
+            );
+        }
     }
 
     #[test]
@@ -4345,6 +4427,7 @@ mod tests {
             let loose = json!({"type": "object", "properties": {"records": {"type": "array", "items": {}}}});
             same(&raw, &loose, &options);
             same(&raw, &json!({}), &options);
+            same(&raw, &json!({"type": "object"}), &options);
             same(&raw, &wrapped(), &Options::default().policy(crate::Policy::NoInvent));
             // The records optional: an item that cannot be recovered drops them.
             let mut optional = wrapped();
@@ -4371,6 +4454,7 @@ mod tests {
             same(&raw, &pair(&["name"]), &options);
             same(&raw, &pair(&["orders"]), &options);
             same(&raw, &json!({}), &options);
+            same(&raw, &json!({"type": "object", "additionalProperties": true}), &options);
             same(&raw, &pair(&["users"]), &Options::default().policy(crate::Policy::NoInvent));
             same(&raw, &pair(&[]), &Options::default().policy(crate::Policy::Strict));
             let mut bounded = pair(&[]);
@@ -4397,6 +4481,7 @@ mod tests {
             same(&raw, &nested(true), &options);
             same(&raw, &nested(false), &options);
             same(&raw, &json!({}), &options);
+            same(&raw, &json!({"type": "object"}), &options);
             same(&raw, &nested(true), &Options::default().policy(crate::Policy::NoInvent));
         }
 
@@ -4414,6 +4499,7 @@ mod tests {
         fn members_one_by_one_are_the_pipeline(raw in keyed_reply()) {
             let options = Options::default();
             same(&raw, &json!({}), &options);
+            same(&raw, &json!({"type": "object", "additionalProperties": {}}), &options);
             let map = json!({"type": "object", "additionalProperties": records()["items"]});
             same(&raw, &map, &options);
             same(&raw, &map, &Options::default().policy(crate::Policy::NoInvent));

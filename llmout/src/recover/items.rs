@@ -169,9 +169,47 @@ fn array_of(schema: &Schema, id: NodeId) -> Option<ArrayOf> {
 
 /// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
 /// is then kept as it is, as is every member's array and each of its items.
-pub(crate) fn any_root(schema: &Schema) -> bool {
+fn any_root(schema: &Schema) -> bool {
     !schema.is_constrained_at(schema.root())
         && matches!(schema.node(schema.resolve(schema.root())).kind, Kind::Any)
+}
+
+/// Whether the root of `schema` keeps a JSON object as it is, members and all: any value
+/// (`{}`, see [`any_root`]), or an object that takes any member as written and asks nothing
+/// else ([`open_object`]: `{"type": "object"}`). Against either, the top-level object's
+/// members (and their arrays, their objects' members, ...) are read as any value's.
+pub(crate) fn kept_root(schema: &Schema) -> bool {
+    any_root(schema) || open_object(schema, schema.root())
+}
+
+/// Whether `id` is an object of which nothing is asked and that takes any member as written:
+/// no properties, aliases or patterns, no check of the whole object, and other members kept
+/// (`"additionalProperties"` absent, `true`, or `{}`). Recovering an object against it keeps
+/// every member as it is, as recovering it against any value does; an array, a string that
+/// holds an object, ... are another matter (not read item by item: see [`Items::new`]).
+fn open_object(schema: &Schema, id: NodeId) -> bool {
+    let Some(o) = object_at(schema, id) else {
+        return false;
+    };
+    let kept = match o.additional {
+        Additional::Allow => true,
+        Additional::Schema(values) => {
+            !schema.is_constrained_at(values)
+                && matches!(schema.node(schema.resolve(values)).kind, Kind::Any)
+        }
+        Additional::Unspecified | Additional::Deny => false,
+    };
+    kept && o.properties.is_empty() && o.aliases.is_empty() && o.pattern_properties.is_empty()
+}
+
+/// The schema each member of the top-level object (and, below it, each value) is recovered
+/// against where the root keeps an object as it is ([`kept_root`]): any value.
+fn kept_members(schema: &Schema) -> NodeId {
+    if any_root(schema) {
+        schema.resolve(schema.root())
+    } else {
+        schema.root_any()
+    }
 }
 
 /// Whether the root of `schema` is an array of items (not any value): an object around the
@@ -240,7 +278,7 @@ const MEMBERS_FOLLOWED: usize = 256;
 /// each number of levels left ([`Follow`]), and an object's property names are grouped by
 /// hashing, not compared pairwise.
 pub(crate) fn members(schema: &Schema) -> Members {
-    if any_root(schema) || wrapper_root(schema) {
+    if kept_root(schema) || wrapper_root(schema) {
         return Members::Any;
     }
     if map_root(schema).is_some() {
@@ -552,8 +590,8 @@ impl<'s> Items<'s> {
     /// value (`{}`) or a map ([`map_root`]). Each is recovered with
     /// [`next_member`](Self::next_member).
     pub(crate) fn entries(schema: &'s Schema, options: &Options) -> Option<Self> {
-        let items = if any_root(schema) {
-            schema.resolve(schema.root())
+        let items = if kept_root(schema) {
+            kept_members(schema)
         } else {
             map_root(schema)?
         };
@@ -575,9 +613,10 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
-        let (items, array, unions) = if any_root(schema) {
-            // Every member of any value is any value, and so is each item of its array.
-            (schema.resolve(schema.root()), None, 0)
+        let (items, array, unions) = if kept_root(schema) {
+            // Every member of an object kept as it is is any value, and so is each item of
+            // its array.
+            (kept_members(schema), None, 0)
         } else {
             let (at, unions) = array_at(schema, path)?;
             if entries {
@@ -1053,8 +1092,8 @@ pub(crate) fn around(
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
     let holes = std::mem::take(&mut walker.holes);
     let followed = holes.iter().all(|h| !h.weighed);
-    let marks = if r.is_ok() && any_root(schema) {
-        // Any value is kept as it is, members and all: the items' members are reached with
+    let marks = if r.is_ok() && kept_root(schema) {
+        // The object is kept as it is, members and all: the items' members are reached with
         // nothing said before them, and nothing can fail in them.
         (0..holes.len())
             .map(|order| {
