@@ -42,7 +42,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `users`: the keyed records as the member of an object (`{total: N, users: {r0: {...},
   ...}, more: False}`), read by `parse` with an object schema whose `users` is a map of
   records (`parse-users`) and with `{}` (`parse-users-any`): the map's members one by one
-  since session 18.
+  since session 18; and with `users` an object of any members (`"additionalProperties":
+  true`, `parse-users-open`), since session 28.
 * `tagged`: the `messy` records in an internally tagged enum's branch (`{type: 'records',
   total: N, records: [...]}`), read by `parse` against `oneOf` of that branch and an error
   branch, each with a constant `type` (`parse-tagged`, item by item since session 18); and
@@ -113,7 +114,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any, parse-object-open,
   parse-object-bounded, parse-any,
   parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
-  parse-keyed-open, parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-tagged, parse-untagged,
+  parse-keyed-open, parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-users-open, parse-tagged, parse-untagged,
   parse-two-pages, parse-tagged-both, parse-untagged-error,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
   repair-jsonl, tools, tools-defs, tools-jsonl, tools-pythonic, tools-pythonic-10mb,
@@ -808,6 +809,18 @@ def main() -> None:
             },
         )
         any_path = schema_file("any.schema.json", {})
+        users_open_path = schema_file(
+            "users-open.schema.json",
+            {
+                "type": "object",
+                "properties": {
+                    "total": {"type": "integer"},
+                    "users": {"type": "object", "additionalProperties": True},
+                    "more": {"type": "boolean"},
+                },
+                "required": ["total", "users"],
+            },
+        )
         open_path = schema_file("open.schema.json", {"type": "object"})
         defs_path = schema_file("tools.json", TOOL_DEFS)
         empty = os.path.join(tmp, "empty")
@@ -883,6 +896,8 @@ def main() -> None:
             # The keyed records as an object's member (a map below the root).
             ("parse-users", lambda: doc("users", write_users), ["parse", "--schema", users_path], None),
             ("parse-users-any", lambda: doc("users", write_users), ["parse", "--schema", any_path], None),
+            # `users` an object of any members (a `HashMap<String, Value>`), a map of any values.
+            ("parse-users-open", lambda: doc("users", write_users), ["parse", "--schema", users_open_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
             # Two arrays of records in one object.

@@ -82,9 +82,10 @@
 //!
 //! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
 //!   {...}}`, records keyed by id), against a map schema (`{"type": "object",
-//!   "additionalProperties": {...}}`, of which nothing else is asked), each value recovered
-//!   under its key, or against `{}` where no array in the object holds more than its largest
-//!   member: its members are read and handed over one at a time ([`Large::Members`],
+//!   "additionalProperties": {...}}`, of which nothing else is asked; or an object of any
+//!   members, `{"type": "object"}`, a map of any values), each value recovered under its
+//!   key, or against `{}` where no array in the object holds more than its largest member:
+//!   its members are read and handed over one at a time ([`Large::Members`],
 //!   [`Items::for_each_member`]). An object in which a key is given twice is read whole (the
 //!   last value would take the first one's place).
 //! - such an object as a member of an object above, as an array of items can be
@@ -2808,6 +2809,29 @@ mod tests {
         ] {
             assert!(!same(raw, &with_map(true), &options), "{raw}");
         }
+        // An object of any members (a `HashMap<String, Value>`) is such a map, of any values.
+        for open in [
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": true}),
+        ] {
+            let mut schema = with_map(true);
+            schema["properties"]["users"] = open;
+            for raw in [
+                "{total: '2', users: {u1: {id: 1, 'name': 'x', tags: ['a',],}, 'U 2': [1, 2,], u3: null}, note: 'n'}",
+                "{\"total\": 1, \"users\": {\"u1\": {\"id\": 1}}}",
+                "{total: 0, users: {}}",
+                "{total: 2, users: {u1: {id: 1, name: 'x'}, u2: {id: 2, name: 'y",
+            ] {
+                assert!(same(raw, &schema, &options), "{raw}");
+            }
+            assert_eq!(
+                members_around("{Total: '2', users: {u1: {id: 1, name: 'x'}}}", &schema),
+                Some((json!({"total": 2, "users": {}}), vec!["users".to_owned()]))
+            );
+            // Not an object there: whole.
+            assert!(!same("{total: 1, users: [{id: 1}]}", &schema, &options));
+            assert!(!same("{total: 1, users: 'u1'}", &schema, &options));
+        }
         // Deeper: the map in an object in the top-level object.
         let deeper = json!({
             "type": "object",
@@ -4493,6 +4517,9 @@ mod tests {
             same(&raw, &json!({}), &options);
             same(&raw, &with_map(true), &Options::default().policy(crate::Policy::NoInvent));
             same(&raw, &with_map(true), &Options::default().policy(crate::Policy::Strict));
+            let mut open = with_map(true);
+            open["properties"]["users"] = json!({"type": "object", "additionalProperties": true});
+            same(&raw, &open, &options);
         }
 
         #[test]

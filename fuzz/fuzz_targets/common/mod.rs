@@ -1,11 +1,11 @@
 #![allow(dead_code)] // each target uses a part
-//! Schemas generated from fuzz input: objects, arrays, scalars with bounds, `enum`, `const`,
-//! unions (`anyOf`, `oneOf`, type arrays), `allOf`, `$ref`s into `$defs` (recursive ones
-//! included, and sometimes loops that consume no input, which must be rejected), and now and
-//! then a keyword of the wrong type or a constraint (`pattern`, lengths, `format`, bounds,
-//! `multipleOf`, `uniqueItems`, counts of properties, `dependentRequired`, `not`,
-//! `patternProperties`; patterns llmout cannot run among them). Names come from a small
-//! vocabulary so that replies hit them.
+//! Schemas generated from fuzz input: objects, maps, objects of any members, arrays, scalars
+//! with bounds, `enum`, `const`, unions (`anyOf`, `oneOf`, type arrays), `allOf`, `$ref`s
+//! into `$defs` (recursive ones included, and sometimes loops that consume no input, which
+//! must be rejected), and now and then a keyword of the wrong type or a constraint
+//! (`pattern`, lengths, `format`, bounds, `multipleOf`, `uniqueItems`, counts of properties,
+//! `dependentRequired`, `not`, `patternProperties`; patterns llmout cannot run among them).
+//! Names come from a small vocabulary so that replies hit them.
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use serde_json::{json, Map, Value};
@@ -284,7 +284,12 @@ fn node(u: &mut Unstructured<'_>, depth: u32, defs: usize) -> Result<Value> {
         6 if defs > 0 => json!({"$ref": format!("#/$defs/D{}", u.int_in_range(0..=defs - 1)?)}),
         6 => json!({"type": ["string", "null"]}),
         7 | 8 => object(u, depth, defs)?,
-        9 => json!({"type": "object", "additionalProperties": node(u, depth - 1, defs)?}),
+        // A map; or an object that keeps any member as written, as `{}` keeps it.
+        9 => match u.int_in_range(0..=3)? {
+            0 => json!({"type": "object"}),
+            1 => json!({"type": "object", "additionalProperties": true}),
+            _ => json!({"type": "object", "additionalProperties": node(u, depth - 1, defs)?}),
+        },
         10 | 11 => json!({"type": "array", "items": node(u, depth - 1, defs)?}),
         12 => {
             // (`allOf` of one: llmout merges only objects, and several schemas of different

@@ -230,7 +230,9 @@ fn map_root(schema: &Schema) -> Option<NodeId> {
     map_at(schema, schema.root())
 }
 
-/// The schema of every value of a map at `id` (see [`map_root`]).
+/// The schema of every value of a map at `id` (see [`map_root`]); or any value, where `id`
+/// is an object that keeps any member as written ([`open_object`]: `{"type": "object"}`,
+/// `"additionalProperties": true`), which is recovered as a map of any values is.
 fn map_at(schema: &Schema, id: NodeId) -> Option<NodeId> {
     let o = object_at(schema, id)?;
     match o.additional {
@@ -241,6 +243,7 @@ fn map_at(schema: &Schema, id: NodeId) -> Option<NodeId> {
         {
             Some(values)
         }
+        _ if open_object(schema, id) => Some(schema.root_any()),
         _ => None,
     }
 }
