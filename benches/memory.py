@@ -70,8 +70,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   with `{}` (`parse-two-any`): both read item by item since session 21 (before, the larger
   alone, the other whole with the object around it).
 * `nested`: the `messy` records two objects deep (`{page: 1, result: {records: [...],
-  more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`)
-  and with `{}` (`parse-nested-any`, which reads the records whole: see `llmout::large`);
+  more: False}}`), read by `parse --schema` with a schema that leads there (`parse-nested`),
+  with `{}` (`parse-nested-any`), and with a schema whose `result` is any value
+  (`parse-nested-value`, a `serde_json::Value` field: item by item since session 28);
   `nested-bad`, the same with `id: true` in the middle record, against that schema with
   `result` optional, which recovery then drops (`parse-optional-error`, item by item since
   session 20).
@@ -113,7 +114,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-one-or-many-error, parse-bounded-error, parse-unique-error,
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any, parse-object-open,
   parse-object-bounded, parse-any,
-  parse-wrapped, parse-nested, parse-nested-any, repair-keyed, repair-flat, parse-keyed-any,
+  parse-wrapped, parse-nested, parse-nested-any, parse-nested-value, repair-keyed, repair-flat, parse-keyed-any,
   parse-keyed-open, parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-users-open, parse-tagged, parse-untagged,
   parse-two-pages, parse-tagged-both, parse-untagged-error,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
@@ -822,6 +823,14 @@ def main() -> None:
             },
         )
         open_path = schema_file("open.schema.json", {"type": "object"})
+        nested_value_path = schema_file(
+            "nested-value.schema.json",
+            {
+                "type": "object",
+                "properties": {"page": {"type": "integer"}, "result": {}},
+                "required": ["page", "result"],
+            },
+        )
         defs_path = schema_file("tools.json", TOOL_DEFS)
         empty = os.path.join(tmp, "empty")
         open(empty, "wb").close()
@@ -900,6 +909,13 @@ def main() -> None:
             ("parse-users-open", lambda: doc("users", write_users), ["parse", "--schema", users_open_path], None),
             ("parse-nested", lambda: doc("nested", write_nested), ["parse", "--schema", nested_path], None),
             ("parse-nested-any", lambda: doc("nested", write_nested), ["parse", "--schema", any_path], None),
+            # `result` any value (a `serde_json::Value` field): the records followed in it.
+            (
+                "parse-nested-value",
+                lambda: doc("nested", write_nested),
+                ["parse", "--schema", nested_value_path],
+                None,
+            ),
             # Two arrays of records in one object.
             ("parse-two", lambda: doc("two", write_two), ["parse", "--schema", two_path], None),
             ("parse-two-any", lambda: doc("two", write_two), ["parse", "--schema", any_path], None),

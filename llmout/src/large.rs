@@ -29,6 +29,12 @@
 //!   property that leads to that object, and at most 256 such properties are followed in
 //!   all (those of the deeper levels found first, in the schema's order).
 //!
+//!   A property kept as it is, of which nothing is asked (`{}`, a `serde_json::Value`
+//!   field) or an object of any members (`{"type": "object"}`, a `HashMap<String,
+//!   Value>`), is followed as `{}` is at the root: the array or object in it that holds
+//!   least at once, to the same four levels (`{"status": "ok", "data": {"rows": [...]}}`
+//!   against `{status: String, data: Value}`).
+//!
 //! - an object on the way that is a branch of an internally tagged union (serde's
 //!   `#[serde(tag = "type")]`: each branch an object with a constant property), at the root
 //!   or as a property (`{"type": "records", "records": [...]}`): the keys followed are
@@ -2054,6 +2060,64 @@ mod tests {
     }
 
     #[test]
+    fn a_member_kept_as_it_is_is_followed_as_any_value_is() {
+        // A property of which nothing is asked (`serde_json::Value`), or an object of any
+        // members (`HashMap<String, Value>`): what it holds is read as `{}` reads a reply,
+        // the container in it that holds least at once, as deep as the levels allow.
+        let options = Options::default();
+        let long = (1..=24)
+            .map(|i| format!("{{n: {i}}}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        for data in [
+            json!({}),
+            json!({"type": "object"}),
+            json!({"type": "object", "additionalProperties": true}),
+        ] {
+            let schema = json!({
+                "type": "object",
+                "properties": {"status": {"type": "string"}, "data": data},
+                "required": ["status"]
+            });
+            assert_eq!(
+                around_of(
+                    &format!("{{status: 'ok', data: {{meta: {{n: 1}}, rows: [{long}]}}}}"),
+                    &schema
+                ),
+                (
+                    json!({"status": "ok", "data": {"meta": {"n": 1}, "rows": []}}),
+                    vec!["data".to_owned(), "rows".to_owned()]
+                ),
+                "{data}"
+            );
+            assert_eq!(
+                around_of(
+                    &format!("{{Status: 1, data: {{page: {{rows: [{long}], more: True}}}}}}"),
+                    &schema
+                ),
+                (
+                    json!({"status": "1", "data": {"page": {"rows": [], "more": true}}}),
+                    vec!["data".to_owned(), "page".to_owned(), "rows".to_owned()]
+                ),
+                "{data}"
+            );
+            for raw in [
+                format!("{{status: 'ok', data: {{meta: {{n: 1}}, rows: [{long},]}}, note: 'x'}}"),
+                format!("{{data: {{rows: [{long}], 'more': [1, 2]}}, status: 2}}"),
+                "{status: 'ok', data: {a: {n: 1}, b: {n: 2}, c: [1]}}".to_owned(),
+                format!("{{status: 'ok', data: {{rows: [{long}"),
+                format!("{{status: 'ok', data: {{a: {{b: {{c: {{rows: [{long}]}}}}}}}}}}"),
+            ] {
+                assert!(same(&raw, &schema, &options), "{raw} against {data}");
+            }
+            // A reply that is no object there: kept as it is by `{}`, read item by item as
+            // the property's array; refused or reshaped by an object schema, whole.
+            let raw = format!("{{status: 'ok', data: [{long}]}}");
+            assert_eq!(same(&raw, &schema, &options), data == json!({}), "{data}");
+        }
+    }
+
+    #[test]
     fn a_map_schema_reads_the_members_one_by_one() {
         let options = Options::default();
         let map = json!({
@@ -2825,7 +2889,10 @@ mod tests {
                 assert!(same(raw, &schema, &options), "{raw}");
             }
             assert_eq!(
-                members_around("{Total: '2', users: {u1: {id: 1, name: 'x'}}}", &schema),
+                members_around(
+                    "{Total: '2', users: {u1: {id: 1, name: 'x'}, u2: {id: 2, name: 'y'}}}",
+                    &schema
+                ),
                 Some((json!({"total": 2, "users": {}}), vec!["users".to_owned()]))
             );
             // Not an object there: whole.
@@ -3747,7 +3814,8 @@ mod tests {
                     .iter()
                     .map(|(_, place)| match place {
                         crate::repair::items::Place::Items
-                        | crate::repair::items::Place::Entries => 1,
+                        | crate::repair::items::Place::Entries
+                        | crate::repair::items::Place::Kept => 1,
                         crate::repair::items::Place::Within(inner) => {
                             1 + count(inner, depth + 1, deepest)
                         }
@@ -4506,6 +4574,11 @@ mod tests {
             same(&raw, &nested(false), &options);
             same(&raw, &json!({}), &options);
             same(&raw, &json!({"type": "object"}), &options);
+            // `data` kept as it is: the records followed in it as in `{}`.
+            for data in [json!({}), json!({"type": "object", "additionalProperties": true})] {
+                let kept = json!({"type": "object", "properties": {"id": {"type": "string"}, "data": data}});
+                same(&raw, &kept, &options);
+            }
             same(&raw, &nested(true), &Options::default().policy(crate::Policy::NoInvent));
         }
 

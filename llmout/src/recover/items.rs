@@ -170,8 +170,20 @@ fn array_of(schema: &Schema, id: NodeId) -> Option<ArrayOf> {
 /// Whether the root of `schema` is any value, of which nothing is asked (`{}`): an object
 /// is then kept as it is, as is every member's array and each of its items.
 fn any_root(schema: &Schema) -> bool {
-    !schema.is_constrained_at(schema.root())
-        && matches!(schema.node(schema.resolve(schema.root())).kind, Kind::Any)
+    any_at(schema, schema.root())
+}
+
+/// Whether `id` is any value, of which nothing is asked (`{}`).
+fn any_at(schema: &Schema, id: NodeId) -> bool {
+    !schema.is_constrained_at(id) && matches!(schema.node(schema.resolve(id)).kind, Kind::Any)
+}
+
+/// Whether a value at `id` is kept as it is, whatever it holds: any value ([`any_at`]), or
+/// an object of any members, when it is one ([`open_object`]). Everything in it is any
+/// value: reading it item by item follows it as the whole of `{}` is followed
+/// ([`Place::Kept`]).
+fn kept_at(schema: &Schema, id: NodeId) -> bool {
+    any_at(schema, id) || open_object(schema, id)
 }
 
 /// Whether the root of `schema` keeps a JSON object as it is, members and all: any value
@@ -335,7 +347,9 @@ impl Follow<'_> {
             let Some(at) = given[name] else {
                 continue;
             };
-            let place = if array_of(schema, at).is_some() {
+            let place = if kept_at(schema, at) {
+                Place::Kept
+            } else if array_of(schema, at).is_some() {
                 Place::Items
             } else if map_at(schema, at).is_some() {
                 Place::Entries
@@ -516,11 +530,33 @@ fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, usize)> {
     let mut id = schema.root();
     let mut unions = 0;
     for key in path {
+        if kept_at(schema, id) {
+            // Every member of a value kept as it is is any value.
+            id = schema.root_any();
+            continue;
+        }
         let (at, union) = property_at(schema, id, key)?;
         unions += usize::from(union);
         id = at;
     }
     Some((id, unions))
+}
+
+/// Whether the items at `path` ([`Items::member`]) are read as any values: the path passes
+/// through a value kept as it is ([`kept_at`]), or ends at one (an array of any values, an
+/// object of any members).
+fn kept_items(schema: &Schema, path: &[String]) -> bool {
+    let mut id = schema.root();
+    for key in path {
+        if kept_at(schema, id) {
+            return true;
+        }
+        match property_at(schema, id, key) {
+            Some((at, _)) => id = at,
+            None => return false,
+        }
+    }
+    kept_at(schema, id)
 }
 
 impl<'s> Items<'s> {
@@ -623,7 +659,8 @@ impl<'s> Items<'s> {
         } else {
             let (at, unions) = array_at(schema, path)?;
             if entries {
-                (map_at(schema, at)?, None, unions)
+                let values = map_at(schema, at).or(any_at(schema, at).then(|| schema.root_any()));
+                (values?, None, unions)
             } else {
                 let a = array_of(schema, at)?;
                 (a.items, Some(a), unions)
@@ -798,6 +835,9 @@ pub(super) struct Hole {
     depth: usize,
     /// The schema its items' array is read against ([`array_at`]), where one is known.
     array: Option<NodeId>,
+    /// Whether its items are read as any values, in a value kept as it is ([`kept_items`]):
+    /// it is reached where that value is kept ([`keeps_holes`](Walker::keeps_holes)).
+    kept: bool,
     at: Option<Mark>,
     weighed: bool,
     fails: Option<Error>,
@@ -1026,6 +1066,36 @@ impl Walker<'_> {
         hole.fails.is_some()
     }
 
+    /// A value kept as it is at the current path (any value's, or a member an object keeps
+    /// as written): each items' place in it whose items are read as any values
+    /// ([`Hole::kept`]) is reached here, with nothing said in it, and no item can fail
+    /// there. In a weighing, nothing is noted.
+    #[inline(never)]
+    pub(super) fn keeps_holes(&mut self) {
+        if self.dry > 0 {
+            return;
+        }
+        let (warnings, violations) = (self.warnings.len(), self.violations.len());
+        let reached = self.holes.iter().filter(|h| h.at.is_some()).count();
+        let path = &self.path;
+        let within = |h: &Hole| {
+            h.path
+                .strip_prefix(path.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        let kept = self
+            .holes
+            .iter_mut()
+            .filter(|h| h.kept && h.at.is_none() && within(h));
+        for (order, hole) in (reached..).zip(kept) {
+            hole.at = Some(Mark {
+                warnings,
+                violations,
+                order,
+            });
+        }
+    }
+
     /// The recovery of an items' member where an item could not be recovered (see
     /// [`mark_hole`](Self::mark_hole)): the item's error, in the place of the empty array's
     /// recovery (a copy: a weighing meets it, and the value's recovery after it), the visit
@@ -1087,6 +1157,7 @@ pub(crate) fn around(
             path: super::pointer_of(path),
             depth: path.len().saturating_sub(1),
             array: array_at(schema, path).map(|(id, _)| id),
+            kept: kept_items(schema, path),
             at: None,
             weighed: false,
             fails,
@@ -1095,21 +1166,7 @@ pub(crate) fn around(
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
     let holes = std::mem::take(&mut walker.holes);
     let followed = holes.iter().all(|h| !h.weighed);
-    let marks = if r.is_ok() && kept_root(schema) {
-        // The object is kept as it is, members and all: the items' members are reached with
-        // nothing said before them, and nothing can fail in them.
-        (0..holes.len())
-            .map(|order| {
-                Some(Mark {
-                    warnings: walker.warnings.len(),
-                    violations: walker.violations.len(),
-                    order,
-                })
-            })
-            .collect()
-    } else {
-        holes.iter().map(|h| h.at).collect()
-    };
+    let marks = holes.iter().map(|h| h.at).collect();
     let violations = std::mem::take(&mut walker.violations);
     Around {
         result: r.map(|value| Recovered {

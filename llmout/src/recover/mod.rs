@@ -612,6 +612,9 @@ impl Walker<'_> {
                 if self.schema.is_constrained_at(id) {
                     self.check_value(id, &v);
                 }
+                if !self.holes.is_empty() {
+                    self.keeps_holes();
+                }
                 Ok(self.keep(v))
             }
             Kind::Never | Kind::Null | Kind::Ref(_) => Err(self.mismatch(id, &v)),
@@ -1647,8 +1650,12 @@ impl Walker<'_> {
                     ));
                 }
                 KeyMatch::Unknown => match o.additional {
-                    Additional::Allow => extras.push((key, Extra::Kept(self.keep(value)))),
+                    Additional::Allow => {
+                        self.kept_member(base, &key);
+                        extras.push((key, Extra::Kept(self.keep(value))));
+                    }
                     Additional::Unspecified if self.strict || self.keep_unknown => {
+                        self.kept_member(base, &key);
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
                     Additional::Schema(s) => extras.push((key, Extra::Recover(value, s))),
@@ -1678,6 +1685,17 @@ impl Walker<'_> {
             names,
             extras,
         })
+    }
+
+    /// A member kept as written under `key`, in the object at `base`: where items are read
+    /// one by one, their places in it are reached ([`keeps_holes`](Self::keeps_holes)).
+    fn kept_member(&mut self, base: usize, key: &str) {
+        if !self.holes.is_empty() {
+            self.path.truncate(base);
+            push_key(&mut self.path, key);
+            self.keeps_holes();
+            self.path.truncate(base);
+        }
     }
 
     /// Runs `f` with the path extended by `key`.

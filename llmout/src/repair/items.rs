@@ -103,6 +103,12 @@ pub(crate) enum Place {
     Entries,
     /// The member's value is an object, whose members these are.
     Within(Arc<Members>),
+    /// The member's value is kept as it is (the schema asks nothing of it, or it is an
+    /// object that keeps any member): it may be the array, an object whose members are the
+    /// items, or hold either deeper, as against [`Members::Any`]. Only [`largest_arrays`]
+    /// follows it, and names the members that lead to the container it chooses;
+    /// [`each_item`] reads such a member whole.
+    Kept,
 }
 
 impl Members {
@@ -138,11 +144,20 @@ impl Members {
                     n + match place {
                         Place::Items | Place::Entries => 1,
                         Place::Within(inner) => leaves(inner, most - n),
+                        Place::Kept => most - n,
                     }
                 }),
             }
         }
         leaves(self, 2) >= 2
+    }
+
+    /// Whether the value of the member `key` is kept as it is ([`Place::Kept`]).
+    fn kept(&self, key: &str) -> bool {
+        match self {
+            Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Kept),
+            Members::None | Members::Any | Members::Entries => false,
+        }
     }
 
     /// The members of the object that is the value of the member `key`, when they may hold
@@ -1145,6 +1160,7 @@ impl Largest {
         let key = key.as_deref()?;
         match members.as_deref() {
             None => Some(Allowed::Any),
+            Some(m) if m.kept(key) => Some(Allowed::Any),
             Some(m) if m.hold(key) => Some(Allowed::Array),
             Some(m) if m.hold_entries(key) => Some(Allowed::Entries),
             Some(m) => m.within(key).map(Allowed::Within),
@@ -1806,6 +1822,7 @@ mod tests {
                             Place::Items => out.push(keys.join("/")),
                             Place::Entries => out.push(format!("{}{{}}", keys.join("/"))),
                             Place::Within(inner) => walk(inner, keys, out),
+                            Place::Kept => out.push(format!("{}*", keys.join("/"))),
                         }
                         keys.pop();
                     }
@@ -1931,6 +1948,7 @@ mod tests {
                     Members::None
                 }
                 Place::Within(inner) => Members::clone(&inner),
+                Place::Kept => panic!("a chain names the container: {input}"),
             };
         }
         path
