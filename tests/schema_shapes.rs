@@ -364,3 +364,33 @@ fn after_a_dropped_item_paths_name_where_items_end_up() {
         Some("dropped item 0 of the reply's array: at /0/n: expected an integer, found \"x\"")
     );
 }
+
+#[test]
+fn a_reasoning_tag_written_in_a_string_is_kept() {
+    // JSON that needs repair, whose strings mention reasoning tags: the tags are text, and
+    // nothing around them is lost (the whole reply was cut at the tag, and the rest read as
+    // reasoning).
+    let any = json!({});
+    assert_eq!(
+        parse("{'prompt': \"use <think> tags\", n: 1}", any.clone()),
+        Ok((
+            json!({"prompt": "use <think> tags", "n": 1}),
+            vec![
+                WarningKind::Repaired(llmout::RepairKind::QuoteStyle),
+                WarningKind::Repaired(llmout::RepairKind::UnquotedKey)
+            ]
+        ))
+    );
+    assert_eq!(
+        value("{a: 'ends with </think>', b: [1,]}", any.clone()),
+        json!({"a": "ends with </think>", "b": [1]})
+    );
+    // Reasoning before the answer is still left out, strings in it or not.
+    assert_eq!(
+        value(
+            "<think>draft: {a: \"<think>\"}</think>\n{a: '<reasoning>', b: 2}",
+            any
+        ),
+        json!({"a": "<reasoning>", "b": 2})
+    );
+}

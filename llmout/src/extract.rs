@@ -14,7 +14,9 @@
 //!
 //! Reasoning blocks (`<think>…</think>`, `<thinking>`, `<reasoning>`) are removed first; a
 //! `</think>` with no opener means everything before it was reasoning (some chat templates put
-//! the opener in the prompt), and an opener with no closer means everything after it is.
+//! the opener in the prompt), and an opener with no closer means everything after it is. A
+//! tag written inside a quoted string within brackets is the string's text
+//! ([`visible_segments`]).
 //!
 //! Everything here is one linear pass (or a constant number of them) over the text, and the
 //! number of balanced spans and of one-line fences kept is bounded by [`MAX_SPANS`] each, so
@@ -116,15 +118,41 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 
 /// Byte ranges of `text` outside reasoning blocks, non-empty after trimming.
 ///
+/// A reasoning tag written inside a quoted string within brackets is that string's text, not
+/// a block (`{'prompt': "think in <think> tags"}`): the visible text is scanned up to each
+/// reasoning tag for the brackets open and the string it is in (double quotes, and single
+/// quotes that open a key or a value), which is linear. Prose outside brackets quotes
+/// nothing, so its apostrophes do not hide a block.
+///
 /// ```
+/// use llmout::advanced::extract::visible_segments;
 /// let t = "<think>hmm</think> {\"x\": 1}";
-/// let segs = llmout::advanced::extract::visible_segments(t);
+/// let segs = visible_segments(t);
 /// assert_eq!(&t[segs[0].clone()], " {\"x\": 1}");
+/// // A tag in a string is text.
+/// let t = "{'note': \"wrap it in <think> tags\", n: 1}";
+/// assert_eq!(visible_segments(t), [0..t.len()]);
 /// ```
 pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
+    segments(text, true)
+}
+
+/// As [`visible_segments`], with every reasoning tag a block's, in a string too: how the
+/// tool-call readers leave reasoning out (their stream reads tags as they arrive, and knows
+/// no strings).
+pub(crate) fn segments_at_every_tag(text: &str) -> Vec<Range<usize>> {
+    segments(text, false)
+}
+
+/// Byte ranges of `text` outside reasoning blocks, non-empty after trimming; with `strings`,
+/// a tag inside a quoted string within brackets is text ([`visible_segments`]).
+fn segments(text: &str, strings: bool) -> Vec<Range<usize>> {
     let mut hidden: Vec<Range<usize>> = Vec::new();
     let mut open: Option<(usize, &str)> = None;
     let mut i = 0;
+    // The visible text read so far, to `scanned`.
+    let mut scan = Strings::default();
+    let mut scanned = 0;
     for tag in tags(text) {
         if tag.range.start < i {
             continue;
@@ -135,6 +163,13 @@ pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
         else {
             continue;
         };
+        if strings && open.is_none() {
+            scan.read(&text.as_bytes()[scanned.max(i)..tag.range.start]);
+            scanned = tag.range.start;
+            if scan.quote.is_some() {
+                continue;
+            }
+        }
         match (open, tag.closing) {
             (None, false) => open = Some((tag.range.start, name)),
             (Some((start, open_name)), true) if open_name == *name => {
@@ -147,6 +182,7 @@ pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
                 hidden.clear();
                 hidden.push(0..tag.range.end);
                 i = tag.range.end;
+                scan = Strings::default();
             }
             _ => {}
         }
@@ -167,6 +203,52 @@ pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
     }
     segments.retain(|r| !text[r.clone()].trim().is_empty());
     segments
+}
+
+/// Where a scan of text that may be JSON is: how many brackets are open, the quote of the
+/// string it is in (strings are looked for inside brackets only), whether the next byte is
+/// escaped, and the last byte outside strings that is not white space (a single quote opens
+/// a string only after `{`, `[`, `,` or `:`, where a key or a value begins: `it's` is no
+/// string).
+#[derive(Default)]
+struct Strings {
+    depth: usize,
+    quote: Option<u8>,
+    escaped: bool,
+    last: u8,
+}
+
+impl Strings {
+    /// Reads `bytes`, the text that follows what was read before.
+    fn read(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.escaped {
+                self.escaped = false;
+                continue;
+            }
+            if let Some(q) = self.quote {
+                if b == b'\\' {
+                    self.escaped = true;
+                } else if b == q {
+                    self.quote = None;
+                    self.last = b;
+                }
+                continue;
+            }
+            match b {
+                b'{' | b'[' => self.depth = self.depth.saturating_add(1),
+                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                b'"' if self.depth > 0 => self.quote = Some(b),
+                b'\'' if self.depth > 0 && matches!(self.last, b'{' | b'[' | b',' | b':') => {
+                    self.quote = Some(b);
+                }
+                _ => {}
+            }
+            if self.quote.is_none() && !b.is_ascii_whitespace() {
+                self.last = b;
+            }
+        }
+    }
 }
 
 /// An HTML-like tag found in the text.
@@ -748,6 +830,36 @@ mod tests {
             list("<think>a</think>{\"a\": 1}<reasoning>b</reasoning>"),
             vec![(Origin::Whole, "{\"a\": 1}")]
         );
+    }
+
+    #[test]
+    #[allow(clippy::single_range_in_vec_init)] // (one range: the segments expected)
+    fn a_reasoning_tag_in_a_string_is_text() {
+        let whole = |t: &str| assert_eq!(visible_segments(t), [0..t.len()], "{t}");
+        // Opener, closer and a whole block, in double and single quotes, in keys and values.
+        whole("{'prompt': \"use <think> tags\", b: 1}");
+        whole("{a: 'end with </think>', b: [1]}");
+        whole("[{\"<reasoning>\": \"x</reasoning>\"}]");
+        whole("{\"a\": \"say \\\"<thinking>\\\" first\"}");
+        whole("{a: 'it''s', b: \"<think>\"}");
+        // The reasoning after such a string is still reasoning.
+        let t = "{a: \"<think>\"} <think>{\"a\": 0}</think>";
+        assert_eq!(visible_segments(t), [0..15]);
+        // Outside brackets, quotes and apostrophes protect nothing: the block is one.
+        let t = "I'm on it \"<think>x</think>\" {\"a\": 1}";
+        assert_eq!(visible_segments(t), [0..11, 27..t.len()]);
+        // A single quote that opens no key or value is an apostrophe: the block is one.
+        let t = "[it's <think>x</think> 1]";
+        assert_eq!(visible_segments(t), [0..6, 22..t.len()]);
+        // Inside brackets but in no string: a block, as before.
+        let t = "{\"a\": <think>x</think> 1}";
+        assert_eq!(visible_segments(t), [0..6, 22..t.len()]);
+        // A closer with no opener, in a string: text; out of one, the end of the reasoning.
+        let t = "Plan: emit [\"</think>\"].</think>\n{\"a\": 1}";
+        assert_eq!(list(t), vec![(Origin::Whole, "{\"a\": 1}")]);
+        // The tool-call readers take every tag as a block's.
+        let t = "{\"a\": \"<think>\"}";
+        assert_eq!(segments_at_every_tag(t), [0..7]);
     }
 
     #[test]

@@ -243,7 +243,7 @@ struct Read {
 }
 
 fn read(text: &str, calls: Calls) -> Read {
-    let segments = extract::visible_segments(text);
+    let segments = extract::segments_at_every_tag(text);
     // The reply as it is when nothing in it is reasoning (no copy of a large reply).
     let visible: std::borrow::Cow<'_, str> = match segments.as_slice() {
         [only] if *only == (0..text.len()) => text.into(),

@@ -1,5 +1,5 @@
 //! Reasoning blocks left out of a reply: `<think>`-like tags as they arrive (as
-//! [`visible_segments`](crate::extract::visible_segments) does for a whole text), and the
+//! [`segments_at_every_tag`](crate::extract::segments_at_every_tag) does for a whole text), and the
 //! reasoning markers of families that write their own ([`EXTRA`], and the suffixed
 //! `<think:opensource>` of Tencent's Hy3 tokenizers), for a whole text too.
 
@@ -21,7 +21,7 @@ pub(crate) const EXTRA: [(&str, &str); 6] = [
 /// `:opensource`, colon included).
 pub(crate) const MAX_SUFFIX: usize = 64;
 
-/// `t` without the reasoning blocks that [`visible_segments`](crate::extract::visible_segments)
+/// `t` without the reasoning blocks that [`segments_at_every_tag`](crate::extract::segments_at_every_tag)
 /// does not know ([`EXTRA`], and `<think:…>` with a token suffix), read as the stream reads
 /// them: an opener hides the text up to the next closer (or the end), and a closer with no
 /// opener hides all before it.
@@ -63,7 +63,7 @@ pub(crate) fn hide_extra(t: &str) -> Cow<'_, str> {
 }
 
 /// Leaves reasoning blocks out of text as it arrives, as
-/// [`visible_segments`](crate::extract::visible_segments) and [`hide_extra`] do for a whole
+/// [`segments_at_every_tag`](crate::extract::segments_at_every_tag) and [`hide_extra`] do for a whole
 /// text.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Reasoning {
