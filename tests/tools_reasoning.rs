@@ -80,3 +80,33 @@ fn gemma4_reasoning() {
     assert_eq!(r.content.as_deref(), Some("Let me think."));
     streams_like_parse(reply);
 }
+
+#[test]
+fn a_reasoning_tag_in_a_json_argument_is_text() {
+    // A call's argument that mentions a reasoning tag: the tag is the string's text. (It hid
+    // the rest of the reply, or, opener and closer both in the string, left out what stood
+    // between them without a word.)
+    for content in [
+        "Use <think> tags to reason",
+        "a <think>b</think> c",
+        "ends with </think>",
+        "<seed:think>x</seed:think>",
+    ] {
+        let args = json!({"path": "notes.md", "content": content});
+        let reply = format!(
+            "<think>I will write the notes.</think>Writing.\n<tool_call>{}</tool_call>",
+            json!({"name": "write", "arguments": args})
+        );
+        let r = parse(&reply);
+        assert_eq!(r.content.as_deref(), Some("Writing."), "{reply}");
+        assert_eq!(r.tool_calls, [call(None, "write", args)], "{reply}");
+        assert!(r.warnings.is_empty(), "{reply}: {:?}", r.warnings);
+        streams_like_parse(&reply);
+    }
+    // Outside the call's JSON the tags are reasoning as ever, quoted or not.
+    let reply = "I can't \"stop\" (not yet.</think><tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>";
+    let r = parse(reply);
+    assert_eq!(r.content, None);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({}))]);
+    streams_like_parse(reply);
+}

@@ -134,19 +134,6 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 /// assert_eq!(visible_segments(t), [0..t.len()]);
 /// ```
 pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
-    segments(text, true)
-}
-
-/// As [`visible_segments`], with every reasoning tag a block's, in a string too: how the
-/// tool-call readers leave reasoning out (their stream reads tags as they arrive, and knows
-/// no strings).
-pub(crate) fn segments_at_every_tag(text: &str) -> Vec<Range<usize>> {
-    segments(text, false)
-}
-
-/// Byte ranges of `text` outside reasoning blocks, non-empty after trimming; with `strings`,
-/// a tag inside a quoted string within brackets is text ([`visible_segments`]).
-fn segments(text: &str, strings: bool) -> Vec<Range<usize>> {
     let mut hidden: Vec<Range<usize>> = Vec::new();
     let mut open: Option<(usize, &str)> = None;
     let mut i = 0;
@@ -163,10 +150,10 @@ fn segments(text: &str, strings: bool) -> Vec<Range<usize>> {
         else {
             continue;
         };
-        if strings && open.is_none() {
+        if open.is_none() {
             scan.read(&text.as_bytes()[scanned.max(i)..tag.range.start]);
             scanned = tag.range.start;
-            if scan.quote.is_some() {
+            if scan.in_string() {
                 continue;
             }
         }
@@ -210,8 +197,8 @@ fn segments(text: &str, strings: bool) -> Vec<Range<usize>> {
 /// escaped, and the last byte outside strings that is not white space (a single quote opens
 /// a string only after `{`, `[`, `,` or `:`, where a key or a value begins: `it's` is no
 /// string).
-#[derive(Default)]
-struct Strings {
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Strings {
     depth: usize,
     quote: Option<u8>,
     escaped: bool,
@@ -219,8 +206,13 @@ struct Strings {
 }
 
 impl Strings {
+    /// Whether what was read ends inside a string within brackets.
+    pub(crate) fn in_string(&self) -> bool {
+        self.quote.is_some()
+    }
+
     /// Reads `bytes`, the text that follows what was read before.
-    fn read(&mut self, bytes: &[u8]) {
+    pub(crate) fn read(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if self.escaped {
                 self.escaped = false;
@@ -857,9 +849,6 @@ mod tests {
         // A closer with no opener, in a string: text; out of one, the end of the reasoning.
         let t = "Plan: emit [\"</think>\"].</think>\n{\"a\": 1}";
         assert_eq!(list(t), vec![(Origin::Whole, "{\"a\": 1}")]);
-        // The tool-call readers take every tag as a block's.
-        let t = "{\"a\": \"<think>\"}";
-        assert_eq!(segments_at_every_tag(t), [0..7]);
     }
 
     #[test]

@@ -146,7 +146,6 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::extract;
 use crate::schema::Schema;
 use crate::{Warning, WarningKind};
 use calls::Calls;
@@ -243,17 +242,9 @@ struct Read {
 }
 
 fn read(text: &str, calls: Calls) -> Read {
-    let segments = extract::segments_at_every_tag(text);
-    // The reply as it is when nothing in it is reasoning (no copy of a large reply).
-    let visible: std::borrow::Cow<'_, str> = match segments.as_slice() {
-        [only] if *only == (0..text.len()) => text.into(),
-        _ => segments
-            .into_iter()
-            .filter_map(|r| text.get(r))
-            .collect::<String>()
-            .into(),
-    };
-    let visible = stream::hide_extra(&visible);
+    // The reply without its reasoning, as the stream leaves it out (no copy of a large reply
+    // with none).
+    let visible = stream::visible(text);
     let t = visible.as_ref();
     let mut found = Found {
         calls,

@@ -55,7 +55,7 @@ mod python;
 mod reasoning;
 mod scan;
 
-pub(crate) use reasoning::{hide_extra, suffix_len, Suffix};
+pub(crate) use reasoning::{suffix_len, visible, Suffix};
 pub(crate) use scan::{find_any, hold_back, hold_back_any, window};
 
 use body::{body_calls, body_current};

@@ -1,9 +1,13 @@
-//! Reasoning blocks left out of a reply: `<think>`-like tags as they arrive (as
-//! [`segments_at_every_tag`](crate::extract::segments_at_every_tag) does for a whole text), and the
-//! reasoning markers of families that write their own ([`EXTRA`], and the suffixed
-//! `<think:opensource>` of Tencent's Hy3 tokenizers), for a whole text too.
+//! Reasoning blocks left out of a reply, as they arrive and in a whole text, by one machine
+//! ([`Reasoning`]): `<think>`, `<thinking>` and `<reasoning>` blocks, the reasoning markers
+//! of families that write their own ([`EXTRA`]), and the suffixed `<think:opensource>` of
+//! Tencent's Hy3 tokenizers. A tag written inside a quoted string within brackets (a call's
+//! JSON argument that mentions `<think>`) is that string's text, as
+//! [`visible_segments`](crate::extract::visible_segments) has it.
 
 use std::borrow::Cow;
+
+use crate::extract::Strings;
 
 /// Reasoning blocks some families write with markers of their own, opener and closer:
 /// Seed-OSS `<seed:think>`, Cohere Command `<|START_THINKING|>`, MiniMax M3 `<mm:think>`,
@@ -21,54 +25,34 @@ pub(crate) const EXTRA: [(&str, &str); 6] = [
 /// `:opensource`, colon included).
 pub(crate) const MAX_SUFFIX: usize = 64;
 
-/// `t` without the reasoning blocks that [`segments_at_every_tag`](crate::extract::segments_at_every_tag)
-/// does not know ([`EXTRA`], and `<think:…>` with a token suffix), read as the stream reads
-/// them: an opener hides the text up to the next closer (or the end), and a closer with no
-/// opener hides all before it.
-pub(crate) fn hide_extra(t: &str) -> Cow<'_, str> {
+/// `t`, a whole reply, without its reasoning blocks, as [`Reasoning`] leaves them out of a
+/// reply that arrives in chunks: an opener hides the text up to the next closer (or the end),
+/// and a closer with no opener hides all before it. Borrowed where `t` has no reasoning tag
+/// (a large reply is not copied).
+pub(crate) fn visible(t: &str) -> Cow<'_, str> {
     let b = t.as_bytes();
-    let next = |from: usize| {
-        let mut at = from;
-        while let Some(i) = b.get(at..).and_then(|s| s.iter().position(|&c| c == b'<')) {
-            at += i;
-            match tag(&b[at..], false) {
-                Tag::Open(len) => return Some((at, len, false)),
-                Tag::Close(len) => return Some((at, len, true)),
-                // The text is whole: a tag it ends inside is no tag.
-                Tag::None | Tag::Partial => at += 1,
-            }
-        }
-        None
-    };
-    let Some(first) = next(0) else {
+    let any = memchr::memchr_iter(b'<', b)
+        .any(|at| matches!(tag(&b[at..], true), Tag::Open(_) | Tag::Close(_)));
+    if !any {
         return Cow::Borrowed(t);
-    };
-    let mut out = String::with_capacity(t.len());
-    let (mut pos, mut inside, mut found) = (0, false, Some(first));
-    while let Some((at, len, closing)) = found {
-        if !inside {
-            out.push_str(&t[pos..at]);
-        }
-        if closing && !inside {
-            out.clear();
-        }
-        inside = !closing;
-        pos = at + len;
-        found = next(pos);
     }
-    if !inside {
-        out.push_str(&t[pos..]);
+    let mut r = Reasoning::default();
+    let mut out = String::with_capacity(t.len());
+    r.advance(t, &mut out);
+    // The text is whole: a tag it ends inside is no tag.
+    if !r.inside {
+        out.push_str(&t[r.pos..]);
     }
     Cow::Owned(out)
 }
 
-/// Leaves reasoning blocks out of text as it arrives, as
-/// [`segments_at_every_tag`](crate::extract::segments_at_every_tag) and [`hide_extra`] do for a whole
-/// text.
+/// Leaves reasoning blocks out of text as it arrives (see [`visible`]).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Reasoning {
     pos: usize,
     inside: bool,
+    /// The visible text read so far, for the string a tag may be in.
+    strings: Strings,
 }
 
 const REASONING: [&str; 3] = ["think", "thinking", "reasoning"];
@@ -80,9 +64,10 @@ impl Reasoning {
         let b = text.as_bytes();
         let mut reset = false;
         while self.pos < b.len() {
-            let Some(lt) = b[self.pos..].iter().position(|&c| c == b'<') else {
+            let Some(lt) = memchr::memchr(b'<', &b[self.pos..]) else {
                 if !self.inside {
                     visible.push_str(&text[self.pos..]);
+                    self.strings.read(&b[self.pos..]);
                 }
                 self.pos = b.len();
                 break;
@@ -90,15 +75,22 @@ impl Reasoning {
             let at = self.pos + lt;
             if !self.inside {
                 visible.push_str(&text[self.pos..at]);
+                self.strings.read(&b[self.pos..at]);
             }
-            match tag(&b[at..], true) {
-                Tag::Partial => {
-                    self.pos = at;
-                    break;
+            self.pos = at;
+            let found = match tag(&b[at..], true) {
+                // Written inside a string: the string's text.
+                Tag::Open(_) | Tag::Close(_) if !self.inside && self.strings.in_string() => {
+                    Tag::None
                 }
+                found => found,
+            };
+            match found {
+                Tag::Partial => break,
                 Tag::None => {
                     if !self.inside {
                         visible.push('<');
+                        self.strings.read(b"<");
                     }
                     self.pos = at + 1;
                 }
@@ -109,6 +101,7 @@ impl Reasoning {
                 Tag::Close(len) => {
                     if !self.inside {
                         visible.clear();
+                        self.strings = Strings::default();
                         reset = true;
                     }
                     self.inside = false;
