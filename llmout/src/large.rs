@@ -1685,6 +1685,22 @@ mod tests {
         (json!(object), path.to_vec())
     }
 
+    /// The members of `raw`, an object whose members are read one by one, as handed over.
+    fn members_of(raw: &str, schema: &Value, options: &Options) -> Vec<(String, Value)> {
+        let compiled = Schema::compile(schema).unwrap();
+        let Large::Members(members) = from_llm_with_compiled(raw, &compiled, options) else {
+            panic!("members read one by one: {raw} against {schema}")
+        };
+        let mut read = Vec::new();
+        members
+            .for_each_member(|k, v| -> Result<(), ()> {
+                read.push((k, v));
+                Ok(())
+            })
+            .unwrap();
+        read
+    }
+
     /// The paths of the constraints the pipeline's result for `raw` says are broken.
     fn broken(raw: &str, schema: &Value, options: &Options) -> Vec<String> {
         let whole = crate::from_llm_with_compiled(raw, &Schema::compile(schema).unwrap(), options);
@@ -1939,19 +1955,8 @@ mod tests {
         // Where no array holds more than the largest member, the object's members are the
         // items, each with its key (an object of records keyed by id).
         let reply = "{a1: {n: 1, tags: ['x', 'y']}, 'a2': {n: 2,}, a3: [1], a4: 'z'}";
-        let compiled = Schema::compile(&any).unwrap();
-        let Large::Members(members) = from_llm_with_compiled(reply, &compiled, &options) else {
-            panic!("members read one by one: {reply}")
-        };
-        let mut read = Vec::new();
-        members
-            .for_each_member(|k, v| -> Result<(), ()> {
-                read.push((k, v));
-                Ok(())
-            })
-            .unwrap();
         assert_eq!(
-            read,
+            members_of(reply, &any, &options),
             [
                 ("a1".to_owned(), json!({"n": 1, "tags": ["x", "y"]})),
                 ("a2".to_owned(), json!({"n": 2})),
@@ -2011,19 +2016,8 @@ mod tests {
                 "{open}"
             );
             let reply = "{a1: {n: 1, tags: ['x',]}, 'a2': null, a3: [1]}";
-            let compiled = Schema::compile(&open).unwrap();
-            let Large::Members(members) = from_llm_with_compiled(reply, &compiled, &options) else {
-                panic!("members read one by one: {open}")
-            };
-            let mut read = Vec::new();
-            members
-                .for_each_member(|k, v| -> Result<(), ()> {
-                    read.push((k, v));
-                    Ok(())
-                })
-                .unwrap();
             assert_eq!(
-                read,
+                members_of(reply, &open, &options),
                 [
                     ("a1".to_owned(), json!({"n": 1, "tags": ["x"]})),
                     ("a2".to_owned(), Value::Null),
