@@ -103,6 +103,28 @@ fn a_reasoning_tag_in_a_json_argument_is_text() {
         assert!(r.warnings.is_empty(), "{reply}: {:?}", r.warnings);
         streams_like_parse(&reply);
     }
+    // In a pythonic call's arguments too, in either quote.
+    for reply in [
+        "[write(path='a.md', content='Use <think> tags')]",
+        "<|python_tag|>write(path=\"a.md\", content=\"a <think>b</think> c\")",
+    ] {
+        let r = parse(reply);
+        let content = if reply.starts_with('[') {
+            "Use <think> tags"
+        } else {
+            "a <think>b</think> c"
+        };
+        assert_eq!(
+            r.tool_calls,
+            [call(
+                None,
+                "write",
+                json!({"path": "a.md", "content": content})
+            )],
+            "{reply}"
+        );
+        streams_like_parse(reply);
+    }
     // Outside the call's JSON the tags are reasoning as ever, quoted or not.
     let reply = "I can't \"stop\" (not yet.</think><tool_call>{\"name\": \"ls\", \"arguments\": {}}</tool_call>";
     let r = parse(reply);

@@ -120,9 +120,9 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 ///
 /// A reasoning tag written inside a quoted string within brackets is that string's text, not
 /// a block (`{'prompt': "think in <think> tags"}`): the visible text is scanned up to each
-/// reasoning tag for the brackets open and the string it is in (double quotes, and single
-/// quotes that open a key or a value), which is linear. Prose outside brackets quotes
-/// nothing, so its apostrophes do not hide a block.
+/// reasoning tag for the brackets (and parentheses) open and the string it is in (double
+/// quotes, and single quotes that open a key, a value or an argument), which is linear.
+/// Prose outside brackets quotes nothing, so its apostrophes do not hide a block.
 ///
 /// ```
 /// use llmout::advanced::extract::visible_segments;
@@ -192,11 +192,11 @@ pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
     segments
 }
 
-/// Where a scan of text that may be JSON is: how many brackets are open, the quote of the
-/// string it is in (strings are looked for inside brackets only), whether the next byte is
-/// escaped, and the last byte outside strings that is not white space (a single quote opens
-/// a string only after `{`, `[`, `,` or `:`, where a key or a value begins: `it's` is no
-/// string).
+/// Where a scan of text that may be JSON (or a Python call, `f(a='x')`) is: how many
+/// brackets and parentheses are open, the quote of the string it is in (strings are looked
+/// for inside them only), whether the next byte is escaped, and the last byte outside
+/// strings that is not white space (a single quote opens a string only after `{`, `[`, `(`,
+/// `,`, `:` or `=`, where a key, a value or an argument begins: `it's` is no string).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Strings {
     depth: usize,
@@ -228,10 +228,13 @@ impl Strings {
                 continue;
             }
             match b {
-                b'{' | b'[' => self.depth = self.depth.saturating_add(1),
-                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                b'{' | b'[' | b'(' => self.depth = self.depth.saturating_add(1),
+                b'}' | b']' | b')' => self.depth = self.depth.saturating_sub(1),
                 b'"' if self.depth > 0 => self.quote = Some(b),
-                b'\'' if self.depth > 0 && matches!(self.last, b'{' | b'[' | b',' | b':') => {
+                b'\''
+                    if self.depth > 0
+                        && matches!(self.last, b'{' | b'[' | b'(' | b',' | b':' | b'=') =>
+                {
                     self.quote = Some(b);
                 }
                 _ => {}
@@ -849,6 +852,12 @@ mod tests {
         // A closer with no opener, in a string: text; out of one, the end of the reasoning.
         let t = "Plan: emit [\"</think>\"].</think>\n{\"a\": 1}";
         assert_eq!(list(t), vec![(Origin::Whole, "{\"a\": 1}")]);
+        // A Python call's arguments, in either quote.
+        whole("[write(path='a.md', text='Use <think> tags')]");
+        whole("write(text=\"a <think>b</think> c\")");
+        // Parentheses in prose, closed, protect nothing after them.
+        let t = "(as asked) \"<think>x</think>\" [1]";
+        assert_eq!(visible_segments(t), [0..12, 28..t.len()]);
     }
 
     #[test]
