@@ -52,8 +52,8 @@
 //! `<mm:think>`, LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4
 //! `<|channel>`, Hy3 `<think:opensource>`, harmony's `analysis`) is never calls and never
 //! content; a closer with no opener (the opener was in the prompt) makes all before it
-//! reasoning. A tag written inside a quoted string within brackets (an argument that mentions
-//! `<think>`) is that string's text.
+//! reasoning. A tag written inside a quoted string within brackets or parentheses (a JSON or
+//! Python argument that mentions `<think>`) is that string's text.
 //!
 //! ```
 //! let r = llmout::tools::parse(

@@ -1,8 +1,8 @@
 //! Reasoning blocks left out of a reply, as they arrive and in a whole text, by one machine
 //! ([`Reasoning`]): `<think>`, `<thinking>` and `<reasoning>` blocks, the reasoning markers
 //! of families that write their own ([`EXTRA`]), and the suffixed `<think:opensource>` of
-//! Tencent's Hy3 tokenizers. A tag written inside a quoted string within brackets (a call's
-//! JSON argument that mentions `<think>`) is that string's text, as
+//! Tencent's Hy3 tokenizers. A tag written inside a quoted string within brackets or
+//! parentheses (a call's argument that mentions `<think>`) is that string's text, as
 //! [`visible_segments`](crate::extract::visible_segments) has it.
 
 use std::borrow::Cow;
