@@ -205,23 +205,10 @@ fn open_object(schema: &Schema, id: NodeId) -> bool {
     };
     let kept = match o.additional {
         Additional::Allow => true,
-        Additional::Schema(values) => {
-            !schema.is_constrained_at(values)
-                && matches!(schema.node(schema.resolve(values)).kind, Kind::Any)
-        }
+        Additional::Schema(values) => any_at(schema, values),
         Additional::Unspecified | Additional::Deny => false,
     };
     kept && o.properties.is_empty() && o.aliases.is_empty() && o.pattern_properties.is_empty()
-}
-
-/// The schema each member of the top-level object (and, below it, each value) is recovered
-/// against where the root keeps an object as it is ([`kept_root`]): any value.
-fn kept_members(schema: &Schema) -> NodeId {
-    if any_root(schema) {
-        schema.resolve(schema.root())
-    } else {
-        schema.root_any()
-    }
 }
 
 /// Whether the root of `schema` is an array of items (not any value): an object around the
@@ -242,9 +229,7 @@ fn map_root(schema: &Schema) -> Option<NodeId> {
     map_at(schema, schema.root())
 }
 
-/// The schema of every value of a map at `id` (see [`map_root`]); or any value, where `id`
-/// is an object that keeps any member as written ([`open_object`]: `{"type": "object"}`,
-/// `"additionalProperties": true`), which is recovered as a map of any values is.
+/// The schema of every value of a map at `id` (see [`map_root`]).
 fn map_at(schema: &Schema, id: NodeId) -> Option<NodeId> {
     let o = object_at(schema, id)?;
     match o.additional {
@@ -255,7 +240,6 @@ fn map_at(schema: &Schema, id: NodeId) -> Option<NodeId> {
         {
             Some(values)
         }
-        _ if open_object(schema, id) => Some(schema.root_any()),
         _ => None,
     }
 }
@@ -542,23 +526,6 @@ fn array_at(schema: &Schema, path: &[String]) -> Option<(NodeId, usize)> {
     Some((id, unions))
 }
 
-/// Whether the items at `path` ([`Items::member`]) are read as any values: the path passes
-/// through a value kept as it is ([`kept_at`]), or ends at one (an array of any values, an
-/// object of any members).
-fn kept_items(schema: &Schema, path: &[String]) -> bool {
-    let mut id = schema.root();
-    for key in path {
-        if kept_at(schema, id) {
-            return true;
-        }
-        match property_at(schema, id, key) {
-            Some((at, _)) => id = at,
-            None => return false,
-        }
-    }
-    kept_at(schema, id)
-}
-
 impl<'s> Items<'s> {
     /// The items of a top-level array: `None` unless `schema`'s root is an array of items,
     /// bounded or not (see [`bounded_items`]), or a union whose only branch an array of two
@@ -630,7 +597,8 @@ impl<'s> Items<'s> {
     /// [`next_member`](Self::next_member).
     pub(crate) fn entries(schema: &'s Schema, options: &Options) -> Option<Self> {
         let items = if kept_root(schema) {
-            kept_members(schema)
+            // Every member of an object kept as it is is any value.
+            schema.root_any()
         } else {
             map_root(schema)?
         };
@@ -655,12 +623,18 @@ impl<'s> Items<'s> {
         let (items, array, unions) = if kept_root(schema) {
             // Every member of an object kept as it is is any value, and so is each item of
             // its array.
-            (kept_members(schema), None, 0)
+            (schema.root_any(), None, 0)
         } else {
             let (at, unions) = array_at(schema, path)?;
             if entries {
-                let values = map_at(schema, at).or(any_at(schema, at).then(|| schema.root_any()));
-                (values?, None, unions)
+                // A map's values; any value in a value kept as it is (an object of any
+                // members is a map of any values).
+                let values = if kept_at(schema, at) {
+                    schema.root_any()
+                } else {
+                    map_at(schema, at)?
+                };
+                (values, None, unions)
             } else {
                 let a = array_of(schema, at)?;
                 (a.items, Some(a), unions)
@@ -835,9 +809,6 @@ pub(super) struct Hole {
     depth: usize,
     /// The schema its items' array is read against ([`array_at`]), where one is known.
     array: Option<NodeId>,
-    /// Whether its items are read as any values, in a value kept as it is ([`kept_items`]):
-    /// it is reached where that value is kept ([`keeps_holes`](Walker::keeps_holes)).
-    kept: bool,
     at: Option<Mark>,
     weighed: bool,
     fails: Option<Error>,
@@ -1067,9 +1038,9 @@ impl Walker<'_> {
     }
 
     /// A value kept as it is at the current path (any value's, or a member an object keeps
-    /// as written): each items' place in it whose items are read as any values
-    /// ([`Hole::kept`]) is reached here, with nothing said in it, and no item can fail
-    /// there. In a weighing, nothing is noted.
+    /// as written): each items' place in it whose items are read as any values (its array
+    /// schema, [`array_at`], is kept as it is: [`kept_at`]) is reached here, with nothing
+    /// said in it, and no item can fail there. In a weighing, nothing is noted.
     #[inline(never)]
     pub(super) fn keeps_holes(&mut self) {
         if self.dry > 0 {
@@ -1077,7 +1048,7 @@ impl Walker<'_> {
         }
         let (warnings, violations) = (self.warnings.len(), self.violations.len());
         let reached = self.holes.iter().filter(|h| h.at.is_some()).count();
-        let path = &self.path;
+        let (path, schema) = (&self.path, self.schema);
         let within = |h: &Hole| {
             h.path
                 .strip_prefix(path.as_str())
@@ -1086,7 +1057,7 @@ impl Walker<'_> {
         let kept = self
             .holes
             .iter_mut()
-            .filter(|h| h.kept && h.at.is_none() && within(h));
+            .filter(|h| h.at.is_none() && within(h) && h.array.is_some_and(|a| kept_at(schema, a)));
         for (order, hole) in (reached..).zip(kept) {
             hole.at = Some(Mark {
                 warnings,
@@ -1157,7 +1128,6 @@ pub(crate) fn around(
             path: super::pointer_of(path),
             depth: path.len().saturating_sub(1),
             array: array_at(schema, path).map(|(id, _)| id),
-            kept: kept_items(schema, path),
             at: None,
             weighed: false,
             fails,
