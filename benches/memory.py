@@ -358,6 +358,8 @@ ADVERSARIAL = {
     "commented_items": ("[", '"a", /* c */ ', ""),
     "gaps_between_quotes": ('{"a": "', '"' + " " * 200 + " /* c */ // d\n", ""),
     "quotes_in_a_quotation": ('{"a": "', 'x "y" ', '"}'),
+    "reasoning_between_items": ("[", '"a", <think>{ ] "</think> ', ""),
+    "unclosed_reasoning_after_quotes": ('{"a": "', 'x" <think>', ""),
     "unicode_escapes": ('["', "\\u12", ""),
 }
 

@@ -394,3 +394,38 @@ fn a_reasoning_tag_written_in_a_string_is_kept() {
         json!({"a": "<reasoning>", "b": 2})
     );
 }
+
+#[test]
+fn a_reasoning_block_inside_the_json_is_left_out_with_a_warning() {
+    // A model that reasons halfway through its answer: the block is no part of the value,
+    // and the JSON on both sides of it is one value (the part after it was lost, with a
+    // warning that the reply was cut off).
+    let stray = WarningKind::Repaired(llmout::RepairKind::StrayText);
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "array", "items": {"type": "integer"}}},
+        "required": ["a", "b"]
+    });
+    assert_eq!(
+        parse(
+            "Here: {\"a\": <think>is it 1 or {2}?</think> 1, \"b\": [2, <think>]</think> 3]}",
+            schema.clone()
+        ),
+        Ok((json!({"a": 1, "b": [2, 3]}), vec![stray, stray]))
+    );
+    assert_eq!(
+        parse("[<think>x</think>{\"a\": 1}, {\"a\": 2}]", json!({})),
+        Ok((json!([{"a": 1}, {"a": 2}]), vec![stray]))
+    );
+    assert_eq!(
+        parse("{\"a\": 1, <think>now b", schema),
+        Ok((
+            json!({"a": 1, "b": []}),
+            vec![
+                stray,
+                WarningKind::Repaired(llmout::RepairKind::Truncated),
+                WarningKind::MissingField
+            ]
+        ))
+    );
+}

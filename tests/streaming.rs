@@ -26,6 +26,7 @@ const REPLIES: &[&str] = &[
     "{summary: unquoted keys stall the live view, score: 2, tags: []}",
     "{\"summary\": \"cut off mid-str",
     "Sorry, I can't help with that.",
+    "{\"summary\": \"mid\", <think>now the {score}: 5?</think> \"score\": 5, \"tags\": [\"a\", <think>]</think> \"b\"]}",
 ];
 
 fn chunks(text: &str, cuts: &[usize]) -> Vec<String> {
@@ -176,6 +177,34 @@ fn think_blocks_and_prose_braces_are_skipped() {
     );
     assert_eq!(s.partial().state("/tags"), FieldState::InProgress);
     assert_eq!(s.partial().state("/score"), FieldState::NotStarted);
+}
+
+#[test]
+fn a_think_block_between_tokens_is_skipped() {
+    let mut s = Stream::<Review>::new();
+    s.push("{\"summary\": \"s\", <thi");
+    s.push("nk>is it {\"score\": 4}? </th");
+    assert_eq!(
+        s.partial().value(),
+        Some(&serde_json::json!({"summary": "s"}))
+    );
+    s.push("ink> \"score\": 4, \"tags\": []}");
+    assert!(!s.partial().stalled());
+    assert!(s.partial().is_complete());
+    let r = s.finish();
+    assert_eq!(
+        r.value,
+        Some(Review {
+            summary: "s".into(),
+            score: 4,
+            tags: vec![]
+        })
+    );
+    let kinds: Vec<_> = r.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(
+        kinds,
+        [llmout::WarningKind::Repaired(llmout::RepairKind::StrayText)]
+    );
 }
 
 #[test]

@@ -189,6 +189,17 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
             "quotes_in_a_quotation",
             format!("{{\"a\": \"{}\"}}", "x \"y\" ".repeat(N / 8)),
         ),
+        // Reasoning blocks between items, brackets and quotes in them; and quotes each
+        // followed by a reasoning opener that no closer ends, where a string's end is decided
+        // past it.
+        (
+            "reasoning_between_items",
+            "[".to_owned() + &"\"a\", <think>{ ] \"</think> ".repeat(N / 28),
+        ),
+        (
+            "unclosed_reasoning_after_quotes",
+            format!("{{\"a\": \"{}", "x\" <think>".repeat(N / 10)),
+        ),
     ]
 }
 

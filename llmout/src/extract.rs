@@ -16,7 +16,10 @@
 //! `</think>` with no opener means everything before it was reasoning (some chat templates put
 //! the opener in the prompt), and an opener with no closer means everything after it is. A
 //! tag written inside a quoted string within brackets is the string's text
-//! ([`visible_segments`]).
+//! ([`visible_segments`]). A block opened inside brackets but outside any string (a model
+//! that reasons halfway through its answer: `[1, <think>…</think> 2]`) stays in its
+//! candidate, which is then the whole value, and the parser leaves it out where it stands,
+//! recording it ([`StrayText`](crate::repair::RepairKind::StrayText)).
 //!
 //! Everything here is one linear pass (or a constant number of them) over the text, and the
 //! number of balanced spans and of one-line fences kept is bounded by [`MAX_SPANS`] each, so
@@ -98,12 +101,23 @@ const ANSWER_TAGS: [&str; 5] = ["answer", "json", "output", "result", "response"
 /// ```
 pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
     let mut out = Vec::new();
-    for segment in visible_segments(text) {
+    // A block within the JSON stays in its text: the parser leaves it out where it stands.
+    let blocks = reasoning_blocks(text);
+    let hidden = blocks
+        .iter()
+        .filter(|b| !b.in_json)
+        .map(|b| b.range.clone());
+    let in_json: Vec<Range<usize>> = blocks
+        .iter()
+        .filter(|b| b.in_json)
+        .map(|b| b.range.clone())
+        .collect();
+    for segment in around(text, hidden) {
         let seg = &text[segment.clone()];
         push_trimmed(&mut out, text, segment.clone(), Origin::Whole);
         fences(seg, segment.start, text, &mut out);
         answer_tags(seg, segment.start, text, &mut out);
-        balanced_spans(seg, segment.start, text, &mut out);
+        balanced_spans(seg, segment.start, text, &in_json, &mut out);
     }
     out.sort_by(|a, b| {
         a.range
@@ -122,7 +136,10 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 /// a block (`{'prompt': "think in <think> tags"}`): the visible text is scanned up to each
 /// reasoning tag for the brackets (and parentheses) open and the string it is in (double
 /// quotes, and single quotes that open a key, a value or an argument), which is linear.
-/// Prose outside brackets quotes nothing, so its apostrophes do not hide a block.
+/// Prose outside brackets quotes nothing, so its apostrophes do not hide a block. A block
+/// within the JSON (inside brackets, in no string) is left out here as any other is: as
+/// text it is reasoning. ([`candidates`] keeps it in its candidate, for the parser to leave
+/// out where it stands.)
 ///
 /// ```
 /// use llmout::advanced::extract::visible_segments;
@@ -134,8 +151,23 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 /// assert_eq!(visible_segments(t), [0..t.len()]);
 /// ```
 pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
-    let mut hidden: Vec<Range<usize>> = Vec::new();
-    let mut open: Option<(usize, &str)> = None;
+    around(text, reasoning_blocks(text).iter().map(|b| b.range.clone()))
+}
+
+/// A reasoning block: its range (opener to closer, or to the end of the text), and whether it
+/// opened inside brackets (`{` or `[`), outside any string: within the JSON, between two of
+/// its tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Block {
+    range: Range<usize>,
+    in_json: bool,
+}
+
+/// Every reasoning block of `text`, in order (see [`visible_segments`]). A block that opened
+/// inside the JSON hides nothing before it or after it.
+fn reasoning_blocks(text: &str) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut open: Option<(usize, &str, bool)> = None;
     let mut i = 0;
     // The visible text read so far, to `scanned`.
     let mut scan = Strings::default();
@@ -158,25 +190,39 @@ pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
             }
         }
         match (open, tag.closing) {
-            (None, false) => open = Some((tag.range.start, name)),
-            (Some((start, open_name)), true) if open_name == *name => {
-                hidden.push(start..tag.range.end);
+            (None, false) => open = Some((tag.range.start, name, scan.in_brackets())),
+            (Some((start, open_name, in_json)), true) if open_name == *name => {
+                blocks.push(Block {
+                    range: start..tag.range.end,
+                    in_json,
+                });
                 open = None;
                 i = tag.range.end;
             }
             // A closer with no opener: everything before it was reasoning.
             (None, true) => {
-                hidden.clear();
-                hidden.push(0..tag.range.end);
+                blocks.clear();
+                blocks.push(Block {
+                    range: 0..tag.range.end,
+                    in_json: false,
+                });
                 i = tag.range.end;
                 scan = Strings::default();
             }
             _ => {}
         }
     }
-    if let Some((start, _)) = open {
-        hidden.push(start..text.len());
+    if let Some((start, _, in_json)) = open {
+        blocks.push(Block {
+            range: start..text.len(),
+            in_json,
+        });
     }
+    blocks
+}
+
+/// The ranges of `text` around `hidden` (in order), non-empty after trimming.
+fn around(text: &str, hidden: impl Iterator<Item = Range<usize>>) -> Vec<Range<usize>> {
     let mut segments = Vec::new();
     let mut pos = 0;
     for h in hidden {
@@ -192,14 +238,82 @@ pub fn visible_segments(text: &str) -> Vec<Range<usize>> {
     segments
 }
 
+/// Where a reasoning block opening at `at` of `b` ends: its opener (`<think>`, `<thinking>`,
+/// `<reasoning>`, in any case, with or without attributes) and the text up to its first
+/// closer of the same name. `None` when no reasoning opener starts at `at`.
+///
+/// `closers` is where the search for each name's closer last ended (see [`Closers`]), so a
+/// parser asking at many places reads each byte of the text a bounded number of times.
+pub(crate) fn reasoning_block_end(b: &[u8], at: usize, closers: &mut Closers) -> Option<BlockEnd> {
+    let tag = tag_at(b, at)?;
+    if tag.closing {
+        return None;
+    }
+    let name = &b[tag.name.clone()];
+    let k = REASONING_TAGS
+        .iter()
+        .position(|n| n.as_bytes().eq_ignore_ascii_case(name))?;
+    let (from, found) = closers.0[k];
+    let closer = if from <= tag.end && tag.end <= found {
+        found
+    } else {
+        let mut pos = tag.end;
+        let found = loop {
+            let Some(lt) = memchr::memchr(b'<', &b[pos..]) else {
+                break usize::MAX;
+            };
+            let at = pos + lt;
+            match tag_at(b, at) {
+                Some(t) if t.closing && b[t.name.clone()].eq_ignore_ascii_case(name) => break at,
+                _ => pos = at + 1,
+            }
+        };
+        closers.0[k] = (tag.end, found);
+        found
+    };
+    Some(match closer {
+        usize::MAX => BlockEnd {
+            end: b.len(),
+            closed: false,
+        },
+        c => BlockEnd {
+            end: tag_at(b, c).map_or(b.len(), |t| t.end),
+            closed: true,
+        },
+    })
+}
+
+/// Where a reasoning block ends ([`reasoning_block_end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BlockEnd {
+    /// Just past its closer, or the end of the text.
+    pub(crate) end: usize,
+    /// Whether it has a closer.
+    pub(crate) closed: bool,
+}
+
+/// For each reasoning tag name, where the last search for its closer began and where it found
+/// one (`usize::MAX`: none to the end). A search from a later place that the closer found
+/// still follows has the same answer, so searches that move forward read the text once.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Closers([(usize, usize); REASONING_TAGS.len()]);
+
+impl Default for Closers {
+    fn default() -> Self {
+        Closers([(usize::MAX, 0); REASONING_TAGS.len()])
+    }
+}
+
 /// Where a scan of text that may be JSON (or a Python call, `f(a='x')`) is: how many
-/// brackets and parentheses are open, the quote of the string it is in (strings are looked
-/// for inside them only), whether the next byte is escaped, and the last byte outside
-/// strings that is not white space (a single quote opens a string only after `{`, `[`, `(`,
-/// `,`, `:` or `=`, where a key, a value or an argument begins: `it's` is no string).
+/// brackets and parentheses are open (and how many of them are JSON's brackets), the quote
+/// of the string it is in (strings are looked for inside them only), whether the next byte
+/// is escaped, and the last byte outside strings that is not white space (a single quote
+/// opens a string only after `{`, `[`, `(`, `,`, `:` or `=`, where a key, a value or an
+/// argument begins: `it's` is no string).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Strings {
     depth: usize,
+    brackets: usize,
     quote: Option<u8>,
     escaped: bool,
     last: u8,
@@ -209,6 +323,11 @@ impl Strings {
     /// Whether what was read ends inside a string within brackets.
     pub(crate) fn in_string(&self) -> bool {
         self.quote.is_some()
+    }
+
+    /// Whether what was read ends inside a `{` or `[` (and no string).
+    fn in_brackets(&self) -> bool {
+        self.brackets > 0 && self.quote.is_none()
     }
 
     /// Reads `bytes`, the text that follows what was read before.
@@ -228,8 +347,14 @@ impl Strings {
                 continue;
             }
             match b {
-                b'{' | b'[' | b'(' => self.depth = self.depth.saturating_add(1),
-                b'}' | b']' | b')' => self.depth = self.depth.saturating_sub(1),
+                b'{' | b'[' | b'(' => {
+                    self.depth = self.depth.saturating_add(1);
+                    self.brackets = self.brackets.saturating_add(usize::from(b != b'('));
+                }
+                b'}' | b']' | b')' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    self.brackets = self.brackets.saturating_sub(usize::from(b != b')'));
+                }
                 b'"' if self.depth > 0 => self.quote = Some(b),
                 b'\''
                     if self.depth > 0
@@ -262,40 +387,58 @@ fn tags(text: &str) -> impl Iterator<Item = Tag<'_>> {
         while pos < bytes.len() {
             let lt = pos + memchr::memchr(b'<', &bytes[pos..])?;
             pos = lt + 1;
-            let mut j = lt + 1;
-            let closing = bytes.get(j) == Some(&b'/');
-            if closing {
-                j += 1;
+            if let Some(tag) = tag_at(bytes, lt) {
+                pos = tag.end;
+                return Some(Tag {
+                    name: &text[tag.name],
+                    closing: tag.closing,
+                    range: lt..tag.end,
+                });
             }
-            let name_start = j;
-            while j < bytes.len() && j - name_start < 32 && bytes[j].is_ascii_alphanumeric() {
-                j += 1;
-            }
-            if j == name_start {
-                continue;
-            }
-            let name = &text[name_start..j];
-            // `<think>` or `<think attr="…">`: find the `>` within a short distance.
-            let end = match bytes.get(j) {
-                Some(b'>') => j + 1,
-                Some(b' ') if !closing => {
-                    // Attributes hold no `<`: one means this was text (`a <b c</answer>`).
-                    let limit = (j + 200).min(bytes.len());
-                    match bytes[j..limit].iter().position(|&b| b == b'>' || b == b'<') {
-                        Some(k) if bytes[j + k] == b'>' => j + k + 1,
-                        _ => continue,
-                    }
-                }
-                _ => continue,
-            };
-            pos = end;
-            return Some(Tag {
-                name,
-                closing,
-                range: lt..end,
-            });
         }
         None
+    })
+}
+
+/// A tag's name, whether it closes, and where it ends.
+struct TagAt {
+    name: Range<usize>,
+    closing: bool,
+    end: usize,
+}
+
+/// The tag starting at `lt` (a `<`), if one does: `<name>`, `</name>` or `<name attr…>`, its
+/// name ASCII letters and digits, at most 32 of them. Reads at most a few hundred bytes.
+fn tag_at(bytes: &[u8], lt: usize) -> Option<TagAt> {
+    let mut j = lt + 1;
+    let closing = bytes.get(j) == Some(&b'/');
+    if closing {
+        j += 1;
+    }
+    let name_start = j;
+    while j < bytes.len() && j - name_start < 32 && bytes[j].is_ascii_alphanumeric() {
+        j += 1;
+    }
+    if j == name_start {
+        return None;
+    }
+    // `<think>` or `<think attr="…">`: find the `>` within a short distance.
+    let end = match bytes.get(j) {
+        Some(b'>') => j + 1,
+        Some(b' ') if !closing => {
+            // Attributes hold no `<`: one means this was text (`a <b c</answer>`).
+            let limit = (j + 200).min(bytes.len());
+            match bytes[j..limit].iter().position(|&b| b == b'>' || b == b'<') {
+                Some(k) if bytes[j + k] == b'>' => j + k + 1,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(TagAt {
+        name: name_start..j,
+        closing,
+        end,
     })
 }
 
@@ -431,8 +574,16 @@ fn answer_tags<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidat
 /// a string up to the same run of backticks: its braces are code, not the JSON's. A closer that does not match the innermost opener closes the
 /// nearest matching one (`{"a": [1, 2}`), or is ignored if there is none; both are O(1)
 /// amortized, so the scan stays linear.
-fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {
+fn balanced_spans<'a>(
+    seg: &str,
+    base: usize,
+    text: &'a str,
+    blocks: &[Range<usize>],
+    out: &mut Vec<Candidate<'a>>,
+) {
     let bytes = seg.as_bytes();
+    // The reasoning blocks within the JSON, from the next one on: skipped, brackets and all.
+    let mut blocks = blocks.iter().skip_while(|r| r.start < base).peekable();
     let mut stack = Openers::default();
     let mut open_braces = 0usize;
     let mut open_brackets = 0usize;
@@ -476,6 +627,13 @@ fn balanced_spans<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candi
             }
             i += n;
             continue;
+        }
+        if b == b'<' {
+            while blocks.next_if(|r| r.start < base + i).is_some() {}
+            if let Some(r) = blocks.next_if(|r| r.start == base + i) {
+                i = (r.end - base).min(bytes.len());
+                continue;
+            }
         }
         match b {
             b'"' if !stack.is_empty() => in_string = true,
@@ -597,11 +755,12 @@ impl Openers {
     }
 }
 
-/// The bytes [`balanced_spans`] stops at outside strings: brackets, quotes and backticks.
+/// The bytes [`balanced_spans`] stops at outside strings: brackets, quotes, backticks and the
+/// `<` of a reasoning block.
 const BALANCE_BYTES: [bool; 256] = {
     let mut table = [false; 256];
     let mut k = 0;
-    let special = b"{}[]\"`";
+    let special = b"{}[]\"`<";
     while k < special.len() {
         table[special[k] as usize] = true;
         k += 1;
@@ -858,6 +1017,28 @@ mod tests {
         // Parentheses in prose, closed, protect nothing after them.
         let t = "(as asked) \"<think>x</think>\" [1]";
         assert_eq!(visible_segments(t), [0..12, 28..t.len()]);
+    }
+
+    #[test]
+    fn a_reasoning_block_inside_the_json_stays_in_its_candidate() {
+        // The parser leaves it out where it stands; the JSON around it is one candidate, and
+        // the brackets in it are no span.
+        let t = "Sure: [1, <think>a ] or {b</think> 2] done";
+        assert_eq!(
+            list(t),
+            vec![
+                (Origin::Whole, t),
+                (Origin::Balanced, "[1, <think>a ] or {b</think> 2]")
+            ]
+        );
+        // As text, it is still reasoning.
+        assert_eq!(visible_segments(t), [0..10, 34..t.len()]);
+        // Never closed: the rest of the reply is in it (the span cut off is the whole).
+        let t = "{\"a\": 1, <think>{\"b\": 2}";
+        assert_eq!(list(t), vec![(Origin::Whole, t)]);
+        // Before the JSON, and after it, a block is left out of the text.
+        let t = "<think>[</think>{\"a\": 1} <think>]</think>";
+        assert_eq!(list(t), vec![(Origin::Whole, "{\"a\": 1}")]);
     }
 
     #[test]

@@ -29,7 +29,7 @@
 //!   back to looking; a later top-level value replaces a finished one (the answer follows
 //!   examples).
 //! * **What the live view follows.** Standard JSON plus single quotes, comments, trailing
-//!   commas and Python literals. Anything else (unquoted keys, say) stops the live view where it
+//!   commas, Python literals and `<think>` blocks between tokens. Anything else (unquoted keys, say) stops the live view where it
 //!   is ([`Partial::stalled`]); the text keeps accumulating and [`Stream::finish`] repairs it
 //!   with the full parser. Keys are shown as the model wrote them; `finish` aligns them with the
 //!   schema.
@@ -324,6 +324,8 @@ enum Scalar {
     },
     LineComment,
     BlockComment,
+    /// A `<think>` block between two tokens (the pipeline leaves it out too).
+    Think,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -494,6 +496,18 @@ impl Scanner {
                 Some(_) => Step::Fail,
             };
         }
+        if c == b'<' {
+            const OPEN: &[u8] = b"<think>";
+            let rest = &b[self.pos..];
+            if rest.starts_with(OPEN) {
+                self.pos += OPEN.len();
+                self.scalar = Some(Scalar::Think);
+                return Step::Go;
+            }
+            if OPEN.starts_with(rest) {
+                return Step::Wait;
+            }
+        }
         let Some(frame) = self.frames.last_mut() else {
             return Step::Fail;
         };
@@ -609,6 +623,21 @@ impl Scanner {
                     Step::Wait
                 }
             },
+            Some(Scalar::Think) => {
+                const CLOSE: &[u8] = b"</think>";
+                match find(&b[self.pos..], CLOSE) {
+                    Some(i) => {
+                        self.pos += i + CLOSE.len();
+                        Step::Go
+                    }
+                    None => {
+                        // Keep the last bytes: they may be the start of the closer.
+                        self.pos = self.pos.max(b.len().saturating_sub(CLOSE.len() - 1));
+                        self.scalar = Some(Scalar::Think);
+                        Step::Wait
+                    }
+                }
+            }
             Some(word @ (Scalar::Number { .. } | Scalar::Literal { .. })) => {
                 let (Scalar::Number { start } | Scalar::Literal { start }) = word else {
                     return Step::Fail;

@@ -28,6 +28,7 @@
 //! | extra closer | `[{"a": 1}]]` | `[{"a": 1}]` | [`ExtraCloser`](RepairKind::ExtraCloser) |
 //! | missing closer | `[{"a": 1, {"a": 2}]` | `[{"a": 1}, {"a": 2}]` | [`MissingCloser`](RepairKind::MissingCloser) |
 //! | text that is no JSON | `{"a": 1, NOTE "b": 2}`, `{{"a": 1}}` | `{"a": 1, "b": 2}`, `{"a": 1}` | [`StrayText`](RepairKind::StrayText) |
+//! | a reasoning block between tokens | `[1, <think>or 3?</think> 2]` | `[1, 2]` | [`StrayText`](RepairKind::StrayText) |
 //! | `key: value` in an array | `["a": 1, "b": 2]` | `[{"a": 1, "b": 2}]` | [`KeyValueInArray`](RepairKind::KeyValueInArray) |
 //! | Python tuple, set | `(1, 2)`, `{'a', 'b'}` | `[1, 2]`, `["a", "b"]` | [`Tuple`](RepairKind::Tuple), [`Set`](RepairKind::Set) |
 //! | an array where a key should be | `{"a": [1], [2]}` | `{"a": [1, 2]}` | [`SplitArray`](RepairKind::SplitArray) |
@@ -222,7 +223,7 @@ pub enum RepairKind {
     /// A container's closer was missing before what follows it (`[{"a": 1, {"a": 2}]`).
     MissingCloser,
     /// Text that is no part of the JSON (a word between members, a stray colon or quote, a
-    /// doubled brace) was skipped.
+    /// doubled brace, a `<think>` block between two tokens) was skipped.
     StrayText,
     /// `key: value` pairs written inside an array were read as an object in it.
     KeyValueInArray,

@@ -387,6 +387,36 @@ fn comments() {
 }
 
 #[test]
+fn a_reasoning_block_between_tokens_is_left_out() {
+    // Wherever a token may follow: after a colon, before a key, after a string value (whose
+    // end is decided by what follows the block), between items, before a colon.
+    assert_eq!(
+        fix("{\"a\": <think>x</think> 1, <thinking>y\n</thinking> \"b\": [2, <reasoning>z</reasoning> 3]}"),
+        (
+            json!({"a": 1, "b": [2, 3]}),
+            vec![rp(StrayText, ""), rp(StrayText, "/b")]
+        )
+    );
+    assert_eq!(
+        fix("{\"a\": \"x\" <think>so \"b\" is next</think>, \"b\" <Think a=\"1\">]</Think>: 2}"),
+        (json!({"a": "x", "b": 2}), vec![rp(StrayText, "")])
+    );
+    // Brackets and quotes in the block are its text.
+    assert_eq!(value("[1, <think>] or {\"a\": [</think> 2]"), json!([1, 2]));
+    // A block never closed runs to the end: the reply was cut off in it.
+    assert_eq!(
+        fix("[1, <think>then 2"),
+        (json!([1]), vec![rp(StrayText, ""), rp(Truncated, "")])
+    );
+    // Inside a string it is text; another tag is no block.
+    assert_eq!(fix("[\"<think>\", 1]"), (json!(["<think>", 1]), vec![]));
+    assert_eq!(
+        fix("{\"a\": <b>x</b>}"),
+        (json!({"a": "<b>x</b>"}), vec![rp(UnquotedValue, "/a")])
+    );
+}
+
+#[test]
 fn quote_styles() {
     assert_eq!(
         fix("{'a': 'b'}"),

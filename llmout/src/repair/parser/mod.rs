@@ -11,9 +11,12 @@
 mod containers;
 mod strings;
 
+use std::cell::Cell;
+
 use super::log::{Log, Path, Seg, ROOT};
 use super::sink::{Int, Sink};
 use super::{RepairError, RepairKind, RepairOptions, MAX_DEPTH_CAP};
+use crate::extract::{reasoning_block_end, BlockEnd, Closers};
 use strings::{Quote, KEY_LOOK, LOOK_PER_BYTE};
 
 /// Where a value sits: decides where strings and unquoted values end.
@@ -168,6 +171,8 @@ struct Parser<'a, S, L: Log> {
     careful: bool,
     /// Such a guess was made.
     guessed: bool,
+    /// Where the searches for reasoning blocks' closers got to.
+    closers: Cell<Closers>,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -214,13 +219,13 @@ static IDENT: [u8; 256] = {
     t
 };
 
-/// ASCII bytes that are neither whitespace nor the start of a comment (`/`, `#`): where
-/// [`Parser::skip_ws`] stops at once.
+/// ASCII bytes that are neither whitespace nor the start of a comment (`/`, `#`) or of a
+/// reasoning block (`<`): where [`Parser::skip_ws`] stops at once.
 static TOKEN: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = b'!';
     while c < 0x80 {
-        t[c as usize] = c != b'/' && c != b'#';
+        t[c as usize] = c != b'/' && c != b'#' && c != b'<';
         c += 1;
     }
     t
@@ -267,6 +272,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             look_budget: 4096 + input.len().saturating_mul(LOOK_PER_BYTE),
             careful,
             guessed: false,
+            closers: Cell::default(),
         }
     }
 
@@ -353,8 +359,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         Ok(())
     }
 
-    /// Skips whitespace and comments (`//`, `/* */`, and `#` followed by a space), recording
-    /// each comment.
+    /// Skips whitespace, comments (`//`, `/* */`, and `#` followed by a space) and reasoning
+    /// blocks, recording each comment and block.
     #[inline(always)]
     fn skip_ws(&mut self) {
         // Most calls stand on a token, or on one space before it.
@@ -381,10 +387,23 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     break;
                 }
             }
-            if !matches!(self.peek(), Some(b'/' | b'#')) {
+            if !matches!(self.peek(), Some(b'/' | b'#' | b'<')) {
                 return;
             }
             let start = self.pos;
+            if self.peek() == Some(b'<') {
+                // A reasoning block between two tokens is no part of the JSON.
+                let Some(block) = self.reasoning_at(start) else {
+                    return;
+                };
+                self.pos = block.end;
+                self.repair(RepairKind::StrayText, start);
+                if !block.closed {
+                    self.truncate();
+                    return;
+                }
+                continue;
+            }
             match (self.peek(), self.b.get(self.pos + 1).copied()) {
                 (Some(b'/'), Some(b'/')) => self.pos = line_comment_end(self.b, self.pos, false),
                 (Some(b'#'), None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'#' | b'!')) => {
@@ -406,6 +425,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             }
             self.repair(RepairKind::Comment, start);
         }
+    }
+
+    /// The reasoning block (`<think>…</think>`) starting at `i`, if one does: a model that
+    /// reasons halfway through its answer writes one between two tokens.
+    fn reasoning_at(&self, i: usize) -> Option<BlockEnd> {
+        let mut closers = self.closers.get();
+        let block = reasoning_block_end(self.b, i, &mut closers);
+        self.closers.set(closers);
+        block
     }
 
     /// Whether a comment starts at `i` (`//` or `/*`).

@@ -1188,15 +1188,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
     }
 
-    /// Skips whitespace and comments from `i` (without recording them); returns where they
-    /// end and whether they held a line break.
+    /// Skips whitespace, comments and reasoning blocks from `i` (without recording them);
+    /// returns where they end and whether they held a line break.
     #[inline(always)]
     pub(super) fn skip_gap(&self, i: usize) -> (usize, bool) {
         // Most gaps are empty or one space: settled without a call.
         let b = self.b;
         let at = i + usize::from(b.get(i) == Some(&b' '));
         match b.get(at) {
-            Some(&c) if c > b' ' && c != b'/' && c != b'#' => (at, false),
+            Some(&c) if c > b' ' && c != b'/' && c != b'#' && c != b'<' => (at, false),
             None => (at, false),
             _ => self.skip_gap_slow(i),
         }
@@ -1219,6 +1219,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 (Some(b'/'), Some(b'*')) => match super::find2(&b[i + 2..], b'*', b'/') {
                     Some(k) => i += 2 + k + 2,
                     None => return (b.len(), newline),
+                },
+                (Some(b'<'), _) => match self.reasoning_at(i) {
+                    Some(block) => i = block.end,
+                    None => return (i, newline),
                 },
                 _ => return (i, newline),
             }
