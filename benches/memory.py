@@ -653,6 +653,21 @@ def main() -> None:
             return path
 
         schema_path = schema_file("records.schema.json", RECORD_SCHEMA)
+        note_path = schema_file(
+            "notes.schema.json",
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "integer"}, "note": {"type": "string"}},
+                    "required": ["id", "note"],
+                },
+            },
+        )
+        text_path = schema_file(
+            "text.schema.json",
+            {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+        )
         record_path = schema_file("record.schema.json", RECORD_SCHEMA["items"])
         # The records' array with bounds on its length, alone and as an object's member.
         bounded = {**RECORD_SCHEMA, "minItems": 1, "maxItems": 10_000_000}
@@ -916,6 +931,29 @@ def main() -> None:
                 "parse-nested-value",
                 lambda: doc("nested", write_nested),
                 ["parse", "--schema", nested_value_path],
+                None,
+            ),
+            # Records whose strings hold raw line breaks and tabs, valid once sanitized: read
+            # item by item, each string's fixes one warning, found as it is written.
+            (
+                "parse-raw-breaks",
+                lambda: doc(
+                    "raw-breaks",
+                    write_pattern(
+                        "[",
+                        '{"id": 7, "note": "line one\nline two\tend"}, ',
+                        '{"id": 8, "note": "last"}]',
+                    ),
+                ),
+                ["parse", "--schema", note_path],
+                None,
+            ),
+            # One string of invalid escapes (`\q` repeated), against an object with a
+            # string field: the sanitizer's fixes in one string are one warning.
+            (
+                "parse-escapes",
+                lambda: doc("escapes", write_pattern('{"text": "', "\\q", '"}')),
+                ["parse", "--schema", text_path],
                 None,
             ),
             # Two arrays of records in one object.

@@ -718,12 +718,13 @@ impl<'a> Items<'a> {
         let moves = self.plan.moves;
         match &self.plan.source {
             Source::Valid => Ok(()),
-            Source::Sanitized(pointers) if !moves => pointers
-                .iter()
-                .map(|(p, message)| sanitized(p.clone(), *message))
-                .try_for_each(f),
-            Source::Sanitized(pointers) => {
-                let mut next = pointers.iter().peekable();
+            Source::Sanitized(fixes) if !moves => {
+                sanitize::fix_warnings_iter(self.plan.text, fixes)
+                    .map(|(p, message)| sanitized(p, message))
+                    .try_for_each(f)
+            }
+            Source::Sanitized(fixes) => {
+                let mut next = sanitize::fix_warnings_iter(self.plan.text, fixes).peekable();
                 let plan = &self.plan;
                 self.read(RECOVERED, None, |step| match step {
                     Step::Item { at, r, .. } => {
@@ -731,15 +732,13 @@ impl<'a> Items<'a> {
                             next.next_if(|(p, _)| plan.position(p).is_none_or(|k| k <= at))
                         {
                             let item = r.as_ref().map(|r| (at, r));
-                            f(sanitized(plan.remap(p.clone(), [item, None]), *message))?;
+                            f(sanitized(plan.remap(p, [item, None]), message))?;
                         }
                         Ok(())
                     }
                     Step::End(_) => next
                         .by_ref()
-                        .map(|(p, message)| {
-                            sanitized(plan.remap(p.clone(), [None, None]), *message)
-                        })
+                        .map(|(p, message)| sanitized(plan.remap(p, [None, None]), message))
                         .try_for_each(&mut *f),
                 })
             }
@@ -785,7 +784,7 @@ impl<'a> Items<'a> {
         let (text, repair) = match &plan.source {
             Source::Valid => (plan.text, pipeline::valid_json_options()),
             Source::Sanitized(_) => {
-                sanitized = sanitize::sanitize(plan.text).text;
+                sanitized = sanitize::sanitize_counted(plan.text).0;
                 (&*sanitized, pipeline::valid_json_options())
             }
             Source::Repaired => (plan.text, pipeline::repair_options(&self.options)),
@@ -882,8 +881,9 @@ enum Step {
 enum Source {
     /// JSON as it stands (the fast path).
     Valid,
-    /// JSON once sanitized; the sanitizer's fixes, by pointer, each with what it says.
-    Sanitized(Vec<(String, &'static str)>),
+    /// JSON once sanitized; the sanitizer's fixes, the first of each run its warnings say
+    /// once (`sanitize::sanitize_runs`): their warnings are found as they are handed on.
+    Sanitized(Vec<usize>),
     /// The lenient parser on the text as written.
     Repaired,
 }
@@ -1054,10 +1054,9 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
         return None;
     }
     {
-        let sanitized = sanitize::sanitize(text);
-        if serde_json::from_str::<IgnoredAny>(&sanitized.text).is_ok() {
-            let source = Source::Sanitized(sanitize::fix_warnings(text, &sanitized.fixes));
-            match plan_valid(&sanitized.text, text, source, schema, options) {
+        let sanitize::Sanitized { text: clean, fixes } = sanitize::sanitize_runs(text);
+        if serde_json::from_str::<IgnoredAny>(&clean).is_ok() {
+            match plan_valid(&clean, text, Source::Sanitized(fixes), schema, options) {
                 Ok(plan) => return Some(plan.map_plan()),
                 Err(Unplanned::Whole) => return None,
                 // The pipeline's lenient parser reads the text then, as below.

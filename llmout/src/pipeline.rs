@@ -811,7 +811,7 @@ fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> 
 
 /// [`parse`] on a text that is not escaped as a whole.
 fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
-    let sanitized = sanitize::sanitize(text);
+    let sanitized = sanitize::sanitize_runs(text);
     if let Ok(value) = serde_json::from_str::<Value>(&sanitized.text) {
         let warnings = sanitize::fix_warnings(text, &sanitized.fixes)
             .into_iter()

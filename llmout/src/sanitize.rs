@@ -88,9 +88,27 @@ pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
         input,
         count: 0,
         last: None,
+        starts: None,
     };
     let text = sanitize_into(input, &mut runs);
     (text, runs.count)
+}
+
+/// [`sanitize`] with only the first fix of each run that [`fix_warnings`] says once (one
+/// message in one string): the warnings are the same, and the list is a few offsets where
+/// [`sanitize`]'s is 8 bytes a fix (four times the input for a string of `\q` repeated).
+pub(crate) fn sanitize_runs(input: &str) -> Sanitized<'_> {
+    let mut runs = Runs {
+        input,
+        count: 0,
+        last: None,
+        starts: Some(Vec::new()),
+    };
+    let text = sanitize_into(input, &mut runs);
+    Sanitized {
+        text,
+        fixes: runs.starts.unwrap_or_default(),
+    }
 }
 
 /// Where [`sanitize_into`] puts each fix: its offset, and the number of the string it is in.
@@ -104,11 +122,13 @@ impl Fixes for Vec<usize> {
     }
 }
 
-/// The runs of fixes in `input` with one message ([`fix_message`]) in one string, counted.
+/// The runs of fixes in `input` with one message ([`fix_message`]) in one string, counted,
+/// and (with `starts`) the offset of each run's first fix.
 struct Runs<'a> {
     input: &'a str,
     count: usize,
     last: Option<(usize, &'static str)>,
+    starts: Option<Vec<usize>>,
 }
 
 impl Fixes for Runs<'_> {
@@ -117,6 +137,9 @@ impl Fixes for Runs<'_> {
         if self.last != Some((string, message)) {
             self.count += 1;
             self.last = Some((string, message));
+            if let Some(starts) = &mut self.starts {
+                starts.push(at);
+            }
         }
     }
 }
@@ -297,29 +320,45 @@ const STRING_STOPS: [bool; 256] = {
 /// assert_eq!(pointers_at(json, &[at_x, at_y]), vec!["/a/1/b", "/c"]);
 /// ```
 pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
-    let mut out = Vec::with_capacity(offsets.len());
-    each_pointer(json, offsets, |_, _, stack| out.push(current(stack)));
-    out
+    let mut scan = Pointers::new(json);
+    offsets
+        .iter()
+        .map(|&o| {
+            scan.advance(o);
+            current(&scan.stack)
+        })
+        .collect()
 }
 
-/// The warnings for the sanitizer's `fixes` in `input`: each fix's pointer (as
-/// [`pointers_at`] gives it) and [`fix_message`], a run of fixes with the same message in
-/// one value, no other fix between them, said once (as the repair log records a run of one
-/// kind of fix in one value once): 10 million bad escapes in one string are one warning.
+/// The warnings for the sanitizer's `fixes` in `input` (each fix, or the first of each run,
+/// as [`sanitize_runs`] lists them): each fix's pointer (as [`pointers_at`] gives it) and
+/// [`fix_message`], a run of fixes with the same message in one value, no other fix between
+/// them, said once (as the repair log records a run of one kind of fix in one value once):
+/// 10 million bad escapes in one string are one warning.
 pub(crate) fn fix_warnings(input: &str, fixes: &[usize]) -> Vec<(String, &'static str)> {
-    let mut out = Vec::new();
-    let mut last = None;
-    each_pointer(input, fixes, |k, string, stack| {
-        let message = fix_message(input, fixes[k]);
-        if last != Some((string, message)) {
-            out.push((current(stack), message));
-            last = Some((string, message));
-        }
-    });
-    out
+    fix_warnings_iter(input, fixes).collect()
 }
 
-/// A container open where [`each_pointer`] is.
+/// [`fix_warnings`] one at a time, each found when it is asked for: a caller that hands
+/// them on holds none (a warning is some 60 bytes where its offset is 8).
+pub(crate) fn fix_warnings_iter<'a>(
+    input: &'a str,
+    fixes: &'a [usize],
+) -> impl Iterator<Item = (String, &'static str)> + 'a {
+    let mut scan = Pointers::new(input);
+    let mut last = None;
+    fixes.iter().filter_map(move |&at| {
+        let string = scan.advance(at);
+        let message = fix_message(input, at);
+        if last == Some((string, message)) {
+            return None;
+        }
+        last = Some((string, message));
+        Some((current(&scan.stack), message))
+    })
+}
+
+/// A container open where [`Pointers`] is.
 enum Frame {
     Object { key: Option<String> },
     Array { index: usize },
@@ -338,83 +377,99 @@ fn current(stack: &[Frame]) -> String {
     p
 }
 
-/// Calls `each(k, string, stack)` for each of the ascending `offsets` (its index `k`) with the
-/// containers open there (see [`pointers_at`]) and the number of the string it is in (a key
-/// or a value; counted from 1, 0 outside the first): offsets in one string have one pointer.
-fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize, &[Frame])) {
-    let bytes = json.as_bytes();
-    let mut next = offsets.iter().enumerate().peekable();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut string = 0;
-    let mut i = 0;
-    let mut expecting_key = false;
-    while i < bytes.len() {
-        while let Some((k, _)) = next.next_if(|&(_, &o)| o <= i) {
-            each(k, string, &stack);
+/// One structural scan of JSON text, moved forward to each of a rising sequence of offsets
+/// ([`Pointers::advance`]): the containers open there (`stack`) and the number of the string
+/// it is in (a key or a value; counted from 1, 0 outside the first). Offsets in one string
+/// have one pointer; offsets past the end, the pointer in force at the end.
+struct Pointers<'a> {
+    json: &'a str,
+    stack: Vec<Frame>,
+    string: usize,
+    /// Where the scan is: the next byte to read.
+    i: usize,
+    expecting_key: bool,
+    /// The end (closing quote) of the string the scan is in, when it is in one.
+    in_string: Option<usize>,
+}
+
+impl<'a> Pointers<'a> {
+    fn new(json: &'a str) -> Self {
+        Pointers {
+            json,
+            stack: Vec::new(),
+            string: 0,
+            i: 0,
+            expecting_key: false,
+            in_string: None,
         }
-        if next.peek().is_none() {
-            return;
-        }
-        match bytes[i] {
-            b'{' => {
-                stack.push(Frame::Object { key: None });
-                expecting_key = true;
-            }
-            b'[' => {
-                stack.push(Frame::Array { index: 0 });
-                expecting_key = false;
-            }
-            b'}' | b']' => {
-                stack.pop();
-                expecting_key = false;
-            }
-            b',' => match stack.last_mut() {
-                Some(Frame::Array { index }) => *index += 1,
-                Some(Frame::Object { key }) => {
-                    *key = None;
-                    expecting_key = true;
+    }
+
+    /// Moves the scan to offset `o` (no smaller than the last one asked for); returns the
+    /// number of the string it is in, `stack` being the containers open there.
+    fn advance(&mut self, o: usize) -> usize {
+        let bytes = self.json.as_bytes();
+        loop {
+            if let Some(end) = self.in_string {
+                if o < end {
+                    return self.string;
                 }
-                None => {}
-            },
-            b'"' => {
-                string += 1;
-                let start = i + 1;
-                let mut j = start;
-                while j < bytes.len() && bytes[j] != b'"' {
-                    if bytes[j] == b'\\' {
-                        j += 1;
-                    }
-                    j += 1;
-                }
-                let end = j.min(bytes.len());
-                if expecting_key {
-                    let raw = json.get(start..end).unwrap_or_default();
-                    let key = serde_json::from_str::<String>(&format!("\"{raw}\""))
-                        .unwrap_or_else(|_| raw.to_owned());
-                    if let Some(Frame::Object { key: k }) = stack.last_mut() {
-                        *k = Some(key);
-                    }
-                    expecting_key = false;
-                    // Offsets inside a key: its member's pointer.
-                    while let Some((k, _)) = next.next_if(|&(_, &o)| o < end) {
-                        each(k, string, &stack);
-                    }
-                    i = end + 1;
-                    continue;
-                }
-                // Offsets inside a value string belong to that value.
-                while let Some((k, _)) = next.next_if(|&(_, &o)| o < end) {
-                    each(k, string, &stack);
-                }
-                i = end + 1;
+                self.in_string = None;
+                self.i = end + 1;
                 continue;
             }
-            _ => {}
+            if o <= self.i || self.i >= bytes.len() {
+                return self.string;
+            }
+            match bytes[self.i] {
+                b'{' => {
+                    self.stack.push(Frame::Object { key: None });
+                    self.expecting_key = true;
+                }
+                b'[' => {
+                    self.stack.push(Frame::Array { index: 0 });
+                    self.expecting_key = false;
+                }
+                b'}' | b']' => {
+                    self.stack.pop();
+                    self.expecting_key = false;
+                }
+                b',' => match self.stack.last_mut() {
+                    Some(Frame::Array { index }) => *index += 1,
+                    Some(Frame::Object { key }) => {
+                        *key = None;
+                        self.expecting_key = true;
+                    }
+                    None => {}
+                },
+                b'"' => {
+                    self.string += 1;
+                    let start = self.i + 1;
+                    let mut j = start;
+                    while j < bytes.len() && bytes[j] != b'"' {
+                        if bytes[j] == b'\\' {
+                            j += 1;
+                        }
+                        j += 1;
+                    }
+                    let end = j.min(bytes.len());
+                    if self.expecting_key {
+                        // Offsets inside a key: its member's pointer.
+                        let raw = self.json.get(start..end).unwrap_or_default();
+                        let key = serde_json::from_str::<String>(&format!("\"{raw}\""))
+                            .unwrap_or_else(|_| raw.to_owned());
+                        if let Some(Frame::Object { key: k }) = self.stack.last_mut() {
+                            *k = Some(key);
+                        }
+                        self.expecting_key = false;
+                    }
+                    // Offsets inside a value string belong to that value.
+                    self.in_string = Some(end);
+                    continue;
+                }
+                _ => {}
+            }
+            self.i += 1;
         }
-        i += 1;
-    }
-    for (k, _) in next {
-        each(k, string, &stack);
     }
 }
 
@@ -422,7 +477,8 @@ fn each_pointer(json: &str, offsets: &[usize], mut each: impl FnMut(usize, usize
 mod tests {
     use super::*;
 
-    /// Counting gives the same text, and as many warnings as listing the fixes makes.
+    /// Counting gives the same text, and as many warnings as listing the fixes makes; listing
+    /// each run's first fix, the same text and warnings.
     #[test]
     fn counted_is_sanitize_with_the_warnings_counted() {
         for raw in [
@@ -436,9 +492,18 @@ mod tests {
         ] {
             let listed = sanitize(raw);
             let (text, count) = sanitize_counted(raw);
-            let warnings = fix_warnings(raw, &listed.fixes).len();
-            assert_eq!((text, count), (listed.text, warnings), "{raw:?}");
+            let warnings = fix_warnings(raw, &listed.fixes);
+            assert_eq!((text, count), (listed.text.clone(), warnings.len()), "{raw:?}");
+            let runs = sanitize_runs(raw);
+            assert_eq!(runs.text, listed.text, "{raw:?}");
+            assert_eq!(runs.fixes.len(), count, "{raw:?}");
+            assert_eq!(fix_warnings(raw, &runs.fixes), warnings, "{raw:?}");
         }
+        // Ten fixes in one string: their first alone.
+        assert_eq!(
+            sanitize_runs("[\"\\q\\q\\q\\q\\q\\q\\q\\q\\q\\q\"]").fixes,
+            [2]
+        );
         assert_eq!(sanitize_counted("[\"\\u12\\u12\"]").1, 1);
         assert_eq!(sanitize_counted("[\"\\u12\", \"\\u12\"]").1, 2);
     }
