@@ -96,8 +96,13 @@ child forked from it starts small: Linux counts a child's peak from before its e
   parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
   are checked from their text, item by item.
-* the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), and `["`
-  followed by `\\u12` repeated (`repair-unicode_escapes`), read by `repair`.
+* the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), `["`
+  followed by `\\u12` repeated (`repair-unicode_escapes`), and one closed string of `\\q`
+  repeated (`repair-invalid_escapes`), read by `repair`.
+* `raw-breaks`: records whose note holds a raw line break and a tab (valid once sanitized),
+  read by `parse --schema` with their array schema (`parse-raw-breaks`); `escapes`: one
+  string of `\\q` repeated as an object's field, against that object's schema
+  (`parse-escapes`). Since session 29.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
   (6.2 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
   `schema --prompt`, and by the schema functions of LIB_RUNS (`lib:serde_json::from_str`
@@ -361,6 +366,7 @@ ADVERSARIAL = {
     "reasoning_between_items": ("[", '"a", <think>{ ] "</think> ', ""),
     "unclosed_reasoning_after_quotes": ('{"a": "', 'x" <think>', ""),
     "unicode_escapes": ('["', "\\u12", ""),
+    "invalid_escapes": ('{"a": "', "\\q", '"}'),
 }
 
 
