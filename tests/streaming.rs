@@ -27,6 +27,7 @@ const REPLIES: &[&str] = &[
     "{\"summary\": \"cut off mid-str",
     "Sorry, I can't help with that.",
     "{\"summary\": \"mid\", <think>now the {score}: 5?</think> \"score\": 5, \"tags\": [\"a\", <think>]</think> \"b\"]}",
+    "<Thinking>{\"summary\": \"draft\", \"score\": 1, \"tags\": []}</thinking> {\"summary\": \"real\", \"score\": 2, \"tags\": [<reasoning x=\"1\">]</reasoning>]}",
 ];
 
 fn chunks(text: &str, cuts: &[usize]) -> Vec<String> {
@@ -204,6 +205,37 @@ fn a_think_block_between_tokens_is_skipped() {
     assert_eq!(
         kinds,
         [llmout::WarningKind::Repaired(llmout::RepairKind::StrayText)]
+    );
+}
+
+#[test]
+fn every_reasoning_tag_is_skipped_as_the_whole_text_skips_it() {
+    // `<thinking>` and `<reasoning>`, in any case and with attributes, as extraction reads
+    // them: a draft in one is never the live value.
+    let mut s = Stream::<Review>::new();
+    for chunk in [
+        "<Thinking>a draft: {\"summary\": \"dra",
+        "ft\"}</thinking",
+        ">{\"summary\": \"s\", <reason",
+        "ing step=\"2\">{\"score\": 0}</REASONING> \"score\": 4, \"tags\": []}",
+    ] {
+        s.push(chunk);
+        if let Some(v) = s.partial().value() {
+            assert_ne!(v.get("summary"), Some(&serde_json::json!("draft")));
+        }
+    }
+    assert_eq!(
+        s.partial().value(),
+        Some(&serde_json::json!({"summary": "s", "score": 4, "tags": []}))
+    );
+    assert!(s.partial().is_complete());
+    assert_eq!(
+        s.finish().value,
+        Some(Review {
+            summary: "s".into(),
+            score: 4,
+            tags: vec![]
+        })
     );
 }
 

@@ -283,6 +283,80 @@ pub(crate) fn reasoning_block_end(b: &[u8], at: usize, closers: &mut Closers) ->
     })
 }
 
+/// What text that arrives in chunks holds at a `<` ([`reasoning_tag_ahead`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagAhead {
+    /// A reasoning block's opener: which name (an index into the names) and its length.
+    Open { name: usize, len: usize },
+    /// A reasoning block's closer.
+    Close { name: usize, len: usize },
+    /// No reasoning tag.
+    Text,
+    /// Too little of it has arrived to tell.
+    Unsure,
+}
+
+/// What `rest` (starting at a `<`) holds, read as [`visible_segments`] reads tags: a reasoning
+/// tag in any case, an opener with or without attributes.
+pub(crate) fn reasoning_tag_ahead(rest: &[u8]) -> TagAhead {
+    let reasoning = |name: &[u8]| {
+        REASONING_TAGS
+            .iter()
+            .position(|n| n.as_bytes().eq_ignore_ascii_case(name))
+    };
+    if let Some(tag) = tag_at(rest, 0) {
+        return match (reasoning(&rest[tag.name]), tag.closing) {
+            (Some(name), false) => TagAhead::Open { name, len: tag.end },
+            (Some(name), true) => TagAhead::Close { name, len: tag.end },
+            (None, _) => TagAhead::Text,
+        };
+    }
+    // Could the text that follows make it one?
+    let closing = rest.get(1) == Some(&b'/');
+    let start = 1 + usize::from(closing);
+    let name_len = rest
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    let name = rest.get(start..start + name_len).unwrap_or_default();
+    let after = start + name_len;
+    if after == rest.len() {
+        let prefix = |n: &&str| {
+            n.len() >= name.len() && n.as_bytes()[..name.len()].eq_ignore_ascii_case(name)
+        };
+        return if REASONING_TAGS.iter().any(prefix) {
+            TagAhead::Unsure
+        } else {
+            TagAhead::Text
+        };
+    }
+    // An opener's attributes, its `>` not arrived yet (`tag_at` looks 200 bytes for it).
+    let attributes = rest[after..].iter().all(|&b| b != b'>' && b != b'<');
+    let waiting = !closing && rest[after] == b' ' && rest.len() < after + 200;
+    if waiting && attributes && reasoning(name).is_some() {
+        return TagAhead::Unsure;
+    }
+    TagAhead::Text
+}
+
+/// Where the closer of reasoning tag `name` (an index, as [`TagAhead`] gives it) ends in `b`
+/// from `from` on: `Ok(end)`, or `Err(resume)` where the search should go on once more text
+/// has arrived (the end, or a `<` that may yet be the closer).
+pub(crate) fn reasoning_closer_ahead(b: &[u8], from: usize, name: usize) -> Result<usize, usize> {
+    let mut pos = from;
+    while let Some(k) = memchr::memchr(b'<', &b[pos.min(b.len())..]) {
+        let at = pos + k;
+        match reasoning_tag_ahead(&b[at..]) {
+            TagAhead::Close { name: n, len } if n == name => return Ok(at + len),
+            TagAhead::Unsure => return Err(at),
+            _ => pos = at + 1,
+        }
+    }
+    Err(b.len())
+}
+
 /// Where a reasoning block ends ([`reasoning_block_end`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct BlockEnd {
@@ -1039,6 +1113,34 @@ mod tests {
         // Before the JSON, and after it, a block is left out of the text.
         let t = "<think>[</think>{\"a\": 1} <think>]</think>";
         assert_eq!(list(t), vec![(Origin::Whole, "{\"a\": 1}")]);
+    }
+
+    #[test]
+    fn reasoning_tags_ahead_in_text_that_arrives_in_parts() {
+        use TagAhead::*;
+        let ahead = |t: &str| reasoning_tag_ahead(t.as_bytes());
+        assert_eq!(ahead("<think>x"), Open { name: 0, len: 7 });
+        assert_eq!(ahead("<Reasoning a=\"1\">"), Open { name: 2, len: 17 });
+        assert_eq!(ahead("</THINKING>"), Close { name: 1, len: 11 });
+        for unsure in ["<", "</", "<thi", "</reason", "<think", "<think a=\"1"] {
+            assert_eq!(ahead(unsure), Unsure, "{unsure}");
+        }
+        for text in [
+            "<b>",
+            "<thinker>",
+            "<x",
+            "<think/>",
+            "< think>",
+            "<think a<",
+        ] {
+            assert_eq!(ahead(text), Text, "{text}");
+        }
+        // The closer of the block's own name, wherever the text now ends.
+        let t = b"a </reasoning> <think b</think> c";
+        assert_eq!(reasoning_closer_ahead(t, 0, 0), Ok(31));
+        assert_eq!(reasoning_closer_ahead(&t[..26], 0, 0), Err(23));
+        assert_eq!(reasoning_closer_ahead(&t[..20], 0, 0), Err(15));
+        assert_eq!(reasoning_closer_ahead(&t[..14], 0, 0), Err(14));
     }
 
     #[test]

@@ -23,16 +23,16 @@
 //!   reaching the open container). A scanner that stops mid-token (a `\u` escape split across
 //!   chunks, a number that may grow) resumes there. [`Stream::finish`] runs the full pipeline
 //!   once.
-//! * **Where the JSON starts.** Prose, markdown fences and `<think>…</think>` blocks (even
-//!   with only the closer) are skipped; the first `{` or `[` outside a reasoning block starts
-//!   the value. If it fails before its first member (`Here is {an example}`), the stream goes
-//!   back to looking; a later top-level value replaces a finished one (the answer follows
-//!   examples).
+//! * **Where the JSON starts.** Prose, markdown fences and reasoning blocks (`<think>`,
+//!   `<thinking>`, `<reasoning>`, in any case, even with only the closer) are skipped; the
+//!   first `{` or `[` outside a reasoning block starts the value. If it fails before its
+//!   first member (`Here is {an example}`), the stream goes back to looking; a later
+//!   top-level value replaces a finished one (the answer follows examples).
 //! * **What the live view follows.** Standard JSON plus single quotes, comments, trailing
-//!   commas, Python literals and `<think>` blocks between tokens. Anything else (unquoted keys, say) stops the live view where it
-//!   is ([`Partial::stalled`]); the text keeps accumulating and [`Stream::finish`] repairs it
-//!   with the full parser. Keys are shown as the model wrote them; `finish` aligns them with the
-//!   schema.
+//!   commas, Python literals and reasoning blocks between tokens. Anything else (unquoted
+//!   keys, say) stops the live view where it is ([`Partial::stalled`]); the text keeps
+//!   accumulating and [`Stream::finish`] repairs it with the full parser. Keys are shown as
+//!   the model wrote them; `finish` aligns them with the schema.
 //!
 //! ```
 //! use llmout::{LlmOutput, stream::{FieldState, Stream}};
@@ -59,6 +59,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::extract::{reasoning_closer_ahead, reasoning_tag_ahead, TagAhead};
 use crate::{LlmOutput, Options, ValidationResult};
 
 /// Nesting the live view follows; deeper input stalls it (`finish` applies the real limit).
@@ -271,7 +272,8 @@ impl<T: LlmOutput> Stream<T> {
 enum Mode {
     #[default]
     Prose,
-    Think,
+    /// In a reasoning block, whose name is the `extract::TagAhead` index.
+    Think(usize),
     Json,
     Done,
 }
@@ -324,8 +326,9 @@ enum Scalar {
     },
     LineComment,
     BlockComment,
-    /// A `<think>` block between two tokens (the pipeline leaves it out too).
-    Think,
+    /// A reasoning block between two tokens (the pipeline leaves it out too), whose name is
+    /// the `extract::TagAhead` index.
+    Think(usize),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -358,7 +361,7 @@ impl Scanner {
         while self.pos < b.len() {
             let step = match self.mode {
                 Mode::Prose => self.prose(b),
-                Mode::Think => self.think(b),
+                Mode::Think(name) => self.think(b, name),
                 Mode::Json => self.json(text),
                 Mode::Done => {
                     self.pos = b.len();
@@ -428,25 +431,24 @@ impl Scanner {
                 self.pos += 1;
                 Step::Go
             }
-            b'<' => {
-                for (marker, think) in [(&b"<think>"[..], true), (&b"</think>"[..], false)] {
-                    if rest.starts_with(marker) {
-                        self.pos += marker.len();
-                        if think {
-                            self.mode = Mode::Think;
-                        } else {
-                            // Everything before a dangling closer was reasoning.
-                            self.partial = Partial::default();
-                        }
-                        return Step::Go;
-                    }
-                    if marker.starts_with(rest) {
-                        return Step::Wait;
-                    }
+            b'<' => match reasoning_tag_ahead(rest) {
+                TagAhead::Open { name, len } => {
+                    self.pos += len;
+                    self.mode = Mode::Think(name);
+                    Step::Go
                 }
-                self.pos += 1;
-                Step::Go
-            }
+                TagAhead::Close { len, .. } => {
+                    // Everything before a dangling closer was reasoning.
+                    self.pos += len;
+                    self.partial = Partial::default();
+                    Step::Go
+                }
+                TagAhead::Unsure => Step::Wait,
+                TagAhead::Text => {
+                    self.pos += 1;
+                    Step::Go
+                }
+            },
             _ => {
                 self.pos += 1;
                 Step::Go
@@ -454,17 +456,16 @@ impl Scanner {
         }
     }
 
-    fn think(&mut self, b: &[u8]) -> Step {
-        const CLOSE: &[u8] = b"</think>";
-        match find(&b[self.pos..], CLOSE) {
-            Some(i) => {
-                self.pos += i + CLOSE.len();
+    fn think(&mut self, b: &[u8], name: usize) -> Step {
+        match reasoning_closer_ahead(b, self.pos, name) {
+            Ok(end) => {
+                self.pos = end;
                 self.mode = Mode::Prose;
                 Step::Go
             }
-            None => {
-                // Keep the last bytes: they may be the start of the closer.
-                self.pos = self.pos.max(b.len().saturating_sub(CLOSE.len() - 1));
+            Err(resume) => {
+                // (From a `<` that may yet be the closer.)
+                self.pos = resume;
                 Step::Wait
             }
         }
@@ -497,15 +498,14 @@ impl Scanner {
             };
         }
         if c == b'<' {
-            const OPEN: &[u8] = b"<think>";
-            let rest = &b[self.pos..];
-            if rest.starts_with(OPEN) {
-                self.pos += OPEN.len();
-                self.scalar = Some(Scalar::Think);
-                return Step::Go;
-            }
-            if OPEN.starts_with(rest) {
-                return Step::Wait;
+            match reasoning_tag_ahead(&b[self.pos..]) {
+                TagAhead::Open { name, len } => {
+                    self.pos += len;
+                    self.scalar = Some(Scalar::Think(name));
+                    return Step::Go;
+                }
+                TagAhead::Unsure => return Step::Wait,
+                _ => {}
             }
         }
         let Some(frame) = self.frames.last_mut() else {
@@ -623,21 +623,17 @@ impl Scanner {
                     Step::Wait
                 }
             },
-            Some(Scalar::Think) => {
-                const CLOSE: &[u8] = b"</think>";
-                match find(&b[self.pos..], CLOSE) {
-                    Some(i) => {
-                        self.pos += i + CLOSE.len();
-                        Step::Go
-                    }
-                    None => {
-                        // Keep the last bytes: they may be the start of the closer.
-                        self.pos = self.pos.max(b.len().saturating_sub(CLOSE.len() - 1));
-                        self.scalar = Some(Scalar::Think);
-                        Step::Wait
-                    }
+            Some(Scalar::Think(name)) => match reasoning_closer_ahead(b, self.pos, name) {
+                Ok(end) => {
+                    self.pos = end;
+                    Step::Go
                 }
-            }
+                Err(resume) => {
+                    self.pos = resume;
+                    self.scalar = Some(Scalar::Think(name));
+                    Step::Wait
+                }
+            },
             Some(word @ (Scalar::Number { .. } | Scalar::Literal { .. })) => {
                 let (Scalar::Number { start } | Scalar::Literal { start }) = word else {
                     return Step::Fail;
