@@ -180,6 +180,15 @@ fn think_blocks_and_prose_braces_are_skipped() {
     assert_eq!(s.partial().state("/score"), FieldState::NotStarted);
 }
 
+/// The review the tests below write, one way or another.
+fn short_review() -> Review {
+    Review {
+        summary: "s".into(),
+        score: 4,
+        tags: vec![],
+    }
+}
+
 #[test]
 fn a_think_block_between_tokens_is_skipped() {
     let mut s = Stream::<Review>::new();
@@ -193,14 +202,7 @@ fn a_think_block_between_tokens_is_skipped() {
     assert!(!s.partial().stalled());
     assert!(s.partial().is_complete());
     let r = s.finish();
-    assert_eq!(
-        r.value,
-        Some(Review {
-            summary: "s".into(),
-            score: 4,
-            tags: vec![]
-        })
-    );
+    assert_eq!(r.value, Some(short_review()));
     let kinds: Vec<_> = r.warnings.iter().map(|w| w.kind).collect();
     assert_eq!(
         kinds,
@@ -229,14 +231,7 @@ fn every_reasoning_tag_is_skipped_as_the_whole_text_skips_it() {
         Some(&serde_json::json!({"summary": "s", "score": 4, "tags": []}))
     );
     assert!(s.partial().is_complete());
-    assert_eq!(
-        s.finish().value,
-        Some(Review {
-            summary: "s".into(),
-            score: 4,
-            tags: vec![]
-        })
-    );
+    assert_eq!(s.finish().value, Some(short_review()));
 }
 
 #[test]
@@ -246,14 +241,7 @@ fn unquoted_keys_stall_the_view_but_finish_repairs() {
     assert!(s.partial().stalled());
     assert_eq!(s.partial().get("/summary"), Some(&serde_json::json!("s")));
     let r = s.finish();
-    assert_eq!(
-        r.value,
-        Some(Review {
-            summary: "s".into(),
-            score: 4,
-            tags: vec![]
-        })
-    );
+    assert_eq!(r.value, Some(short_review()));
 }
 
 #[test]
