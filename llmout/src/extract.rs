@@ -245,40 +245,29 @@ fn around(text: &str, hidden: impl Iterator<Item = Range<usize>>) -> Vec<Range<u
 /// `closers` is where the search for each name's closer last ended (see [`Closers`]), so a
 /// parser asking at many places reads each byte of the text a bounded number of times.
 pub(crate) fn reasoning_block_end(b: &[u8], at: usize, closers: &mut Closers) -> Option<BlockEnd> {
-    let tag = tag_at(b, at)?;
-    if tag.closing {
+    let TagAhead::Open { name, len } = reasoning_tag_ahead(&b[at..]) else {
         return None;
-    }
-    let name = &b[tag.name.clone()];
-    let k = REASONING_TAGS
-        .iter()
-        .position(|n| n.as_bytes().eq_ignore_ascii_case(name))?;
-    let (from, found) = closers.0[k];
-    let closer = if from <= tag.end && tag.end <= found {
-        found
-    } else {
-        let mut pos = tag.end;
-        let found = loop {
-            let Some(lt) = memchr::memchr(b'<', &b[pos..]) else {
-                break usize::MAX;
-            };
-            let at = pos + lt;
-            match tag_at(b, at) {
-                Some(t) if t.closing && b[t.name.clone()].eq_ignore_ascii_case(name) => break at,
-                _ => pos = at + 1,
-            }
-        };
-        closers.0[k] = (tag.end, found);
-        found
     };
-    Some(match closer {
-        usize::MAX => BlockEnd {
+    let from = at + len;
+    // (The text is whole: where `reasoning_closer_ahead` would wait, there is no closer.)
+    let closer_len = REASONING_TAGS[name].len() + 3;
+    let end = match closers.0[name] {
+        (searched, found)
+            if searched <= from && found.is_none_or(|end| from + closer_len <= end) =>
+        {
+            found
+        }
+        _ => {
+            let found = reasoning_closer_ahead(b, from, name).ok();
+            closers.0[name] = (from, found);
+            found
+        }
+    };
+    Some(match end {
+        Some(end) => BlockEnd { end, closed: true },
+        None => BlockEnd {
             end: b.len(),
             closed: false,
-        },
-        c => BlockEnd {
-            end: tag_at(b, c).map_or(b.len(), |t| t.end),
-            closed: true,
         },
     })
 }
@@ -366,15 +355,16 @@ pub(crate) struct BlockEnd {
     pub(crate) closed: bool,
 }
 
-/// For each reasoning tag name, where the last search for its closer began and where it found
-/// one (`usize::MAX`: none to the end). A search from a later place that the closer found
-/// still follows has the same answer, so searches that move forward read the text once.
+/// For each reasoning tag name, where the last search for its closer began and where the
+/// closer it found ends (`None`: none to the end). A search from a later place that the
+/// closer still follows has the same answer, so searches that move forward read the text
+/// once.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Closers([(usize, usize); REASONING_TAGS.len()]);
+pub(crate) struct Closers([(usize, Option<usize>); REASONING_TAGS.len()]);
 
 impl Default for Closers {
     fn default() -> Self {
-        Closers([(usize::MAX, 0); REASONING_TAGS.len()])
+        Closers([(usize::MAX, None); REASONING_TAGS.len()])
     }
 }
 
