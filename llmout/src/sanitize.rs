@@ -88,7 +88,6 @@ pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
         input,
         count: 0,
         last: None,
-        starts: None,
     };
     let text = sanitize_into(input, &mut runs);
     (text, runs.count)
@@ -98,16 +97,18 @@ pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
 /// message in one string): the warnings are the same, and the list is a few offsets where
 /// [`sanitize`]'s is 8 bytes a fix (four times the input for a string of `\q` repeated).
 pub(crate) fn sanitize_runs(input: &str) -> Sanitized<'_> {
-    let mut runs = Runs {
-        input,
-        count: 0,
-        last: None,
-        starts: Some(Vec::new()),
+    let mut runs = RunStarts {
+        runs: Runs {
+            input,
+            count: 0,
+            last: None,
+        },
+        starts: Vec::new(),
     };
     let text = sanitize_into(input, &mut runs);
     Sanitized {
         text,
-        fixes: runs.starts.unwrap_or_default(),
+        fixes: runs.starts,
     }
 }
 
@@ -122,13 +123,11 @@ impl Fixes for Vec<usize> {
     }
 }
 
-/// The runs of fixes in `input` with one message ([`fix_message`]) in one string, counted,
-/// and (with `starts`) the offset of each run's first fix.
+/// The runs of fixes in `input` with one message ([`fix_message`]) in one string, counted.
 struct Runs<'a> {
     input: &'a str,
     count: usize,
     last: Option<(usize, &'static str)>,
-    starts: Option<Vec<usize>>,
 }
 
 impl Fixes for Runs<'_> {
@@ -137,9 +136,22 @@ impl Fixes for Runs<'_> {
         if self.last != Some((string, message)) {
             self.count += 1;
             self.last = Some((string, message));
-            if let Some(starts) = &mut self.starts {
-                starts.push(at);
-            }
+        }
+    }
+}
+
+/// [`Runs`], and the offset of each run's first fix.
+struct RunStarts<'a> {
+    runs: Runs<'a>,
+    starts: Vec<usize>,
+}
+
+impl Fixes for RunStarts<'_> {
+    fn push(&mut self, at: usize, string: usize) {
+        let count = self.runs.count;
+        self.runs.push(at, string);
+        if self.runs.count != count {
+            self.starts.push(at);
         }
     }
 }
