@@ -718,13 +718,11 @@ impl<'a> Items<'a> {
         let moves = self.plan.moves;
         match &self.plan.source {
             Source::Valid => Ok(()),
-            Source::Sanitized(fixes) if !moves => {
-                sanitize::fix_warnings_iter(self.plan.text, fixes)
-                    .map(|(p, message)| sanitized(p, message))
-                    .try_for_each(f)
-            }
+            Source::Sanitized(fixes) if !moves => sanitize::fix_warnings(self.plan.text, fixes)
+                .map(|(p, message)| sanitized(p, message))
+                .try_for_each(f),
             Source::Sanitized(fixes) => {
-                let mut next = sanitize::fix_warnings_iter(self.plan.text, fixes).peekable();
+                let mut next = sanitize::fix_warnings(self.plan.text, fixes).peekable();
                 let plan = &self.plan;
                 self.read(RECOVERED, None, |step| match step {
                     Step::Item { at, r, .. } => {

@@ -814,7 +814,6 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
     let sanitized = sanitize::sanitize_runs(text);
     if let Ok(value) = serde_json::from_str::<Value>(&sanitized.text) {
         let warnings = sanitize::fix_warnings(text, &sanitized.fixes)
-            .into_iter()
             .map(|(p, message)| Warning::new(WarningKind::Sanitized, p, message))
             .collect();
         return Ok((value, warnings));

@@ -343,17 +343,13 @@ pub fn pointers_at(json: &str, offsets: &[usize]) -> Vec<String> {
 }
 
 /// The warnings for the sanitizer's `fixes` in `input` (each fix, or the first of each run,
-/// as [`sanitize_runs`] lists them): each fix's pointer (as [`pointers_at`] gives it) and
-/// [`fix_message`], a run of fixes with the same message in one value, no other fix between
-/// them, said once (as the repair log records a run of one kind of fix in one value once):
-/// 10 million bad escapes in one string are one warning.
-pub(crate) fn fix_warnings(input: &str, fixes: &[usize]) -> Vec<(String, &'static str)> {
-    fix_warnings_iter(input, fixes).collect()
-}
-
-/// [`fix_warnings`] one at a time, each found when it is asked for: a caller that hands
-/// them on holds none (a warning is some 60 bytes where its offset is 8).
-pub(crate) fn fix_warnings_iter<'a>(
+/// as [`sanitize_runs`] lists them), one at a time, each found when it is asked for (a
+/// caller that hands them on holds none: a warning is some 60 bytes where its offset is 8):
+/// each fix's pointer (as [`pointers_at`] gives it) and [`fix_message`], a run of fixes
+/// with the same message in one value, no other fix between them, said once (as the repair
+/// log records a run of one kind of fix in one value once): 10 million bad escapes in one
+/// string are one warning.
+pub(crate) fn fix_warnings<'a>(
     input: &'a str,
     fixes: &'a [usize],
 ) -> impl Iterator<Item = (String, &'static str)> + 'a {
@@ -504,12 +500,12 @@ mod tests {
         ] {
             let listed = sanitize(raw);
             let (text, count) = sanitize_counted(raw);
-            let warnings = fix_warnings(raw, &listed.fixes);
+            let warnings: Vec<_> = fix_warnings(raw, &listed.fixes).collect();
             assert_eq!((text, count), (listed.text.clone(), warnings.len()), "{raw:?}");
             let runs = sanitize_runs(raw);
             assert_eq!(runs.text, listed.text, "{raw:?}");
             assert_eq!(runs.fixes.len(), count, "{raw:?}");
-            assert_eq!(fix_warnings(raw, &runs.fixes), warnings, "{raw:?}");
+            assert_eq!(fix_warnings(raw, &runs.fixes).collect::<Vec<_>>(), warnings, "{raw:?}");
         }
         // Ten fixes in one string: their first alone.
         assert_eq!(
@@ -563,7 +559,7 @@ mod tests {
         let s = sanitize(raw);
         assert_eq!(s.fixes.len(), 10);
         assert_eq!(
-            fix_warnings(raw, &s.fixes),
+            fix_warnings(raw, &s.fixes).collect::<Vec<_>>(),
             [
                 ("/a".to_owned(), ESCAPED),
                 ("/b/0".to_owned(), ESCAPED),
