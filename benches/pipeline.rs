@@ -11,7 +11,10 @@
 //!   issue's twin-array schema at runtime, and an untagged enum of a node and the same node
 //!   with one field more, 8 to 60 deep), each with a coercion at the bottom so that every union
 //!   weighs all its branches. Before union choices were memoised these took time doubling with each
-//!   level (5 s at 20 levels); now time grows with the reply.
+//!   level (5 s at 20 levels); now time grows with the reply. And a chain of objects 20 to 90
+//!   deep against a union of a number, an array of itself and an object around itself, where
+//!   the recursion nears its limit (0.4 s at 90 levels before a limit met while weighing
+//!   ended the recovery, session 30).
 //!
 //! Run: `cargo bench --bench pipeline`; `cargo bench --bench race` measures the fast path
 //! interleaved with serde_json, which a busy machine disturbs less. Results are in BENCHMARKS.md.
@@ -163,6 +166,28 @@ fn recursive_unions(c: &mut Criterion) {
         let r = llmout::from_llm_with_compiled(&reply, &compiled, &options);
         assert!(r.recovered && r.value.is_some());
         g.bench_with_input(BenchmarkId::new("twin_arrays", depth), &reply, |b, t| {
+            b.iter(|| llmout::from_llm_with_compiled(black_box(t), &compiled, &options))
+        });
+    }
+    // A number, an array of itself or an object around itself; a chain of objects whose keys
+    // are in another case and whose leaf is a string: each level costs something, so each
+    // object's wrap in an array is weighed too. 90 levels is 180 frames of the 192 the
+    // unions may take: a weighing that met a limit was not reused elsewhere, and this reply
+    // took 0.4 s at 90 levels before session 30.
+    let number_array_or_object = serde_json::json!({
+        "$defs": {"N": {"anyOf": [
+            {"type": "integer"},
+            {"type": "array", "items": {"$ref": "#/$defs/N"}},
+            {"type": "object", "properties": {"c": {"$ref": "#/$defs/N"}}, "required": ["c"]}
+        ]}},
+        "$ref": "#/$defs/N"
+    });
+    let compiled = llmout::schema::Schema::compile(&number_array_or_object).unwrap();
+    for depth in [20, 60, 90] {
+        let reply = format!("{}\"1\"{}", "{\"C\": ".repeat(depth), "}".repeat(depth));
+        let r = llmout::from_llm_with_compiled(&reply, &compiled, &options);
+        assert_eq!(r.warnings.len(), depth + 1);
+        g.bench_with_input(BenchmarkId::new("miscased_chain", depth), &reply, |b, t| {
             b.iter(|| llmout::from_llm_with_compiled(black_box(t), &compiled, &options))
         });
     }

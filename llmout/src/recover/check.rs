@@ -349,14 +349,19 @@ impl Walker<'_> {
     }
 
     /// Whether `v` fits `id` as it is: recovered under the strict policy (no change allowed)
-    /// with no violation. A walk of its own, as deep as this one may still go.
-    pub(super) fn fits(&self, v: &Value, id: NodeId) -> bool {
+    /// with no violation. A walk of its own, as deep as this one may still go; a limit it
+    /// meets ends this walk too (see `Walker::overflow`).
+    pub(super) fn fits(&mut self, v: &Value, id: NodeId) -> bool {
         let options = Options::default()
             .policy(Policy::Strict)
             .max_depth(self.max_depth);
         let mut w = Walker::new(self.schema, &options);
         w.max_frames = self.max_frames.saturating_sub(self.frames);
-        w.value(Cow::Borrowed(v), id, 0).is_ok() && w.violations.is_empty()
+        let fits = w.value(Cow::Borrowed(v), id, 0).is_ok() && w.violations.is_empty();
+        if let Some(e) = w.overflow {
+            self.overflow.get_or_insert(e);
+        }
+        fits
     }
 
     /// Records a violation at the current path: `describe` gives the keyword, what it asks

@@ -545,7 +545,6 @@ impl<'s> Items<'s> {
     fn at_root(schema: &'s Schema, options: &Options, items: NodeId, frames: usize) -> Self {
         let mut walker = Walker::new(schema, options);
         walker.frames = frames;
-        walker.peak_frames = frames;
         Items {
             walker,
             items,
@@ -646,7 +645,6 @@ impl<'s> Items<'s> {
         // tagged union's on the way).
         let depth = path.len() + 1;
         walker.frames = depth + usize::from(in_union) + unions;
-        walker.peak_frames = walker.frames;
         for key in path {
             push_key(&mut walker.path, key);
         }
@@ -763,6 +761,7 @@ impl<'s> Items<'s> {
         self.next += 1;
         w.wrapped = false;
         let r = w.value(Cow::Owned(item), self.items, self.depth);
+        let r = w.ended(r);
         let cost = u32::try_from(std::mem::take(&mut w.cost)).unwrap_or(u32::MAX);
         let warnings = std::mem::take(&mut w.warnings);
         let moves = std::mem::take(&mut w.moves);
@@ -1134,6 +1133,7 @@ pub(crate) fn around(
         })
         .collect();
     let r = walker.value(Cow::Owned(shell), schema.root(), 0);
+    let r = walker.ended(r);
     let holes = std::mem::take(&mut walker.holes);
     let followed = holes.iter().all(|h| !h.weighed);
     let marks = holes.iter().map(|h| h.at).collect();
@@ -1164,7 +1164,8 @@ pub(crate) fn unwrap(
     key: &str,
 ) -> Option<Around> {
     let mut walker = Walker::new(schema, options);
-    let value = walker.value(Cow::Owned(shell), schema.root(), 0).ok()?;
+    let value = walker.value(Cow::Owned(shell), schema.root(), 0);
+    let value = walker.ended(value).ok()?;
     let mut pointer = String::new();
     push_key(&mut pointer, key);
     let unwrapped = value == Value::Array(Vec::new())

@@ -57,12 +57,12 @@
 //! the value is held, so nested unions are decided once per value, not once per branch
 //! above them: recursive untagged enums, whose branches all recover the same children, were
 //! exponential in the reply's depth and are now polynomial (the work is the reply's size times
-//! the schema's nodes, plus one pass per union layer that owns its value). A choice is
-//! reused at another depth (a value wrapped in a one-element array is weighed one level
-//! deeper) where the depth limits are as far away as the weighing went; one that met a
-//! limit holds where it was made alone, so near the limits a value may be weighed once for
-//! each depth it is met at (a union of a number, an array of itself and an object around
-//! itself: up to 7 ms for an item 90 deep). The two readings of
+//! the schema's nodes, plus one pass per union layer that owns its value). A choice holds
+//! wherever its value is met again (a value wrapped in a one-element array is weighed one
+//! level deeper than itself). A branch that can take the value only by wrapping it in a
+//! one-element array costs at least that change, so it is weighed after the others, and not
+//! at all where one of them costs less: the choice is the one weighing every branch in order
+//! makes. The two readings of
 //! a value shaped like an object's only field (that field's value, or the object itself), and
 //! of a one-key wrapper around an object (what it holds, or the wrapper with its key as data),
 //! are weighed and memoised the same way. A value wrapped in a one-element array is not wrapped
@@ -70,7 +70,9 @@
 //!
 //! Recursion follows the value: the reply may nest [`Options::max_depth`] deep (at most the
 //! parser's cap, 512), and the unions met along it may add 64 levels in all; either limit is a
-//! [`ErrorKind::DepthLimit`] error that says which. Schemas whose references loop without
+//! [`ErrorKind::DepthLimit`] error that says which. A limit met while a union weighs a branch
+//! is the recovery's error too, not that branch's failure: a reply past the limits is not
+//! reshaped until some reading fits under them. Schemas whose references loop without
 //! consuming a level of the value are rejected when compiled.
 //!
 //! ```
@@ -95,6 +97,7 @@ mod keys;
 pub(crate) mod text;
 
 use std::borrow::Cow;
+use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Number, Value};
@@ -199,7 +202,8 @@ pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>, keys: &mut
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
     let mut walker = Walker::new(schema, options);
-    let value = walker.value(Cow::Owned(value), schema.root(), 0)?;
+    let value = walker.value(Cow::Owned(value), schema.root(), 0);
+    let value = walker.ended(value)?;
     if !walker.violations.is_empty() {
         return Err(Error::invalid(walker.violations));
     }
@@ -218,7 +222,8 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
 pub(crate) fn fits_as_is(value: &Value, schema: &Schema, options: &Options) -> bool {
     let mut walker = Walker::new(schema, options);
     walker.dry = 1;
-    walker.value(Cow::Borrowed(value), schema.root(), 0).is_ok() && walker.cost == 0
+    let r = walker.value(Cow::Borrowed(value), schema.root(), 0);
+    walker.ended(r).is_ok() && walker.cost == 0
 }
 
 /// Union layers the recursion may add to the reply's nesting (see `Walker::frames`): a reply
@@ -226,22 +231,19 @@ pub(crate) fn fits_as_is(value: &Value, schema: &Schema, options: &Options) -> b
 /// frames, which fits a 2 MiB stack unoptimised.
 const UNION_FRAMES: usize = 64;
 
+/// What wrapping a value in a one-element array costs (`Walker::array_items`): the least any
+/// array schema costs a value that is not an array (`wrappable`), which lets a union weigh such
+/// a branch last, or not at all (`Walker::choose`).
+const WRAP_COST: u32 = 2;
+
 /// A union's choice for one value: which branch (and its cost), or why none fits (the error's
 /// path kept relative to the union's, so it can be reused where the same value sits under
-/// another spelling of a key); and how many frames deeper than the union its weighing went.
-/// The recursion depth at which a choice is made is not part of its key (the same value
-/// reached through more or fewer unions would be weighed again for each depth): a choice is
-/// reused at the depth it was made at, and at any other where its frames fit under the limit
-/// when it did not meet the limit.
+/// another spelling of a key). The recursion depth at which a choice is made is not part of
+/// its key: the outcome depends on it only through the limits, and meeting one ends the
+/// recovery (`Walker::overflow`), so a choice holds wherever its value is met again.
 #[derive(Clone)]
 struct Choice {
     outcome: Result<(usize, u64), (Error, usize)>,
-    frames: usize,
-    frames_below: usize,
-    /// The reply depth it was weighed at, and the most levels below it the weighing went.
-    depth: usize,
-    depth_below: usize,
-    met_limit: bool,
     /// How many values the weighing met at a hole's path (`Walker::hole_visits`), and
     /// which of them cleanly (`Walker::clean_visits`), counted again when the choice is
     /// reused.
@@ -251,8 +253,7 @@ struct Choice {
 
 /// What a memoised weighing depends on: the schema node, the value (by address: it is borrowed
 /// for as long as the entry lives), and the question asked; and the reply depth where an
-/// items' place (`Walker::holes`) is looked for at one, else 0. A weighing made elsewhere
-/// is reused where neither limit is met from there (`Walker::memoised`).
+/// items' place (`Walker::holes`) is looked for at one, else 0.
 type ChoiceKey = (NodeId, usize, usize, Question);
 
 /// What a memoised weighing answers (see `Walker::memoised`).
@@ -319,12 +320,13 @@ struct Walker<'s> {
     frames: usize,
     /// Above 0 while recovering a document decoded from a string (see `decode_string`).
     in_document: u32,
-    /// The most `frames` reached since `choose` last reset it.
-    peak_frames: usize,
-    /// The deepest reply depth reached since `memoised` last reset it.
-    peak_depth: usize,
-    /// How often the frame limit was met (a choice made meeting it is not reused).
-    limit_met: usize,
+    /// The first limit met (the reply's depth or the frames), while weighing or not: the
+    /// recovery's error. Every later `value` call fails with it at once, so the walk
+    /// unwinds, and the entry points return it whatever the walk gave (`Walker::ended`).
+    /// (Whether a weighing meets a limit depends on where it is made, which would keep a
+    /// choice from being reused elsewhere: near the limits a value was weighed again at
+    /// each depth it was met at, up to a hundred times.)
+    overflow: Option<Error>,
     /// The value passed to the next `value` call was just wrapped in a one-element array: it is
     /// not wrapped again (a recursive schema would wrap it forever).
     wrapped: bool,
@@ -440,9 +442,7 @@ impl<'s> Walker<'s> {
             dry: 0,
             frames: 0,
             in_document: 0,
-            peak_frames: 0,
-            peak_depth: 0,
-            limit_met: 0,
+            overflow: None,
             wrapped: false,
             scopes: Vec::new(),
             moves: Vec::new(),
@@ -545,13 +545,15 @@ impl Walker<'_> {
     /// Recovers `v` (at reply depth `depth`) against `id`.
     fn value(&mut self, v: Cow<'_, Value>, id: NodeId, depth: usize) -> Result<Value, Error> {
         let wrapped = std::mem::take(&mut self.wrapped);
+        if let Some(e) = &self.overflow {
+            return Err(e.clone());
+        }
         if depth > self.max_depth || self.frames >= self.max_frames {
-            self.limit_met += 1;
-            return Err(self.too_deep(depth));
+            let e = self.too_deep(depth);
+            self.overflow = Some(e.clone());
+            return Err(e);
         }
         self.frames += 1;
-        self.peak_frames = self.peak_frames.max(self.frames);
-        self.peak_depth = self.peak_depth.max(depth);
         if !self.holes.is_empty() {
             self.visits_a_hole(&v, id);
         }
@@ -560,6 +562,15 @@ impl Walker<'_> {
         self.in_document = in_document;
         self.frames -= 1;
         r
+    }
+
+    /// What a walk from the top gave, unless a limit was met on the way, weighing or not:
+    /// then the error of the first met (see `overflow`).
+    fn ended<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
+        match &self.overflow {
+            Some(e) => Err(e.clone()),
+            None => r,
+        }
     }
 
     /// The depth error: the reply nests deeper than the limit, or (which the schema's unions
@@ -1094,6 +1105,7 @@ impl Walker<'_> {
             if wrapping {
                 // An error inside a value wrapped in an array is where the reply has it.
                 r = r.map_err(|e| e.unwrapped_at(base));
+                self.overflow = self.overflow.take().map(|e| e.unwrapped_at(base));
             }
             let r = match r {
                 Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
@@ -1162,7 +1174,7 @@ impl Walker<'_> {
         }
         self.change(
             WarningKind::Reshaped,
-            2,
+            WRAP_COST,
             format!("wrapped {} in a one-element array", describe_value(&v)),
         )?;
         self.moved_into("0");
@@ -2044,35 +2056,55 @@ impl Walker<'_> {
         self.memoised(v, rid, depth, Question::Fit { wrapped }, |w| {
             let saved_len = w.warnings.len();
             let saved_cost = w.cost;
+            // The cheapest branch, the first of those; else the error that got deepest into
+            // the value (it says most), the first of those.
             let mut best: Option<(usize, u64)> = None;
-            let mut first_error: Option<Error> = None;
-            for (i, b) in branches.iter().enumerate() {
-                w.wrapped = wrapped;
-                let r = w.value(Cow::Borrowed(v), *b, depth);
-                let cost = w.cost - saved_cost;
-                w.cost = saved_cost;
-                w.warnings.truncate(saved_len);
-                match r {
-                    Ok(_) => {
-                        if best.is_none_or(|(_, c)| cost < c) {
-                            best = Some((i, cost));
-                            if cost == 0 {
-                                break;
+            let mut deepest: Option<(usize, Error)> = None;
+            // A branch that would wrap the value in a one-element array costs at least the
+            // wrap: it is weighed after the others, and not at all where one of them costs
+            // less (or as little, coming first). The outcome is the same as weighing every
+            // branch in order. (Weighed first, the wrap of a recursive union's own array
+            // went down the whole reply a level and two frames deeper at each step, and met
+            // the limits that the value itself was far from.) The items' places count what
+            // recovery meets, so there every branch is weighed, in order.
+            let defer = !wrapped && w.holes.is_empty() && wrappable(v);
+            for later in [false, true] {
+                for (i, b) in branches.iter().enumerate() {
+                    if defer && w.is_array(*b) != later {
+                        continue;
+                    }
+                    if later && best.is_some_and(|(j, c)| (c, j) < (WRAP_COST.into(), i)) {
+                        continue;
+                    }
+                    w.wrapped = wrapped;
+                    let r = w.value(Cow::Borrowed(v), *b, depth);
+                    let cost = w.cost - saved_cost;
+                    w.cost = saved_cost;
+                    w.warnings.truncate(saved_len);
+                    match r {
+                        Ok(_) => {
+                            if best.is_none_or(|(j, c)| (cost, i) < (c, j)) {
+                                best = Some((i, cost));
+                                if cost == 0 {
+                                    break;
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            if deepest.as_ref().is_none_or(|(j, f)| {
+                                (e.path().len(), Reverse(i)) > (f.path().len(), Reverse(*j))
+                            }) {
+                                deepest = Some((i, e));
                             }
                         }
                     }
-                    // Keep the error that got deepest into the value: it says most.
-                    Err(e) => {
-                        if first_error
-                            .as_ref()
-                            .is_none_or(|f| e.path().len() > f.path().len())
-                        {
-                            first_error = Some(e);
-                        }
-                    }
+                }
+                if !defer {
+                    break;
                 }
             }
-            let (i, cost) = best.ok_or_else(|| first_error.unwrap_or_else(|| w.mismatch(id, v)))?;
+            let (i, cost) =
+                best.ok_or_else(|| deepest.map_or_else(|| w.mismatch(id, v), |(_, e)| e))?;
             // `memoised` reads the cost from the walker.
             w.cost += cost;
             Ok(i)
@@ -2090,29 +2122,10 @@ impl Walker<'_> {
         question: Question,
         weigh: impl FnOnce(&mut Self) -> Result<usize, Error>,
     ) -> Result<(usize, u64), Error> {
-        // The outcome depends on the depth and the frames only through their limits (and on
-        // the depth through the items' places, which are looked for at one): a weighing that
-        // met neither limit is the same wherever its levels still fit. (A value wrapped in a
-        // one-element array is weighed one level deeper than itself: keyed by depth, each
-        // level of a recursive union weighed all its subtree again, the depth squared per
-        // item.) One that met a limit holds where it was made alone.
         let at = if self.holes.is_empty() { 0 } else { depth };
         let key = (rid, v as *const Value as usize, at, question);
         let base = self.path.len();
-        let fits = |c: &Choice| {
-            // (`value` refuses a frame at `max_frames` and a depth past `max_depth`.)
-            (c.frames == self.frames
-                || (!c.met_limit && self.frames + c.frames_below <= self.max_frames))
-                && (c.depth == depth || (!c.met_limit && depth + c.depth_below <= self.max_depth))
-        };
-        if let Some(choice) = self
-            .scopes
-            .last()
-            .and_then(|s| s.get(&key))
-            .filter(|c| fits(c))
-        {
-            self.peak_frames = self.peak_frames.max(self.frames + choice.frames_below);
-            self.peak_depth = self.peak_depth.max(depth + choice.depth_below);
+        if let Some(choice) = self.scopes.last().and_then(|s| s.get(&key)) {
             self.hole_visits += choice.hole_visits;
             self.clean_visits = self.clean_visits.wrapping_add(choice.clean_visits);
             return choice.outcome.clone().map_err(|(e, at)| {
@@ -2127,9 +2140,6 @@ impl Walker<'_> {
         }
         let saved_len = self.warnings.len();
         let saved_cost = self.cost;
-        let saved_peak = std::mem::replace(&mut self.peak_frames, self.frames);
-        let saved_peak_depth = std::mem::replace(&mut self.peak_depth, depth);
-        let limit_met = self.limit_met;
         let (hole_visits, clean_visits) = (self.hole_visits, self.clean_visits);
         self.dry += 1;
         let r = weigh(self);
@@ -2138,27 +2148,25 @@ impl Walker<'_> {
         self.cost = saved_cost;
         self.warnings.truncate(saved_len);
         let outcome = r.map(|n| (n, cost));
-        let frames_below = self.peak_frames - self.frames;
-        self.peak_frames = self.peak_frames.max(saved_peak);
-        let depth_below = self.peak_depth.saturating_sub(depth);
-        self.peak_depth = self.peak_depth.max(saved_peak_depth);
-        let met_limit = self.limit_met != limit_met;
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(
                 key,
                 Choice {
                     outcome: outcome.clone().map_err(|e| (e, base)),
-                    frames: self.frames,
-                    frames_below,
-                    depth,
-                    depth_below,
-                    met_limit,
                     hole_visits: self.hole_visits - hole_visits,
                     clean_visits: self.clean_visits.wrapping_sub(clean_visits),
                 },
             );
         }
         outcome
+    }
+
+    /// Whether the schema at `id` is an array schema.
+    fn is_array(&self, id: NodeId) -> bool {
+        matches!(
+            self.schema.node(self.schema.resolve(id)).kind,
+            Kind::Array(_)
+        )
     }
 
     /// The branch whose constant property (a serde tag) the value has exactly, if one alone
@@ -2240,6 +2248,17 @@ fn pattern_property(o: &Object, key: &str) -> Option<NodeId> {
 
 /// A string that starts like a JSON document (`{` or `[`), which an object or array schema
 /// decodes.
+/// Whether an array schema can take `v` only by wrapping it in a one-element array (or not at
+/// all): `v` is no array, no string (which may hold one), no `null` (taken before the schema's
+/// kind is looked at) and no one-key wrapper around an array (`Walker::array_items`).
+fn wrappable(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Array(_) | Value::String(_) => false,
+        Value::Object(map) => !(map.len() == 1 && map.values().all(Value::is_array)),
+        Value::Bool(_) | Value::Number(_) => true,
+    }
+}
+
 fn holds_document(v: &Value) -> bool {
     v.as_str()
         .is_some_and(|s| s.trim_start().starts_with(['{', '[']))
