@@ -243,7 +243,9 @@ const WRAP_COST: u32 = 2;
 /// recovery (`Walker::overflow`), so a choice holds wherever its value is met again.
 #[derive(Clone)]
 struct Choice {
-    outcome: Result<(usize, u64), (Error, usize)>,
+    /// (The error boxed: a scope holds a choice for every value a union weighs, and an
+    /// `Error` inline made each entry about 170 bytes.)
+    outcome: Result<(usize, u64), Box<(Error, usize)>>,
     /// How many values the weighing met at a hole's path (`Walker::hole_visits`), and
     /// which of them cleanly (`Walker::clean_visits`), counted again when the choice is
     /// reused.
@@ -2128,15 +2130,19 @@ impl Walker<'_> {
         if let Some(choice) = self.scopes.last().and_then(|s| s.get(&key)) {
             self.hole_visits += choice.hole_visits;
             self.clean_visits = self.clean_visits.wrapping_add(choice.clean_visits);
-            return choice.outcome.clone().map_err(|(e, at)| {
-                let suffix = e.path().get(at..).unwrap_or_default().to_owned();
-                Error::new(
-                    e.kind(),
-                    format!("{}{suffix}", self.path),
-                    e.expected(),
-                    e.found(),
-                )
-            });
+            return match &choice.outcome {
+                Ok(outcome) => Ok(*outcome),
+                Err(error) => {
+                    let (e, at) = &**error;
+                    let suffix = e.path().get(*at..).unwrap_or_default();
+                    Err(Error::new(
+                        e.kind(),
+                        format!("{}{suffix}", self.path),
+                        e.expected(),
+                        e.found(),
+                    ))
+                }
+            };
         }
         let saved_len = self.warnings.len();
         let saved_cost = self.cost;
@@ -2152,7 +2158,7 @@ impl Walker<'_> {
             scope.insert(
                 key,
                 Choice {
-                    outcome: outcome.clone().map_err(|e| (e, base)),
+                    outcome: outcome.clone().map_err(|e| Box::new((e, base))),
                     hole_visits: self.hole_visits - hole_visits,
                     clean_visits: self.clean_visits.wrapping_sub(clean_visits),
                 },
