@@ -102,7 +102,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * `raw-breaks`: records whose note holds a raw line break and a tab (valid once sanitized),
   read by `parse --schema` with their array schema (`parse-raw-breaks`); `escapes`: one
   string of `\\q` repeated as an object's field, against that object's schema
-  (`parse-escapes`). Since session 29.
+  (`parse-escapes`). Since session 29. And one string of the raw control character U+0001
+  repeated, by `repair` (`repair-control_chars`) and `parse` (`parse-control-chars`): its
+  JSON is six times the input (session 30).
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
   (6.2 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
   `schema --prompt`, and by the schema functions of LIB_RUNS (`lib:serde_json::from_str`
@@ -367,6 +369,9 @@ ADVERSARIAL = {
     "unclosed_reasoning_after_quotes": ('{"a": "', 'x" <think>', ""),
     "unicode_escapes": ('["', "\\u12", ""),
     "invalid_escapes": ('{"a": "', "\\q", '"}'),
+    # A raw control character is written `\u0001` in JSON, six bytes for one: the output is
+    # six times the input (session 30).
+    "control_chars": ('{"a": "', "\x01", '"}'),
 }
 
 
@@ -959,6 +964,13 @@ def main() -> None:
             (
                 "parse-escapes",
                 lambda: doc("escapes", write_pattern('{"text": "', "\\q", '"}')),
+                ["parse", "--schema", text_path],
+                None,
+            ),
+            # One string of raw control characters (each `\u0001` in JSON, six bytes).
+            (
+                "parse-control-chars",
+                lambda: doc("control-chars", write_pattern('{"text": "', "\x01", '"}')),
                 ["parse", "--schema", text_path],
                 None,
             ),
