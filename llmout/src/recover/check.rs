@@ -356,10 +356,21 @@ impl Walker<'_> {
             .policy(Policy::Strict)
             .max_depth(self.max_depth);
         let mut w = Walker::new(self.schema, &options);
-        w.max_frames = self.max_frames.saturating_sub(self.frames);
+        (w.frames, w.max_frames) = (self.frames, self.max_frames);
         let fits = w.value(Cow::Borrowed(v), id, 0).is_ok() && w.violations.is_empty();
-        if let Some(e) = w.overflow {
-            self.overflow.get_or_insert(e);
+        if let (Some(e), None) = (w.overflow, &self.overflow) {
+            // (Its path and depth are the value's own: the path is put under this walk's, and
+            // the depth, which this walk does not know, is not said.)
+            let found = match e.found().split_once(", at a reply depth") {
+                Some((more, _)) => format!("{more}, checking the value against another schema"),
+                None => e.found().to_owned(),
+            };
+            self.overflow = Some(Error::new(
+                e.kind(),
+                format!("{}{}", self.path, e.path()),
+                e.expected(),
+                found,
+            ));
         }
         fits
     }

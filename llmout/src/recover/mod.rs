@@ -70,9 +70,10 @@
 //!
 //! Recursion follows the value: the reply may nest [`Options::max_depth`] deep (at most the
 //! parser's cap, 512), and the unions met along it may add 64 levels in all; either limit is a
-//! [`ErrorKind::DepthLimit`] error that says which. A limit met while a union weighs a branch
-//! is the recovery's error too, not that branch's failure: a reply past the limits is not
-//! reshaped until some reading fits under them. Schemas whose references loop without
+//! [`ErrorKind::DepthLimit`] error that says which. A limit met while a union weighs a branch,
+//! or while a check walks the value against another schema (`not`, a second pattern's), is
+//! the recovery's error too, not that branch's failure or the check's: a reply past the
+//! limits is not reshaped until some reading fits under them. Schemas whose references loop without
 //! consuming a level of the value are rejected when compiled.
 //!
 //! ```

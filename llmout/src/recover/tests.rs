@@ -858,6 +858,39 @@ fn a_limit_met_while_weighing_is_the_error() {
     );
 }
 
+/// A check that walks the value against another schema (`not`, a second pattern's) meets
+/// the limits as recovery does, and that is the recovery's error too: before, the check
+/// took a limit met as "does not fit", so a value past the limits passed `not` unchecked.
+/// The error is at the value's path, and says which check met the limit.
+#[test]
+fn a_limit_met_checking_not_is_the_error() {
+    let s = schema(json!({
+        "$defs": {"N": {"anyOf": [
+            {"type": "integer"},
+            {"type": "array", "items": {"$ref": "#/$defs/N"}},
+            {"type": "object", "properties": {"c": {"$ref": "#/$defs/N"}}, "required": ["c"]}
+        ]}},
+        "type": "array",
+        "items": {"$ref": "#/$defs/N"},
+        "not": {"$ref": "#/$defs/N"}
+    }));
+    // The array fits `N`, so it breaks `not`.
+    let e = err(json!([chain(93, "c", json!(1))]), &s);
+    assert_eq!(e.kind(), ErrorKind::Invalid);
+    assert_eq!(e.violations()[0].keyword(), "not");
+    // A level deeper, checking `not` goes past the limit: it walks the array through `N`'s
+    // union and array branch, two frames more than recovering the items took.
+    let e = err(json!([chain(94, "c", json!(1))]), &s);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "at /0{}: expected at most 192 levels of the reply's nesting and the schema's \
+             unions together, found more, checking the value against another schema",
+            "/c".repeat(94)
+        )
+    );
+}
+
 /// A branch that can take the value only by wrapping it in a one-element array costs at
 /// least the wrap: a union weighs it after the branches that take the value as it is, and
 /// not at all where one of those costs less. The choice is the one that weighing every
