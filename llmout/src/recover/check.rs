@@ -357,20 +357,11 @@ impl Walker<'_> {
             .max_depth(self.max_depth);
         let mut w = Walker::new(self.schema, &options);
         (w.frames, w.max_frames) = (self.frames, self.max_frames);
+        w.path.clone_from(&self.path);
+        w.checking = true;
         let fits = w.value(Cow::Borrowed(v), id, 0).is_ok() && w.violations.is_empty();
-        if let (Some(e), None) = (w.overflow, &self.overflow) {
-            // (Its path and depth are the value's own: the path is put under this walk's, and
-            // the depth, which this walk does not know, is not said.)
-            let found = match e.found().split_once(", at a reply depth") {
-                Some((more, _)) => format!("{more}, checking the value against another schema"),
-                None => e.found().to_owned(),
-            };
-            self.overflow = Some(Error::new(
-                e.kind(),
-                format!("{}{}", self.path, e.path()),
-                e.expected(),
-                found,
-            ));
+        if self.overflow.is_none() {
+            self.overflow = w.overflow;
         }
         fits
     }

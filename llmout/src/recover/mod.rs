@@ -330,6 +330,9 @@ struct Walker<'s> {
     /// choice from being reused elsewhere: near the limits a value was weighed again at
     /// each depth it was met at, up to a hundred times.)
     overflow: Option<Error>,
+    /// A walk of its own inside a check of the value against another schema
+    /// (`check::fits`): its depths are the value's, not the reply's, and its errors say so.
+    checking: bool,
     /// The value passed to the next `value` call was just wrapped in a one-element array: it is
     /// not wrapped again (a recursive schema would wrap it forever).
     wrapped: bool,
@@ -446,6 +449,7 @@ impl<'s> Walker<'s> {
             frames: 0,
             in_document: 0,
             overflow: None,
+            checking: false,
             wrapped: false,
             scopes: Vec::new(),
             moves: Vec::new(),
@@ -596,7 +600,11 @@ impl Walker<'_> {
                 "at most {} levels of the reply's nesting and the schema's unions together",
                 self.max_frames
             ),
-            format!("more, at a reply depth of {depth}"),
+            if self.checking {
+                "more, checking the value against another schema".to_owned()
+            } else {
+                format!("more, at a reply depth of {depth}")
+            },
         )
     }
 
