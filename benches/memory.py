@@ -104,7 +104,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   string of `\\q` repeated as an object's field, against that object's schema
   (`parse-escapes`). Since session 29. And one string of the raw control character U+0001
   repeated, by `repair` (`repair-control_chars`) and `parse` (`parse-control-chars`): its
-  JSON is six times the input (session 30).
+  JSON is six times the input (session 30). `valid-string`: one valid string with one escape
+  (`parse-valid-string`, session 31), the floor under the last two: `serde_json` decodes it
+  into its scratch buffer, then copies it into the value.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
   (6.2 MB), read by `schema --dialect gemini-json`, `schema --dialect openai-strict` and
   `schema --prompt`, and by the schema functions of LIB_RUNS (`lib:serde_json::from_str`
@@ -971,6 +973,14 @@ def main() -> None:
             (
                 "parse-control-chars",
                 lambda: doc("control-chars", write_pattern('{"text": "', "\x01", '"}')),
+                ["parse", "--schema", text_path],
+                None,
+            ),
+            # The floor under both: one valid string with an escape, so that `serde_json`
+            # decodes it into its scratch buffer and copies it into the value.
+            (
+                "parse-valid-string",
+                lambda: doc("valid-string", write_pattern('{"text": "\\n', "a", '"}')),
                 ["parse", "--schema", text_path],
                 None,
             ),

@@ -811,9 +811,8 @@ fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> 
 
 /// [`parse`] on a text that is not escaped as a whole.
 fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
-    let sanitized = sanitize::sanitize_runs(text);
-    if let Ok(value) = serde_json::from_str::<Value>(&sanitized.text) {
-        let warnings = sanitize::fix_warnings(text, &sanitized.fixes)
+    if let Some((value, fixes)) = strict_sanitized(text, READ_SANITIZED) {
+        let warnings = sanitize::fix_warnings(text, &fixes)
             .map(|(p, message)| Warning::new(WarningKind::Sanitized, p, message))
             .collect();
         return Ok((value, warnings));
@@ -829,6 +828,32 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
         }
         Err(e) => Err(syntax_error(e, text, options)),
     }
+}
+
+/// The size from which [`strict_sanitized`] reads the sanitized text a part at a time.
+const READ_SANITIZED: usize = 1 << 20;
+
+/// `text` sanitized, as strict JSON, and the sanitizer's fixes ([`sanitize::sanitize_runs`]);
+/// `None` where it is not JSON once sanitized. From `copy_below` bytes on, `serde_json`
+/// reads the sanitized text a part at a time as it is written, rather than a copy of it:
+/// the copy of a large reply is up to six times the reply (one string of raw control
+/// characters), and its strings are held once more in the value. The value and the fixes
+/// are the same either way; reading the parts is slower (`serde_json` reads a byte at a
+/// time from a reader).
+fn strict_sanitized(text: &str, copy_below: usize) -> Option<(Value, Vec<usize>)> {
+    if text.len() < copy_below {
+        let sanitized = sanitize::sanitize_runs(text);
+        let value = serde_json::from_str::<Value>(&sanitized.text).ok()?;
+        return Some((value, sanitized.fixes));
+    }
+    let mut reader = sanitize::Reader::new(text);
+    if !reader.fixes_any() {
+        return Some((serde_json::from_str::<Value>(text).ok()?, Vec::new()));
+    }
+    // (Through a `BufReader`, which the standard library reads a byte at a time from its
+    // buffer: `serde_json` asks for one byte a call.)
+    let value = serde_json::from_reader::<_, Value>(std::io::BufReader::new(&mut reader)).ok()?;
+    Some((value, reader.fixes()))
 }
 
 /// The pipeline's error for a candidate the lenient parser gave up on.
@@ -1503,6 +1528,35 @@ mod tests {
             "\"",
         ]);
         proptest::collection::vec(piece, 0..16).prop_map(|parts| parts.concat())
+    }
+
+    /// A reply that is JSON once sanitized gives one value and one list of fixes whether its
+    /// sanitized text is copied whole or read a part at a time; so does one that is not.
+    #[test]
+    fn a_sanitized_reply_read_in_parts_is_the_copy_s_value() {
+        let many = format!(
+            "{{\"text\": \"{}\", \"n\": [1, 2.5e3]}}",
+            "\u{1}\\q\t".repeat(40_000)
+        );
+        for raw in [
+            many.as_str(),
+            "{\"a\": \"x\ty\", \"b\": \"\\q\", \"c\": [\"line\n  \"]}",
+            "{\"a\": \"no fix\"}",
+            "{\"a\": \"x\ty\", b: 1}",
+            "{\"a\": \"x\ty\"} trailing",
+        ] {
+            let copied = strict_sanitized(raw, usize::MAX);
+            assert_eq!(
+                strict_sanitized(raw, 0),
+                copied,
+                "{:?}",
+                &raw[..raw.len().min(40)]
+            );
+        }
+        let (value, fixes) = strict_sanitized(&many, 0).unwrap();
+        assert_eq!(value["text"].as_str().map(str::len), Some(160_000));
+        assert_eq!((value["n"].clone(), fixes), (json!([1, 2500.0]), vec![10]));
+        assert_eq!(strict_sanitized("{\"a\": \"x\ty\", b: 1}", 0), None);
     }
 
     proptest! {

@@ -158,79 +158,205 @@ impl Fixes for RunStarts<'_> {
 
 /// The text of [`sanitize`]; each fix's offset is given to `fixes`.
 fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
-    let Some(first) = first_fix(input.as_bytes()) else {
+    let Some(mut walk) = Walk::start(input) else {
         return Cow::Borrowed(input);
     };
     let mut out = String::with_capacity(input.len() + 16);
-    out.push_str(&input[..first.start]);
-    let mut in_string = true; // the first fix is always inside a string
-    let mut string = 0;
-    let mut chars = input[first.start..].char_indices().peekable();
-    while let Some((k, c)) = chars.next() {
-        let at = first.start + k;
-        if !in_string {
-            out.push(c);
-            if c == '"' {
-                in_string = true;
-                string += 1;
+    out.push_str(&input[..walk.pos]);
+    walk.write::<false>(&mut out, fixes, input.len());
+    Cow::Owned(out)
+}
+
+/// [`sanitize_into`]'s walk through the input from its first fix, able to stop before any
+/// character and go on from there: [`Reader`] writes the text a part at a time with it.
+struct Walk<'a> {
+    input: &'a str,
+    /// The next character to read.
+    pos: usize,
+    in_string: bool,
+    /// The number of the string the walk is in, or was last in (counted from the first fix's).
+    string: usize,
+}
+
+impl<'a> Walk<'a> {
+    /// At the first fix `input` needs (the input before it is unchanged); `None` where it
+    /// needs none.
+    fn start(input: &'a str) -> Option<Self> {
+        let first = first_fix(input.as_bytes())?;
+        Some(Walk {
+            input,
+            pos: first.start,
+            // The first fix is always inside a string.
+            in_string: true,
+            string: 0,
+        })
+    }
+
+    fn done(&self) -> bool {
+        self.pos >= self.input.len()
+    }
+
+    /// Writes the text from `pos` to `out`, to the first character that starts at or past
+    /// `until` (or the end), giving each fix's offset to `fixes`. A character that takes
+    /// the ones after it (an escape, a line break dropped as layout with the indentation
+    /// after it) takes them whole, so the walk always stops between the input's units.
+    /// (`PARTS`: whether to stop at all; without, the loop is [`sanitize`]'s, check and all
+    /// compiled out.)
+    fn write<const PARTS: bool>(&mut self, out: &mut String, fixes: &mut impl Fixes, until: usize) {
+        let input = self.input;
+        let base = self.pos;
+        // (The state in locals, stored where the walk stops.)
+        let (mut in_string, mut string) = (self.in_string, self.string);
+        let mut chars = input[base..].char_indices().peekable();
+        while let Some((k, c)) = chars.next() {
+            let at = base + k;
+            if PARTS && at >= until {
+                // `c` is the next call's first.
+                (self.pos, self.in_string, self.string) = (at, in_string, string);
+                return;
             }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = false;
+            if !in_string {
                 out.push(c);
+                if c == '"' {
+                    in_string = true;
+                    string += 1;
+                }
+                continue;
             }
-            '\\' => match chars.peek().map(|&(_, n)| n) {
-                Some('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't') => {
-                    out.push('\\');
-                    if let Some((_, n)) = chars.next() {
-                        out.push(n);
+            match c {
+                '"' => {
+                    in_string = false;
+                    out.push(c);
+                }
+                '\\' => match chars.peek().map(|&(_, n)| n) {
+                    Some('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't') => {
+                        out.push('\\');
+                        if let Some((_, n)) = chars.next() {
+                            out.push(n);
+                        }
                     }
-                }
-                Some('u') if is_unicode_escape(&input.as_bytes()[at..]) => out.push('\\'),
-                Some('\'') => {
-                    chars.next();
-                    out.push('\'');
+                    Some('u') if is_unicode_escape(&input.as_bytes()[at..]) => out.push('\\'),
+                    Some('\'') => {
+                        chars.next();
+                        out.push('\'');
+                        fixes.push(at, string);
+                    }
+                    // Before a character outside ASCII a backslash escapes nothing: dropped, as
+                    // the lenient parser reads it.
+                    Some(n) if !n.is_ascii() => fixes.push(at, string),
+                    // Before a line break it continues the line: the break is the text, as the
+                    // lenient parser reads it.
+                    Some('\n') => {
+                        chars.next();
+                        out.push_str("\\n");
+                        fixes.push(at, string);
+                    }
+                    Some('\r') if input.as_bytes().get(at + 2) == Some(&b'\n') => {
+                        chars.next();
+                        chars.next();
+                        out.push_str("\\r\\n");
+                        fixes.push(at, string);
+                    }
+                    _ => {
+                        out.push_str("\\\\");
+                        fixes.push(at, string);
+                    }
+                },
+                '\n' | '\r' if closes_after_layout(&input.as_bytes()[at..]) => {
+                    // The line break before a closing quote at the start of a line is layout, as
+                    // the lenient parser reads it: dropped with the indentation after it.
+                    while chars.peek().is_some_and(|&(_, n)| n != '"') {
+                        chars.next();
+                    }
                     fixes.push(at, string);
                 }
-                // Before a character outside ASCII a backslash escapes nothing: dropped, as
-                // the lenient parser reads it.
-                Some(n) if !n.is_ascii() => fixes.push(at, string),
-                // Before a line break it continues the line: the break is the text, as the
-                // lenient parser reads it.
-                Some('\n') => {
-                    chars.next();
-                    out.push_str("\\n");
+                c if (c as u32) < 0x20 => {
+                    push_control_escape(out, c);
                     fixes.push(at, string);
                 }
-                Some('\r') if input.as_bytes().get(at + 2) == Some(&b'\n') => {
-                    chars.next();
-                    chars.next();
-                    out.push_str("\\r\\n");
-                    fixes.push(at, string);
-                }
-                _ => {
-                    out.push_str("\\\\");
-                    fixes.push(at, string);
-                }
+                c => out.push(c),
+            }
+        }
+        (self.pos, self.in_string, self.string) = (input.len(), in_string, string);
+    }
+}
+
+/// The text [`sanitize_runs`] gives, read a part at a time (`std::io::Read`), with its list
+/// of fixes at the end ([`Reader::fixes`]): what `serde_json` reads a large reply from, where
+/// the whole copy would be up to six times the reply (`\u0001` for each raw U+0001).
+pub(crate) struct Reader<'a> {
+    /// The input before its first fix, read as it stands.
+    unchanged: &'a [u8],
+    walk: Option<Walk<'a>>,
+    runs: RunStarts<'a>,
+    /// The part written last, and how much of it is read.
+    part: String,
+    read: usize,
+    /// The input's bytes to write a part from (the part is up to six times that).
+    part_len: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// Parts written from 64 KiB of the input at a time.
+    pub(crate) fn new(input: &'a str) -> Self {
+        Reader::with_parts(input, 1 << 16)
+    }
+
+    fn with_parts(input: &'a str, part_len: usize) -> Self {
+        let walk = Walk::start(input);
+        let unchanged = &input.as_bytes()[..walk.as_ref().map_or(input.len(), |w| w.pos)];
+        Reader {
+            unchanged,
+            walk,
+            runs: RunStarts {
+                runs: Runs {
+                    input,
+                    count: 0,
+                    last: None,
+                },
+                starts: Vec::new(),
             },
-            '\n' | '\r' if closes_after_layout(&input.as_bytes()[at..]) => {
-                // The line break before a closing quote at the start of a line is layout, as
-                // the lenient parser reads it: dropped with the indentation after it.
-                while chars.peek().is_some_and(|&(_, n)| n != '"') {
-                    chars.next();
-                }
-                fixes.push(at, string);
-            }
-            c if (c as u32) < 0x20 => {
-                push_control_escape(&mut out, c);
-                fixes.push(at, string);
-            }
-            c => out.push(c),
+            part: String::new(),
+            read: 0,
+            part_len: part_len.max(1),
         }
     }
-    Cow::Owned(out)
+
+    /// Whether the input needs a fix at all: where it does not, it is the text as it stands.
+    pub(crate) fn fixes_any(&self) -> bool {
+        self.walk.is_some()
+    }
+
+    /// [`sanitize_runs`]'s list of fixes: whole once every byte is read.
+    pub(crate) fn fixes(self) -> Vec<usize> {
+        self.runs.starts
+    }
+}
+
+impl std::io::Read for Reader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if !self.unchanged.is_empty() {
+            let n = buf.len().min(self.unchanged.len());
+            buf[..n].copy_from_slice(&self.unchanged[..n]);
+            self.unchanged = &self.unchanged[n..];
+            return Ok(n);
+        }
+        // (A part may be empty: a line break dropped as layout writes nothing.)
+        while self.read == self.part.len() {
+            let Some(walk) = self.walk.as_mut().filter(|w| !w.done()) else {
+                return Ok(0);
+            };
+            self.part.clear();
+            self.read = 0;
+            let until = walk.pos.saturating_add(self.part_len);
+            walk.write::<true>(&mut self.part, &mut self.runs, until);
+        }
+        let rest = &self.part.as_bytes()[self.read..];
+        let n = buf.len().min(rest.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.read += n;
+        Ok(n)
+    }
 }
 
 /// The warning for the fix [`sanitize`] made at byte `at` of `input` (one of its
@@ -514,6 +640,72 @@ mod tests {
         );
         assert_eq!(sanitize_counted("[\"\\u12\\u12\"]").1, 1);
         assert_eq!(sanitize_counted("[\"\\u12\", \"\\u12\"]").1, 2);
+    }
+
+    /// All of [`Reader`]'s text, read `n` bytes a call, and its fixes.
+    fn read_in_parts(raw: &str, part_len: usize, n: usize) -> (String, Vec<usize>) {
+        use std::io::Read;
+        let mut reader = Reader::with_parts(raw, part_len);
+        let mut text = Vec::new();
+        let mut buf = vec![0; n];
+        loop {
+            match reader.read(&mut buf).unwrap() {
+                0 => break,
+                k => text.extend_from_slice(&buf[..k]),
+            }
+        }
+        (String::from_utf8(text).unwrap(), reader.fixes())
+    }
+
+    /// The reader writes [`sanitize_runs`]'s text and fixes, wherever its parts end: within a
+    /// run of fixes, between an escape's backslash and what follows it, in the indentation a
+    /// line break dropped as layout takes with it.
+    #[test]
+    fn the_reader_gives_the_text_sanitize_gives() {
+        let raw = "{\"a\": \"x\ty\", \"b\": \"it\\'s \\q\\q \\u12\\u00e9 \u{1}\u{1}\", \
+                   \"c\": \"line\r\n     \", \"d\": \"\\\"\\\\\\\r\nx\\\né\", \"é\\é\": [\"\\\u{e9}\"]}";
+        let whole = sanitize_runs(raw);
+        // A run a string here: the tab; `\'` to the control characters; the layout; the
+        // escaped line breaks; each backslash before `é`.
+        assert_eq!(whole.fixes.len(), 6);
+        for part_len in [1, 2, 3, 7, raw.len(), 1 << 16] {
+            for n in [1, 5, 64] {
+                let (text, fixes) = read_in_parts(raw, part_len, n);
+                assert_eq!(text, whole.text, "parts of {part_len}, reads of {n}");
+                assert_eq!(fixes, whole.fixes, "parts of {part_len}, reads of {n}");
+            }
+        }
+        // Text that needs no fix is read as it stands, with none.
+        assert_eq!(
+            read_in_parts("{\"a\": \"b\\n\"}", 1, 3),
+            ("{\"a\": \"b\\n\"}".to_owned(), Vec::new())
+        );
+        assert_eq!(read_in_parts("", 1, 3), (String::new(), Vec::new()));
+        // The input before the first fix is read unchanged, then the rest a part at a time.
+        let long = format!("[\"{}\", \"\t\"]", "a".repeat(100));
+        assert_eq!(
+            read_in_parts(&long, 4, 16),
+            (sanitize_runs(&long).text.into_owned(), vec![106])
+        );
+    }
+
+    proptest::proptest! {
+        /// Any text, read in parts of any size: the text and fixes [`sanitize_runs`] gives.
+        #[test]
+        fn the_reader_gives_the_text_sanitize_gives_for_any_text(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "\\", "\\\"", "\\u", "\\u00e9", "\\u12", "\\'", "\\q", "\\é", "\n", "\r\n",
+                "\r", "\t", " ", "  ", "\u{1}", "é", "a", "{", "}", "[", "]", ",", ":", "\\\n",
+            ]), 0..40),
+            part_len in 1usize..12,
+            n in 1usize..9,
+        ) {
+            let raw = pieces.concat();
+            let whole = sanitize_runs(&raw);
+            let (text, fixes) = read_in_parts(&raw, part_len, n);
+            proptest::prop_assert_eq!(text, whole.text.into_owned());
+            proptest::prop_assert_eq!(fixes, whole.fixes);
+        }
     }
 
     #[test]
