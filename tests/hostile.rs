@@ -173,3 +173,72 @@ fn lone_surrogates_and_nul_bytes() {
         .collect();
     assert_eq!(what, [(WarningKind::Sanitized, "/name")]);
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Listing {
+    records: Vec<Entry>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Entry {
+    id: u32,
+    name: String,
+    meta: String,
+}
+
+/// Many records, each with its keys in another case and the parser's fixes, and an object
+/// where the schema asks for a string: each warning is followed through the moves that
+/// touch it, each object kept as written is found by its pointer, and the parser's fixes
+/// inside it go in one pass. (Each was done against every move, container or warning: 20
+/// 000 such records took seconds, 150 000 minutes.)
+#[test]
+fn many_renamed_keys_and_objects_kept_as_written() {
+    let n = 10_000;
+    let mut reply = String::from("{Records: [");
+    for i in 0..n {
+        reply.push_str(&format!(
+            "{{ID: '{i}', 'Name': 'n{i}', Meta: {{a: {i},}}}}, "
+        ));
+    }
+    reply.push_str("]}");
+    let r = Listing::from_llm(&reply);
+    let said = |k: usize| -> Vec<(WarningKind, String)> {
+        let at = format!("/records/{k}");
+        let under = format!("{at}/");
+        r.warnings
+            .iter()
+            .filter(|w| w.path == at || w.path.starts_with(&under))
+            .map(|w| (w.kind, w.path.replace(&at, "")))
+            .collect()
+    };
+    let expected: Vec<(WarningKind, String)> = [
+        (WarningKind::Repaired(RepairKind::UnquotedKey), ""),
+        (WarningKind::Repaired(RepairKind::QuoteStyle), "/id"),
+        (WarningKind::Repaired(RepairKind::QuoteStyle), ""),
+        (WarningKind::Repaired(RepairKind::QuoteStyle), "/name"),
+        (WarningKind::Repaired(RepairKind::UnquotedKey), ""),
+        (WarningKind::KeyRenamed, "/id"),
+        (WarningKind::KeyRenamed, "/name"),
+        (WarningKind::KeyRenamed, "/meta"),
+        (WarningKind::Coerced, "/id"),
+        (WarningKind::Coerced, "/meta"),
+    ]
+    .into_iter()
+    .map(|(kind, path)| (kind, path.to_owned()))
+    .collect();
+    for k in [0, n / 2, n - 1] {
+        assert_eq!(said(k), expected, "record {k}");
+    }
+    // And the object's own: its unquoted key, the trailing comma, `Records` renamed.
+    assert_eq!(r.warnings.len(), 10 * n + 3);
+    let records = r.value.expect("the records").records;
+    assert_eq!(records.len(), n);
+    assert_eq!(
+        records[n - 1],
+        Entry {
+            id: 9_999,
+            name: "n9999".to_owned(),
+            meta: "{a: 9999,}".to_owned(),
+        }
+    );
+}

@@ -729,7 +729,7 @@ impl<'a> Items<'a> {
                         while let Some((p, message)) =
                             next.next_if(|(p, _)| plan.position(p).is_none_or(|k| k <= at))
                         {
-                            let item = r.as_ref().map(|r| (at, r));
+                            let item = r.as_deref().map(|r| (at, r));
                             f(sanitized(plan.remap(p, [item, None]), message))?;
                         }
                         Ok(())
@@ -741,10 +741,10 @@ impl<'a> Items<'a> {
                 })
             }
             Source::Repaired => {
-                let mut last: Option<(Position, Recovered)> = None;
+                let mut last: Option<(Position, Box<Recovered>)> = None;
                 let plan = &self.plan;
-                let fix = |(kind, path): Fix, at: [&Option<(Position, Recovered)>; 2]| {
-                    let path = plan.remap(path, at.map(|a| a.as_ref().map(|(i, r)| (*i, r))));
+                let fix = |(kind, path): Fix, at: [&Option<(Position, Box<Recovered>)>; 2]| {
+                    let path = plan.remap(path, at.map(|a| a.as_ref().map(|(i, r)| (*i, &**r))));
                     Warning::new(WarningKind::Repaired(kind), path, kind.description())
                 };
                 let want = Want {
@@ -838,6 +838,8 @@ impl<'a> Items<'a> {
                         },
                         _ => None,
                     };
+                    // (Boxed: a step is moved a few times, and most of it is this.)
+                    let r = r.map(Box::new);
                     Step::Item { at, fixes, r, key }
                 }
                 Event::End { .. } if only.is_some() => return false,
@@ -867,7 +869,7 @@ enum Step {
     Item {
         at: Position,
         fixes: Vec<Fix>,
-        r: Option<Recovered>,
+        r: Option<Box<Recovered>>,
         key: Option<String>,
     },
     /// The fixes after the last item.

@@ -8,6 +8,8 @@
 //!    objects one by one, all of them: [`collected`]), deserialize; last resort: its required
 //!    fields only.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
 use crate::extract::{self, Candidate, Origin};
@@ -714,10 +716,14 @@ fn as_written(
     let Ok(spans) = repair::container_spans(text, &repair_options) else {
         return;
     };
+    // The last container read at each pointer: a key given twice keeps its last value.
+    let spans: HashMap<&str, &std::ops::Range<usize>> =
+        spans.iter().map(|(p, range)| (p.as_str(), range)).collect();
+    // The containers kept as written: the parser's fixes in them go.
+    let mut kept: HashSet<String> = HashSet::new();
     for (path, warning) in std::mem::take(&mut r.as_text) {
         let from = r.unmap(&path);
-        // The last container read there: a key given twice keeps its last value.
-        let Some((_, range)) = spans.iter().rev().find(|(p, _)| *p == from) else {
+        let Some(&range) = spans.get(from.as_str()) else {
             continue;
         };
         let Some(written) = text.get(range.clone()).map(str::trim) else {
@@ -745,8 +751,10 @@ fn as_written(
             w.message =
                 format!("the schema asks for a string: kept {what} as the reply writes it").into();
         }
-        let inside = format!("{from}/");
-        syntax.retain(|w| w.path != from && !w.path.starts_with(&inside));
+        kept.insert(from);
+    }
+    if !kept.is_empty() {
+        syntax.retain(|w| !recover::pointer_prefixes(&w.path).any(|p| kept.contains(p)));
     }
 }
 

@@ -784,6 +784,7 @@ impl<'s> Items<'s> {
             cost,
             moves,
             as_text,
+            index: Default::default(),
         })
     }
 }
@@ -1145,6 +1146,7 @@ pub(crate) fn around(
             cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
             moves: walker.moves,
             as_text: walker.as_text,
+            index: Default::default(),
         }),
         violations,
         marks,
@@ -1186,6 +1188,7 @@ pub(crate) fn unwrap(
             cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
             moves: walker.moves,
             as_text: walker.as_text,
+            index: Default::default(),
         }),
     })
 }

@@ -95,6 +95,7 @@ mod coerce;
 mod enums;
 pub(crate) mod items;
 mod keys;
+mod moves;
 pub(crate) mod text;
 
 use std::borrow::Cow;
@@ -109,6 +110,7 @@ use coerce::Reason;
 use enums::{EnumIndex, Match};
 pub(crate) use keys::KeyIndex;
 use keys::KeyMatch;
+pub(crate) use moves::prefixes as pointer_prefixes;
 
 /// A value recovered against a schema, the changes made, and their total cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +130,9 @@ pub struct Recovered {
     /// string: the pointer (in the final value) and the index of the warning that says so,
     /// so that the caller, which has the reply, can put the text as written there instead.
     pub(crate) as_text: Vec<(String, usize)>,
+    /// `moves` by their pointers, built the first time a path is followed through many
+    /// (`moves` is not changed after).
+    pub(crate) index: moves::MoveIndex,
 }
 
 impl Recovered {
@@ -145,29 +150,13 @@ impl Recovered {
     /// assert_eq!(r.remap("/Items/note"), "/items/0/note");
     /// ```
     pub fn remap(&self, path: &str) -> String {
-        let mut path = path.to_owned();
-        for (from, to) in &self.moves {
-            if let Some(rest) = path.strip_prefix(from.as_str()) {
-                if rest.is_empty() || rest.starts_with('/') {
-                    path = format!("{to}{rest}");
-                }
-            }
-        }
-        path
+        moves::follow(&self.moves, &self.index, path, false)
     }
 
     /// Where the part of the value now at `path` was before recovery: [`remap`](Self::remap)
     /// undone.
     pub(crate) fn unmap(&self, path: &str) -> String {
-        let mut path = path.to_owned();
-        for (from, to) in self.moves.iter().rev() {
-            if let Some(rest) = path.strip_prefix(to.as_str()) {
-                if rest.is_empty() || rest.starts_with('/') {
-                    path = format!("{from}{rest}");
-                }
-            }
-        }
-        path
+        moves::follow(&self.moves, &self.index, path, true)
     }
 }
 
@@ -214,6 +203,7 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
         cost: u32::try_from(walker.cost).unwrap_or(u32::MAX),
         moves: walker.moves,
         as_text: walker.as_text,
+        index: Default::default(),
     })
 }
 
