@@ -384,6 +384,21 @@ def write_object(f) -> None:
     f.write(b"}")
 
 
+def write_miscased(f) -> None:
+    """`write_object` with the key in another case: `{Records: [...]}`."""
+    f.write(b"{Records: ")
+    write_messy(f)
+    f.write(b"}")
+
+
+def write_nested_miscased(f) -> None:
+    """`write_nested` with the keys on the way in other cases and spellings:
+    `{Page: 1, RESULT: {"Records": [...], more: False}}`."""
+    f.write(b'{Page: 1, RESULT: {"Records": ')
+    write_messy(f)
+    f.write(b", more: False}}")
+
+
 def write_two(f) -> None:
     """Half the messy records in each of two members: `{users: [...], orders: [...]}`."""
     f.write(b"{users: ")
@@ -894,6 +909,19 @@ def main() -> None:
                 None,
             ),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
+            # The records' key in another case, renamed by recovery (session 31).
+            (
+                "parse-object-miscased",
+                lambda: doc("miscased", write_miscased),
+                ["parse", "--schema", object_path],
+                None,
+            ),
+            (
+                "parse-nested-miscased",
+                lambda: doc("nested-miscased", write_nested_miscased),
+                ["parse", "--schema", nested_path],
+                None,
+            ),
             # `{"type": "object"}` keeps every member as `{}` does (session 28).
             ("parse-object-open", lambda: doc("object", write_object), ["parse", "--schema", open_path], None),
             (

@@ -10,9 +10,13 @@
 //!   or any value (`{}`);
 //! - a JSON object around such an array (`{"results": [...], "total": 3}`), against an
 //!   object schema with a property that is an array of items: the items of a member whose
-//!   key is such a property's name, exactly, and whose value is an array are read one at a
-//!   time; the object's other members are read and recovered whole, with an empty array in
-//!   the items' place ([`Items::around`]). Against `{}`, which keeps any member as it is, any
+//!   key names such a property and whose value is an array are read one at a time; the
+//!   object's other members are read and recovered whole, with an empty array in the items'
+//!   place ([`Items::around`]). A key names a property as recovery matches it: the name as
+//!   written, an alias (`x-aliases`), or the name in another case or spelling (`Records`,
+//!   `RECORDS` for `records`), which recovery renames; where recovery keeps another member
+//!   under the name instead (the name as written given too, or another spelling before
+//!   it), the reply is evaluated whole. Against `{}`, which keeps any member as it is, any
 //!   member whose value is an array, whatever its key.
 //!
 //!   Wherever `{}` is named here, so is an object schema that keeps every member as it is
@@ -24,7 +28,7 @@
 //!   [...]}}`), and so on, up to the array of an object four levels down: against an object
 //!   schema whose properties lead there (each object on the way a property's value, of an
 //!   object schema of which nothing is asked but its properties, the keys on the way the
-//!   properties' names, exactly), or against `{}`, any object's. The schema is walked once
+//!   properties' names as above), or against `{}`, any object's. The schema is walked once
 //!   for each level: what leads to items below an object is found once and shared by every
 //!   property that leads to that object, and at most 256 such properties are followed in
 //!   all (those of the deeper levels found first, in the schema's order).
@@ -903,9 +907,11 @@ struct Shell {
 /// A member of the object around the items whose items are read item by item.
 #[derive(Debug)]
 struct Hole {
-    /// Its keys: of the top-level object's member, then of its value's, ...
+    /// Its keys in the value: of the top-level object's member, then of its value's, ...,
+    /// each as recovery renamed it (the schema's name for `Records`).
     path: Vec<String>,
-    /// Its pointer, `/key` or `/key/inner`.
+    /// Its pointer as the reply writes it, `/key` or `/key/inner`: where the parser's (and
+    /// the sanitizer's) fixes say they are.
     pointer: String,
     /// Where the object's recovery reached it (how many of the object's warnings come
     /// before its items', and how many items' members before it); `None` where it is
@@ -975,22 +981,25 @@ impl Plan<'_> {
         }
     }
 
-    /// Where recovery moved what a syntax warning names at `path`: when it is in one of
-    /// `items`, as the item's recovery moved it, after the move out of the wrapper object
-    /// when the items were taken out of one (recovering it whole makes that move first); no
-    /// other moves touch it (an item's moves are inside it, and an object's around the items
-    /// never reach them, see `Tally::around`). Else as the object's recovery moved it.
+    /// Where recovery moved what a syntax warning names at `path` (as the reply writes it):
+    /// when it is in one of `items`, as the item's recovery moved it, after the move out of
+    /// the wrapper object when the items were taken out of one, or the renames of the keys
+    /// on the way to them (recovering it whole makes those first); no other moves touch it
+    /// (an item's moves are inside it, and the object's others never reach the items, see
+    /// `Tally::around`). Else as the object's recovery moved it.
     fn remap(&self, path: String, items: [Option<(Position, &Recovered)>; 2]) -> String {
         if self.entries {
             // Outside the object of the members (one member: see `largest_arrays`), only the
-            // object around it moves anything.
+            // object around it moves anything; inside, it renames the keys on the way.
+            let mut path = path;
             if let Some(s) = &self.shell {
                 let inside = s.holes.iter().any(|h| {
                     path.strip_prefix(h.pointer.as_str())
                         .is_some_and(|rest| rest.starts_with('/'))
                 });
+                path = s.recovered.remap(&path);
                 if !inside {
-                    return s.recovered.remap(&path);
+                    return path;
                 }
             }
             // The members' moves are each under its own key: only the member the path is in
@@ -1009,9 +1018,11 @@ impl Plan<'_> {
                 _ => path,
             };
         };
+        // The object's moves that reach into the items: the wrapper's, or the renames of the
+        // keys on the way (no other, see `Tally::around`).
         let path = match &self.shell {
-            Some(s) if s.unwrapped => s.recovered.remap(&path),
-            _ => path,
+            Some(s) => s.recovered.remap(&path),
+            None => path,
         };
         match items.into_iter().flatten().find(|(i, _)| *i == k) {
             Some((_, r)) if !r.moves.is_empty() => r.remap(&path),
@@ -1391,6 +1402,41 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
     (fit && t.result.is_some()).then_some(t)
 }
 
+/// Whether recovering `shell` keeps the member at `path` (the reply's keys) as the member
+/// `names` (the keys as [`walk::recovered_path`] renames them): in each object on the way
+/// where the key is renamed, no other key is the name as written, and none before it names
+/// the same property. (Recovery keeps the name as written where it is given, else the first
+/// key that names the property, and drops the others.) Checked before recovering the
+/// object, since an item's error is put at the member's place in the value.
+fn kept_as_renamed(shell: &Value, path: &[String], names: &[String], schema: &Schema) -> bool {
+    let mut object = shell;
+    for (k, key) in path.iter().enumerate() {
+        let Some(map) = object.as_object() else {
+            return false;
+        };
+        if *key != names[k] {
+            if map.contains_key(&names[k]) {
+                return false;
+            }
+            let mut other_path = names[..k].to_vec();
+            for other in map.keys().take_while(|other| *other != key) {
+                other_path.push(other.clone());
+                let same =
+                    walk::recovered_path(schema, &other_path).is_some_and(|p| p[k] == names[k]);
+                other_path.pop();
+                if same {
+                    return false;
+                }
+            }
+        }
+        let Some(next) = map.get(key) else {
+            return false;
+        };
+        object = next;
+    }
+    true
+}
+
 /// Reads `text` again, as [`weigh`] read it in its `attempt`, to the earlier of two items
 /// of `walk` whose digests are equal ([`Walk::repeat_of`]): whether they are equal, and so
 /// break `uniqueItems`, is told from the two values, as recovering the array whole tells it.
@@ -1455,9 +1501,12 @@ impl Tally {
     /// constraint broken, in the order met. Where an item could not be recovered
     /// ([`Read::error`]), its member comes to its error in the object's recovery: the
     /// object's error, or an optional member on the way dropped, with no item of it in the
-    /// value ([`Hole::mark`]). False where that is not what recovering it whole gives: a
-    /// member renamed to an items' key or to a key on the way to them (whose fixes would then
-    /// point into the items); an object kept as written where a string is wanted.
+    /// value ([`Hole::mark`]). The keys on the way to the items may be renamed, as they
+    /// were followed (`Records` for the property `records`: [`walk::recovered_path`]).
+    /// False where that is not what recovering it whole gives: another member renamed to an
+    /// items' key or to a key on the way to them (whose fixes would then point into the
+    /// items), or a key on the way not renamed as it was followed; an object kept as
+    /// written where a string is wanted.
     fn around(
         &mut self,
         shell: Value,
@@ -1470,11 +1519,54 @@ impl Tally {
         if paths.len() != reads.len() || paths.iter().zip(&reads).any(|(p, r)| *p != r.path) {
             return false;
         }
-        let pointers: Vec<String> = paths
+        let unwrapped = walk::wrapper_root(schema);
+        // Each member's keys as recovery renames them (`Records` for `records`), and its
+        // pointers: as the reply writes it, and in the value. (A wrapper's key is none of
+        // the schema's: it goes with the wrapper.)
+        let names: Option<Vec<Vec<String>>> = if unwrapped {
+            Some(paths.clone())
+        } else {
+            paths
+                .iter()
+                .map(|p| walk::recovered_path(schema, p))
+                .collect()
+        };
+        let Some(names) = names else {
+            return false;
+        };
+        let written: Vec<String> = paths
             .iter()
             .map(|p| crate::recover::pointer_of(p))
             .collect();
-        let unwrapped = walk::wrapper_root(schema);
+        let pointers: Vec<String> = names
+            .iter()
+            .map(|p| crate::recover::pointer_of(p))
+            .collect();
+        if (1..pointers.len()).any(|i| pointers[..i].contains(&pointers[i])) {
+            // Two members recovery would give one key (`records` and `Records`).
+            return false;
+        }
+        if !unwrapped
+            && !paths
+                .iter()
+                .zip(&names)
+                .all(|(path, names)| kept_as_renamed(&shell, path, names, schema))
+        {
+            return false;
+        }
+        // The renames of the keys on the way: each `(from, to)` as recovery records it, the
+        // object's keys before it already renamed.
+        let renames: Vec<(String, String)> = paths
+            .iter()
+            .zip(&names)
+            .flat_map(|(path, names)| {
+                (0..path.len()).filter(|&k| path[k] != names[k]).map(|k| {
+                    let mut from = crate::recover::pointer_of(&names[..k]);
+                    crate::recover::push_key(&mut from, &path[k]);
+                    (from, crate::recover::pointer_of(&names[..=k]))
+                })
+            })
+            .collect();
         let failed: Vec<bool> = reads.iter().map(|r| r.error.is_some()).collect();
         let around = if unwrapped {
             // A wrapper object around the items: it holds their member alone, and recovery
@@ -1490,7 +1582,7 @@ impl Tally {
                 _ => return false,
             }
         } else {
-            let holes = paths
+            let holes = names
                 .iter()
                 .zip(&mut reads)
                 .map(|(path, read)| (path.as_slice(), read.error.take()))
@@ -1514,6 +1606,16 @@ impl Tally {
                 return true;
             }
         };
+        // Recovery renamed the keys on the way as they were read (it may keep a key that
+        // matches a pattern, or drop one whose name is given as written too).
+        if !unwrapped
+            && written
+                .iter()
+                .zip(&pointers)
+                .any(|(w, p)| recovered.remap(w) != *p)
+        {
+            return false;
+        }
         // A move to an items' member, into it, or to an object on the way to it.
         let on_the_way = |pointer: &str, p: &str| {
             let under = |a: &str, b: &str| {
@@ -1532,14 +1634,14 @@ impl Tally {
         // Whether the member at `path` went with one an item's error dropped: an object on
         // the way to it and to a member whose item failed, gone from the value.
         let gone = |path: &[String]| {
-            paths.iter().zip(&failed).any(|(other, &failed)| {
+            names.iter().zip(&failed).any(|(other, &failed)| {
                 let shared = path.iter().zip(other).take_while(|(a, b)| a == b).count();
                 let on_the_way = crate::recover::pointer_of(&path[..shared]);
                 failed && shared > 0 && recovered.value.pointer(&on_the_way).is_none()
             })
         };
         let mut marks = Vec::with_capacity(pointers.len());
-        for ((path, pointer), (&failed, mark)) in paths
+        for ((path, pointer), (&failed, mark)) in names
             .iter()
             .zip(&pointers)
             .zip(failed.iter().zip(around.marks))
@@ -1554,7 +1656,10 @@ impl Tally {
                     (Some(hole), Some(_)) => !failed && *hole == empty,
                     // Recovered without reaching it.
                     (Some(_), None) => false,
-                } && !recovered.moves.iter().any(|m| on_the_way(pointer, &m.1));
+                } && !recovered
+                    .moves
+                    .iter()
+                    .any(|m| on_the_way(pointer, &m.1) && !renames.contains(m));
             if !in_place {
                 return false;
             }
@@ -1597,9 +1702,9 @@ impl Tally {
             self.moves |= read.moves;
             self.recovery += read.recovery;
         }
-        let holes = paths
+        let holes = names
             .into_iter()
-            .zip(pointers)
+            .zip(written)
             .zip(marks)
             .zip(reads)
             .map(|(((path, pointer), mark), read)| Hole {
@@ -1771,9 +1876,15 @@ mod tests {
             &object,
             &no_invent
         ));
-        // The items' key renamed: read whole (module docs), the same result.
-        assert!(!check(
+        // The items' key renamed, as it is followed: item by item, the same result; beside
+        // the key as written, which recovery keeps, read whole.
+        assert!(check(
             r#"{"Records": [{"id": 1, "name": "x"}]}"#,
+            &object,
+            &no_invent
+        ));
+        assert!(!check(
+            r#"{"Records": [{"id": 1, "name": "x"}], "records": []}"#,
             &object,
             &no_invent
         ));
@@ -2653,6 +2764,80 @@ mod tests {
         );
     }
 
+    /// A key on the way to the items in another case or spelling, or an alias: followed
+    /// where recovery renames it to the property, the items' fixes and recovery at the
+    /// renamed paths; read whole where recovery keeps another member under the name.
+    #[test]
+    fn a_key_on_the_way_in_another_spelling_is_followed_as_recovery_renames_it() {
+        let options = Options::default();
+        for raw in [
+            // The items' key, with fixes and recovery inside the items.
+            "{Records: [{id: 1, 'name': 'x', tags: ['a',],}, {\"ID\": \"2\", name: None},], total: 1}",
+            "{\"RECORDS\": [{\"id\": 1, \"name\": \"x\"}], \"Total\": \"1\"}",
+            "{re_cords: [{id: 1, name: 'x'}], total: 1, NOTE: 'n'}",
+            // Valid once sanitized: the sanitizer's fixes followed to the renamed items.
+            "{\"Records\": [{\"id\": 1, \"name\": \"a\tb\"}, {\"id\": 2, \"name\": \"c\nd\"}], \"total\": 2}",
+            // Truncated inside the items.
+            "{total: 2, Records: [{id: 1, name: 'x'}, {id: 2, name: 'y",
+            // The other spelling after the key as written: dropped, the items the first's.
+            "{total: 1, records: [{id: 1, name: 'x'}], Records: 'none'}",
+            // Two other spellings: recovery keeps the first, which is followed; the second
+            // goes with the object, and is dropped.
+            "{Records: [{id: 1, name: 'x'}], RECORDS: [{id: 2, name: 'y'}], total: 1}",
+        ] {
+            assert!(same(raw, &wrapped(), &options), "{raw}");
+        }
+        assert_eq!(
+            around_of("{Records: [{id: 1, name: 'x'}], total: '1'}", &wrapped()),
+            (
+                json!({"total": 1, "records": []}),
+                vec!["records".to_owned()]
+            )
+        );
+        // An item that cannot be recovered: the error at its renamed path, item by item.
+        let bad = "{Records: [{id: 1, name: 'x'}, {id: 'x', name: 'y'}], total: 2}";
+        same(bad, &wrapped(), &options);
+        assert!(errs_item_by_item(bad, &wrapped(), &options));
+        let schema = Schema::compile(&wrapped()).unwrap();
+        let error = crate::from_llm_with_compiled(bad, &schema, &options).error;
+        assert_eq!(
+            error.map(|e| e.path().to_owned()).as_deref(),
+            Some("/records/1/id")
+        );
+
+        // Keys on the way two objects deep.
+        let raw = "{ID: 'a', Data: {\"Records\": [{id: 1, name: 'x'}], total: 1}, count: 2}";
+        assert!(same(raw, &nested(true), &options));
+        assert_eq!(
+            around_of(raw, &nested(true)).1,
+            ["data".to_owned(), "records".to_owned()]
+        );
+        // An alias of the items' property.
+        let mut aliased = wrapped();
+        aliased["x-aliases"] = json!({"rows": "records"});
+        let raw = "{rows: [{id: 1, name: 'x'}, {id: '2', name: 'y'}], total: 2}";
+        assert!(same(raw, &aliased, &options));
+        assert_eq!(around_of(raw, &aliased).1, ["records".to_owned()]);
+
+        for raw in [
+            // The name as written beside it, before or after: recovery keeps that one.
+            "{Records: [{id: 1, name: 'x'}], records: [], total: 1}",
+            "{records: 'none', Records: [{id: 1, name: 'x'}], total: 1}",
+            // Two other spellings, the second the larger: it is followed, the first kept.
+            "{Records: [], RECORDS: [{id: 2, name: 'y'}, {id: 3, name: 'z'}], total: 1}",
+        ] {
+            assert!(!same(raw, &wrapped(), &options), "{raw}");
+        }
+        // A key that names two properties alike is no rename: recovery's error, whole.
+        let mut two = wrapped();
+        two["properties"]["Records"] = records();
+        assert!(!same(
+            "{RECORDS: [{id: 1, name: 'x'}], total: 1}",
+            &two,
+            &options
+        ));
+    }
+
     #[test]
     fn a_wrapper_around_the_array_comes_item_by_item_as_the_pipeline_gives_it() {
         // Against the items' array schema, recovery takes the array out of an object that
@@ -2861,11 +3046,27 @@ mod tests {
             // An array where the map is, and a set.
             "{total: 1, users: [{id: 1, name: 'x'}]}",
             "{total: 1, users: {'a', 'b'}}",
-            // Another spelling of the map's key, renamed onto it.
-            "{total: 1, Users: {u1: {id: 1, name: 'x'}}}",
+            // Another spelling of the map's key before it: recovery keeps the key as
+            // written, and drops the other.
+            "{total: 1, Users: {u1: {id: 1, name: 'x'}}, users: {}}",
         ] {
             assert!(!same(raw, &with_map(true), &options), "{raw}");
         }
+        // After it, the other spelling is held with the object (only the first map is read
+        // one by one), and dropped.
+        let after = "{total: 1, users: {}, Users: {u1: {id: 1, name: 'x'}}}";
+        assert!(same(after, &with_map(true), &options));
+        assert_eq!(
+            members_around(after, &with_map(true)),
+            Some((json!({"total": 1, "users": {}}), vec!["users".to_owned()]))
+        );
+        // Another spelling of the map's key alone: renamed onto it, as recovery renames it.
+        let renamed = "{total: 1, Users: {u1: {id: 1, name: 'x'}}}";
+        assert!(same(renamed, &with_map(true), &options));
+        assert_eq!(
+            members_around(renamed, &with_map(true)),
+            Some((json!({"total": 1, "users": {}}), vec!["users".to_owned()]))
+        );
         // An object of any members (a `HashMap<String, Value>`) is such a map, of any values.
         for open in [
             json!({"type": "object"}),
@@ -3306,11 +3507,23 @@ mod tests {
             around_of(raw, &around).1,
             vec!["result".to_owned(), "Rows".to_owned()]
         );
+        // A key that names a branch in another case: recovery renames it in the one branch
+        // that fits the object around the items whatever they are (the others fail without
+        // meeting them), and so does reading it item by item.
         for raw in [
-            // A key that names no branch as written: recovery weighs the branches, items
-            // included.
             "{page: {records: [{id: 1, name: 'x'}]}}",
             "{ROWS: [{id: 1, name: 'x'}, {id: 2, name: 'y'}]}",
+        ] {
+            assert!(same(raw, &external(), &options), "{raw}");
+        }
+        assert_eq!(
+            around_of("{page: {records: [{id: 1, name: 'x'}]}}", &external()),
+            (
+                json!({"Page": {"records": []}}),
+                vec!["Page".to_owned(), "records".to_owned()]
+            )
+        );
+        for raw in [
             // Two variants' keys: weighed too.
             "{Rows: [{id: 1, name: 'x'}, {id: 2, name: 'y'}], Error: 'e'}",
             // The other branches.
@@ -3803,7 +4016,7 @@ mod tests {
         fn count(m: &Members, depth: usize, deepest: &mut usize) -> usize {
             *deepest = (*deepest).max(depth);
             match m {
-                Members::Named(named) => named
+                Members::Loose(named) => named
                     .iter()
                     .map(|(_, place)| match place {
                         crate::repair::items::Place::Items
@@ -3862,7 +4075,7 @@ mod tests {
         let compiled = Schema::compile(&schema).unwrap();
         assert_eq!(
             walk::members(&compiled),
-            Members::Named(vec![(
+            Members::Loose(vec![(
                 "records".to_owned(),
                 crate::repair::items::Place::Items
             )])
@@ -3882,21 +4095,21 @@ mod tests {
         );
         let schema = json!({"type": "object", "properties": properties});
         let compiled = Schema::compile(&schema).unwrap();
-        let Members::Named(top) = walk::members(&compiled) else {
+        let Members::Loose(top) = walk::members(&compiled) else {
             panic!("members")
         };
         // Level 1 holds `items` alone; level 2 each property to it, and `items`, to the
         // budget: 255 of them; then one property a level.
         let names = |m: &Members| match m {
-            Members::Named(named) => named.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
+            Members::Loose(named) => named.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
             _ => Vec::new(),
         };
-        assert_eq!(names(&Members::Named(top.clone())), ["p0"]);
+        assert_eq!(names(&Members::Loose(top.clone())), ["p0"]);
         let crate::repair::items::Place::Within(second) = &top[0].1 else {
             panic!("within")
         };
         assert_eq!(names(second), ["p0"]);
-        let Members::Named(second) = &**second else {
+        let Members::Loose(second) = &**second else {
             panic!("named")
         };
         let crate::repair::items::Place::Within(third) = &second[0].1 else {

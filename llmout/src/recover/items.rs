@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::keys::{KeyIndex, KeyMatch};
 use super::{check, describe_value, push_index, push_key, Question, Recovered, Walker};
 use crate::repair::items::{Members, Place, HOLES};
 use crate::schema::{Additional, Array, Check, Kind, NodeId, Object, Schema};
@@ -271,7 +272,9 @@ const MEMBERS_FOLLOWED: usize = 256;
 /// maps ([`map_at`], whose members are then the items), or objects with such properties (to
 /// [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found in the schema's order); any member
 /// when the root is any value (`{}`) or an array of items (a wrapper's); the object's own
-/// members when the root is a map ([`map_root`]); none otherwise.
+/// members when the root is a map ([`map_root`]); none otherwise. The properties are named
+/// as recovery matches keys ([`Members::Loose`]): each by its name and its aliases, a key in
+/// another case or spelling matching too ([`recovered_path`] is what recovery renames it to).
 ///
 /// Linear in the schema's size for each level: the members below a node are found once for
 /// each number of levels left ([`Follow`]), and an object's property names are grouped by
@@ -349,10 +352,24 @@ impl Follow<'_> {
             named.push((name.to_owned(), place));
         }
         if named.is_empty() {
-            Members::None
-        } else {
-            Members::Named(named)
+            return Members::None;
         }
+        // An alias leads where its property does (recovery renames the key to the name).
+        let mut aliases = Vec::new();
+        for o in &objects {
+            for (alias, i) in &o.aliases {
+                let Some(p) = o.properties.get(*i) else {
+                    continue;
+                };
+                if let Some((_, place)) = named.iter().find(|(name, _)| *name == p.name) {
+                    if !named.iter().any(|(name, _)| name == alias) {
+                        aliases.push((alias.clone(), place.clone()));
+                    }
+                }
+            }
+        }
+        named.extend(aliases);
+        Members::Loose(named)
     }
 
     /// The members below a property whose schema is `id`, `levels` deep: found once for the
@@ -504,6 +521,57 @@ fn holds_items(schema: &Schema, id: NodeId) -> bool {
     )
 }
 
+/// The keys recovery gives the members on `path`, the reply's keys from the top-level
+/// object down (see [`members`], which follows them as [`Members::Loose`]): each key that
+/// is a property's name as written stays; one that is an alias of one property, or its
+/// name in another case or spelling, becomes that name (as `Walker::match_keys` renames
+/// it); inside a value kept as it is, every key stays. `None` where a key names no
+/// property, or more than one, of the objects there (or two branches give it two names).
+///
+/// What recovery does is checked after it (`large::Tally::around`): it may keep a key as
+/// written that matches a pattern, or drop one whose name is given as written too.
+pub(crate) fn recovered_path(schema: &Schema, path: &[String]) -> Option<Vec<String>> {
+    let mut id = schema.root();
+    let mut names = Vec::with_capacity(path.len());
+    for key in path {
+        if kept_at(schema, id) {
+            id = schema.root_any();
+            names.push(key.clone());
+            continue;
+        }
+        let (objects, _) = objects_at(schema, id)?;
+        let name = property_name(&objects, key)?;
+        id = property_at(schema, id, name)?.0;
+        names.push(name.to_owned());
+    }
+    Some(names)
+}
+
+/// The property of `objects` (one object, or a union's branches) that `key` names, as
+/// recovery matches keys ([`KeyIndex::lookup_once`]): where a branch has it as written,
+/// that one.
+fn property_name<'o>(objects: &[&'o Object], key: &str) -> Option<&'o str> {
+    let written = objects.iter().flat_map(|o| &o.properties);
+    if let Some(p) = written.into_iter().find(|p| p.name == key) {
+        return Some(&p.name);
+    }
+    let mut name: Option<&str> = None;
+    for o in objects {
+        match KeyIndex::lookup_once(o, key) {
+            KeyMatch::Exact(i) | KeyMatch::Alias(i) | KeyMatch::Loose(i) => {
+                let n = o.properties[i].name.as_str();
+                if name.is_some_and(|m| m != n) {
+                    return None;
+                }
+                name = Some(n);
+            }
+            KeyMatch::Ambiguous(_) => return None,
+            KeyMatch::Unknown => {}
+        }
+    }
+    name
+}
+
 /// The schema of the array (or map) at `path` in the top-level object (see [`members`]),
 /// and how many unions are on the way (each a frame more, as `Walker::union` recovers its
 /// branch).
@@ -619,12 +687,14 @@ impl<'s> Items<'s> {
             // array's, where recovery puts them.
             return Items::new(schema, options);
         }
+        // The keys as recovery renames them: the schema's names, and the items' path.
+        let path = recovered_path(schema, path)?;
         let (items, array, unions) = if kept_root(schema) {
             // Every member of an object kept as it is is any value, and so is each item of
             // its array.
             (schema.root_any(), None, 0)
         } else {
-            let (at, unions) = array_at(schema, path)?;
+            let (at, unions) = array_at(schema, &path)?;
             if entries {
                 // A map's values; any value in a value kept as it is (an object of any
                 // members is a map of any values).
@@ -645,7 +715,7 @@ impl<'s> Items<'s> {
         // tagged union's on the way).
         let depth = path.len() + 1;
         walker.frames = depth + usize::from(in_union) + unions;
-        for key in path {
+        for key in &path {
             push_key(&mut walker.path, key);
         }
         let items = Items {

@@ -98,19 +98,23 @@ impl KeyIndex {
         if let Some(m) = self.written(id, object, key) {
             return m;
         }
-        let f = fold(key);
-        if f.is_empty() {
-            return KeyMatch::Unknown;
-        }
         let folded = self
             .folded
             .entry(id)
             .or_insert_with(|| folded_names(object));
-        match folded.get(&f).map(Vec::as_slice) {
-            None | Some([]) => KeyMatch::Unknown,
-            Some([one]) => KeyMatch::Loose(*one),
-            Some(hits) => KeyMatch::Ambiguous(hits.to_vec()),
+        folded_match(folded, key)
+    }
+
+    /// [`lookup`](Self::lookup) with nothing kept for a next key: for the few keys on the
+    /// way to items read one by one (`items::recovered_path`).
+    pub(crate) fn lookup_once(object: &Object, key: &str) -> KeyMatch {
+        if let Some(i) = object.properties.iter().position(|p| p.name == key) {
+            return KeyMatch::Exact(i);
         }
+        if let Some((_, i)) = object.aliases.iter().find(|(a, _)| a == key) {
+            return KeyMatch::Alias(*i);
+        }
+        folded_match(&folded_names(object), key)
     }
 
     /// `key` as a property's name or an alias, exactly.
@@ -144,6 +148,19 @@ impl KeyIndex {
         self.written
             .entry(id)
             .or_insert_with(|| Written::new(object))
+    }
+}
+
+/// `key` matched to an object's folded names ([`folded_names`]).
+fn folded_match(folded: &HashMap<String, Vec<usize>>, key: &str) -> KeyMatch {
+    let f = fold(key);
+    if f.is_empty() {
+        return KeyMatch::Unknown;
+    }
+    match folded.get(&f).map(Vec::as_slice) {
+        None | Some([]) => KeyMatch::Unknown,
+        Some([one]) => KeyMatch::Loose(*one),
+        Some(hits) => KeyMatch::Ambiguous(hits.to_vec()),
     }
 }
 

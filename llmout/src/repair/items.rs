@@ -24,6 +24,7 @@ use serde_json::Value;
 use super::log::{write_segment, Counter, Log, Seg, ROOT};
 use super::sink::{Int, KeySet, KeySink, Sink, ValueSink};
 use super::{parser, RepairError, RepairKind, RepairOptions};
+use crate::recover::text::fold;
 
 /// One fix: its kind and the JSON pointer of the value being built (as [`Repair`](super::Repair)
 /// gives them).
@@ -84,6 +85,12 @@ pub(crate) enum Members {
     /// Those with these keys: each the array itself, an object whose members are the items,
     /// or an object whose members lead to them ([`Place`]).
     Named(Vec<(String, Place)>),
+    /// Those with these names as recovery matches a key to a property's name (or alias): the
+    /// name as written, else the only one equal to the key ignoring case and separators
+    /// (`Records`, `RECORDS` for `records`; `row_list` for `rowList`). The schema's names
+    /// ([`members`](crate::recover::items::members)); where recovery renames no key so, the
+    /// object around the items is read whole after all.
+    Loose(Vec<(String, Place)>),
     /// Any key whose value is an array (the schema is `{}`, which asks nothing of any
     /// member): of the top-level object's members, the first. [`largest_arrays`] looks
     /// deeper, at objects as well, and names the members that lead to the containers chosen.
@@ -112,22 +119,38 @@ pub(crate) enum Place {
 }
 
 impl Members {
+    /// Where the member `key` leads, among named members: `None` where no name is the key
+    /// (or, for [`Members::Loose`], where none is as written and more than one is loosely).
+    fn place(&self, key: &str) -> Option<&Place> {
+        let (named, loose) = match self {
+            Members::Named(named) => (named, false),
+            Members::Loose(named) => (named, true),
+            Members::None | Members::Any | Members::Entries => return None,
+        };
+        if let Some((_, place)) = named.iter().find(|(k, _)| k == key) {
+            return Some(place);
+        }
+        if !loose {
+            return None;
+        }
+        let folded = fold(key);
+        if folded.is_empty() {
+            return None;
+        }
+        let mut places = named.iter().filter(|(k, _)| fold(k) == folded);
+        let (_, place) = places.next()?;
+        places.all(|(_, p)| p == place).then_some(place)
+    }
+
     /// Whether the value of the member `key` may be the array read item by item.
     fn hold(&self, key: &str) -> bool {
-        match self {
-            Members::None | Members::Entries => false,
-            Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Items),
-            Members::Any => true,
-        }
+        matches!(self, Members::Any) || self.place(key) == Some(&Place::Items)
     }
 
     /// Whether the value of the member `key` may be the object whose members are read one
     /// by one ([`Place::Entries`]).
     fn hold_entries(&self, key: &str) -> bool {
-        match self {
-            Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Entries),
-            Members::None | Members::Any | Members::Entries => false,
-        }
+        self.place(key) == Some(&Place::Entries)
     }
 
     /// Whether more than one array may be read item by item: an object around two of them
@@ -137,16 +160,18 @@ impl Members {
             match m {
                 Members::None | Members::Entries => 0,
                 Members::Any => most,
-                Members::Named(named) => named.iter().fold(0, |n, (_, place)| {
-                    if n >= most {
-                        return n;
-                    }
-                    n + match place {
-                        Place::Items | Place::Entries => 1,
-                        Place::Within(inner) => leaves(inner, most - n),
-                        Place::Kept => most - n,
-                    }
-                }),
+                Members::Named(named) | Members::Loose(named) => {
+                    named.iter().fold(0, |n, (_, place)| {
+                        if n >= most {
+                            return n;
+                        }
+                        n + match place {
+                            Place::Items | Place::Entries => 1,
+                            Place::Within(inner) => leaves(inner, most - n),
+                            Place::Kept => most - n,
+                        }
+                    })
+                }
             }
         }
         leaves(self, 2) >= 2
@@ -154,21 +179,15 @@ impl Members {
 
     /// Whether the value of the member `key` is kept as it is ([`Place::Kept`]).
     fn kept(&self, key: &str) -> bool {
-        match self {
-            Members::Named(keys) => keys.iter().any(|(k, p)| k == key && *p == Place::Kept),
-            Members::None | Members::Any | Members::Entries => false,
-        }
+        self.place(key) == Some(&Place::Kept)
     }
 
     /// The members of the object that is the value of the member `key`, when they may hold
     /// the array.
     fn within(&self, key: &str) -> Option<Arc<Members>> {
-        match self {
-            Members::Named(keys) => keys.iter().find_map(|(k, p)| match p {
-                Place::Within(inner) if k == key => Some(Arc::clone(inner)),
-                _ => None,
-            }),
-            Members::None | Members::Any | Members::Entries => None,
+        match self.place(key)? {
+            Place::Within(inner) => Some(Arc::clone(inner)),
+            _ => None,
         }
     }
 }
