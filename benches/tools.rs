@@ -327,6 +327,10 @@ pub fn adversarial(n: usize) -> Vec<(&'static str, String)> {
             ),
         ),
         ("action_fences", "Action: ```json\n[".repeat(n / 18)),
+        (
+            "action_calls_left_open",
+            "Action: get_user(\n".repeat(n / 18),
+        ),
         ("action_words", "Action: maybe ".repeat(n / 14)),
         ("every_marker", {
             let all: String = MARKERS.concat();

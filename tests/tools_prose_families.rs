@@ -151,3 +151,26 @@ fn an_action_list_that_never_closes_holds_the_rest_of_the_reply() {
     assert_eq!(r.tool_calls, []);
     assert_eq!(r.content.as_deref(), Some(reply.trim()));
 }
+
+/// A pythonic action whose `)` is never written holds the rest of the reply in the same way:
+/// the calls before it are calls, no `Action:` after it starts one, and thousands of such
+/// actions are read once (each read to the end of the reply was quadratic: 40 000 lines,
+/// under 1 MB, took 17 s; `benches/tools.rs`, `action_calls_left_open`).
+#[test]
+fn a_pythonic_action_left_open_holds_the_rest_of_the_reply() {
+    let reply = "Thought: click, then type.\nAction: click(start_box='(1,2)')\nAction: type(content='hello\nAction: scroll(direction='down')";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "click", json!({"start_box": "(1,2)"}))]
+    );
+    assert_eq!(
+        r.content.as_deref(),
+        Some("click, then type.\n\nAction: type(content='hello\nAction: scroll(direction='down')")
+    );
+    streams_like_parse(reply);
+    let reply = "Thought: look\nAction: click(start_box='(1,2)'\n".repeat(20_000);
+    let r = parse(&reply);
+    assert_eq!(r.tool_calls, []);
+    assert_eq!(r.content.as_deref(), Some(reply.trim()));
+}

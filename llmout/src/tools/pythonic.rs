@@ -116,7 +116,7 @@ pub(crate) fn pythonic_reply(t: &str, found: &mut Found) -> bool {
     let before = found.calls.len();
     let lead = t.len() - t.trim_start().len();
     if t[lead..].starts_with('[') && starts_pythonic(&t[lead..]) == Some(true) {
-        let (read, end) = leading_calls_into(t, lead..t.len(), &mut found.calls);
+        let (read, end, _) = leading_calls_into(t, lead..t.len(), &mut found.calls);
         if read == 0 {
             return false;
         }
@@ -152,9 +152,16 @@ pub(crate) fn starts_pythonic(s: &str) -> Option<bool> {
 /// read as the stream reads them: each call once its `)` is written, until what follows is not
 /// a call. Returns the calls and where the text they take ends (with the `]` closing them).
 pub(crate) fn leading_calls(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usize) {
-    let mut calls = Vec::new();
-    let (_, end) = leading_calls_into(t, range, &mut calls);
+    let (calls, end, _) = leading_calls_open(t, range);
     (calls, end)
+}
+
+/// [`leading_calls`], and whether the text ended inside a call after them (its `)` never
+/// written): all the rest of it is inside that call.
+pub(crate) fn leading_calls_open(t: &str, range: Range<usize>) -> (Vec<ToolCall>, usize, bool) {
+    let mut calls = Vec::new();
+    let (_, end, open) = leading_calls_into(t, range, &mut calls);
+    (calls, end, open)
 }
 
 /// [`leading_calls`], each call put in `calls` as it is read: how many, and where the text
@@ -163,18 +170,18 @@ pub(crate) fn leading_calls_into(
     t: &str,
     range: Range<usize>,
     calls: &mut impl PyCalls,
-) -> (usize, usize) {
+) -> (usize, usize, bool) {
     let Some(within) = t.get(..range.end) else {
-        return (0, range.start);
+        return (0, range.start, false);
     };
     let mut counted = Counted { calls, read: 0 };
-    let end = PyList::leading_into(within, range.start, &mut counted);
+    let (end, open) = PyList::leading(within, range.start, &mut counted);
     let read = counted.read;
     let rest = &within[end..];
     let trimmed = rest.trim_start();
     match trimmed.strip_prefix(']') {
-        Some(after) if read > 0 => (read, range.end - after.len()),
-        _ => (read, end),
+        Some(after) if read > 0 => (read, range.end - after.len(), open),
+        _ => (read, end, open),
     }
 }
 

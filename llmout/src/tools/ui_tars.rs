@@ -3,11 +3,13 @@
 //! `<|START_ACTION|>`): `Action:` then a fenced JSON list of
 //! `{"tool_name", "parameters"}` calls. `Action:` is also an English word: it is a marker
 //! only where a call starts after it (a name and `(`, or JSON, maybe fenced), so that a reply
-//! whose `Action:` is prose is read as if it had no marker.
+//! whose `Action:` is prose is read as if it had no marker. An action that never closes (its
+//! JSON, or its call's `)`, never written) holds the rest of the reply, as the stream reads
+//! it: no `Action:` after it starts a call.
 
 use super::family::{Family, Found, Head};
 use super::outside;
-use super::pythonic::{leading_calls, starts_pythonic};
+use super::pythonic::{leading_calls_open, starts_pythonic};
 use super::read::{json_end, value_calls};
 use super::stream::window;
 use super::MAX_HEAD;
@@ -53,11 +55,17 @@ impl Family for UiTars {
             }
             // Pythonic calls, as the stream reads them: each up to its `)`, until what follows
             // is not a call.
-            let (calls, end) = leading_calls(t, body..t.len());
+            let (calls, end, open) = leading_calls_open(t, body..t.len());
             if !calls.is_empty() {
                 found.calls.extend(calls);
                 found.taken.push(start..end);
                 at = end;
+            }
+            if open {
+                // A call whose `)` is never written runs to the end of the reply: all after it
+                // is inside it (as the stream reads it), no `Action:` there starts a call, and
+                // the rest is read once (reading it again at each marker was quadratic).
+                break;
             }
         }
         if found.calls.is_empty() {

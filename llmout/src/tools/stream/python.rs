@@ -38,11 +38,12 @@ impl PyList {
 
     /// The calls at the start of `v[from..]`, which is all written: each call once its `)`
     /// is, until what follows is not a call, each put in `calls` as it is read. Returns where
-    /// the last one ended.
-    pub(crate) fn leading_into(v: &str, from: usize, calls: &mut impl PyCalls) -> usize {
+    /// the last one ended, and whether `v` ended inside a call (its `)` never written) or its
+    /// name: all after the calls read is then inside it.
+    pub(crate) fn leading(v: &str, from: usize, calls: &mut impl PyCalls) -> (usize, bool) {
         let mut list = PyList::at(from);
-        list.read(v, calls);
-        list.last_end
+        let open = list.read(v, calls).is_none();
+        (list.last_end, open)
     }
 
     /// Reads calls into `calls`. `Some(end)` when the list ended at `end` (what follows is
