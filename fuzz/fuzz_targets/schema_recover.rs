@@ -21,7 +21,8 @@
 //! `items` and `more` (`{"more": [<reply>, <reply>], "x": 1, "items": [<reply>]}`), each
 //! read item by item; or the object around the items is a branch of an untagged union
 //! beside generated ones (`{"items": [<reply>], a: 1}`, or `Items`), read item by item
-//! where it is the only branch that fits that object whatever the items.
+//! where it is the only branch that fits that object whatever the items. Now and then the
+//! keys on the way are in another case (`{"ITEMS": [<reply>]}`), which recovery renames.
 //! One schema in eight is `{}`, against which any object's container that holds least at
 //! once is read item by item. `large::recover_json` of the repaired reply's JSON is
 //! `recover_with_schema` of its value, exactly (or, where `serde_json` cannot read that JSON,
@@ -97,11 +98,14 @@ fuzz_target!(|data: &[u8]| {
     }
     let reply = String::from_utf8_lossy(u.take_rest());
     let reply = match around {
-        5 => format!("{{\"items\": [{reply}]}}"),
+        5 if reply.len().is_multiple_of(2) => format!("{{\"items\": [{reply}]}}"),
+        5 => format!("{{\"ITEMS\": [{reply}]}}"),
         6 => format!("{{a: 1, \"items\": [{reply}], 'name': \"x\"}}"),
         7 => format!("{{Kind: 'k', items: [{reply}"),
         8 => format!("{{\"n\": 1, \"data\": {{\"items\": [{reply}], x: 2}}}}"),
-        9 => format!("{{data: {{a: 1, items: [{reply}"),
+        // (The keys on the way as the schema writes them, or in another case: by length.)
+        9 if reply.len().is_multiple_of(2) => format!("{{data: {{a: 1, items: [{reply}"),
+        9 => format!("{{DATA: {{a: 1, \"Items\": [{reply}"),
         10 => format!("{{\"results\": [{reply}]}}"),
         11 => format!("{{Rows: [{reply}"),
         12 => format!("[{reply}, {reply}]"),
