@@ -100,7 +100,14 @@ const ANSWER_TAGS: [&str; 5] = ["answer", "json", "output", "result", "response"
 /// assert_eq!((c[1].origin, c[1].text), (Origin::Balanced, "{\"a\": 1}"));
 /// ```
 pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
+    candidates_and_unread(text).0
+}
+
+/// [`candidates`], and whether a segment held more bracketed spans than are kept (the
+/// [`MAX_SPANS`] longest): the reply may then hold JSON values that are no candidate.
+pub(crate) fn candidates_and_unread(text: &str) -> (Vec<Candidate<'_>>, bool) {
     let mut out = Vec::new();
+    let mut unread = false;
     // A block within the JSON stays in its text: the parser leaves it out where it stands.
     let blocks = reasoning_blocks(text);
     let hidden = blocks
@@ -117,8 +124,15 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
         push_trimmed(&mut out, text, segment.clone(), Origin::Whole);
         fences(seg, segment.start, text, &mut out);
         answer_tags(seg, segment.start, text, &mut out);
-        balanced_spans(seg, segment.start, text, &in_json, &mut out);
+        unread |= balanced_spans(seg, segment.start, text, &in_json, &mut out);
     }
+    in_order(&mut out);
+    (out, unread)
+}
+
+/// Candidates in the order [`candidates`] gives them: by start, the longer first, then by
+/// origin; one of each range.
+pub(crate) fn in_order(out: &mut Vec<Candidate<'_>>) {
     out.sort_by(|a, b| {
         a.range
             .start
@@ -127,7 +141,38 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
             .then(a.origin.cmp(&b.origin))
     });
     out.dedup_by(|later, earlier| later.range == earlier.range);
-    out
+}
+
+/// Every outermost bracket-balanced span of `text`'s visible segments, as [`candidates`]
+/// finds them but not only the [`MAX_SPANS`] longest: the separate values of a reply that
+/// gives many objects one by one (`Item 1: {...}` ... `Item 5000: {...}`), which are all
+/// collected where the schema asks for an array. `None` where there are more than one for
+/// every 8 bytes (a list of them would outgrow the text: `{}` repeated).
+pub(crate) fn all_balanced_spans(text: &str) -> Option<Vec<Candidate<'_>>> {
+    let blocks = reasoning_blocks(text);
+    let hidden = blocks
+        .iter()
+        .filter(|b| !b.in_json)
+        .map(|b| b.range.clone());
+    let in_json: Vec<Range<usize>> = blocks
+        .iter()
+        .filter(|b| b.in_json)
+        .map(|b| b.range.clone())
+        .collect();
+    let mut out = Vec::new();
+    for segment in around(text, hidden) {
+        let seg = &text[segment.clone()];
+        let (spans, _, _) = spans_of(seg, segment.start, &in_json, Some(seg.len() / 8))?;
+        for s in spans {
+            push_trimmed(
+                &mut out,
+                text,
+                segment.start + s.start..segment.start + s.end,
+                Origin::Balanced,
+            );
+        }
+    }
+    Some(out)
 }
 
 /// Byte ranges of `text` outside reasoning blocks, non-empty after trimming.
@@ -644,7 +689,31 @@ fn balanced_spans<'a>(
     text: &'a str,
     blocks: &[Range<usize>],
     out: &mut Vec<Candidate<'a>>,
-) {
+) -> bool {
+    let Some((spans, unclosed, dropped)) = spans_of(seg, base, blocks, None) else {
+        return false;
+    };
+    for s in spans {
+        push_trimmed(out, text, base + s.start..base + s.end, Origin::Balanced);
+    }
+    if let Some(start) = unclosed {
+        push_trimmed(out, text, base + start..base + seg.len(), Origin::Truncated);
+    }
+    dropped
+}
+
+/// The scan of [`balanced_spans`]: the outermost balanced spans of `seg` (relative to it),
+/// the [`MAX_SPANS`] longest, or with `all` every one, up to that many (`None` past it);
+/// where the outermost bracket left open starts; and whether spans were let go.
+fn spans_of(
+    seg: &str,
+    base: usize,
+    blocks: &[Range<usize>],
+    all: Option<usize>,
+) -> Option<(Vec<Range<usize>>, Option<usize>, bool)> {
+    // The first span let go while pruning that no later span has taken in: spans are
+    // disjoint, and a span that closes takes in every one that starts after its opener.
+    let mut let_go: Option<usize> = None;
     let bytes = seg.as_bytes();
     // The reasoning blocks within the JSON, from the next one on: skipped, brackets and all.
     let mut blocks = blocks.iter().skip_while(|r| r.start < base).peekable();
@@ -729,10 +798,23 @@ fn balanced_spans<'a>(
                             while spans.last().is_some_and(|s| s.start > start) {
                                 spans.pop();
                             }
+                            if let_go.is_some_and(|first| first > start) {
+                                let_go = None;
+                            }
                             spans.push(start..i + 1);
-                            if spans.len() >= PRUNE_SPANS {
-                                keep_longest(&mut spans);
-                                spans.sort_by_key(|s| s.start);
+                            match all {
+                                Some(most) if spans.len() > most.max(MAX_SPANS) => return None,
+                                Some(_) => {}
+                                None if spans.len() >= PRUNE_SPANS => {
+                                    let kept = longest(&spans);
+                                    let gone = spans.iter().filter(|s| !kept.contains(s));
+                                    if let Some(first) = gone.map(|s| s.start).min() {
+                                        let_go = Some(let_go.map_or(first, |f| f.min(first)));
+                                    }
+                                    spans = kept;
+                                    spans.sort_by_key(|s| s.start);
+                                }
+                                None => {}
                             }
                             break;
                         }
@@ -743,13 +825,28 @@ fn balanced_spans<'a>(
         }
         i += 1;
     }
-    keep_longest(&mut spans);
-    for s in spans {
-        push_trimmed(out, text, base + s.start..base + s.end, Origin::Balanced);
+    if all.is_none() && spans.len() > MAX_SPANS {
+        let kept = longest(&spans);
+        let gone = spans.iter().filter(|s| !kept.contains(s));
+        if let Some(first) = gone.map(|s| s.start).min() {
+            let_go = Some(let_go.map_or(first, |f| f.min(first)));
+        }
+        spans = kept;
     }
-    if let Some(start) = stack.first() {
-        push_trimmed(out, text, base + start..base + seg.len(), Origin::Truncated);
+    // Spans inside a bracket left open are in the span from it to the end.
+    let unclosed = stack.first();
+    if unclosed.is_some_and(|open| let_go.is_some_and(|first| first > open)) {
+        let_go = None;
     }
+    Some((spans, unclosed, let_go.is_some()))
+}
+
+/// The [`MAX_SPANS`] longest of `spans` (the earlier of equally long ones), as
+/// [`keep_longest`] keeps them.
+fn longest(spans: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut kept = spans.to_vec();
+    keep_longest(&mut kept);
+    kept
 }
 
 /// Spans kept while scanning before the shortest are let go (see [`keep_longest`]): a reply of
@@ -1233,5 +1330,27 @@ mod tests {
         // Non-ASCII text around brackets never splits a character.
         let c = candidates("é{\"ü\": \"ß\"}ñ");
         assert_eq!(c[1].text, "{\"ü\": \"ß\"}");
+    }
+
+    /// Whether extraction let bracketed spans go that no candidate holds: more than
+    /// [`MAX_SPANS`] separate ones in a segment, however many were pruned while it scanned;
+    /// not spans inside another that closes later, or inside a bracket left open (the span
+    /// cut off at the end holds them). Where it did, every one is listed on request.
+    #[test]
+    fn spans_let_go_are_said_and_can_be_listed() {
+        let unread = |t: &str| candidates_and_unread(t).1;
+        let items: String = (0..2_000).map(|i| format!("{{\"n\": {i}}}, ")).collect();
+        assert!(!unread(&format!("{{\"rows\": [{items}]}}")));
+        assert!(!unread(&format!("Rows: [{items}")));
+        assert!(!unread(&"Item: {\"n\": 1}\n".repeat(MAX_SPANS)));
+        let prose = "Item: {\"n\": 1}\n".repeat(MAX_SPANS + 1);
+        assert!(unread(&prose));
+        assert!(unread(&format!("{items} and {{\"tail\": 1}}")));
+        // Every one, in order, where they are not more than one every 8 bytes.
+        let all = all_balanced_spans(&prose).unwrap();
+        assert_eq!(all.len(), MAX_SPANS + 1);
+        assert!(all.iter().all(|c| c.text == "{\"n\": 1}"));
+        assert!(all.windows(2).all(|w| w[0].range.end < w[1].range.start));
+        assert_eq!(all_balanced_spans(&"{}".repeat(100)), None);
     }
 }

@@ -278,9 +278,11 @@ pub fn from_llm_with_compiled<'a>(
         }
     }
     // As the pipeline's `choose` (a reply whose root schema is an array is never a string).
-    let candidates = crate::extract::candidates(raw);
-    let outermost = pipeline::array_root(schema).then(|| pipeline::outermost(&candidates));
+    let (candidates, unread) = crate::extract::candidates_and_unread(raw);
+    let outermost =
+        pipeline::array_root(schema).then(|| pipeline::separate_values(raw, &candidates, unread));
     let mut ranking = pipeline::rank(candidates, |text, _| candidate(text, schema, &options));
+    ranking.unread = unread;
     // Objects given one by one, collected into the array: held whole, as the pipeline holds
     // them (they are separate values of the reply, each read and recovered whole).
     if let Some(outermost) = outermost {

@@ -50,14 +50,14 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
             warnings: Vec::new(),
         });
     }
-    let candidates = extract::candidates(raw);
+    let (candidates, unread) = extract::candidates_and_unread(raw);
     if let Some(chosen) = fenced_answers(&candidates, options) {
         return Ok(Repaired {
             value: chosen.value,
             warnings: chosen.warnings,
         });
     }
-    let chosen = match choose(raw, candidates, None, options) {
+    let chosen = match choose(raw, (candidates, unread), None, options) {
         Ok(chosen) => chosen,
         Err(e) if e.kind() == ErrorKind::NoJson => bare_text(raw).ok_or(e)?,
         Err(e) => return Err(e),
@@ -258,7 +258,12 @@ pub fn from_llm_with_compiled(
             }
         }
     }
-    match choose(raw, extract::candidates(raw), Some(schema), options) {
+    match choose(
+        raw,
+        extract::candidates_and_unread(raw),
+        Some(schema),
+        options,
+    ) {
         Ok(c) => ValidationResult::ok(c.value, c.warnings),
         Err(e) => ValidationResult::err(e, Vec::new()),
     }
@@ -317,7 +322,12 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
             return ValidationResult::ok(value, Vec::new());
         }
     }
-    let chosen = match choose(raw, extract::candidates(raw), Some(schema), options) {
+    let chosen = match choose(
+        raw,
+        extract::candidates_and_unread(raw),
+        Some(schema),
+        options,
+    ) {
         Ok(c) => c,
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
@@ -439,6 +449,9 @@ pub(crate) struct Ranking<'a, O> {
     json_reply: bool,
     /// Candidates that start like JSON and could not be read.
     failed: Vec<std::ops::Range<usize>>,
+    /// Extraction kept some of the reply's bracketed spans only (the longest): it may hold
+    /// JSON values that were never candidates (`extract::candidates_and_unread`).
+    pub(crate) unread: bool,
 }
 
 impl<'a, O> Ranking<'a, O> {
@@ -450,6 +463,7 @@ impl<'a, O> Ranking<'a, O> {
             syntax_error: None,
             json_reply: false,
             failed: Vec::new(),
+            unread: false,
         }
     }
 
@@ -507,19 +521,25 @@ impl<'a, O> Ranking<'a, O> {
     }
 
     /// The warning for choosing the best candidate over others, if there were others.
+    /// (Where extraction kept only the longest bracketed spans, it says so: the count is of
+    /// those read.)
     fn extracted(&self) -> Option<Warning> {
         let others = self.others();
         let best = self.best.as_ref()?;
-        (others > 0).then(|| {
+        (others > 0 || self.unread).then(|| {
             let plural = if others == 1 { "value" } else { "values" };
-            Warning::new(
-                WarningKind::Extracted,
-                "",
-                format!(
-                    "chose the JSON in {} over {others} other JSON {plural} in the reply",
-                    best.candidate.origin.describe()
-                ),
-            )
+            let mut message = format!(
+                "chose the JSON in {} over {others} other JSON {plural} in the reply",
+                best.candidate.origin.describe()
+            );
+            if self.unread {
+                message.push_str(&format!(
+                    ", of the {} longest bracketed spans of a text that are read: the reply \
+                     holds more, which may be JSON too",
+                    extract::MAX_SPANS
+                ));
+            }
+            Warning::new(WarningKind::Extracted, "", message)
         })
     }
 }
@@ -596,7 +616,7 @@ pub(crate) fn rank<'a, O>(
 /// that is recorded (`Extracted`).
 fn choose<'a>(
     raw: &'a str,
-    candidates: Vec<Candidate<'a>>,
+    (candidates, unread): (Vec<Candidate<'a>>, bool),
     schema: Option<&Schema>,
     options: &Options,
 ) -> Result<Chosen, Error> {
@@ -605,8 +625,9 @@ fn choose<'a>(
     }
     let outermost = schema
         .filter(|s| array_root(s))
-        .map(|_| outermost(&candidates));
-    let ranking = rank(candidates, |text, _| evaluate(text, schema, options));
+        .map(|_| separate_values(raw, &candidates, unread));
+    let mut ranking = rank(candidates, |text, _| evaluate(text, schema, options));
+    ranking.unread = unread;
     if let (Some(schema), Some(outermost)) = (schema, outermost) {
         if let Some(chosen) = collected(&outermost, &ranking, schema, options) {
             return Ok(chosen);
@@ -1126,10 +1147,36 @@ pub(crate) fn array_root(schema: &Schema) -> bool {
     )
 }
 
+/// The separate JSON values of `raw` ([`outermost`] of its `candidates`), for [`collected`].
+/// Extraction keeps the [`MAX_SPANS`](extract::MAX_SPANS) longest bracketed spans of a
+/// segment; where it let some go (`unread`), the reply is read again for all of them, so
+/// that 5 000 objects given one by one are 5 000 items, not the 16 longest. None where they
+/// are too many to list ([`extract::all_balanced_spans`]): nothing is collected then.
+pub(crate) fn separate_values<'a>(
+    raw: &'a str,
+    candidates: &[Candidate<'a>],
+    unread: bool,
+) -> Vec<Candidate<'a>> {
+    if !unread {
+        return outermost(candidates);
+    }
+    let Some(all) = extract::all_balanced_spans(raw) else {
+        return Vec::new();
+    };
+    let mut every: Vec<Candidate<'a>> = candidates
+        .iter()
+        .filter(|c| c.origin != Origin::Balanced)
+        .cloned()
+        .chain(all)
+        .collect();
+    extract::in_order(&mut every);
+    outermost(&every)
+}
+
 /// The candidates that lie inside no other, in order, leaving out the whole reply and a span
 /// cut off at its end: the separate JSON values of the reply (a fence's or a tag's body, or a
 /// bracketed span in prose).
-pub(crate) fn outermost<'a>(candidates: &[Candidate<'a>]) -> Vec<Candidate<'a>> {
+fn outermost<'a>(candidates: &[Candidate<'a>]) -> Vec<Candidate<'a>> {
     let mut out: Vec<Candidate<'a>> = Vec::new();
     for c in candidates {
         if matches!(c.origin, Origin::Whole | Origin::Truncated) {
@@ -1393,6 +1440,46 @@ mod tests {
         let (value, warnings) = answer(fences, &people()["items"]);
         assert_eq!(value, Some(json!({"id": 2, "name": "b"})));
         assert_eq!(warnings.len(), 1);
+    }
+
+    /// More objects than extraction keeps spans of (the 16 longest): the reply is read again
+    /// for all of them, and every one is an item, in order. Before, the 16 longest were
+    /// collected and the warning named 16: the others were lost without a word.
+    #[test]
+    fn every_object_given_one_by_one_is_collected() {
+        let mut reply = String::from("The people:\n");
+        for i in 0..100 {
+            reply.push_str(&format!("Person {i}: {{id: {i}, \"name\": \"p{i}\"}}\n"));
+        }
+        let (value, warnings) = answer(&reply, &people());
+        let expected: Vec<Value> = (0..100)
+            .map(|i| json!({"id": i, "name": format!("p{i}")}))
+            .collect();
+        assert_eq!(value, Some(Value::Array(expected)));
+        let collected =
+            "collected the 100 JSON objects given one by one in the reply into an array";
+        assert_eq!(warnings[0], w("repaired", "", collected));
+        assert_eq!(warnings.len(), 101);
+        assert_eq!(
+            warnings[100],
+            w("repaired", "/99", "quoted an unquoted key")
+        );
+        // Too many to list (more than one every 8 bytes): none collected, one object
+        // chosen, and the warning says the reply holds more than was read.
+        let crowded = "{id: 1}".repeat(40);
+        let (value, warnings) = answer(&crowded, &people());
+        assert_eq!(value, Some(json!([{"id": 1, "name": ""}])));
+        assert_eq!(
+            warnings[0],
+            w(
+                "extracted",
+                "",
+                "chose the JSON in the text over 15 other JSON values in the reply, of the 16 \
+                 longest bracketed spans of a text that are read: the reply holds more, which \
+                 may be JSON too"
+            )
+        );
+        assert!(!warnings.iter().any(|w| w.0 == "repaired" && w.1.is_empty()));
     }
 
     #[test]
