@@ -61,6 +61,22 @@ fn tool_definitions_recover_arguments() {
         out,
         "{\"content\":null,\"tool_calls\":[{\"id\":null,\"name\":\"read\",\"arguments\":{\"line\":7}}],\"needs_more_work\":true,\"warnings\":[{\"kind\":\"key_renamed\",\"path\":\"/tool_calls/0/arguments/line\",\"message\":\"renamed key \\\"Line\\\" to \\\"line\\\" (the same name in another case or spelling)\"},{\"kind\":\"coerced\",\"path\":\"/tool_calls/0/arguments/line\",\"message\":\"read \\\"7\\\" as the integer 7\"}]}\n"
     );
+    // The same tool as OpenAI's chat completions write it, wrapped in `function`.
+    let wrapped = dir.join("wrapped-tools.json");
+    std::fs::write(
+        &wrapped,
+        serde_json::json!([{"type": "function", "function": {
+            "name": "read", "parameters": {"type": "object", "properties": {"line": {"type": "integer"}}}
+        }}])
+        .to_string(),
+    )
+    .unwrap();
+    let wrapped = wrapped.to_string_lossy().into_owned();
+    let (code, same) = tools_with(
+        &["--tools", &wrapped],
+        b"<tool_call>{\"name\": \"read\", \"arguments\": {\"Line\": \"7\"}}</tool_call>",
+    );
+    assert_eq!((code, same), (Some(0), out));
     let (code, _) = tools_with(&["--tools", "/nonexistent.json"], b"x");
     assert_eq!(code, Some(2));
     // A definition whose parameters are not a schema: exit 2, naming the keyword.

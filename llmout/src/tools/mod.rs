@@ -164,8 +164,24 @@ pub struct ToolCall {
 }
 
 /// A tool definition: its name and the JSON schema of its arguments (`parameters`; also read
-/// from `input_schema` or `schema`, so OpenAI and Anthropic tool lists deserialize as they are).
+/// from `input_schema` or `schema`). OpenAI's and Anthropic's tool lists deserialize as they
+/// are: a definition may be wrapped as OpenAI's chat completions write it (`{"type":
+/// "function", "function": {"name", "description", "parameters"}}`), or flat, as its
+/// responses API and Anthropic's messages do.
+///
+/// ```
+/// use llmout::tools::ToolDef;
+/// let tools: Vec<ToolDef> = serde_json::from_value(serde_json::json!([
+///     {"type": "function", "function": {"name": "ls", "parameters": {"type": "object"}}},
+///     {"name": "cat", "description": "Print a file", "input_schema": {"type": "object"}},
+/// ])).unwrap();
+/// assert_eq!((tools[0].name.as_str(), tools[1].name.as_str()), ("ls", "cat"));
+/// assert_eq!(tools[1].description.as_deref(), Some("Print a file"));
+/// let err = serde_json::from_value::<ToolDef>(serde_json::json!({"type": "function"}));
+/// assert!(err.unwrap_err().to_string().starts_with("missing field `name`"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "WireToolDef")]
 pub struct ToolDef {
     /// The tool's name.
     pub name: String,
@@ -173,8 +189,39 @@ pub struct ToolDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The JSON schema of its arguments.
-    #[serde(default = "any_object", alias = "input_schema", alias = "schema")]
     pub parameters: Value,
+}
+
+/// A [`ToolDef`] as written: flat, or inside `function` (OpenAI's chat completions).
+#[derive(Deserialize)]
+struct WireToolDef {
+    name: Option<String>,
+    description: Option<String>,
+    #[serde(alias = "input_schema", alias = "schema")]
+    parameters: Option<Value>,
+    function: Option<Box<WireToolDef>>,
+}
+
+impl TryFrom<WireToolDef> for ToolDef {
+    type Error = String;
+
+    fn try_from(mut w: WireToolDef) -> Result<Self, String> {
+        if w.name.is_none() {
+            if let Some(function) = w.function.take() {
+                w = *function;
+            }
+        }
+        let name = w.name.ok_or_else(|| {
+            "missing field `name` (a tool definition names its tool, or holds it in \
+             `function`, as OpenAI's chat completions write it)"
+                .to_owned()
+        })?;
+        Ok(ToolDef {
+            name,
+            description: w.description,
+            parameters: w.parameters.unwrap_or_else(any_object),
+        })
+    }
 }
 
 fn any_object() -> Value {
