@@ -108,18 +108,8 @@ pub fn candidates(text: &str) -> Vec<Candidate<'_>> {
 pub(crate) fn candidates_and_unread(text: &str) -> (Vec<Candidate<'_>>, bool) {
     let mut out = Vec::new();
     let mut unread = false;
-    // A block within the JSON stays in its text: the parser leaves it out where it stands.
-    let blocks = reasoning_blocks(text);
-    let hidden = blocks
-        .iter()
-        .filter(|b| !b.in_json)
-        .map(|b| b.range.clone());
-    let in_json: Vec<Range<usize>> = blocks
-        .iter()
-        .filter(|b| b.in_json)
-        .map(|b| b.range.clone())
-        .collect();
-    for segment in around(text, hidden) {
+    let (segments, in_json) = segments_and_blocks(text);
+    for segment in segments {
         let seg = &text[segment.clone()];
         push_trimmed(&mut out, text, segment.clone(), Origin::Whole);
         fences(seg, segment.start, text, &mut out);
@@ -128,6 +118,22 @@ pub(crate) fn candidates_and_unread(text: &str) -> (Vec<Candidate<'_>>, bool) {
     }
     in_order(&mut out);
     (out, unread)
+}
+
+/// The segments of `text` outside reasoning blocks, and the blocks within the JSON, which
+/// stay in their segment's text (the parser leaves them out where they stand).
+fn segments_and_blocks(text: &str) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    let blocks = reasoning_blocks(text);
+    let hidden = blocks
+        .iter()
+        .filter(|b| !b.in_json)
+        .map(|b| b.range.clone());
+    let in_json = blocks
+        .iter()
+        .filter(|b| b.in_json)
+        .map(|b| b.range.clone())
+        .collect();
+    (around(text, hidden), in_json)
 }
 
 /// Candidates in the order [`candidates`] gives them: by start, the longer first, then by
@@ -149,18 +155,9 @@ pub(crate) fn in_order(out: &mut Vec<Candidate<'_>>) {
 /// collected where the schema asks for an array. `None` where there are more than one for
 /// every 8 bytes (a list of them would outgrow the text: `{}` repeated).
 pub(crate) fn all_balanced_spans(text: &str) -> Option<Vec<Candidate<'_>>> {
-    let blocks = reasoning_blocks(text);
-    let hidden = blocks
-        .iter()
-        .filter(|b| !b.in_json)
-        .map(|b| b.range.clone());
-    let in_json: Vec<Range<usize>> = blocks
-        .iter()
-        .filter(|b| b.in_json)
-        .map(|b| b.range.clone())
-        .collect();
+    let (segments, in_json) = segments_and_blocks(text);
     let mut out = Vec::new();
-    for segment in around(text, hidden) {
+    for segment in segments {
         let seg = &text[segment.clone()];
         let (spans, _, _) = spans_of(seg, segment.start, &in_json, Some(seg.len() / 8))?;
         for s in spans {
