@@ -242,3 +242,18 @@ fn a_value_taken_from_inside_json_that_failed_says_what_was_left_out() {
         ]
     );
 }
+
+/// A reply of more bracketed spans than extraction keeps (the 16 longest): both say that the
+/// reply held more than was read, even where none of those read was another value (found
+/// by the `repair` fuzz target, whose input this is).
+#[test]
+fn more_spans_than_are_read_is_one_change_in_both() {
+    let raw = "2\t{\u{0}{}}\t{}2\t{\u{0}}{}{}{}}\t{}2\t{\u{0}}{}{}{}\t{}2\t{}\t{}2\t{\u{0}}{}\t\t{}}}2{{}\t{";
+    assert!(agree(raw).is_ok());
+    let r = repair_text(raw, &Options::default()).unwrap();
+    assert!(r.warnings[0]
+        .message
+        .ends_with("the reply holds more, which may be JSON too"));
+    let prose = format!("{}{{\"k\": 1}}", "see {x} and ".repeat(20));
+    assert_eq!(agree(&prose).as_deref(), Ok("{\"k\":1}"));
+}

@@ -105,7 +105,7 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
             }
         }
     }
-    let candidates = extract::candidates(raw);
+    let (candidates, unread) = extract::candidates_and_unread(raw);
     if let Some(chosen) = fenced_answers(&candidates, options) {
         return Ok(RepairedJson {
             json: chosen.value.to_string(),
@@ -114,7 +114,7 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     }
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
-    let ranking = rank(candidates, |text, holds_all| {
+    let mut ranking = rank(candidates, |text, holds_all| {
         let changed = if holds_all {
             changes(text, options, parse_writing).map(|(n, json)| (n, Some(json)))
         } else {
@@ -129,6 +129,8 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
             Err(e) => Outcome::Syntax(e),
         }
     });
+    // (As `repair_text` says them: that the reply held more than was read too.)
+    ranking.unread = unread;
     let extracted = ranking.choice_warnings().len();
     let Some(best) = ranking.best else {
         let e = no_value(raw, None, ranking);
