@@ -530,17 +530,20 @@ impl<'a, O> Ranking<'a, O> {
         let best = self.best.as_ref()?;
         (others > 0 || self.unread).then(|| {
             let plural = if others == 1 { "value" } else { "values" };
-            let mut message = format!(
-                "chose the JSON in {} over {others} other JSON {plural} in the reply",
-                best.candidate.origin.describe()
-            );
-            if self.unread {
-                message.push_str(&format!(
-                    ", of the {} longest bracketed spans of a text that are read: the reply \
-                     holds more, which may be JSON too",
-                    extract::MAX_SPANS
-                ));
-            }
+            let chose = format!("chose the JSON in {}", best.candidate.origin.describe());
+            let max = extract::MAX_SPANS;
+            let message = match (others, self.unread) {
+                (0, _) => format!(
+                    "{chose}: the reply holds more bracketed spans than the {max} longest of a \
+                     text that are read, which may be JSON too"
+                ),
+                (_, false) => format!("{chose} over {others} other JSON {plural} in the reply"),
+                (_, true) => format!(
+                    "{chose} over {others} other JSON {plural} in the reply, of the {max} \
+                     longest bracketed spans of a text that are read: the reply holds more, \
+                     which may be JSON too"
+                ),
+            };
             Warning::new(WarningKind::Extracted, "", message)
         })
     }

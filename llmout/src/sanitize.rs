@@ -200,8 +200,8 @@ impl<'a> Walk<'a> {
     /// `until` (or the end), giving each fix's offset to `fixes`. A character that takes
     /// the ones after it (an escape, a line break dropped as layout with the indentation
     /// after it) takes them whole, so the walk always stops between the input's units.
-    /// (`PARTS`: whether to stop at all; without, the loop is [`sanitize`]'s, check and all
-    /// compiled out.)
+    /// With `PARTS` false the walk never stops early: the check is compiled out of
+    /// [`sanitize`]'s own loop.
     fn write<const PARTS: bool>(&mut self, out: &mut String, fixes: &mut impl Fixes, until: usize) {
         let input = self.input;
         let base = self.pos;
