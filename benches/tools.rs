@@ -100,6 +100,13 @@ fn replies() -> Vec<(&'static str, String)> {
         .map(|i| format!("{{\"name\": \"lookup\", \"parameters\": {{\"id\": {i}}}}}"))
         .collect::<Vec<_>>()
         .join("; ");
+    let fenced: String = (0..n)
+        .map(|i| {
+            format!(
+                "```json\n{{\"name\": \"lookup\", \"arguments\": {{\"id\": {i}}}}}\n```\nNext:\n"
+            )
+        })
+        .collect();
     vec![
         ("hermes", format!("I'll read them all.\n{hermes}")),
         (
@@ -131,6 +138,7 @@ fn replies() -> Vec<(&'static str, String)> {
             "llama3_json_after_prose",
             format!("Looking them up. {llama}"),
         ),
+        ("json_call_per_fence", format!("Looking them up.\n{fenced}")),
         (
             "hy3_suffixed",
             format!("<think:opensource>Many.</think:opensource><tool_calls:opensource>\n{hy3}</tool_calls:opensource>"),

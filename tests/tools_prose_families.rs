@@ -6,7 +6,7 @@
 mod common;
 
 use common::{call, streams_like_parse};
-use llmout::tools::parse;
+use llmout::tools::{parse, Stream};
 use serde_json::json;
 
 #[test]
@@ -44,11 +44,128 @@ fn llama3_json_calls_separated_by_semicolons_after_prose() {
         Some("; {\"name\": \"c\", \"parameters\": {\"q\": \"ha")
     );
     streams_like_parse(reply);
+    // An array of calls after the first call: its calls join when it closes.
+    let reply = "{\"name\": \"a\", \"parameters\": {}}; [{\"name\": \"b\", \"parameters\": {}}, {\"name\": \"c\", \"parameters\": {}}]";
+    assert_eq!(parse(reply).tool_calls.len(), 3);
+    streams_like_parse(reply);
     // JSON that is no call after the first call ends the list: it is content.
     let reply = "{\"name\": \"a\", \"parameters\": {}}; {\"note\": \"not a call\"}";
     let r = parse(reply);
     assert_eq!(r.tool_calls, [call(None, "a", json!({}))]);
     assert_eq!(r.content.as_deref(), Some("; {\"note\": \"not a call\"}"));
+    streams_like_parse(reply);
+}
+
+#[test]
+fn one_call_to_a_markdown_fence() {
+    // Each fence that starts with calls holds calls; the prose between them and a fence of
+    // code stay content.
+    let reply = "Two lookups.\n```json\n{\"name\": \"lookup\", \"arguments\": {\"id\": 7}}\n```\nThen the other one:\n\n```\n{\"name\": \"lookup\", \"arguments\": {\"id\": 8}}\n```\n```python\nprint({\"name\": 1})\n```\n~~~json\n[{\"name\": \"save\", \"arguments\": {}}, {\"name\": \"close\", \"arguments\": {}}]\n~~~";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "lookup", json!({"id": 7})),
+            call(None, "lookup", json!({"id": 8})),
+            call(None, "save", json!({})),
+            call(None, "close", json!({})),
+        ]
+    );
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Two lookups.\n\nThen the other one:\n\n\n```python\nprint({\"name\": 1})\n```")
+    );
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    streams_like_parse(reply);
+
+    // Calls then text in one fence: the calls are calls, the text and the fence stay. Calls
+    // separated by `;` in a fence are all read.
+    let reply = "```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n```json\n{\"name\": \"b\", \"arguments\": {}};\n{\"name\": \"c\", \"arguments\": {}}\nas asked\n```";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "a", json!({})),
+            call(None, "b", json!({})),
+            call(None, "c", json!({})),
+        ]
+    );
+    assert_eq!(r.content.as_deref(), Some("```json\n\nas asked\n```"));
+    streams_like_parse(reply);
+
+    // The stream shows a call in a later fence while it is written.
+    let mut s = Stream::new();
+    s.push("```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n```json\n{\"name\": \"b\", \"arguments\": {\"q\": \"wh");
+    assert_eq!(s.calls(), [call(None, "a", json!({}))]);
+    let current = s.current().expect("a call being written");
+    assert_eq!(current.name, Some("b"));
+    assert_eq!(current.arguments(), Some(&json!({"q": "wh"})));
+    s.push("y\"}}\n");
+    assert_eq!(
+        s.calls(),
+        [
+            call(None, "a", json!({})),
+            call(None, "b", json!({"q": "why"}))
+        ]
+    );
+    assert!(s.current().is_none());
+}
+
+#[test]
+fn json_that_is_no_call_before_the_calls_is_passed_over_live() {
+    // `parse` takes the first JSON that is calls; the stream looks on past a value that is
+    // none, and shows the calls as they come.
+    let reply = "The plan: {\"steps\": 2}\n```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n```json\n{\"name\": \"b\", \"arguments\": {}}\n```";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "a", json!({})), call(None, "b", json!({}))]
+    );
+    assert_eq!(r.content.as_deref(), Some("The plan: {\"steps\": 2}"));
+    streams_like_parse(reply);
+    let mut s = Stream::new();
+    s.push(&reply[..reply.find("{}}").unwrap()]);
+    assert_eq!(s.current().and_then(|c| c.name), Some("a"));
+}
+
+#[test]
+fn fences_after_the_first_call_are_read_as_extraction_reads_fences() {
+    // A call shown inside a fence of another kind is part of that fence's text, not a fence
+    // of its own: no call. The `{...}` that is no call stays content.
+    let reply = "```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n````markdown\nWrite:\n```json\n{\"name\": \"b\", \"arguments\": {}}\n```\n````\n```json\n{\"note\": 1}\n```\n  ```\n  {\"name\": \"c\", \"arguments\": {}}\n  ```";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "a", json!({})), call(None, "c", json!({}))]
+    );
+    assert_eq!(
+        r.content.as_deref(),
+        Some("````markdown\nWrite:\n```json\n{\"name\": \"b\", \"arguments\": {}}\n```\n````\n```json\n{\"note\": 1}\n```")
+    );
+    streams_like_parse(reply);
+
+    // A reply cut off in a later fence: its complete calls are calls; a call cut off is
+    // content, and a warning says so.
+    let reply = "```json\n{\"name\": \"a\", \"arguments\": {}}\n```\n```json\n{\"name\": \"b\", \"arguments\": {}}\n{\"name\": \"c\", \"arguments\": {\"q\": \"lo";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "a", json!({})), call(None, "b", json!({}))]
+    );
+    assert_eq!(
+        r.content.as_deref(),
+        Some("```json\n\n{\"name\": \"c\", \"arguments\": {\"q\": \"lo")
+    );
+    assert_eq!(
+        r.warnings
+            .iter()
+            .map(|w| (w.path.as_str(), &*w.message))
+            .collect::<Vec<_>>(),
+        [(
+            "/tool_calls",
+            "tool calls were cut off; the text is kept as content"
+        )]
+    );
     streams_like_parse(reply);
 }
 

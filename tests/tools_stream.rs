@@ -491,6 +491,58 @@ proptest! {
         stream_in(reply, &sizes, first);
     }
 
+    /// Replies with no marker made of prose lines and fences (of calls, of code, of calls
+    /// then text, of JSON that is no call, left open, a call cut off at the end), in any
+    /// chunks: the live calls are the first calls `parse` finds and, at the end, all of them.
+    #[test]
+    fn calls_in_fences_stream_as_parse_reads_them(
+        blocks in proptest::collection::vec(
+            (
+                proptest::sample::select(vec!["Sure.\n", "text ``` inline\n", "\n"]),
+                proptest::sample::select(vec![
+                    ("```json\n", "```\n"), ("```\n", "```"), ("~~~\n", "~~~\n"),
+                    ("  ```\n", "  ```\n"), ("```python\n", "```\n"),
+                ]),
+                proptest::collection::vec(
+                    proptest::sample::select(vec![
+                        "{\"name\": \"a\", \"arguments\": {\"k\": \"v\"}}\n",
+                        "{\"name\": \"b\", \"arguments\": {}}; {\"name\": \"a\", \"arguments\": {}}\n",
+                        "[{\"name\": \"c\", \"arguments\": {}}, {\"name\": \"d\", \"arguments\": {}}],\n",
+                        "{\"note\": \"```\"}\n", "x = {1: 2}\n", "\n", "as asked\n",
+                    ]),
+                    0..3,
+                ),
+            ),
+            0..6,
+        ),
+        cut in proptest::sample::select(vec![
+            "",
+            "```json\n{\"name\": \"e\", \"arguments\": {\"q\": \"cut",
+            "```json\n{\"name\": \"e\", \"arguments\": {}}\n",
+        ]),
+        size in 1usize..9,
+    ) {
+        let mut reply = String::new();
+        for (prose, (open, close), body) in &blocks {
+            reply.push_str(prose);
+            reply.push_str(open);
+            reply.extend(body.iter().copied());
+            reply.push_str(close);
+        }
+        reply.push_str(cut);
+        let expected = parse(&reply).tool_calls;
+        let mut s = Stream::new();
+        for chunk in chunks(&reply, size) {
+            s.push(chunk);
+            let live = s.calls();
+            prop_assert!(
+                live.len() <= expected.len() && live[..] == expected[..live.len()],
+                "{:?}: live {:?}, parse {:?}", reply, live, expected
+            );
+        }
+        prop_assert_eq!(s.calls(), &expected[..], "{:?}", reply);
+    }
+
     #[test]
     fn any_text_in_any_chunks_never_panics_and_finishes_as_parse(
         parts in proptest::collection::vec(

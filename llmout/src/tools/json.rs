@@ -8,6 +8,7 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::family::Found;
+use super::fenced::LaterFences;
 use super::json_text::{self, Repaired};
 use super::pythonic::pythonic_reply;
 use super::read::call_from_json;
@@ -25,7 +26,8 @@ pub(crate) fn read(t: &str, found: &mut Found) {
 
 /// No marker: a JSON envelope, call, OpenAI-shaped object or array of calls, whole, fenced or
 /// in prose. The first candidate span that is one wins; more calls may follow it, separated by
-/// `;`, commas or white space (Llama 3's JSON calls after prose).
+/// `;`, commas or white space (Llama 3's JSON calls after prose), and in each later markdown
+/// fence whose body starts with calls.
 fn json_values(t: &str, found: &mut Found) {
     match first(t, found) {
         First::Envelope(range) => {
@@ -40,7 +42,9 @@ fn json_values(t: &str, found: &mut Found) {
                 let first = found.calls.len() - following_value_count(t, &range);
                 found.calls.truncate(first);
                 found.calls.extend(calls);
+                let end = chain.end;
                 found.taken.push(chain);
+                LaterFences::new(end).walk(t, true, found);
                 return;
             }
             let mut end = range.end;
@@ -49,6 +53,7 @@ fn json_values(t: &str, found: &mut Found) {
                 found.taken.push(end..next);
                 end = next;
             }
+            LaterFences::new(end).walk(t, true, found);
         }
         First::Nothing => {}
     }
@@ -125,11 +130,7 @@ fn first(t: &str, found: &mut Found) -> First {
         };
         if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
             if looks_like_calls(&value) && !warned {
-                found.warnings.push(Warning::new(
-                    WarningKind::ItemDropped,
-                    "/tool_calls",
-                    "tool calls were cut off; the text is kept as content",
-                ));
+                cut_off(found);
                 warned = true;
             }
             continue;
@@ -143,6 +144,25 @@ fn first(t: &str, found: &mut Found) -> First {
         }
     }
     First::Nothing
+}
+
+/// Says that calls were cut off, and kept as content.
+fn cut_off(found: &mut Found) {
+    found.warnings.push(Warning::new(
+        WarningKind::ItemDropped,
+        "/tool_calls",
+        "tool calls were cut off; the text is kept as content",
+    ));
+}
+
+/// Says so where `text`, a JSON value that never closes, is calls cut off.
+pub(crate) fn warn_if_cut_off_calls(text: &str, found: &mut Found) {
+    let cut = Repaired::read(text, found).is_ok_and(|(value, repairs)| {
+        repairs.iter().any(|r| r.kind == RepairKind::Truncated) && looks_like_calls(&value)
+    });
+    if cut {
+        cut_off(found);
+    }
 }
 
 /// The calls a JSON value following other calls holds: a call, or an array of nothing but

@@ -7,7 +7,7 @@
 //!
 //! | family | markers | example reply |
 //! |---|---|---|
-//! | JSON (no marker) | none: a JSON envelope `{"content", "tool_calls"/"toolCalls", "needs_more_work"/"needsMoreWork"}`, a `{"name", "arguments"}` call, OpenAI-shaped `{"tool_calls": [{"id", "function": {"name", "arguments": "<json>"}}]}`, or an array of calls; whole, fenced or in prose; more calls may follow the first after `;` (Llama 3) | `Checking. {"name": "ls", "parameters": {"dir": "/"}}; {"name": "pwd", "parameters": {}}` |
+//! | JSON (no marker) | none: a JSON envelope `{"content", "tool_calls"/"toolCalls", "needs_more_work"/"needsMoreWork"}`, a `{"name", "arguments"}` call, OpenAI-shaped `{"tool_calls": [{"id", "function": {"name", "arguments": "<json>"}}]}`, or an array of calls; whole, fenced or in prose; more calls may follow the first after `;` (Llama 3), and in each later markdown fence that starts with calls | `Checking. {"name": "ls", "parameters": {"dir": "/"}}; {"name": "pwd", "parameters": {}}` |
 //! | pythonic (Llama 3.2 / 4, no marker) | none: a list of calls heading the reply (`]` optional), or a reply that is nothing but calls | `[get_weather(city='Paris', days=[1, 2]), now()]` |
 //! | `<function_calls>` (also `antml:`-prefixed; OLMo 3) | `<function_calls>…</function_calls>` | `<function_calls>[{"name": "ls", "arguments": {}}]</function_calls>`; OLMo 3: `<function_calls>\nls(dir="/")\n</function_calls>` |
 //! | Anthropic | `<invoke name="…">` (wrapper and `antml:` prefix optional) | `<invoke name="search"><parameter name="q">rust</parameter></invoke>` |
@@ -98,6 +98,7 @@ mod cohere;
 mod deepseek;
 mod dsml;
 mod family;
+mod fenced;
 mod function_call;
 mod function_calls;
 mod function_gemma;

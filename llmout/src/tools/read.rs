@@ -426,31 +426,66 @@ pub(crate) fn quoted_attr(s: &str) -> Option<(String, usize)> {
 /// The end of the JSON value starting at `s[0]` (`{` or `[`), string-aware; `None` when it
 /// does not close.
 pub(crate) fn json_end(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
-    for (i, &c) in b.iter().enumerate() {
-        if in_str {
-            match (esc, c) {
-                (true, _) => esc = false,
-                (false, b'\\') => esc = true,
-                (false, b'"') => in_str = false,
+    JsonEnd::default().read(s)
+}
+
+/// [`json_end`] on text that is still arriving: each call reads only what was added since the
+/// last.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct JsonEnd {
+    read: usize,
+    depth: usize,
+    in_str: bool,
+    esc: bool,
+}
+
+impl JsonEnd {
+    /// Reads `s` (the value's text so far, grown since the last call) from where it stopped:
+    /// the value's end once it closes.
+    pub(crate) fn read(&mut self, s: &str) -> Option<usize> {
+        // The state in locals while the loop runs.
+        let JsonEnd {
+            read,
+            mut depth,
+            mut in_str,
+            mut esc,
+        } = *self;
+        let b = s.as_bytes();
+        let mut end = None;
+        let mut i = read;
+        while let Some(&c) = b.get(i) {
+            i += 1;
+            if in_str {
+                match (esc, c) {
+                    (true, _) => esc = false,
+                    (false, b'\\') => esc = true,
+                    (false, b'"') => in_str = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                b'"' => in_str = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    let Some(d) = depth.checked_sub(1) else { break };
+                    depth = d;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
                 _ => {}
             }
-            continue;
         }
-        match c {
-            b'"' => in_str = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
+        *self = JsonEnd {
+            read: i,
+            depth,
+            in_str,
+            esc,
+        };
+        end
     }
-    None
 }
 
 /// JSON calls after `marker` (up to `close` when given), several separated by `;`, commas or

@@ -116,6 +116,16 @@ pub(super) fn body_current(p: &Partial, done: usize) -> Option<CallInProgress<'_
     })
 }
 
+/// The call being written in JSON that joins the calls only once it is complete (calls after
+/// the first ones): shown only when it is one call, since the calls of an array written
+/// before it are not calls yet.
+pub(super) fn value_current(p: &Partial) -> Option<CallInProgress<'_>> {
+    calls_base(p.value()?)
+        .is_none()
+        .then(|| body_current(p, 0))
+        .flatten()
+}
+
 /// `object[key]` (an object `depth` levels down, or its member `inner`) as text, once written
 /// in full: not while it is the string being written.
 fn written<'a>(

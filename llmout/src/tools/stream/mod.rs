@@ -12,7 +12,9 @@
 //! * Reasoning blocks are left out as they arrive. The family is the first tool-call marker
 //!   in the visible text, as for [`parse`] (markers are met in text order, so
 //!   the first one seen is the earliest); with no marker, a JSON value or a pythonic call list
-//!   in the prose is read as the calls, and a marker appearing later takes over.
+//!   in the prose is read as the calls, and a marker appearing later takes over. JSON calls
+//!   after the first ones (after `;`, or in later markdown fences) join the calls when their
+//!   value closes; a lone call among them is shown while it is written.
 //! * Each family has a resumable reader: it finds a call's opener, reads its name when the
 //!   name's delimiter has arrived, then its arguments. JSON arguments (and JSON calls, whose
 //!   name is inside) are followed by the same incremental scanner as the typed stream;
@@ -58,11 +60,12 @@ mod scan;
 pub(crate) use reasoning::{suffix_len, visible, Suffix};
 pub(crate) use scan::{find_any, hold_back, hold_back_any, window};
 
-use body::{body_calls, body_current};
+use body::{body_calls, body_current, value_current};
 pub(crate) use python::{PyCalls, PyList};
 use reasoning::Reasoning;
 
 use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named};
+use super::fenced::LaterFences;
 use super::json;
 use super::params::{ParamHead, ParamStyle};
 use super::read::{arguments, calls_from_json};
@@ -269,18 +272,32 @@ impl std::fmt::Debug for Live {
 
 #[derive(Debug, Clone)]
 enum Loose {
-    /// A JSON value in the prose (a call, an array of calls, an envelope).
+    /// A JSON value in the prose (a call, an array of calls, an envelope), looked for from
+    /// `base`.
     Json {
         scan: Box<crate::Stream<Value>>,
         done: usize,
+        base: usize,
     },
     /// A reply that is a pythonic list.
     Python(PyList),
     /// More JSON calls after the first value's calls, separated by `;`, commas or white space:
     /// where the next one may start, and the one being read.
     Follow { pos: usize, scan: Option<ValueScan> },
-    /// Nothing more is read live.
-    Done,
+    /// After those: calls in the markdown fences opened later, and the value being read in
+    /// one (where it starts, and its live view).
+    Fences {
+        walk: LaterFences,
+        shown: Option<(usize, ValueScan)>,
+    },
+}
+
+/// The fences walk after calls that ended at `end`.
+fn fences_after(end: usize) -> Loose {
+    Loose::Fences {
+        walk: LaterFences::new(end),
+        shown: None,
+    }
 }
 
 impl Live {
@@ -326,13 +343,17 @@ impl Live {
     fn current(&self) -> Option<CallInProgress<'_>> {
         if self.family.is_none() {
             return match &self.loose {
-                Some(Loose::Json { scan, done }) => body_current(scan.partial(), *done),
+                Some(Loose::Json { scan, done, .. }) => body_current(scan.partial(), *done),
                 Some(Loose::Python(list)) => {
                     list.call.as_ref().map(|p| CallInProgress::named(&p.call))
                 }
                 Some(Loose::Follow {
                     scan: Some(scan), ..
-                }) => body_current(scan.partial(), 0),
+                })
+                | Some(Loose::Fences {
+                    shown: Some((_, scan)),
+                    ..
+                }) => value_current(scan.partial()),
                 _ => None,
             };
         }
@@ -385,15 +406,16 @@ impl Live {
                 _ => Some(Loose::Json {
                     scan: Box::default(),
                     done: 0,
+                    base: 0,
                 }),
             };
         }
         match &mut self.loose {
-            Some(Loose::Json { scan, done }) => {
+            Some(Loose::Json { scan, done, base }) => {
                 // Fed up to each closing bracket, so that the first value that gives calls is
                 // seen complete exactly where it ends: calls may follow it there (Llama 3's
                 // JSON calls after prose).
-                let mut from = scan.text().len();
+                let mut from = *base + scan.text().len();
                 loop {
                     let piece = v[from..]
                         .bytes()
@@ -410,6 +432,12 @@ impl Live {
                         self.follow(v);
                         return;
                     }
+                    if scan.partial().is_complete() {
+                        // A value that is no calls: the calls may be a later one.
+                        **scan = Default::default();
+                        *done = 0;
+                        *base = from;
+                    }
                     if from == v.len() {
                         break;
                     }
@@ -419,11 +447,13 @@ impl Live {
                 list.read(v, &mut self.calls);
             }
             Some(Loose::Follow { .. }) => self.follow(v),
-            Some(Loose::Done) | None => {}
+            Some(Loose::Fences { .. }) => self.fences(v),
+            None => {}
         }
     }
 
-    /// Reads the JSON calls that follow the first value's, one value at a time.
+    /// Reads the JSON calls that follow the first value's, one value at a time; then the
+    /// calls in later fences.
     fn follow(&mut self, v: &str) {
         while let Some(Loose::Follow { pos, scan }) = &mut self.loose {
             match scan {
@@ -442,10 +472,10 @@ impl Live {
                                     *pos = end;
                                     *scan = None;
                                 }
-                                None => self.loose = Some(Loose::Done),
+                                None => self.loose = Some(fences_after(*pos)),
                             }
                         }
-                        None if sc.stalled() => self.loose = Some(Loose::Done),
+                        None if sc.stalled() => self.loose = Some(fences_after(*pos)),
                         None => return,
                     }
                 }
@@ -454,10 +484,32 @@ impl Live {
                     match v.as_bytes().get(*pos) {
                         None => return,
                         Some(b'{' | b'[') => *scan = Some(ValueScan::at(*pos)),
-                        Some(_) => self.loose = Some(Loose::Done),
+                        Some(_) => self.loose = Some(fences_after(*pos)),
                     }
                 }
             }
+        }
+        self.fences(v);
+    }
+
+    /// Reads the calls in the fences after the first calls, each once its value has closed;
+    /// the value being written is shown meanwhile.
+    fn fences(&mut self, v: &str) {
+        if let Some(Loose::Fences { walk, shown }) = &mut self.loose {
+            let mut found = Found::default();
+            walk.walk(v, false, &mut found);
+            self.calls.extend(found.calls.into_vec());
+            *shown = walk.open_value().map(|start| match shown.take() {
+                Some((at, mut scan)) if at == start => {
+                    scan.advance(v);
+                    (at, scan)
+                }
+                _ => {
+                    let mut scan = ValueScan::at(start);
+                    scan.advance(v);
+                    (start, scan)
+                }
+            });
         }
     }
 
