@@ -8,6 +8,7 @@
 //!    objects one by one, all of them: [`collected`]), deserialize; last resort: its required
 //!    fields only.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -116,9 +117,9 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
     let mut ranking = rank(candidates, |text, holds_all| {
         let changed = if holds_all {
-            changes(text, options, parse_writing).map(|(n, json)| (n, Some(json)))
+            changes(text, options, WRITING).map(|(n, json)| (n, Some(json)))
         } else {
-            changes(text, options, parse_counting).map(|(n, ())| (n, None))
+            changes(text, options, COUNTING).map(|(n, ())| (n, None))
         };
         match changed {
             Ok((n, json)) => Outcome::Parsed {
@@ -146,7 +147,7 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     };
     let json = match best.out {
         Some(json) => json,
-        None => changes(best.candidate.text, options, parse_writing)?.1,
+        None => changes(best.candidate.text, options, WRITING)?.1,
     };
     Ok(RepairedJson {
         json,
@@ -154,22 +155,50 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
     })
 }
 
-/// A lenient parse for [`changes`]: fixes, of which repeated keys, and what it produced.
-type Run<T> = fn(&str, &RepairOptions) -> Result<(usize, usize, T), repair::RepairError>;
+/// How [`changes`] reads a candidate: `parse` with the lenient parser, and `valid` a candidate
+/// that is valid JSON once sanitized, given the sanitized text.
+struct Run<T> {
+    parse: fn(&str, &RepairOptions) -> Ran<T>,
+    valid: fn(Cow<'_, str>) -> Ran<T>,
+}
+
+/// What a [`Run`] came to: fixes, of which repeated keys, and what it produced.
+type Ran<T> = Result<(usize, usize, T), repair::RepairError>;
+
+/// Writes the JSON text.
+const WRITING: Run<String> = Run {
+    parse: parse_writing,
+    valid: valid_writing,
+};
+
+/// Only counts.
+const COUNTING: Run<()> = Run {
+    parse: parse_counting,
+    valid: |json| parse_counting(&json, &valid_json_options()),
+};
+
+/// JSON valid once sanitized, written. A large sanitized copy that the parser reads with no
+/// fix is written over itself ([`repair::compact`]): the input, the copy and the output at
+/// once would be three texts as large as the reply.
+fn valid_writing(json: Cow<'_, str>) -> Ran<String> {
+    let options = valid_json_options();
+    match json {
+        Cow::Owned(json)
+            if json.len() >= READ_SANITIZED && repair::count(&json, &options)?.fixes == 0 =>
+        {
+            Ok((0, 0, repair::compact::compact_in_place(json)))
+        }
+        json => parse_writing(&json, &options),
+    }
+}
 
 /// The lenient parse that writes the JSON text.
-fn parse_writing(
-    text: &str,
-    options: &RepairOptions,
-) -> Result<(usize, usize, String), repair::RepairError> {
+fn parse_writing(text: &str, options: &RepairOptions) -> Ran<String> {
     repair::to_string_counted(text, options).map(|c| (c.fixes, c.duplicate_keys, c.json))
 }
 
 /// The lenient parse that only counts.
-fn parse_counting(
-    text: &str,
-    options: &RepairOptions,
-) -> Result<(usize, usize, ()), repair::RepairError> {
+fn parse_counting(text: &str, options: &RepairOptions) -> Ran<()> {
     repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, ()))
 }
 
@@ -193,14 +222,14 @@ fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(u
         let (sanitized, sanitizer_fixes) = sanitize::sanitize_counted(text);
         if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized).is_ok() {
             // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
-            if let Ok((fixes, duplicate_keys, out)) = run(&sanitized, &valid_json_options()) {
+            if let Ok((fixes, duplicate_keys, out)) = (run.valid)(sanitized) {
                 if fixes == duplicate_keys {
                     return Ok((sanitizer_fixes, out));
                 }
             }
         }
     }
-    match run(text, &repair_options(options)) {
+    match (run.parse)(text, &repair_options(options)) {
         Ok((fixes, _, out)) => Ok((fixes, out)),
         Err(e) => Err(syntax_error(e, text, options)),
     }
@@ -1657,6 +1686,35 @@ mod tests {
         assert_eq!(value["text"].as_str().map(str::len), Some(160_000));
         assert_eq!((value["n"].clone(), fixes), (json!([1, 2500.0]), vec![10]));
         assert_eq!(strict_sanitized("{\"a\": \"x\ty\", b: 1}", 0), None);
+    }
+
+    #[test]
+    fn a_large_reply_valid_once_sanitized_is_written_over_its_copy() {
+        // What the parser writes from the sanitized copy, as below a MiB.
+        const BESIDE: Run<String> = Run {
+            parse: parse_writing,
+            valid: |json| parse_writing(&json, &valid_json_options()),
+        };
+        // Over a MiB, in a fence: the sanitizer's fixes, escapes that are written shorter,
+        // white space; a key given twice and a lone surrogate (fixes of the parser's) are
+        // written by the parser.
+        let body = "\u{1}\\q\t\\u0041\\/\\ud83d\\ude00 é".repeat(50_000);
+        for (tail, count) in [("", 1), (", \"a\": 2", 1), (", \"b\": \"\\udc00\"", 3)] {
+            let raw = format!(
+                "Here:\n```json\n{{ \"a\" : \"{body}\" ,\n \"n\": [1, 2.50e3]{tail} }}\n```"
+            );
+            let candidate = &raw[raw.find('{').unwrap()..raw.rfind('}').unwrap() + 1];
+            let options = Options::default();
+            let beside = changes(candidate, &options, BESIDE).unwrap();
+            assert!(
+                changes(candidate, &options, WRITING).unwrap() == beside,
+                "{tail}"
+            );
+            let r = repair_json(&raw, &options).unwrap();
+            assert!(r.json == beside.1, "{tail}");
+            assert_eq!((r.changes, beside.0), (count, count), "{tail}");
+            assert_eq!(repair_text(&raw, &options).unwrap().warnings.len(), count);
+        }
     }
 
     proptest! {

@@ -106,6 +106,7 @@
 //! ]);
 //! ```
 
+pub(crate) mod compact;
 pub(crate) mod items;
 mod log;
 mod node;

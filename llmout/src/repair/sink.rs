@@ -753,20 +753,27 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
         }
     }
     /// Inside a container (a top-level string is kept decoded, see `root_string`), a
-    /// string is written a part at a time.
+    /// string is written a part at a time; without values, its parts are passed over, so
+    /// that no string is held whole.
     fn begin_string(&mut self) -> bool {
-        if !VALUES || self.frames.is_empty() {
+        if self.frames.is_empty() {
             return false;
         }
         self.before_value();
-        self.out.push('"');
+        if VALUES {
+            self.out.push('"');
+        }
         true
     }
     fn string_part(&mut self, part: &str) {
-        escape_body(&mut self.out, part);
+        if VALUES {
+            escape_body(&mut self.out, part);
+        }
     }
     fn end_string(&mut self) {
-        self.out.push('"');
+        if VALUES {
+            self.out.push('"');
+        }
     }
     fn begin_object(&mut self) {
         self.open(true);
@@ -963,7 +970,7 @@ fn is_finite(text: &str) -> bool {
 
 /// What each byte becomes inside a JSON string: 0 for itself, else the letter after the
 /// backslash (`u` for `\u00XX`), as `serde_json` escapes.
-static ESCAPE: [u8; 256] = {
+pub(crate) static ESCAPE: [u8; 256] = {
     let mut table = [0u8; 256];
     let mut c = 0;
     while c < 0x20 {
