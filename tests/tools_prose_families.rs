@@ -48,6 +48,13 @@ fn llama3_json_calls_separated_by_semicolons_after_prose() {
     let reply = "{\"name\": \"a\", \"parameters\": {}}; [{\"name\": \"b\", \"parameters\": {}}, {\"name\": \"c\", \"parameters\": {}}]";
     assert_eq!(parse(reply).tool_calls.len(), 3);
     streams_like_parse(reply);
+    // While the array's first call is written, it is the call shown; not the second.
+    let mut s = Stream::new();
+    s.push(&reply[..reply.find("{}}, ").unwrap()]);
+    assert_eq!(s.current().and_then(|c| c.name), Some("b"));
+    s.push(&reply[reply.find("{}}, ").unwrap()..reply.rfind("{}").unwrap()]);
+    assert_eq!(s.calls().len(), 1);
+    assert!(s.current().is_none());
     // JSON that is no call after the first call ends the list: it is content.
     let reply = "{\"name\": \"a\", \"parameters\": {}}; {\"note\": \"not a call\"}";
     let r = parse(reply);

@@ -116,14 +116,21 @@ pub(super) fn body_current(p: &Partial, done: usize) -> Option<CallInProgress<'_
     })
 }
 
-/// The call being written in JSON that joins the calls only once it is complete (calls after
-/// the first ones): shown only when it is one call, since the calls of an array written
-/// before it are not calls yet.
+/// The call being written in JSON whose calls join only once it is complete (calls after
+/// the first ones): one call, or the first of an array. A later item is not shown, since
+/// the calls written before it in the array are not calls yet.
 pub(super) fn value_current(p: &Partial) -> Option<CallInProgress<'_>> {
-    calls_base(p.value()?)
-        .is_none()
-        .then(|| body_current(p, 0))
-        .flatten()
+    match calls_base(p.value()?) {
+        None => body_current(p, 0),
+        Some("") if writing_first(p) => body_current(p, 0),
+        Some(_) => None,
+    }
+}
+
+/// Whether the array `p` is being written is at its first item.
+fn writing_first(p: &Partial) -> bool {
+    let len = p.value().and_then(Value::as_array).map_or(0, Vec::len);
+    progress(p, "", len).1 == Some(0)
 }
 
 /// `object[key]` (an object `depth` levels down, or its member `inner`) as text, once written
