@@ -12,9 +12,10 @@
 //! * Reasoning blocks are left out as they arrive. The family is the first tool-call marker
 //!   in the visible text, as for [`parse`] (markers are met in text order, so
 //!   the first one seen is the earliest); with no marker, a JSON value or a pythonic call list
-//!   in the prose is read as the calls, and a marker appearing later takes over. JSON calls
-//!   after the first ones (after `;`, or in later markdown fences) join the calls when their
-//!   value closes; a lone call among them is shown while it is written.
+//!   in the prose is read as the calls (past JSON that is none), and a marker appearing later
+//!   takes over. JSON calls after the first ones (after `;`, or in later markdown fences)
+//!   join the calls when their value closes; meanwhile a lone call, or an array's first, is
+//!   shown while it is written.
 //! * Each family has a resumable reader: it finds a call's opener, reads its name when the
 //!   name's delimiter has arrived, then its arguments. JSON arguments (and JSON calls, whose
 //!   name is inside) are followed by the same incremental scanner as the typed stream;
