@@ -132,3 +132,44 @@ fn a_reasoning_tag_in_a_json_argument_is_text() {
     assert_eq!(r.tool_calls, [call(None, "ls", json!({}))]);
     streams_like_parse(reply);
 }
+
+#[test]
+fn a_reasoning_tag_in_a_parameter_value_is_text() {
+    // A parameter element's text is the value, reasoning tags and all: an opener alone hid
+    // the rest of the reply, a closer alone everything before it, and a pair what stood
+    // between them, without a word.
+    let ns = concat!("antml", ":");
+    for value in [
+        "a <think>b</think> c",
+        "Use <think> tags",
+        "ends with </think>",
+    ] {
+        for reply in [
+            format!("<tool_call>\n<function=write>\n<parameter=content>\n{value}\n</parameter>\n</function>\n</tool_call>"),
+            format!("<function_calls>\n<invoke name=\"write\">\n<parameter name=\"content\">{value}</parameter>\n</invoke>\n</function_calls>"),
+            format!("<{ns}function_calls>\n<{ns}invoke name=\"write\">\n<{ns}parameter name=\"content\">{value}</{ns}parameter>\n</{ns}invoke>\n</{ns}function_calls>"),
+            format!("<tool_call>write\n<arg_key>content</arg_key>\n<arg_value>{value}</arg_value>\n</tool_call>"),
+            format!("<tool_calls:opensource>\n<tool_call:opensource>write<tool_sep:opensource>\n<arg_key:opensource>content</arg_key:opensource>\n<arg_value:opensource>{value}</arg_value:opensource>\n</tool_call:opensource>\n</tool_calls:opensource>"),
+            format!("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"content\" string=\"true\">{value}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"),
+            format!("<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write\"><steptml:parameter name=\"content\">{value}</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"),
+            format!("<function name=\"write\"><param name=\"content\">{value}</param></function>"),
+        ] {
+            let reply = format!("<think>Write it.</think>Writing.\n{reply}");
+            let r = parse(&reply);
+            assert_eq!(r.content.as_deref(), Some("Writing."), "{reply}");
+            assert_eq!(
+                r.tool_calls,
+                [call(None, "write", json!({"content": value}))],
+                "{reply}"
+            );
+            assert!(r.warnings.is_empty(), "{reply}: {:?}", r.warnings);
+            streams_like_parse(&reply);
+        }
+    }
+    // Reasoning after the parameter's closer is reasoning again.
+    let reply = "<function_calls>\n<invoke name=\"a\">\n<parameter name=\"p\">1</parameter>\n</invoke>\n</function_calls><think>done?</think>Done.";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Done."));
+    assert_eq!(r.tool_calls, [call(None, "a", json!({"p": 1}))]);
+    streams_like_parse(reply);
+}

@@ -3,7 +3,9 @@
 //! of families that write their own ([`EXTRA`]), and the suffixed `<think:opensource>` of
 //! Tencent's Hy3 tokenizers. A tag written inside a quoted string within brackets or
 //! parentheses (a call's argument that mentions `<think>`) is that string's text, as
-//! [`visible_segments`](crate::extract::visible_segments) has it.
+//! [`visible_segments`](crate::extract::visible_segments) has it; so is one inside a
+//! parameter element's value (`<parameter=content>…</parameter>` and its kin, see
+//! [`PARAM_NAMES`]).
 
 use std::borrow::Cow;
 
@@ -53,6 +55,8 @@ pub(super) struct Reasoning {
     inside: bool,
     /// The visible text read so far, for the string a tag may be in.
     strings: Strings,
+    /// The closer of the parameter element the text is in (see [`param_open`]).
+    param: Option<String>,
 }
 
 const REASONING: [&str; 3] = ["think", "thinking", "reasoning"];
@@ -78,12 +82,31 @@ impl Reasoning {
                 self.strings.read(&b[self.pos..at]);
             }
             self.pos = at;
-            let found = match tag(&b[at..], true) {
-                // Written inside a string: the string's text.
-                Tag::Open(_) | Tag::Close(_) if !self.inside && self.strings.in_string() => {
-                    Tag::None
-                }
-                found => found,
+            let found = match (&self.param, self.inside) {
+                // In a parameter's value, tags are its text, up to its closer.
+                (Some(close), false) => match &b[at..] {
+                    rest if rest.starts_with(close.as_bytes()) => {
+                        self.param = None;
+                        Tag::None
+                    }
+                    rest if close.as_bytes().starts_with(rest) => Tag::Partial,
+                    _ => Tag::None,
+                },
+                _ => match tag(&b[at..], true) {
+                    // Written inside a string: the string's text.
+                    Tag::Open(_) | Tag::Close(_) if !self.inside && self.strings.in_string() => {
+                        Tag::None
+                    }
+                    Tag::None if !self.inside => match param_open(&b[at..]) {
+                        Param::Open(close) => {
+                            self.param = Some(close);
+                            Tag::None
+                        }
+                        Param::Partial => Tag::Partial,
+                        Param::None => Tag::None,
+                    },
+                    found => found,
+                },
             };
             match found {
                 Tag::Partial => break,
@@ -110,6 +133,72 @@ impl Reasoning {
             }
         }
         reset
+    }
+}
+
+/// The elements whose text is a tool call's parameter value, as the families write them:
+/// `<parameter=p>` (Qwen3-Coder, Seed-OSS), `<parameter name="p">` with or without a
+/// namespace (Anthropic, MiniMax M2, Step-3, DeepSeek's DSML), `<param name="p">`
+/// (MiniCPM) and `<arg_value>` (GLM; with a token suffix, Hunyuan). A reasoning tag inside
+/// one is the value's text, as one inside a quoted string is.
+const PARAM_PREFIXES: [&str; 4] = ["", concat!("antml", ":"), "steptml:", "｜DSML｜"];
+const PARAM_NAMES: [&str; 3] = ["parameter", "param", "arg_value"];
+
+/// What a parameter element's opener at the start of `b` (a `<`) came to.
+enum Param {
+    None,
+    /// The text ends inside what may be one.
+    Partial,
+    /// Its closer.
+    Open(String),
+}
+
+/// The parameter element (see [`PARAM_NAMES`]) whose opener starts `b` (a `<`): its name,
+/// then `=`, white space or `>` (or, for `arg_value`, a token suffix), is written.
+fn param_open(b: &[u8]) -> Param {
+    let mut partial = false;
+    for prefix in PARAM_PREFIXES {
+        for name in PARAM_NAMES {
+            let rest = match strip(&b[1..], prefix).and_then(|rest| strip(rest, name)) {
+                Ok(rest) => rest,
+                Err(cut) => {
+                    partial |= cut;
+                    continue;
+                }
+            };
+            let suffix = match rest.first() {
+                None => {
+                    partial = true;
+                    continue;
+                }
+                Some(b'=' | b'>' | b' ' | b'\t' | b'\n') => "",
+                Some(b':') if name == "arg_value" => match suffix_len(rest) {
+                    // (A suffix holds no `<`, `>` or white space: it ends on a character.)
+                    Suffix::Len(n) => std::str::from_utf8(&rest[..n]).unwrap_or_default(),
+                    Suffix::Partial => {
+                        partial = true;
+                        continue;
+                    }
+                    Suffix::None => continue,
+                },
+                Some(_) => continue,
+            };
+            return Param::Open(format!("</{prefix}{name}{suffix}>"));
+        }
+    }
+    if partial {
+        Param::Partial
+    } else {
+        Param::None
+    }
+}
+
+/// `b` after `p`, when it starts with it; else whether `b` ends inside `p`.
+fn strip<'a>(b: &'a [u8], p: &str) -> Result<&'a [u8], bool> {
+    let p = p.as_bytes();
+    match b.strip_prefix(p) {
+        Some(rest) => Ok(rest),
+        None => Err(b.len() < p.len() && p.starts_with(b)),
     }
 }
 
