@@ -5,7 +5,7 @@
 //! parentheses (a call's argument that mentions `<think>`) is that string's text, as
 //! [`visible_segments`](crate::extract::visible_segments) has it; so is one inside a
 //! parameter element's value (`<parameter=content>…</parameter>` and its kin, see
-//! [`PARAM_NAMES`]).
+//! [`PARAMS`]).
 
 use std::borrow::Cow;
 
@@ -84,13 +84,13 @@ impl Reasoning {
             self.pos = at;
             let found = match (&self.param, self.inside) {
                 // In a parameter's value, tags are its text, up to its closer.
-                (Some(close), false) => match &b[at..] {
-                    rest if rest.starts_with(close.as_bytes()) => {
+                (Some(close), false) => match strip(&b[at..], close) {
+                    Ok(_) => {
                         self.param = None;
                         Tag::None
                     }
-                    rest if close.as_bytes().starts_with(rest) => Tag::Partial,
-                    _ => Tag::None,
+                    Err(true) => Tag::Partial,
+                    Err(false) => Tag::None,
                 },
                 _ => match tag(&b[at..], true) {
                     // Written inside a string: the string's text.
@@ -136,13 +136,19 @@ impl Reasoning {
     }
 }
 
-/// The elements whose text is a tool call's parameter value, as the families write them:
-/// `<parameter=p>` (Qwen3-Coder, Seed-OSS), `<parameter name="p">` with or without a
-/// namespace (Anthropic, MiniMax M2, Step-3, DeepSeek's DSML), `<param name="p">`
-/// (MiniCPM) and `<arg_value>` (GLM; with a token suffix, Hunyuan). A reasoning tag inside
-/// one is the value's text, as one inside a quoted string is.
-const PARAM_PREFIXES: [&str; 4] = ["", concat!("antml", ":"), "steptml:", "｜DSML｜"];
-const PARAM_NAMES: [&str; 3] = ["parameter", "param", "arg_value"];
+/// The elements whose text is a tool call's parameter value, as the families write them
+/// (namespace, name): `<parameter=p>` (Qwen3-Coder, Seed-OSS), `<parameter name="p">` with
+/// or without a namespace (Anthropic, MiniMax M2, Step-3, DeepSeek's DSML), `<param
+/// name="p">` (MiniCPM) and `<arg_value>` (GLM; with a token suffix, Hunyuan). A reasoning
+/// tag inside one is the value's text, as one inside a quoted string is.
+const PARAMS: [(&str, &str); 6] = [
+    ("", "parameter"),
+    ("", "param"),
+    ("", "arg_value"),
+    (concat!("antml", ":"), "parameter"),
+    ("steptml:", "parameter"),
+    ("｜DSML｜", "parameter"),
+];
 
 /// What a parameter element's opener at the start of `b` (a `<`) came to.
 enum Param {
@@ -153,38 +159,46 @@ enum Param {
     Open(String),
 }
 
-/// The parameter element (see [`PARAM_NAMES`]) whose opener starts `b` (a `<`): its name,
-/// then `=`, white space or `>` (or, for `arg_value`, a token suffix), is written.
+/// The parameter element (see [`PARAMS`]) whose opener starts `b` (a `<`): its name, then
+/// `=`, white space or `>` (or, for `arg_value`, a token suffix), is written.
 fn param_open(b: &[u8]) -> Param {
+    // Most tags start otherwise: one comparison for them.
+    let first = match b.get(1) {
+        None => return Param::Partial,
+        Some(&c @ (b'p' | b'a' | b's' | 0xEF)) => c,
+        Some(_) => return Param::None,
+    };
     let mut partial = false;
-    for prefix in PARAM_PREFIXES {
-        for name in PARAM_NAMES {
-            let rest = match strip(&b[1..], prefix).and_then(|rest| strip(rest, name)) {
-                Ok(rest) => rest,
-                Err(cut) => {
-                    partial |= cut;
-                    continue;
-                }
-            };
-            let suffix = match rest.first() {
-                None => {
+    for (prefix, name) in PARAMS {
+        let head = if prefix.is_empty() { name } else { prefix };
+        if head.as_bytes()[0] != first {
+            continue;
+        }
+        let rest = match strip(&b[1..], prefix).and_then(|rest| strip(rest, name)) {
+            Ok(rest) => rest,
+            Err(cut) => {
+                partial |= cut;
+                continue;
+            }
+        };
+        let suffix = match rest.first() {
+            None => {
+                partial = true;
+                continue;
+            }
+            Some(b'=' | b'>' | b' ' | b'\t' | b'\n') => "",
+            Some(b':') if name == "arg_value" => match suffix_len(rest) {
+                // (A suffix holds no `<`, `>` or white space: it ends on a character.)
+                Suffix::Len(n) => std::str::from_utf8(&rest[..n]).unwrap_or_default(),
+                Suffix::Partial => {
                     partial = true;
                     continue;
                 }
-                Some(b'=' | b'>' | b' ' | b'\t' | b'\n') => "",
-                Some(b':') if name == "arg_value" => match suffix_len(rest) {
-                    // (A suffix holds no `<`, `>` or white space: it ends on a character.)
-                    Suffix::Len(n) => std::str::from_utf8(&rest[..n]).unwrap_or_default(),
-                    Suffix::Partial => {
-                        partial = true;
-                        continue;
-                    }
-                    Suffix::None => continue,
-                },
-                Some(_) => continue,
-            };
-            return Param::Open(format!("</{prefix}{name}{suffix}>"));
-        }
+                Suffix::None => continue,
+            },
+            Some(_) => continue,
+        };
+        return Param::Open(format!("</{prefix}{name}{suffix}>"));
     }
     if partial {
         Param::Partial
@@ -193,13 +207,17 @@ fn param_open(b: &[u8]) -> Param {
     }
 }
 
-/// `b` after `p`, when it starts with it; else whether `b` ends inside `p`.
+/// `b` after `p`, when it starts with it; else whether `b` ends inside `p`. (A byte loop:
+/// the markers are short, and this runs at every tag.)
 fn strip<'a>(b: &'a [u8], p: &str) -> Result<&'a [u8], bool> {
-    let p = p.as_bytes();
-    match b.strip_prefix(p) {
-        Some(rest) => Ok(rest),
-        None => Err(b.len() < p.len() && p.starts_with(b)),
+    for (i, &c) in p.as_bytes().iter().enumerate() {
+        match b.get(i) {
+            None => return Err(true),
+            Some(&d) if d != c => return Err(false),
+            Some(_) => {}
+        }
     }
+    Ok(&b[p.len()..])
 }
 
 enum Tag {
