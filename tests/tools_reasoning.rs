@@ -153,6 +153,8 @@ fn a_reasoning_tag_in_a_parameter_value_is_text() {
             format!("<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"write\">\n<｜DSML｜parameter name=\"content\" string=\"true\">{value}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>"),
             format!("<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"write\"><steptml:parameter name=\"content\">{value}</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"),
             format!("<function name=\"write\"><param name=\"content\">{value}</param></function>"),
+            format!("{NS}<tool_call>\n{NS}<invoke name=\"write\">\n{NS}<content>{value}{NS}</content>\n{NS}</invoke>\n{NS}</tool_call>"),
+            format!("{NS}<tool_call>{NS}  <invoke name=\"write\">{NS}<content>{value}{NS}</content>{NS}</invoke>{NS}</tool_call>"),
         ] {
             let reply = format!("<think>Write it.</think>Writing.\n{reply}");
             let r = parse(&reply);
@@ -166,6 +168,26 @@ fn a_reasoning_tag_in_a_parameter_value_is_text() {
             streams_like_parse(&reply);
         }
     }
+    // In MiniMax M3, where arguments are elements named after them, the same holds of an
+    // object's member; an `<invoke` without the namespace token before it is no call.
+    let reply = format!("{NS}<tool_call>{NS}<invoke name=\"edit\">{NS}<change>{NS}<old>x</think>{NS}</old>{NS}<new><think>y{NS}</new>{NS}</change>{NS}</invoke>{NS}</tool_call>");
+    let r = parse(&reply);
+    assert_eq!(r.content, None);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "edit",
+            json!({"change": {"old": "x</think>", "new": "<think>y"}})
+        )]
+    );
+    streams_like_parse(&reply);
+    let reply = "Say <invoke name=\"a\"> <think>hidden</think>shown";
+    assert_eq!(
+        parse(reply).content.as_deref(),
+        Some("Say <invoke name=\"a\"> shown")
+    );
+    streams_like_parse(reply);
     // Reasoning after the parameter's closer is reasoning again.
     let reply = "<function_calls>\n<invoke name=\"a\">\n<parameter name=\"p\">1</parameter>\n</invoke>\n</function_calls><think>done?</think>Done.";
     let r = parse(reply);

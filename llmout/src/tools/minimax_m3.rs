@@ -27,10 +27,10 @@ use super::read::param_value;
 use super::stream::{hold_back, window};
 use super::{ToolCall, MAX_HEAD};
 
-const NS: &str = "]<]minimax[>[";
+pub(crate) const NS: &str = "]<]minimax[>[";
 
 /// How much white space may come between the namespace token and its tag.
-const MAX_GAP: usize = 64;
+pub(crate) const MAX_GAP: usize = 64;
 
 /// How deep arguments may nest.
 const MAX_DEPTH: usize = 64;

@@ -53,7 +53,9 @@
 //! `<|channel>`, Hy3 `<think:opensource>`, harmony's `analysis`) is never calls and never
 //! content; a closer with no opener (the opener was in the prompt) makes all before it
 //! reasoning. A tag written inside a quoted string within brackets or parentheses (a JSON or
-//! Python argument that mentions `<think>`) is that string's text.
+//! Python argument that mentions `<think>`) is that string's text, and so is one inside a
+//! parameter element (`<parameter=content>`, `<arg_value>` and their kin) or anywhere in a
+//! MiniMax M3 call, whose arguments are elements named after them.
 //!
 //! ```
 //! let r = llmout::tools::parse(

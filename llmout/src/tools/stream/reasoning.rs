@@ -5,11 +5,14 @@
 //! parentheses (a call's argument that mentions `<think>`) is that string's text, as
 //! [`visible_segments`](crate::extract::visible_segments) has it; so is one inside a
 //! parameter element's value (`<parameter=content>…</parameter>` and its kin, see
-//! [`PARAMS`]).
+//! [`PARAMS`]), and so is one anywhere in a MiniMax M3 call, whose arguments are elements
+//! named after them (see [`m3_invoke`]).
 
 use std::borrow::Cow;
 
 use crate::extract::Strings;
+
+use super::super::minimax_m3;
 
 /// Reasoning blocks some families write with markers of their own, opener and closer:
 /// Seed-OSS `<seed:think>`, Cohere Command `<|START_THINKING|>`, MiniMax M3 `<mm:think>`,
@@ -97,7 +100,7 @@ impl Reasoning {
                     Tag::Open(_) | Tag::Close(_) if !self.inside && self.strings.in_string() => {
                         Tag::None
                     }
-                    Tag::None if !self.inside => match param_open(&b[at..]) {
+                    Tag::None if !self.inside => match param_open(b, at) {
                         Param::Open(close) => {
                             self.param = Some(close);
                             Tag::None
@@ -159,12 +162,15 @@ enum Param {
     Open(String),
 }
 
-/// The parameter element (see [`PARAMS`]) whose opener starts `b` (a `<`): its name, then
-/// `=`, white space or `>` (or, for `arg_value`, a token suffix), is written.
-fn param_open(b: &[u8]) -> Param {
+/// The parameter element (see [`PARAMS`]) whose opener starts `text` at `at` (a `<`): its
+/// name, then `=`, white space or `>` (or, for `arg_value`, a token suffix), is written. Or a
+/// MiniMax M3 call's opener (see [`m3_invoke`]).
+fn param_open(text: &[u8], at: usize) -> Param {
+    let b = &text[at..];
     // Most tags start otherwise: one comparison for them.
     let first = match b.get(1) {
         None => return Param::Partial,
+        Some(b'i') => return m3_invoke(text, at),
         Some(&c @ (b'p' | b'a' | b's' | 0xEF)) => c,
         Some(_) => return Param::None,
     };
@@ -202,6 +208,31 @@ fn param_open(b: &[u8]) -> Param {
     }
     if partial {
         Param::Partial
+    } else {
+        Param::None
+    }
+}
+
+/// A MiniMax M3 call's opener at `at` in `text`: `<invoke name=` after the family's
+/// namespace token (white space may come between them, as the family reads it). Its
+/// arguments are elements named after them (`<city>`), which no list of names can know,
+/// so the whole call, up to its `</invoke>`, is read as a parameter value is.
+fn m3_invoke(text: &[u8], at: usize) -> Param {
+    const OPENER: &str = "<invoke name=";
+    match strip(&text[at..], OPENER) {
+        Ok(_) => {}
+        Err(true) => return Param::Partial,
+        Err(false) => return Param::None,
+    }
+    let before = &text[..at];
+    let gap = before
+        .iter()
+        .rev()
+        .take(minimax_m3::MAX_GAP)
+        .take_while(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    if before[..at - gap].ends_with(minimax_m3::NS.as_bytes()) {
+        Param::Open("</invoke>".to_owned())
     } else {
         Param::None
     }
