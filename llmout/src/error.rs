@@ -25,9 +25,19 @@ pub enum ErrorKind {
     /// The value has the schema's shape but breaks constraints it states (`maxLength`,
     /// `pattern`, `minimum`, ...): [`Error::violations`] lists every one.
     Invalid,
+    /// What recovery would record is out of all proportion to the reply: the JSON pointers
+    /// of its changes, moves or violations would hold more than a mebibyte and 16 bytes per
+    /// byte of the reply (a long key above many changes). (The lenient parser's fixes have
+    /// the same bound; past it the reply is a [`Syntax`](ErrorKind::Syntax) error.)
+    TooLarge,
 }
 
 impl ErrorKind {
+    /// A limit met, not a value that does not fit: nothing is dropped or reshaped around it.
+    pub(crate) fn is_limit(self) -> bool {
+        matches!(self, ErrorKind::DepthLimit | ErrorKind::TooLarge)
+    }
+
     /// A short, stable, snake_case name for the kind (used by the CLI and in logs).
     ///
     /// ```
@@ -43,6 +53,7 @@ impl ErrorKind {
             ErrorKind::Forbidden => "forbidden",
             ErrorKind::InvalidSchema => "invalid_schema",
             ErrorKind::Invalid => "invalid",
+            ErrorKind::TooLarge => "too_large",
         }
     }
 }

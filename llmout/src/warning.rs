@@ -87,6 +87,35 @@ pub struct Warning {
     pub message: Cow<'static, str>,
 }
 
+/// How many bytes of JSON pointers the changes recorded for one reply may hold beyond
+/// [`POINTER_PER_LEVEL`] bytes for each level of their values' nesting: a mebibyte, and 16
+/// per byte of the reply. Each change names its value by its whole pointer, so a long key
+/// above many changes (a megabyte key over a hundred thousand fixed items) would make far
+/// more pointer text than reply, quadratic in it; a reply that needs more is refused. What
+/// short keys make is free, and bounded by the depth limit: a change at every level of a
+/// reply nested 90 deep has pointers 20 times its length.
+pub(crate) fn pointer_budget(reply_len: usize) -> usize {
+    (1 << 20) + reply_len.saturating_mul(16)
+}
+
+/// The bytes of a pointer not charged to [`pointer_budget`], per level of nesting: a `/` and
+/// a key of up to 7 bytes, or an index.
+pub(crate) const POINTER_PER_LEVEL: usize = 8;
+
+/// What a pointer of `len` bytes to a value `depth` levels deep costs of [`pointer_budget`].
+pub(crate) fn pointer_charge(len: usize, depth: usize) -> usize {
+    len.saturating_sub(depth.saturating_mul(POINTER_PER_LEVEL))
+}
+
+/// The lenient parser's error message when the pointers of its fixes would hold more than
+/// `budget` bytes.
+pub(crate) fn over_pointer_budget(budget: usize) -> String {
+    format!(
+        "the fixes' JSON pointers would hold over {budget} bytes more than 8 per level of \
+         nesting (a mebibyte and 16 per byte of the reply): a long key above many fixes"
+    )
+}
+
 impl Warning {
     /// Makes a warning.
     pub fn new(

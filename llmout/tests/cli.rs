@@ -1042,3 +1042,58 @@ fn parse_writes_an_array_deeper_in_the_object_item_by_item() {
         assert_same_when_large(&["parse", "--schema", path], reply);
     }
 }
+
+#[test]
+fn a_long_key_above_many_changes_is_an_error_not_gigabytes_of_warnings() {
+    // Two mebibytes of key above 100 000 items (read item by item: the reply is over 1 MiB):
+    // every warning's pointer holds the key, 200 GB of output before.
+    let key = "k".repeat(2 << 20);
+    let strings: Vec<String> = (0..100_000).map(|i| format!("\"{i}\"")).collect();
+    let reply = format!("{{\"{key}\": [{}]}}", strings.join(", "));
+    let ints = serde_json::json!({"type": "array", "items": {"type": "integer"}});
+    for schema in [
+        serde_json::json!({"type": "object", "additionalProperties": ints}),
+        serde_json::json!({"type": "object", "properties": {key.clone(): ints}}),
+    ] {
+        let schema = schema_file("long_key.json", &schema);
+        let o = llmout(
+            &["parse", "--schema", schema.to_str().unwrap()],
+            reply.as_bytes(),
+        );
+        assert_eq!(o.status.code(), Some(1));
+        let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(out["error"]["kind"], "too_large");
+        let message = out["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("expected at most ")
+                && message.ends_with(
+                    " bytes of JSON pointers, beyond 8 per level of nesting, in the changes \
+                     and violations recorded (a mebibyte and 16 per byte of the reply), found \
+                     more: a long key above many of them"
+                ),
+            "{message}"
+        );
+    }
+    // The parser's fixes alike: single-quoted keys.
+    let items: Vec<String> = (0..100_000).map(|i| format!("{{'a': {i}}}")).collect();
+    let reply = format!("{{\"{key}\": [{}]}}", items.join(", "));
+    let any = schema_file("long_key_any.json", &serde_json::json!({}));
+    let o = llmout(
+        &["parse", "--schema", any.to_str().unwrap()],
+        reply.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(out["error"]["kind"], "syntax");
+    let budget = (1 << 20) + 16 * reply.len();
+    let message = out["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with(&format!(
+            "(the fixes' JSON pointers would hold over {budget} bytes more than 8 per level of \
+             nesting (a mebibyte and 16 per byte of the reply): a long key above many fixes at \
+             byte {})",
+            reply.find("{'a': 27}").unwrap() + 8
+        )),
+        "{message}"
+    );
+}

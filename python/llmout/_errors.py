@@ -9,7 +9,7 @@ class LlmoutError(ValueError):
     """A reply that cannot be turned into the value asked for, or a schema llmout cannot use.
 
     ``kind`` is one of ``no_json``, ``syntax``, ``depth_limit``, ``mismatch``, ``ambiguous``,
-    ``forbidden``, ``invalid_schema``, ``invalid``; ``path`` is a JSON pointer (``""`` for the
+    ``forbidden``, ``invalid_schema``, ``invalid``, ``too_large``; ``path`` is a JSON pointer (``""`` for the
     whole value); ``expected`` and ``found`` say what was wanted and what was there. For
     ``invalid`` (a value that breaks its schema's constraints) ``violations`` lists every one
     as ``{"path", "keyword", "expected", "found", "message"}``; it is empty otherwise.

@@ -359,6 +359,7 @@ impl Walker<'_> {
         (w.frames, w.max_frames) = (self.frames, self.max_frames);
         w.path.clone_from(&self.path);
         w.checking = true;
+        w.seen = self.seen;
         let fits = w.value(Cow::Borrowed(v), id, 0).is_ok() && w.violations.is_empty();
         if self.overflow.is_none() {
             self.overflow = w.overflow;
@@ -373,6 +374,7 @@ impl Walker<'_> {
         self.cost += VIOLATION_COST;
         if self.dry == 0 {
             let (keyword, expected, found, message) = describe(&name(&self.path));
+            self.charge(self.path.len());
             self.violations.push(Violation::new(
                 self.path.clone(),
                 keyword,

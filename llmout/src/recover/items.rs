@@ -718,6 +718,8 @@ impl<'s> Items<'s> {
         for key in &path {
             push_key(&mut walker.path, key);
         }
+        // The keys on the way are the reply's too: its pointers may hold as much again.
+        walker.sees(walker.path.len());
         let items = Items {
             base: walker.path.len(),
             walker,
@@ -830,6 +832,7 @@ impl<'s> Items<'s> {
         let w = &mut self.walker;
         self.next += 1;
         w.wrapped = false;
+        w.sees(super::text_len(&item));
         let r = w.value(Cow::Owned(item), self.items, self.depth);
         let r = w.ended(r);
         let cost = u32::try_from(std::mem::take(&mut w.cost)).unwrap_or(u32::MAX);
@@ -1192,6 +1195,7 @@ pub(crate) fn around(
     holes: Vec<(&[String], Option<Error>)>,
 ) -> Around {
     let mut walker = Walker::new(schema, options);
+    walker.sees(super::text_len(&shell));
     walker.holes = holes
         .into_iter()
         .map(|(path, fails)| Hole {
@@ -1236,6 +1240,7 @@ pub(crate) fn unwrap(
     key: &str,
 ) -> Option<Around> {
     let mut walker = Walker::new(schema, options);
+    walker.sees(super::text_len(&shell));
     let value = walker.value(Cow::Owned(shell), schema.root(), 0);
     let value = walker.ended(value).ok()?;
     let mut pointer = String::new();

@@ -76,6 +76,12 @@
 //! limits is not reshaped until some reading fits under them. Schemas whose references loop without
 //! consuming a level of the value are rejected when compiled.
 //!
+//! Each change, move and violation names its value by its whole JSON pointer, so a long key
+//! above many changes would record far more than the reply holds. The pointers recorded may
+//! hold a mebibyte and 16 bytes per byte of the value, beyond 8 bytes per level of nesting
+//! (what short keys make, which the depth limit bounds); past that, recovery is an
+//! [`ErrorKind::TooLarge`] error.
+//!
 //! ```
 //! use llmout::{advanced::recover::recover, schema::Schema, Options};
 //! use serde_json::json;
@@ -192,6 +198,7 @@ pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>, keys: &mut
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
     let mut walker = Walker::new(schema, options);
+    walker.sees(text_len(&value));
     let value = walker.value(Cow::Owned(value), schema.root(), 0);
     let value = walker.ended(value)?;
     if !walker.violations.is_empty() {
@@ -340,6 +347,12 @@ struct Walker<'s> {
     /// Of those, the visits at a hole's path against its items' schema, a lane of bits per
     /// hole (`items::lane`), added with wrapping: only differences are read.
     clean_visits: u64,
+    /// The bytes of the pointers recorded (warnings, moves, violations, containers written
+    /// as text), and about the length as JSON text of the values handed to the walk: the
+    /// pointers may hold [`pointer_budget`](crate::warning::pointer_budget) of that (see
+    /// `Walker::charge`).
+    pointers: usize,
+    seen: usize,
 }
 
 /// What the walker had recorded at a point (see `Walker::saved`).
@@ -350,6 +363,7 @@ struct Saved {
     moves: usize,
     as_text: usize,
     cost: u64,
+    pointers: usize,
 }
 
 /// The items of an array, owned or borrowed.
@@ -447,6 +461,8 @@ impl<'s> Walker<'s> {
             holes: Vec::new(),
             hole_visits: 0,
             clean_visits: 0,
+            pointers: 0,
+            seen: 0,
         }
     }
 }
@@ -464,10 +480,41 @@ impl Walker<'_> {
         }
         self.cost += u64::from(cost);
         if self.dry == 0 {
+            self.charge(self.path.len());
             self.warnings
                 .push(Warning::new(kind, self.path.clone(), message));
         }
         Ok(())
+    }
+
+    /// Counts a value of about `len` bytes as JSON text handed to the walk: what the
+    /// pointers recorded may be measured against.
+    fn sees(&mut self, len: usize) {
+        self.seen = self.seen.saturating_add(len);
+    }
+
+    /// Charges a pointer of `len` bytes recorded at the current depth. Each record names its
+    /// value by its whole pointer, so a long key above many changes would make far more
+    /// pointer text than reply (a megabyte key over a hundred thousand items coerced: a
+    /// hundred gigabytes). Past [`pointer_budget`](crate::warning::pointer_budget) of what the
+    /// walk was handed, the walk ends with an [`ErrorKind::TooLarge`] error (as a limit does,
+    /// see `overflow`). (The frames are the reply's depth and the unions on the way: a bound
+    /// on the depth that is never below it.)
+    fn charge(&mut self, len: usize) {
+        self.pointers += crate::warning::pointer_charge(len, self.frames);
+        let budget = crate::warning::pointer_budget(self.seen);
+        if self.pointers > budget && self.overflow.is_none() {
+            self.overflow = Some(Error::new(
+                ErrorKind::TooLarge,
+                "",
+                format!(
+                    "at most {budget} bytes of JSON pointers, beyond 8 per level of nesting, \
+                     in the changes and violations recorded (a mebibyte and 16 per byte of \
+                     the reply)"
+                ),
+                "more: a long key above many of them",
+            ));
+        }
     }
 
     /// The part of the value under the key or index `from` (of the value at the current path)
@@ -480,6 +527,8 @@ impl Walker<'_> {
                 || self.path.clone(),
                 |to| crate::pointer_push(&self.path, to),
             );
+            self.charge(from_path.len());
+            self.charge(to_path.len());
             self.moves.push((from_path, to_path));
         }
     }
@@ -488,6 +537,8 @@ impl Walker<'_> {
     fn moved_into(&mut self, into: &str) {
         if self.dry == 0 {
             let to = crate::pointer_push(&self.path, into);
+            self.charge(self.path.len());
+            self.charge(to.len());
             self.moves.push((self.path.clone(), to));
         }
     }
@@ -500,6 +551,7 @@ impl Walker<'_> {
             moves: self.moves.len(),
             as_text: self.as_text.len(),
             cost: self.cost,
+            pointers: self.pointers,
         }
     }
 
@@ -510,6 +562,7 @@ impl Walker<'_> {
         self.moves.truncate(saved.moves);
         self.as_text.truncate(saved.as_text);
         self.cost = saved.cost;
+        self.pointers = saved.pointers;
     }
 
     /// `v`, produced for `id`, after checking it against `id`'s constraints.
@@ -1056,6 +1109,7 @@ impl Walker<'_> {
                     self.check_str(id, &text);
                 } else if self.dry == 0 {
                     // (A constrained string is checked as this text: it stays.)
+                    self.charge(self.path.len());
                     self.as_text
                         .push((self.path.clone(), self.warnings.len() - 1));
                 }
@@ -1109,9 +1163,7 @@ impl Walker<'_> {
                 self.overflow = self.overflow.take().map(|e| e.unwrapped_at(base));
             }
             let r = match r {
-                Err(e) if self.drop_items && e.kind() != ErrorKind::DepthLimit => {
-                    self.drop_item(saved, i, e)
-                }
+                Err(e) if self.drop_items && !e.kind().is_limit() => self.drop_item(saved, i, e),
                 r => r.map(Some),
             };
             self.path.truncate(base);
@@ -1763,7 +1815,7 @@ impl Walker<'_> {
                     Ok(v) => Ok(Some(v)),
                     // Last resort, field by field: an optional field that cannot be recovered
                     // is dropped (never silently), so the required ones can still be kept.
-                    Err(e) if !p.required && !self.strict && e.kind() != ErrorKind::DepthLimit => {
+                    Err(e) if !p.required && !self.strict && !e.kind().is_limit() => {
                         self.restore(saved);
                         self.change(
                             WarningKind::RequiredOnly,
@@ -2267,6 +2319,29 @@ fn wrappable(v: &Value) -> bool {
 fn holds_document(v: &Value) -> bool {
     v.as_str()
         .is_some_and(|s| s.trim_start().starts_with(['{', '[']))
+}
+
+/// About the length of `v` as JSON text, without writing it: each string and key's bytes
+/// and quotes, 8 for each other scalar, the brackets and separators.
+pub(crate) fn text_len(v: &Value) -> usize {
+    let mut len = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        let here = match v {
+            Value::String(s) => s.len() + 2,
+            Value::Array(items) => {
+                stack.extend(items);
+                2 + items.len()
+            }
+            Value::Object(members) => {
+                stack.extend(members.values());
+                members.keys().map(|k| k.len() + 4).sum::<usize>() + 2
+            }
+            _ => 8,
+        };
+        len = len.saturating_add(here);
+    }
+    len
 }
 
 /// Appends `/key` to a JSON pointer, escaped.

@@ -1123,3 +1123,61 @@ fn a_document_in_a_string_is_decoded_once_not_within_itself() {
         ]
     );
 }
+
+#[test]
+fn a_long_key_above_many_changes_is_too_large_to_record() {
+    // Each change names its value by its whole pointer: two mebibytes of key above 100 000
+    // coerced items would have been 200 GB of warnings for a 3 MB reply.
+    let key = "k".repeat(2 << 20);
+    let ints = schema(json!({
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": {"type": "integer"}}
+    }));
+    let strings: Vec<Value> = (0..100_000).map(|i| json!(i.to_string())).collect();
+    let e = err(json!({ key.clone(): strings.clone() }), &ints);
+    assert_eq!((e.kind(), e.path()), (ErrorKind::TooLarge, ""));
+    let seen = text_len(&json!({ key.clone(): strings.clone() }));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "expected at most {} bytes of JSON pointers, beyond 8 per level of nesting, in the \
+             changes and violations recorded (a mebibyte and 16 per byte of the reply), found \
+             more: a long key above many of them",
+            (1 << 20) + 16 * seen
+        )
+    );
+    // The violations of constraints are recorded alike.
+    let bounded = schema(json!({
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": {"type": "integer", "minimum": -1}}
+    }));
+    let below: Vec<Value> = (0..100_000).map(|_| json!(-2)).collect();
+    assert_eq!(
+        err(json!({ key.clone(): below.clone() }), &bounded).kind(),
+        ErrorKind::TooLarge
+    );
+    // A few long pointers are within it, and many short ones.
+    let r = run(json!({ key.clone(): strings[..10].to_vec() }), &ints);
+    assert_eq!(r.warnings.len(), 10);
+    assert_eq!(r.warnings[9].path, format!("/{key}/9"));
+    let r = run(json!({ "k": strings }), &ints);
+    assert_eq!(r.warnings.len(), 100_000);
+    let e = err(json!({ "k": below }), &bounded);
+    assert_eq!(
+        (e.kind(), e.violations().len()),
+        (ErrorKind::Invalid, 100_000)
+    );
+}
+
+#[test]
+fn text_len_is_about_the_length_of_compact_json_text() {
+    // `{"ab":["x",{"c":null}],"d":""}`, 30 bytes: each string and key as written (a key with
+    // its colon and comma), an array's brackets and a comma for each item, 8 for a scalar.
+    let v = json!({"ab": ["x", {"c": null}], "d": ""});
+    let object = |keys: &[&str]| 2 + keys.iter().map(|k| k.len() + 4).sum::<usize>();
+    assert_eq!(
+        text_len(&v),
+        object(&["ab", "d"]) + (2 + 2) + 3 + object(&["c"]) + 8 + 2
+    );
+    assert_eq!(text_len(&v), 37);
+}

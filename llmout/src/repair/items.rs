@@ -1468,6 +1468,10 @@ impl Log for ItemLog {
             o.fixes.push((kind, path));
         });
     }
+    const POINTERS: bool = true;
+    fn pointer_len(&self, node: usize) -> usize {
+        self.pointer(node).len()
+    }
     fn prefix_first(&mut self, _: usize) {
         // Several top-level values: the sink has said the document is no array of items.
     }

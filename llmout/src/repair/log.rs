@@ -98,6 +98,15 @@ impl<N: NodeRef> Path<N> {
         self.nodes.last().map_or(ROOT, |n| n.number())
     }
 
+    /// What the pointer of the node [`node`](Self::node) last made or found costs of the
+    /// parser's pointer budget ([`pointer_charge`](crate::warning::pointer_charge)), as `log`
+    /// writes it (0 for a log that keeps no pointers).
+    pub(super) fn pointer_charge<L: Log<Node = N>>(&self, log: &L) -> usize {
+        self.nodes.last().map_or(0, |&n| {
+            crate::warning::pointer_charge(log.pointer_len(n), self.nodes.len())
+        })
+    }
+
     #[inline(never)]
     fn make_nodes<L: Log<Node = N>>(&mut self, log: &mut L, src: &str) {
         while let Some(&seg) = self.segs.get(self.nodes.len()) {
@@ -118,6 +127,13 @@ pub(super) trait Log: Sized {
     fn node(&mut self, parent: Self::Node, seg: Seg, src: &str) -> Self::Node;
     /// Records a fix at the path of `node` (or [`ROOT`]).
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize);
+    /// Whether the log keeps a pointer for each fix's value (charged to the parser's
+    /// pointer budget, [`pointer_len`](Log::pointer_len)).
+    const POINTERS: bool = false;
+    /// The length of `node`'s pointer, where the log keeps pointers.
+    fn pointer_len(&self, _node: Self::Node) -> usize {
+        0
+    }
     /// Prefixes `/0` to the paths of the first `n` fixes, except those at the top level that
     /// are about the top level itself (a wrapper, a stray closer): the document turned out to
     /// be the first of several top-level values.
@@ -160,6 +176,10 @@ impl Log for Spans {
     }
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
         self.repairs.push(kind, offset, node);
+    }
+    const POINTERS: bool = true;
+    fn pointer_len(&self, node: Made) -> usize {
+        self.repairs.pointer_len(node)
     }
     fn prefix_first(&mut self, n: usize) {
         // The containers read so far belong to the first of several top-level values; their
@@ -752,6 +772,11 @@ impl Log for Repairs {
             node,
             text: (start, self.paths.len()),
         }
+    }
+
+    const POINTERS: bool = true;
+    fn pointer_len(&self, node: Made) -> usize {
+        node.text.1 - node.text.0
     }
 
     // A call of its own: inlined into the parser's `repair`, it made that function save and

@@ -168,6 +168,47 @@ fn noise_past_the_fix_budget_stops_where_the_budget_ran_out() {
 }
 
 #[test]
+fn a_long_key_above_many_fixes_is_over_the_pointer_budget() {
+    // Each fix names its value by its whole pointer, and the record keeps each value's: two
+    // mebibytes of key above 100 000 fixed items would have made 200 GB of pointers from a
+    // 3 MB reply.
+    let key = "k".repeat(2 << 20);
+    let items: Vec<String> = (0..100_000).map(|i| format!("{{'a': {i}}}")).collect();
+    let reply = format!("{{\"{key}\": [{}]}}", items.join(", "));
+    let e = parse(&reply, &RepairOptions::default()).unwrap_err();
+    let budget = (1 << 20) + 16 * reply.len();
+    assert_eq!(
+        e.message,
+        format!(
+            "the fixes' JSON pointers would hold over {budget} bytes more than 8 per level of \
+             nesting (a mebibyte and 16 per byte of the reply): a long key above many fixes"
+        )
+    );
+    // Each fix's pointer is `/`, the key, `/i/a`, three levels deep: the budget runs out at
+    // item 27's key.
+    let pointer = |i: usize| key.len() + 4 + i.to_string().len() - 3 * 8;
+    let over = (0..).find(|&n| (0..=n).map(pointer).sum::<usize>() > budget);
+    assert_eq!(over, Some(27));
+    // The parse stops at that item's closing brace, where the object's loop looks at the
+    // budget.
+    assert_eq!(e.offset, reply.find("{'a': 27}").map(|at| at + 8).unwrap());
+    // Where only the count of fixes is kept, there is no pointer to pay for.
+    let counted = to_string_counted(&reply, &RepairOptions::default()).unwrap();
+    let fixed: Vec<String> = (0..100_000).map(|i| format!("{{\"a\":{i}}}")).collect();
+    assert_eq!(counted.json, format!("{{\"{key}\":[{}]}}", fixed.join(",")));
+    assert_eq!(counted.fixes, 100_000);
+    // A short key above as many fixes is well within it.
+    let short = reply.replacen(&key, "k", 1);
+    assert_eq!(
+        parse(&short, &RepairOptions::default())
+            .unwrap()
+            .repairs
+            .len(),
+        100_000
+    );
+}
+
+#[test]
 fn quoted_keys_read_alike_whether_plain_or_not() {
     // A key in `"` or `'` with a plain body and a `:` right after it is read without the
     // string machinery; every other key goes through it. Both give the same text and fixes.

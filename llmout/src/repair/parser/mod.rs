@@ -160,6 +160,11 @@ struct Parser<'a, S, L: Log> {
     /// megabyte of quotes); past it nothing more is recorded and the parse fails.
     budget: usize,
     over_budget: bool,
+    /// The bytes of the fixes' pointers so far, where the log hands each out as a text of its
+    /// own, and how many a document of this length may have ([`pointer_budget`]): a long key
+    /// above many fixes would otherwise make far more pointer text than reply.
+    pointers: usize,
+    pointer_budget: usize,
     /// Decoded text of the string being read, when it had escapes.
     scratch: String,
     /// A number rewritten into JSON syntax.
@@ -266,6 +271,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             last: None,
             budget: 64 + input.len() / 4,
             over_budget: false,
+            pointers: 0,
+            pointer_budget: crate::warning::pointer_budget(input.len()),
             scratch: String::new(),
             num: String::new(),
             look: 0,
@@ -291,10 +298,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// Noise, not JSON: more fixes than the budget allows. The containers' loops stop on it at
     /// once, so what is read after the budget ran out is neither parsed nor held.
     fn over_budget_error(&self) -> Box<RepairError> {
+        let message = if self.pointers > self.pointer_budget {
+            crate::warning::over_pointer_budget(self.pointer_budget)
+        } else {
+            "more fixes than any JSON document needs (over one per 4 bytes)".to_owned()
+        };
         Box::new(RepairError {
             depth_exceeded: false,
             offset: self.pos,
-            message: "more fixes than any JSON document needs (over one per 4 bytes)".to_owned(),
+            message,
         })
     }
 
@@ -321,6 +333,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if self.count >= self.budget {
             self.over_budget = true;
             return;
+        }
+        if L::POINTERS {
+            self.pointers += self.path.pointer_charge(&self.log);
+            if self.pointers > self.pointer_budget {
+                self.over_budget = true;
+                return;
+            }
         }
         self.count += 1;
         self.last = Some((kind, node));
