@@ -33,6 +33,13 @@ child forked from it starts small: Linux counts a child's peak from before its e
   of one record or many (`parse-one-or-many`: `anyOf: [record, array of records]`, the
   untagged `OneOrMany`, item by item since session 17), and with `uniqueItems` on the
   records' array (`parse-unique`, item by item since session 17: a digest of each record kept).
+* `deep`: the `messy` records six objects deep, as a GraphQL reply nests its nodes
+  (`{data: {viewer: {organization: {repositories: {page: {info: 1, nodes: [...]}}}}}}`),
+  read by `parse` with a schema that leads there (`parse-deep`) and with `{}`
+  (`parse-deep-any`): item by item since session 33 (to four objects deep before).
+* `long-key`: the `messy` records under one key of 2 MiB, read by `parse` with `{}`
+  (`parse-long-key`): each fix's pointer holds the key, so the fixes' pointers are over
+  their budget at once (exit 1, session 33).
 * `keyed`: the `messy` records as the members of one object keyed by id (`{r0: {...},
   ...}`), read by `repair` (`repair-keyed`) and by `parse` with `{}` (`parse-keyed-any`,
   its members one by one since session 14) and with `{"type": "object"}` (`parse-keyed-open`,
@@ -123,7 +130,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-one-or-many-error, parse-bounded-error, parse-unique-error,
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any, parse-object-open,
   parse-object-bounded, parse-any,
-  parse-wrapped, parse-nested, parse-nested-any, parse-nested-value, repair-keyed, repair-flat, parse-keyed-any,
+  parse-wrapped, parse-nested, parse-nested-any, parse-nested-value, parse-deep, parse-deep-any, parse-long-key, repair-keyed, repair-flat, parse-keyed-any,
   parse-keyed-open, parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-users-open, parse-tagged, parse-untagged,
   parse-two-pages, parse-tagged-both, parse-untagged-error,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
@@ -382,6 +389,31 @@ def write_object(f) -> None:
     f.write(b"{records: ")
     write_messy(f)
     f.write(b"}")
+
+
+def write_long_key(f) -> None:
+    """The messy records under one key of 2 MiB: `{"kk…k": [...]}`. Each fix in them names
+    its value by a pointer that holds the key (session 33: refused at once; before, about a
+    terabyte of pointers)."""
+    f.write(b'{"' + b"k" * (2 << 20) + b'": ')
+    write_messy(f)
+    f.write(b"}")
+
+
+def write_deep(f) -> None:
+    """The messy records six objects deep, as a GraphQL reply nests its nodes:
+    `{data: {viewer: {organization: {repositories: {page: {info: 1, nodes: [...]}}}}}}`."""
+    f.write(b"{data: {viewer: {organization: {repositories: {page: {info: 1, nodes: ")
+    write_messy(f)
+    f.write(b"}}}}}}")
+
+
+def deep_schema() -> dict:
+    """The schema that leads to `write_deep`'s records."""
+    inner = {"type": "object", "properties": {"info": {"type": "integer"}, "nodes": RECORD_SCHEMA}}
+    for key in ["page", "repositories", "organization", "viewer", "data"]:
+        inner = {"type": "object", "properties": {key: inner}, "required": [key]}
+    return inner
 
 
 def write_miscased(f) -> None:
@@ -855,6 +887,7 @@ def main() -> None:
             },
         )
         any_path = schema_file("any.schema.json", {})
+        deep_path = schema_file("deep.schema.json", deep_schema())
         users_open_path = schema_file(
             "users-open.schema.json",
             {
@@ -909,6 +942,13 @@ def main() -> None:
                 None,
             ),
             ("parse-object-any", lambda: doc("object", write_object), ["parse", "--schema", any_path], None),
+            # The records under a key of 2 MiB: exit 1, the fixes' pointers over their budget
+            # (session 33).
+            ("parse-long-key", lambda: doc("long-key", write_long_key), ["parse", "--schema", any_path], None),
+            # The records six objects deep, against a schema that leads there and `{}`: item
+            # by item since session 33 (four objects deep at most before).
+            ("parse-deep", lambda: doc("deep", write_deep), ["parse", "--schema", deep_path], None),
+            ("parse-deep-any", lambda: doc("deep", write_deep), ["parse", "--schema", any_path], None),
             # The records' key in another case, renamed by recovery (session 31).
             (
                 "parse-object-miscased",

@@ -25,18 +25,23 @@
 //!   against it keeps the object as `{}` does. (An array, or a string that holds an object,
 //!   is reshaped or refused against it: evaluated whole.)
 //! - an object around an object around such an array (`{"page": 2, "result": {"rows":
-//!   [...]}}`), and so on, up to the array of an object four levels down: against an object
+//!   [...]}}`), and so on, up to the array of an object sixteen levels down (a GraphQL
+//!   reply's nodes are often five: `data`, `viewer`, `organization`, `repositories`,
+//!   `nodes`): against an object
 //!   schema whose properties lead there (each object on the way a property's value, of an
 //!   object schema of which nothing is asked but its properties, the keys on the way the
 //!   properties' names as above), or against `{}`, any object's. The schema is walked once
 //!   for each level: what leads to items below an object is found once and shared by every
 //!   property that leads to that object, and at most 256 such properties are followed in
-//!   all (those of the deeper levels found first, in the schema's order).
+//!   all (those of the deeper levels found first, in the schema's order). Past four levels,
+//!   a level is followed only where all of it fits in those 256, so a schema whose objects
+//!   lead back to each other keeps its first levels; what is found is kept with the
+//!   compiled schema.
 //!
 //!   A property kept as it is, of which nothing is asked (`{}`, a `serde_json::Value`
 //!   field) or an object of any members (`{"type": "object"}`, a `HashMap<String,
 //!   Value>`), is followed as `{}` is at the root: the array or object in it that holds
-//!   least at once, to the same four levels (`{"status": "ok", "data": {"rows": [...]}}`
+//!   least at once, to the same sixteen levels (`{"status": "ok", "data": {"rows": [...]}}`
 //!   against `{status: String, data: Value}`).
 //!
 //! - an object on the way that is a branch of an internally tagged union (serde's
@@ -4005,7 +4010,8 @@ mod tests {
     #[test]
     fn the_members_followed_to_an_array_are_bounded() {
         // Objects that refer to each other: each level's properties are followed, to
-        // `LEVELS` deep and `MEMBERS_FOLLOWED` members in all.
+        // `LEVELS` deep and `MEMBERS_FOLLOWED` members in all, each node's members found once
+        // for each number of levels left (shared by the properties that lead there).
         let schema = Schema::compile(&json!({
             "$defs": {"T": {"type": "object", "properties": {
                 "a": {"$ref": "#/$defs/T"},
@@ -4015,7 +4021,13 @@ mod tests {
             "$ref": "#/$defs/T"
         }))
         .unwrap();
-        fn count(m: &Members, depth: usize, deepest: &mut usize) -> usize {
+        /// The members found, each shared one once, and how deep they go.
+        fn count(
+            m: &Members,
+            depth: usize,
+            deepest: &mut usize,
+            seen: &mut std::collections::HashSet<*const Members>,
+        ) -> usize {
             *deepest = (*deepest).max(depth);
             match m {
                 Members::Loose(named) => named
@@ -4025,20 +4037,26 @@ mod tests {
                         | crate::repair::items::Place::Entries
                         | crate::repair::items::Place::Kept => 1,
                         crate::repair::items::Place::Within(inner) => {
-                            1 + count(inner, depth + 1, deepest)
+                            let fresh = seen.insert(std::sync::Arc::as_ptr(inner));
+                            1 + if fresh {
+                                count(inner, depth + 1, deepest, seen)
+                            } else {
+                                0
+                            }
                         }
                     })
                     .sum(),
                 _ => 0,
             }
         }
-        let mut deepest = 0;
+        let (mut deepest, mut seen) = (0, std::collections::HashSet::new());
+        // `a`, `b` and `items` at each level but the last, which has `items` alone.
         assert_eq!(
-            count(&walk::members(&schema), 1, &mut deepest),
-            1 + 2 + 4 + 8 + 2 * (1 + 2 + 4)
+            count(&walk::members(&schema), 1, &mut deepest, &mut seen),
+            3 * (walk::LEVELS - 1) + 1
         );
         assert_eq!(deepest, walk::LEVELS);
-        // Four levels down: item by item; five: whole.
+        // `LEVELS` objects down: item by item; one more: whole.
         let options = Options::default();
         let schema = json!({
             "$defs": {"T": {"type": "object", "properties": {
@@ -4047,12 +4065,15 @@ mod tests {
             }}},
             "$ref": "#/$defs/T"
         });
-        assert!(same("{a: {a: {a: {items: [1, '2']}}}}", &schema, &options));
-        assert!(!same(
-            "{a: {a: {a: {a: {items: [1, '2']}}}}}",
-            &schema,
-            &options
-        ));
+        let at = |levels: usize| {
+            format!(
+                "{}{{items: [1, '2']}}{}",
+                "{a: ".repeat(levels - 1),
+                "}".repeat(levels - 1)
+            )
+        };
+        assert!(same(&at(walk::LEVELS), &schema, &options));
+        assert!(!same(&at(walk::LEVELS + 1), &schema, &options));
     }
 
     /// Objects whose many properties lead to objects of many properties: the walk finds

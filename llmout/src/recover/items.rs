@@ -258,8 +258,13 @@ fn object_at(schema: &Schema, id: NodeId) -> Option<&Object> {
 }
 
 /// How many objects deep the array read item by item may be: the top-level object's member
-/// (1), its member's member (2), and so on.
-pub(crate) const LEVELS: usize = 4;
+/// (1), its member's member (2), and so on. (A GraphQL reply's nodes are often five:
+/// `data`, `viewer`, `organization`, `repositories`, `nodes`.)
+pub(crate) const LEVELS: usize = 16;
+
+/// How many levels [`members`] follows whatever its budget: deeper, a level is followed only
+/// where all of it fits in the budget (see [`members`]).
+const FIRST_LEVELS: usize = 4;
 
 /// The most members [`members`] follows, in all: a schema whose objects refer to each other
 /// would make `LEVELS` levels of every property of every object. Each schema node's members
@@ -270,28 +275,55 @@ const MEMBERS_FOLLOWED: usize = 256;
 /// The members of a top-level object whose arrays can be recovered item by item
 /// ([`Items::member`]): the properties of `schema`'s root object that are arrays of items or
 /// maps ([`map_at`], whose members are then the items), or objects with such properties (to
-/// [`LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found in the schema's order); any member
+/// [`FIRST_LEVELS`] deep, the first [`MEMBERS_FOLLOWED`] found in the schema's order, and
+/// deeper, to [`LEVELS`], while every member of a level fits in that budget); any member
 /// when the root is any value (`{}`) or an array of items (a wrapper's); the object's own
 /// members when the root is a map ([`map_root`]); none otherwise. The properties are named
 /// as recovery matches keys ([`Members::Loose`]): each by its name and its aliases, a key in
 /// another case or spelling matching too ([`recovered_path`] is what recovery renames it to).
 ///
+/// The walk goes deepest first, so a schema whose objects lead back to each other would
+/// spend the budget on its deepest levels, and follow fewer of the first ones, the more
+/// levels it had. So each level past [`FIRST_LEVELS`] is walked again from the top, and
+/// kept only where the whole walk fits in the budget.
+///
 /// Linear in the schema's size for each level: the members below a node are found once for
 /// each number of levels left ([`Follow`]), and an object's property names are grouped by
 /// hashing, not compared pairwise.
 pub(crate) fn members(schema: &Schema) -> Members {
+    schema.item_members(|| find_members(schema)).clone()
+}
+
+/// [`members`], found.
+fn find_members(schema: &Schema) -> Members {
     if kept_root(schema) || wrapper_root(schema) {
         return Members::Any;
     }
     if map_root(schema).is_some() {
         return Members::Entries;
     }
-    let mut follow = Follow {
-        schema,
-        budget: MEMBERS_FOLLOWED,
-        found: HashMap::new(),
+    let walk = |levels| {
+        let mut follow = Follow {
+            schema,
+            budget: MEMBERS_FOLLOWED,
+            ran_out: false,
+            found: HashMap::new(),
+        };
+        let members = follow.members_at(schema.root(), levels);
+        (members, follow.ran_out)
     };
-    follow.members_at(schema.root(), LEVELS)
+    let (mut members, mut ran_out) = walk(FIRST_LEVELS);
+    for levels in FIRST_LEVELS + 1..=LEVELS {
+        if ran_out {
+            break;
+        }
+        let deeper;
+        (deeper, ran_out) = walk(levels);
+        if !ran_out {
+            members = deeper;
+        }
+    }
+    members
 }
 
 /// The walk of [`members`]: what it found below each node, shared by every property that
@@ -299,6 +331,8 @@ pub(crate) fn members(schema: &Schema) -> Members {
 struct Follow<'s> {
     schema: &'s Schema,
     budget: usize,
+    /// A member was left out for want of budget.
+    ran_out: bool,
     /// By the node a property's schema resolves to and the levels left: its members, `None`
     /// where none leads to items.
     found: HashMap<(NodeId, usize), Option<Arc<Members>>>,
@@ -329,6 +363,7 @@ impl Follow<'_> {
         let mut named: Vec<(String, Place)> = Vec::new();
         for name in names {
             if self.budget == 0 {
+                self.ran_out = true;
                 break;
             }
             let Some(at) = given[name] else {

@@ -1068,8 +1068,11 @@ struct Measure {
     keys: Vec<Key>,
     /// The depth of its items (one more than its own).
     at: usize,
-    /// What was handed over inside it.
+    /// What was handed over inside it: `n` before `Largest::total` was `from`, and all
+    /// since (every measure open counts everything handed over, so it is a difference, not
+    /// a count kept in each).
     n: usize,
+    from: usize,
     /// `n` at its last event at the items' depth (an item's beginning or end, a key, a
     /// member's end), and the most handed over between two such events: its largest item.
     mark: usize,
@@ -1128,13 +1131,11 @@ impl Largest {
         }
     }
 
-    /// One thing handed over: counted in the containers being measured; true when it falls
-    /// inside one that is not followed (nothing else is followed there).
+    /// One thing handed over: counted in the containers being measured (see
+    /// [`Measure::n`]); true when it falls inside one that is not followed (nothing else is
+    /// followed there).
     fn count(&mut self) -> bool {
         self.total += usize::from(self.depth > 0);
-        for m in &mut self.open {
-            m.n += 1;
-        }
         self.inside()
     }
 
@@ -1144,14 +1145,21 @@ impl Largest {
     }
 
     /// An event at the current depth: where it is a measured container's items' depth, an
-    /// item (or member) begins or ends there.
+    /// item (or member) begins or ends there. (The containers open are nested, their items'
+    /// depths rising: past one just opened, whose items are deeper, the first at this depth
+    /// or above is the only one that can be.)
     fn level(&mut self) {
-        let depth = self.depth;
+        let (depth, total) = (self.depth, self.total);
         for m in self.open.iter_mut().rev() {
-            if m.at == depth {
-                m.largest = m.largest.max(m.n - m.mark);
-                m.mark = m.n;
+            if m.at > depth {
+                continue;
             }
+            if m.at == depth {
+                let n = m.n + (total - m.from);
+                m.largest = m.largest.max(n - m.mark);
+                m.mark = n;
+            }
+            break;
         }
     }
 
@@ -1201,6 +1209,7 @@ impl Largest {
             keys: self.keys(),
             at: self.depth + 1,
             n: 0,
+            from: self.total,
             mark: 0,
             largest: 0,
             entries,
@@ -1214,9 +1223,11 @@ impl Largest {
         if self.open.last().is_none_or(|m| m.at != self.depth) {
             return;
         }
-        let Some(m) = self.open.pop() else {
+        let Some(mut m) = self.open.pop() else {
             return;
         };
+        m.n += self.total - m.from;
+        m.from = self.total;
         let score = m.n - m.largest;
         if self.best.as_ref().is_none_or(|b| score > b.score) {
             self.best = Some(Best {
@@ -1380,6 +1391,7 @@ impl Sink<'_> for Largest {
             if let Some(m) = self.last.take().filter(|m| m.keys == keys) {
                 self.open.push(Measure {
                     at: self.depth + 1,
+                    from: self.total,
                     ..m
                 });
             }

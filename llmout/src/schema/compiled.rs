@@ -51,6 +51,9 @@ pub struct Schema {
     beyond_types: bool,
     /// Why a derived type's schema could not be compiled (see `Schema::unusable`).
     broken: Option<Box<Error>>,
+    /// The members whose arrays a large reply is read item by item through, found once
+    /// (`recover::items::members`: a walk of the schema for each level it follows).
+    item_members: std::sync::OnceLock<crate::repair::items::Members>,
 }
 
 /// One schema node.
@@ -238,6 +241,7 @@ impl Schema {
             any_constrained: false,
             beyond_types: false,
             broken: None,
+            item_members: std::sync::OnceLock::new(),
         }
         // (Node 0 is `Any` in every schema; see `root_any`.)
     }
@@ -252,6 +256,15 @@ impl Schema {
         s.beyond_types = true;
         s.broken = Some(Box::new(error));
         s
+    }
+
+    /// What `init` gives for this schema, found the first time it is asked for
+    /// (`recover::items::members`).
+    pub(crate) fn item_members(
+        &self,
+        init: impl FnOnce() -> crate::repair::items::Members,
+    ) -> &crate::repair::items::Members {
+        self.item_members.get_or_init(init)
     }
 
     /// Why this schema could not be compiled, for a stand-in from [`Schema::unusable`].
@@ -287,6 +300,7 @@ impl Schema {
             any_constrained: false,
             beyond_types: c.beyond_types,
             broken: None,
+            item_members: std::sync::OnceLock::new(),
         };
         // (An object with `patternProperties` is checked for keys that match two patterns.)
         schema.constrained = (0..schema.nodes.len())
