@@ -1,5 +1,7 @@
 //! `<tool_call>` families: Hermes/Qwen JSON, GLM-4.5 `arg_key`, Qwen3-Coder `<function=…>`.
 
+mod common;
+
 use llmout::tools::{parse, ToolCall};
 use serde_json::{json, Value};
 
@@ -69,4 +71,51 @@ fn qwen3_coder() {
         r.tool_calls,
         [call(None, "run", json!({"cmd": "make test"}))]
     );
+}
+
+#[test]
+fn a_call_that_cannot_be_read_is_content_with_a_warning() {
+    // The lenient parser gives up on noise past its fix budget, and on a long key above many
+    // fixes (their pointers past their budget): the call's text stayed content, and nothing
+    // said why.
+    let noise = format!(
+        "{{\"name\": \"f\", \"arguments\": {{\"a\": {}}}}}",
+        "\"".repeat(4_000)
+    );
+    let key = "k".repeat(100_000);
+    let items: Vec<String> = (0..100).map(|i| format!("'{i}'")).collect();
+    let long = format!(
+        "{{\"name\": \"f\", \"arguments\": {{\"{key}\": [{}]}}}}",
+        items.join(",")
+    );
+    for (body, why) in [
+        (
+            noise,
+            "more fixes than any JSON document needs (over one per 4 bytes)",
+        ),
+        (long, "the fixes' JSON pointers would hold over"),
+    ] {
+        let reply = format!("Hello <tool_call>{body}</tool_call>");
+        let r = parse(&reply);
+        assert_eq!(r.content.as_deref(), Some(reply.as_str()));
+        assert!(r.tool_calls.is_empty());
+        assert_eq!(r.warnings.len(), 1);
+        let w = &r.warnings[0];
+        assert_eq!(
+            (w.kind, w.path.as_str()),
+            (llmout::WarningKind::ItemDropped, "/tool_calls/0")
+        );
+        assert!(
+            w.message
+                .starts_with(&format!("a <tool_call> call could not be read ({why}"))
+                && w.message.ends_with("); its text is kept as content"),
+            "{}",
+            w.message
+        );
+        if body.len() < 100_000 {
+            // (The live view reads the long key's arguments as they come, with no fix to
+            // record: it shows the call until the end, where `finish` is `parse`.)
+            common::streams_like_parse(&reply);
+        }
+    }
 }

@@ -196,7 +196,10 @@ pub(crate) fn lenient_with<T>(
             }
             Some(value)
         }
-        Err(_) => None,
+        Err(e) => {
+            unreadable(found, what, &e);
+            None
+        }
     }
 }
 
@@ -270,7 +273,13 @@ fn cut_off(text: &str, repairs: &repair::Repairs) -> bool {
 ///
 /// Calls written as they come take the value's text, not the value (see [`json_text`]).
 pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<usize> {
-    let (p, repairs) = Repaired::read(text.trim(), found).ok()?;
+    let (p, repairs) = match Repaired::read(text.trim(), found) {
+        Ok(read) => read,
+        Err(e) => {
+            unreadable(found, what, &e);
+            return None;
+        }
+    };
     if !cut_off(text, &repairs) {
         let base = format!("/tool_calls/{}", found.calls.len());
         let mut fixes: Vec<Warning> = repairs
@@ -299,6 +308,17 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<u
         format!("{what} was cut off; its text is kept as content"),
     ));
     read.then_some(lead + end)
+}
+
+/// Says that the call `what`, whose JSON the lenient parser gave up on (noise past its fix
+/// budget, a long key above many fixes, nesting past its limit), is no call: its text stays
+/// content, as a call cut off does.
+fn unreadable(found: &mut Found, what: &str, e: &repair::RepairError) {
+    found.warnings.push(Warning::new(
+        WarningKind::ItemDropped,
+        format!("/tool_calls/{}", found.calls.len()),
+        format!("{what} could not be read ({e}); its text is kept as content"),
+    ));
 }
 
 /// The calls of an array of calls cut off at the end of `text` (which starts with `[`) that
