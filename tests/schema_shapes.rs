@@ -429,3 +429,49 @@ fn a_reasoning_block_inside_the_json_is_left_out_with_a_warning() {
         ))
     );
 }
+
+#[test]
+fn a_long_property_name_costs_its_length_once() {
+    use llmout::schema::Schema;
+    // The check of a schema rebuilt the whole path for every keyword below a name, and kept
+    // it for every `$ref`: four megabytes of name above 100 000 properties each with a
+    // `$ref` was minutes and gigabytes.
+    let name = "n".repeat(4 << 20);
+    let properties: serde_json::Map<String, Value> = (0..100_000)
+        .map(|i| (format!("a{i}"), json!({"$ref": "#/$defs/T"})))
+        .collect();
+    let schema = json!({
+        "$defs": {"T": {"type": "integer"}},
+        "type": "object",
+        "properties": {name.clone(): {"type": "object", "properties": properties}}
+    });
+    assert!(Schema::compile(&schema).is_ok());
+    // A loop of references below the name is still reported where it is.
+    let looped = json!({
+        "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object",
+        "properties": {name.clone(): {"$ref": "#/$defs/A"}}
+    });
+    let e = Schema::compile(&looped).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidSchema);
+    assert_eq!(e.path(), "/$defs/B/$ref");
+    // `allOf` copies a definition's names with its properties: a long name copied many
+    // times counts as many properties would, and meets the bound on merges.
+    let copies: serde_json::Map<String, Value> = (0..2_000)
+        .map(|i| {
+            let p = json!({"type": "object", "properties": {"x": {}}, "allOf": [{"$ref": "#/$defs/B"}]});
+            (format!("a{i}"), p)
+        })
+        .collect();
+    let long = "n".repeat(100_000);
+    let merged = json!({
+        "$defs": {"B": {"type": "object", "properties": {long: {"type": "integer"}}}},
+        "type": "object",
+        "properties": copies
+    });
+    assert_eq!(
+        Schema::compile(&merged).unwrap_err().to_string(),
+        "expected allOf merges and union checks that copy at most 262144 properties and \
+         checks, found more"
+    );
+}

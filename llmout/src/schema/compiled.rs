@@ -598,7 +598,8 @@ struct Compiler<'a> {
 /// Each merge copies its parts, so a schema can ask for far more than it writes: `allOf` of
 /// the same definition twice, twenty definitions deep, is a million properties from 1 KB; a
 /// union of a thousand branches beside a `dependentRequired` of a thousand keys, a million
-/// checks. Beyond this the schema is refused.
+/// checks. A property counts one more for each 64 bytes of its name, so the names copied
+/// hold at most 16 MiB however long they are. Beyond this the schema is refused.
 pub(crate) const MERGED: usize = 1 << 18;
 
 impl<'a> Compiler<'a> {
@@ -1049,7 +1050,12 @@ impl<'a> Compiler<'a> {
     fn conjoin(&mut self, a: Node, b: Node) -> Result<Node, Error> {
         let mut copies = b.checks.len();
         if let Kind::Object(y) = &b.kind {
-            copies = copies.saturating_add(y.properties.len());
+            // A property's name is copied with it: each counts one per 64 bytes too, so
+            // long names copied many times meet the bound as many properties would.
+            let names: usize = y.properties.iter().map(|p| p.name.len() / 64).sum();
+            copies = copies
+                .saturating_add(y.properties.len())
+                .saturating_add(names);
         }
         self.copied(copies)?;
         let nullable = b.nullable && (a.nullable || a.kind == Kind::Any);

@@ -45,7 +45,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::Pattern;
-use crate::{pointer_push, Error, ErrorKind};
+use crate::{Error, ErrorKind};
 
 /// What an invalid-schema error for a regular expression expects.
 pub(crate) const PATTERN_EXPECTED: &str =
@@ -141,7 +141,10 @@ pub(crate) fn addr(v: &Value) -> usize {
 /// A `$ref` found at a position: the position, its pointer, the reference, its target.
 struct Ref<'a> {
     holder: &'a Value,
-    at: String,
+    /// How many `$ref`s were found before it: the order the search for loops starts from
+    /// them in. (Its pointer is found again only for an error: kept for each `$ref`, the
+    /// pointers held a long property name once per `$ref` below it.)
+    seq: usize,
     reference: String,
     target: &'a Value,
 }
@@ -256,12 +259,12 @@ impl<'a> Checker<'a> {
                         format!("\"{reference}\""),
                     ));
                 };
-                let at = path[..base - "/$ref".len()].to_owned();
+                let seq = self.refs.len();
                 self.refs.insert(
                     addr(holder),
                     Ref {
                         holder,
-                        at,
+                        seq,
                         reference: reference.to_owned(),
                         target,
                     },
@@ -361,13 +364,13 @@ impl<'a> Checker<'a> {
     fn cycles(&self) -> Result<(), Error> {
         // 1: on the search's path, 2: done.
         let mut state: HashMap<usize, u8> = HashMap::new();
-        let mut starts: Vec<(&String, usize, &'a Value)> = self
+        let mut starts: Vec<(usize, usize, &'a Value)> = self
             .refs
             .iter()
-            .map(|(a, r)| (&r.at, *a, r.holder))
+            .map(|(a, r)| (r.seq, *a, r.holder))
             .collect();
         // A fixed order, so the same schema always reports the same cycle.
-        starts.sort_by(|a, b| a.0.cmp(b.0));
+        starts.sort_unstable_by_key(|s| s.0);
         for (_, start, start_value) in starts {
             if state.contains_key(&start) {
                 continue;
@@ -443,9 +446,11 @@ impl<'a> Checker<'a> {
         };
         let mut names = vec![last.reference.as_str()];
         names.extend(taken.iter().map(|r| r.reference.as_str()));
+        let mut at = String::new();
+        pointer_to(self.root, last.holder, &mut at);
         Error::new(
             ErrorKind::InvalidSchema,
-            format!("{}/$ref", last.at),
+            format!("{at}/$ref"),
             "references that reach `properties` or `items` before they loop",
             format!("the cycle {}", names.join(" -> ")),
         )
@@ -508,10 +513,36 @@ fn wrong_value(key: &str, value: &Value) -> Option<&'static str> {
     (!ok).then_some(expected)
 }
 
-/// Appends one JSON pointer segment (escaped) to `path`.
+/// Appends one JSON pointer segment (escaped) to `path`, in place: the path below a long
+/// property name was copied whole for every keyword under it.
 fn push_segment(path: &mut String, segment: &str) {
-    let base = std::mem::take(path);
-    *path = pointer_push(&base, segment);
+    crate::recover::push_key(path, segment);
+}
+
+/// Writes the JSON pointer of `target` in `v` (found by address) to `path`; false where it
+/// is not there.
+fn pointer_to(v: &Value, target: &Value, path: &mut String) -> bool {
+    if std::ptr::eq(v, target) {
+        return true;
+    }
+    let base = path.len();
+    let found = match v {
+        Value::Object(m) => m.iter().any(|(k, child)| {
+            path.truncate(base);
+            push_segment(path, k);
+            pointer_to(child, target, path)
+        }),
+        Value::Array(items) => items.iter().enumerate().any(|(i, child)| {
+            path.truncate(base);
+            push_segment(path, &i.to_string());
+            pointer_to(child, target, path)
+        }),
+        _ => false,
+    };
+    if !found {
+        path.truncate(base);
+    }
+    found
 }
 
 /// The value a `$ref` inside the document points to (`#`, `#/json/pointer`, percent-encoded).
