@@ -446,6 +446,26 @@ fn a_long_property_name_costs_its_length_once() {
         "properties": {name.clone(): {"type": "object", "properties": properties}}
     });
     assert!(Schema::compile(&schema).is_ok());
+    // The dialects walked the schema with a path written out at every node.
+    use llmout::schema::dialect::{to_dialect, Dialect};
+    let ints: serde_json::Map<String, Value> = (0..20_000)
+        .map(|i| (format!("a{i}"), json!({"type": "integer"})))
+        .collect();
+    let wide = json!({
+        "type": "object",
+        "properties": {name.clone(): {"type": "object", "properties": ints}}
+    });
+    for dialect in [Dialect::Anthropic, Dialect::GeminiJson] {
+        let out = to_dialect(&wide, dialect).unwrap();
+        assert_eq!(
+            out["properties"][&name]["properties"]
+                .as_object()
+                .map(|m| m.len()),
+            Some(20_000)
+        );
+    }
+    let e = to_dialect(&wide, Dialect::OpenAiStrict).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidSchema);
     // A loop of references below the name is still reported where it is.
     let looped = json!({
         "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},

@@ -225,13 +225,13 @@ fn convert(
                 Dialect::OpenAiStrict => "an object at the root (OpenAI strict mode)",
                 _ => "an object at the root (Anthropic tool input)",
             };
-            return Err(invalid("", expected, schema));
+            return Err(invalid(&At::Root, expected, schema));
         }
         Dialect::Gemini => {
             gemini_size(schema)?;
-            walk.node(schema, "", 0)?
+            walk.node(schema, &At::Root, 0)?
         }
-        _ => walk.node(schema, "", 0)?,
+        _ => walk.node(schema, &At::Root, 0)?,
     };
     walk.finish(out)
 }
@@ -264,7 +264,7 @@ fn object_behind_root_ref(
     target: &Value,
     pointer: &str,
 ) -> Result<Value, Error> {
-    let mut out = walk.node(target, pointer, 0)?;
+    let mut out = walk.node(target, &At::Text(pointer), 0)?;
     let mut rest = walk
         .root
         .as_object()
@@ -277,7 +277,7 @@ fn object_behind_root_ref(
     }
     let rest = Value::Object(rest);
     walk.holder = super::valid::addr(&rest);
-    let walked = walk.node(&rest, "", 0).map_err(|e| {
+    let walked = walk.node(&rest, &At::Root, 0).map_err(|e| {
         // What the walk found in the copy, it found in the root without its `$ref`.
         if e.path().matches('/').count() > 1 || e.found() != super::valid::json_excerpt(&rest) {
             return e;
@@ -431,7 +431,7 @@ fn gemini_size(schema: &Value) -> Result<(), Error> {
         worst: Option<(usize, String)>,
     }
     impl Sizer<'_> {
-        fn size(&mut self, v: &Value, path: &str, depth: usize) -> usize {
+        fn size(&mut self, v: &Value, path: &At<'_>, depth: usize) -> usize {
             if depth > MAX_DEPTH {
                 return 0; // the walk reports the depth
             }
@@ -463,7 +463,7 @@ fn gemini_size(schema: &Value) -> Result<(), Error> {
             }
         }
 
-        fn reference(&mut self, r: &str, at: &str, depth: usize) -> usize {
+        fn reference(&mut self, r: &str, at: &At<'_>, depth: usize) -> usize {
             if let Some(n) = self.known.get(r) {
                 return *n;
             }
@@ -479,7 +479,7 @@ fn gemini_size(schema: &Value) -> Result<(), Error> {
             self.open.pop();
             self.known.insert(r.to_owned(), n);
             if self.worst.as_ref().is_none_or(|(w, _)| n > *w) {
-                self.worst = Some((n, at.to_owned()));
+                self.worst = Some((n, at.to_string()));
             }
             n
         }
@@ -490,7 +490,7 @@ fn gemini_size(schema: &Value) -> Result<(), Error> {
         open: Vec::new(),
         worst: None,
     };
-    let n = sizer.size(schema, "", 0);
+    let n = sizer.size(schema, &At::Root, 0);
     if n <= GEMINI_MAX_BYTES {
         return Ok(());
     }
@@ -528,17 +528,49 @@ fn is_object_schema(s: &Value) -> bool {
         || (s.get("properties").is_some() && s.get("type").is_none())
 }
 
-fn invalid(path: &str, expected: &str, found: &Value) -> Error {
+fn invalid(path: &At<'_>, expected: &str, found: &Value) -> Error {
     Error::new(
         ErrorKind::InvalidSchema,
-        path,
+        path.to_string(),
         expected,
         super::valid::json_excerpt(found),
     )
 }
 
-fn push(path: &str, seg: &str) -> String {
-    crate::pointer_push(path, seg)
+/// The pointer of `seg` below `path`, written out only for an error.
+fn push<'a>(path: &'a At<'a>, seg: &'a str) -> At<'a> {
+    At::Below(path, seg)
+}
+
+/// A JSON pointer as the walk goes down: each level refers to the one above it, and the text
+/// is written only for an error. (Built as text at every node, a long property name was
+/// copied into the path of each node below it: 6 s for a 4 MB schema.)
+#[derive(Debug, Clone, Copy)]
+enum At<'a> {
+    Root,
+    /// A pointer written out already.
+    Text(&'a str),
+    Below(&'a At<'a>, &'a str),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The segments from the root down (iteratively: a path is as deep as the schema).
+        let mut segs = Vec::new();
+        let mut at = self;
+        while let At::Below(up, seg) = at {
+            segs.push(*seg);
+            at = up;
+        }
+        let mut pointer = match at {
+            At::Text(text) => (*text).to_owned(),
+            _ => String::new(),
+        };
+        for seg in segs.iter().rev() {
+            crate::recover::push_key(&mut pointer, seg);
+        }
+        f.write_str(&pointer)
+    }
 }
 
 /// Appends `text` to a node's description.
@@ -679,7 +711,7 @@ impl<'a> Walk<'a> {
         &mut self,
         key: &str,
         defs: &'a Map<String, Value>,
-        path: &str,
+        path: &At<'_>,
         depth: usize,
     ) -> Result<Value, Error> {
         if self.text.is_none() {
@@ -703,7 +735,7 @@ impl<'a> Walk<'a> {
         Ok(Value::Null)
     }
 
-    fn node(&mut self, s: &Value, path: &str, depth: usize) -> Result<Value, Error> {
+    fn node(&mut self, s: &Value, path: &At<'_>, depth: usize) -> Result<Value, Error> {
         if depth > MAX_DEPTH {
             return Err(invalid(path, "a schema nested at most 64 deep", s));
         }
@@ -713,7 +745,7 @@ impl<'a> Walk<'a> {
             if self.inlined_nodes > MAX_INLINED_NODES {
                 return Err(Error::new(
                     ErrorKind::InvalidSchema,
-                    path,
+                    path.to_string(),
                     format!(
                         "a schema of at most {MAX_INLINED_NODES} nodes once its references \
                          with sibling keywords are inlined (OpenAI strict mode takes no \
@@ -823,7 +855,7 @@ impl<'a> Walk<'a> {
     }
 
     /// An object of schemas (`properties`, `$defs`…), each walked; anything else as it is.
-    fn schemas_or_clone(&mut self, v: &Value, path: &str, depth: usize) -> Result<Value, Error> {
+    fn schemas_or_clone(&mut self, v: &Value, path: &At<'_>, depth: usize) -> Result<Value, Error> {
         match v {
             Value::Object(schemas) => self.schemas(schemas, path, depth),
             other => Ok(other.clone()),
@@ -833,7 +865,7 @@ impl<'a> Walk<'a> {
     fn schemas(
         &mut self,
         schemas: &Map<String, Value>,
-        path: &str,
+        path: &At<'_>,
         depth: usize,
     ) -> Result<Value, Error> {
         let mut m = Map::new();
@@ -853,7 +885,7 @@ impl<'a> Walk<'a> {
     fn map_as_pairs(
         &mut self,
         obj: &Map<String, Value>,
-        path: &str,
+        path: &At<'_>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
         let Some(values @ Value::Object(_)) = obj.get("additionalProperties") else {
@@ -1023,7 +1055,7 @@ impl<'a> Walk<'a> {
         };
         let pointer = super::valid::percent_decode(r.strip_prefix('#').unwrap_or_default());
         self.stack.push(r);
-        let inlined = self.node(target, &pointer, depth + 1);
+        let inlined = self.node(target, &At::Text(&pointer), depth + 1);
         self.stack.pop();
         match inlined? {
             Value::Object(mut t) => {
@@ -1039,7 +1071,7 @@ impl<'a> Walk<'a> {
         &mut self,
         r: &str,
         node: &Map<String, Value>,
-        path: &str,
+        path: &At<'_>,
         depth: usize,
     ) -> Result<Value, Error> {
         if self.stack.iter().any(|x| x == r) {
@@ -1068,7 +1100,7 @@ impl<'a> Walk<'a> {
 fn openai(
     mut out: Map<String, Value>,
     original: &Map<String, Value>,
-    path: &str,
+    path: &At<'_>,
     s: &Value,
 ) -> Result<Value, Error> {
     for bad in [
@@ -1312,7 +1344,7 @@ impl Count {
     }
 }
 
-fn gemini(mut out: Map<String, Value>, path: &str, s: &Value) -> Result<Value, Error> {
+fn gemini(mut out: Map<String, Value>, path: &At<'_>, s: &Value) -> Result<Value, Error> {
     if let Some(v) = out.remove("oneOf") {
         out.insert("anyOf".into(), v);
     }
