@@ -93,7 +93,10 @@ pub struct Warning {
 /// above many changes (a megabyte key over a hundred thousand fixed items) would make far
 /// more pointer text than reply, quadratic in it; a reply that needs more is refused. What
 /// short keys make is free, and bounded by the depth limit: a change at every level of a
-/// reply nested 90 deep has pointers 20 times its length.
+/// reply nested 90 deep has pointers 20 times its length. (The lenient parser counts each
+/// key on the way, with its `/`, beyond [`POINTER_PER_LEVEL`] bytes, and indices as free,
+/// whether it keeps the pointers or only counts the fixes: every output of the parser fails
+/// alike.)
 pub(crate) fn pointer_budget(reply_len: usize) -> usize {
     (1 << 20) + reply_len.saturating_mul(16)
 }
@@ -111,8 +114,8 @@ pub(crate) fn pointer_charge(len: usize, depth: usize) -> usize {
 /// `budget` bytes.
 pub(crate) fn over_pointer_budget(budget: usize) -> String {
     format!(
-        "the fixes' JSON pointers would hold over {budget} bytes more than 8 per level of \
-         nesting (a mebibyte and 16 per byte of the reply): a long key above many fixes"
+        "the fixes' JSON pointers would hold over {budget} bytes beyond 8 per key (a \
+         mebibyte and 16 per byte of the reply): a long key above many fixes"
     )
 }
 

@@ -1089,9 +1089,8 @@ fn a_long_key_above_many_changes_is_an_error_not_gigabytes_of_warnings() {
     let message = out["error"]["message"].as_str().unwrap();
     assert!(
         message.ends_with(&format!(
-            "(the fixes' JSON pointers would hold over {budget} bytes more than 8 per level of \
-             nesting (a mebibyte and 16 per byte of the reply): a long key above many fixes at \
-             byte {})",
+            "(the fixes' JSON pointers would hold over {budget} bytes beyond 8 per key (a \
+             mebibyte and 16 per byte of the reply): a long key above many fixes at byte {})",
             reply.find("{'a': 27}").unwrap() + 8
         )),
         "{message}"

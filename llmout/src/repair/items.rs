@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::log::{write_segment, Counter, Log, NodeRef, Seg, ROOT};
+use super::log::{write_segment, Counter, Log, Seg, ROOT};
 use super::sink::{Int, KeySet, KeySink, Sink, ValueSink};
 use super::{parser, RepairError, RepairKind, RepairOptions};
 use crate::recover::text::fold;
@@ -1442,28 +1442,12 @@ impl ItemLog {
     }
 }
 
-/// A node [`ItemLog`] made: its number, and its pointer's length (for the parser's pointer
-/// budget, without looking the node up).
-#[derive(Clone, Copy)]
-pub(super) struct Kept {
-    node: usize,
-    len: usize,
-}
-
-impl NodeRef for Kept {
-    const ROOT: Kept = Kept { node: ROOT, len: 0 };
-    fn number(self) -> usize {
-        self.node
-    }
-}
-
 impl Log for ItemLog {
     fn new() -> Self {
         ItemLog::default()
     }
-    type Node = Kept;
-    fn node(&mut self, parent: Kept, seg: Seg, src: &str) -> Kept {
-        let parent = parent.node;
+    type Node = usize;
+    fn node(&mut self, parent: usize, seg: Seg, src: &str) -> usize {
         let kept = if parent == ROOT {
             None
         } else {
@@ -1483,10 +1467,7 @@ impl Log for ItemLog {
         let node = self.next;
         self.next += 1;
         self.chain.push((node, start, self.paths.len()));
-        Kept {
-            node,
-            len: self.paths.len() - start,
-        }
+        node
     }
     #[inline(never)]
     fn push(&mut self, kind: RepairKind, _: usize, node: usize) {
@@ -1498,10 +1479,6 @@ impl Log for ItemLog {
             };
             o.fixes.push((kind, path));
         });
-    }
-    const POINTERS: bool = true;
-    fn pointer_len(&self, node: Kept) -> usize {
-        node.len
     }
     fn prefix_first(&mut self, _: usize) {
         // Several top-level values: the sink has said the document is no array of items.

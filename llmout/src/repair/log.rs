@@ -66,8 +66,9 @@ impl NodeRef for Made {
 /// node is made only when a fix needs it, and forgotten when the parser leaves its value.
 pub(super) struct Path<N> {
     segs: Vec<Seg>,
-    /// The node of `segs[..=i]` for each `i < nodes.len()`.
-    nodes: Vec<N>,
+    /// The node of `segs[..=i]` for each `i < nodes.len()`, and what its pointer costs of
+    /// the parser's pointer budget ([`Path::pointer_charge`]).
+    nodes: Vec<(N, usize)>,
 }
 
 impl<N> Default for Path<N> {
@@ -95,23 +96,29 @@ impl<N: NodeRef> Path<N> {
         if self.nodes.len() < self.segs.len() {
             self.make_nodes(log, src);
         }
-        self.nodes.last().map_or(ROOT, |n| n.number())
+        self.nodes.last().map_or(ROOT, |n| n.0.number())
     }
 
     /// What the pointer of the node [`node`](Self::node) last made or found costs of the
-    /// parser's pointer budget ([`pointer_charge`](crate::warning::pointer_charge)), as `log`
-    /// writes it (0 for a log that keeps no pointers).
-    pub(super) fn pointer_charge<L: Log<Node = N>>(&self, log: &L) -> usize {
-        self.nodes.last().map_or(0, |&n| {
-            crate::warning::pointer_charge(log.pointer_len(n), self.nodes.len())
-        })
+    /// parser's pointer budget: each key on the way, with its `/`, beyond
+    /// [`POINTER_PER_LEVEL`](crate::warning::POINTER_PER_LEVEL) bytes (an index is free).
+    /// The same for every log, whether it keeps pointers or only counts the fixes, so every
+    /// output of the parser fails alike.
+    pub(super) fn pointer_charge(&self) -> usize {
+        self.nodes.last().map_or(0, |n| n.1)
     }
 
     #[inline(never)]
     fn make_nodes<L: Log<Node = N>>(&mut self, log: &mut L, src: &str) {
         while let Some(&seg) = self.segs.get(self.nodes.len()) {
-            let parent = self.nodes.last().copied().unwrap_or(N::ROOT);
-            self.nodes.push(log.node(parent, seg, src));
+            let (parent, charge) = self.nodes.last().copied().unwrap_or((N::ROOT, 0));
+            let own = match seg {
+                Seg::Key { start, end } => {
+                    (end - start + 1).saturating_sub(crate::warning::POINTER_PER_LEVEL)
+                }
+                Seg::Index(_) => 0,
+            };
+            self.nodes.push((log.node(parent, seg, src), charge + own));
         }
     }
 }
@@ -127,13 +134,6 @@ pub(super) trait Log: Sized {
     fn node(&mut self, parent: Self::Node, seg: Seg, src: &str) -> Self::Node;
     /// Records a fix at the path of `node` (or [`ROOT`]).
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize);
-    /// Whether the log keeps a pointer for each fix's value (charged to the parser's
-    /// pointer budget, [`pointer_len`](Log::pointer_len)).
-    const POINTERS: bool = false;
-    /// The length of `node`'s pointer, where the log keeps pointers.
-    fn pointer_len(&self, _node: Self::Node) -> usize {
-        0
-    }
     /// Prefixes `/0` to the paths of the first `n` fixes, except those at the top level that
     /// are about the top level itself (a wrapper, a stray closer): the document turned out to
     /// be the first of several top-level values.
@@ -176,10 +176,6 @@ impl Log for Spans {
     }
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
         self.repairs.push(kind, offset, node);
-    }
-    const POINTERS: bool = true;
-    fn pointer_len(&self, node: Made) -> usize {
-        self.repairs.pointer_len(node)
     }
     fn prefix_first(&mut self, n: usize) {
         // The containers read so far belong to the first of several top-level values; their
@@ -772,11 +768,6 @@ impl Log for Repairs {
             node,
             text: (start, self.paths.len()),
         }
-    }
-
-    const POINTERS: bool = true;
-    fn pointer_len(&self, node: Made) -> usize {
-        node.text.1 - node.text.0
     }
 
     // A call of its own: inlined into the parser's `repair`, it made that function save and

@@ -92,9 +92,10 @@
 //! charged to a budget of a few bytes per input byte, and once it is spent strings end at
 //! their first possible closing quote. So every byte is looked at a bounded number of
 //! times: time is linear in the input for any input. Fixes are limited to one per 4 bytes
-//! of input, and the pointers of those recorded (each fix names its value's) to a mebibyte
-//! and 16 bytes per byte of input beyond 8 per level of nesting, so a long key above many
-//! fixes is an error, not a record quadratic in the input; past either limit the parse fails. Nesting deeper than
+//! of input, and the pointers of their values (each fix names its value's) to a mebibyte
+//! and 16 bytes per byte of input, counting each key on the way beyond 8 bytes, so a long
+//! key above many fixes is an error, not a record quadratic in the input; past either limit
+//! the parse fails, whichever output is asked for. Nesting deeper than
 //! [`RepairOptions::max_depth`] is an error, never a stack overflow.
 //!
 //! ```

@@ -160,9 +160,10 @@ struct Parser<'a, S, L: Log> {
     /// megabyte of quotes); past it nothing more is recorded and the parse fails.
     budget: usize,
     over_budget: bool,
-    /// The bytes of the fixes' pointers so far, where the log hands each out as a text of its
-    /// own, and how many a document of this length may have ([`pointer_budget`]): a long key
-    /// above many fixes would otherwise make far more pointer text than reply.
+    /// What the fixes' pointers cost so far (`Path::pointer_charge`, the same whatever the
+    /// log keeps), and how much a document of this length may have
+    /// ([`pointer_budget`](crate::warning::pointer_budget)): a long key above many fixes
+    /// would otherwise make far more pointer text than reply.
     pointers: usize,
     pointer_budget: usize,
     /// Decoded text of the string being read, when it had escapes.
@@ -334,12 +335,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             self.over_budget = true;
             return;
         }
-        if L::POINTERS {
-            self.pointers += self.path.pointer_charge(&self.log);
-            if self.pointers > self.pointer_budget {
-                self.over_budget = true;
-                return;
-            }
+        self.pointers += self.path.pointer_charge();
+        if self.pointers > self.pointer_budget {
+            self.over_budget = true;
+            return;
         }
         self.count += 1;
         self.last = Some((kind, node));
