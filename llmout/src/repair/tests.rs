@@ -211,6 +211,29 @@ fn a_long_key_above_many_fixes_is_over_the_pointer_budget() {
 }
 
 #[test]
+fn every_output_of_the_parser_meets_the_pointer_budget_alike() {
+    // A key of 200 bytes at each of 127 levels, each in single quotes (a fix): the fixes'
+    // pointers grow with the depth, 1.6 MB of them for a 26 KB reply. The counting output
+    // keeps no pointer, but fails where the others do (the fuzzer found it reading on).
+    let key = "k".repeat(200);
+    let reply = format!("{}1{}", format!("{{'{key}': ").repeat(127), "}".repeat(127));
+    let options = RepairOptions::default();
+    let e = parse(&reply, &options).unwrap_err();
+    assert!(
+        e.message
+            .starts_with("the fixes' JSON pointers would hold over"),
+        "{e}"
+    );
+    assert_eq!(to_string_counted(&reply, &options).unwrap_err(), e);
+    assert_eq!(to_string(&reply, &options).unwrap_err(), e);
+    assert_eq!(parse_borrowed(&reply, &options).unwrap_err(), e);
+    // Forty levels are within it.
+    let reply = format!("{}1{}", format!("{{'{key}': ").repeat(40), "}".repeat(40));
+    assert_eq!(parse(&reply, &options).unwrap().repairs.len(), 40);
+    assert_eq!(to_string_counted(&reply, &options).unwrap().fixes, 40);
+}
+
+#[test]
 fn quoted_keys_read_alike_whether_plain_or_not() {
     // A key in `"` or `'` with a plain body and a `:` right after it is read without the
     // string machinery; every other key goes through it. Both give the same text and fixes.
