@@ -215,6 +215,14 @@ def write_valid(f) -> None:
     f.write(b"]")
 
 
+def write_fenced(f) -> None:
+    """The records as valid JSON in a fence after a sentence, as a model writes them: not
+    JSON as it stands, so no fast path reads it."""
+    f.write(b"Here are the records you asked for:\n\n```json\n")
+    write_valid(f)
+    f.write(b"\n```\n")
+
+
 def write_hermes(f, size: int = 100_000_000) -> None:
     i, written = 0, 0
     while written < size:
@@ -666,6 +674,15 @@ LIB_RUNS = [
     ("repair::parse_borrowed", "messy", None),
     ("repair::to_string", "messy", None),
     ("from_llm_with_schema", "messy", "records"),
+    # The typed entry point, `T::from_llm` for `Vec<Record>` (the records' type), on the
+    # records as they are (valid JSON), in a fence, and messy; and its floor, `serde_json`
+    # reading the valid records into the type (`benches/memory_lib.rs`).
+    ("from_llm::<Vec<Record>>", "valid", None),
+    ("from_llm::<Vec<Record>>", "fenced", None),
+    ("from_llm::<Vec<Record>>", "messy", None),
+    ("serde_json::from_str::<Vec<Record>>", "valid", None),
+    # A type with constraints is checked on valid JSON too.
+    ("from_llm::<Vec<CheckedRecord>>", "valid", None),
     ("large::from_llm_with_compiled", "messy", "records"),
     ("tools::parse", "hermes", None),
     ("tools::parse_compact", "hermes", None),
@@ -1178,6 +1195,7 @@ def main() -> None:
             "hermes": write_hermes,
             "schema": write_schema,
             "valid": write_valid,
+            "fenced": write_fenced,
         }
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:

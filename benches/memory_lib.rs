@@ -73,6 +73,23 @@ fn main() {
         }
         // The schema functions, with the schema as the reply: what holding it as a `Value`
         // costs (the floor of every one of them), then each.
+        "from_llm::<Vec<Record>>" => {
+            let r = <Vec<Record> as llmout::LlmOutput>::from_llm(&text);
+            match (r.value, r.error) {
+                (Some(v), None) => Ok(v.len() + r.warnings.len()),
+                (_, e) => Err(format!("{e:?}")),
+            }
+        }
+        "from_llm::<Vec<CheckedRecord>>" => {
+            let r = <Vec<CheckedRecord> as llmout::LlmOutput>::from_llm(&text);
+            match (r.value, r.error) {
+                (Some(v), None) => Ok(v.len() + r.warnings.len()),
+                (_, e) => Err(format!("{e:?}")),
+            }
+        }
+        "serde_json::from_str::<Vec<Record>>" => serde_json::from_str::<Vec<Record>>(&text)
+            .map(|v| v.len())
+            .map_err(|e| e.to_string()),
         "serde_json::from_str" => serde_json::from_str::<Value>(&text)
             .map(|v| nodes(&v))
             .map_err(|e| e.to_string()),
@@ -125,4 +142,44 @@ fn nodes(v: &Value) -> usize {
         Value::Object(map) => map.values().map(nodes).sum(),
         _ => 0,
     }
+}
+
+/// The records of `benches/memory.py` as a type (its `RECORD_SCHEMA`), for the typed entry
+/// point.
+#[derive(serde::Deserialize, schemars::JsonSchema, llmout::LlmOutput)]
+#[allow(dead_code)]
+struct Record {
+    id: i64,
+    name: String,
+    desc: String,
+    tags: Vec<String>,
+    active: bool,
+    score: f64,
+    note: Option<String>,
+    path: String,
+    nested: Nested,
+}
+
+/// The records with constraints, which `from_llm` checks on valid JSON too (a type with
+/// none goes straight from valid JSON into the type).
+#[derive(serde::Deserialize, schemars::JsonSchema, llmout::LlmOutput)]
+#[allow(dead_code)]
+struct CheckedRecord {
+    #[schemars(range(min = 0))]
+    id: i64,
+    #[schemars(length(max = 100))]
+    name: String,
+    desc: String,
+    tags: Vec<String>,
+    active: bool,
+    score: f64,
+    note: Option<String>,
+    path: String,
+    nested: Nested,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Nested {
+    x: Vec<i64>,
 }

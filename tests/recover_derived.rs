@@ -298,3 +298,64 @@ fn syntax_warnings_follow_their_value_to_where_recovery_put_it() {
     // The single-quoted key is named by its object; the comma in [1,] by the array.
     assert_eq!(repaired, ["/lines/0", "/lines/0/x", "/lines/0"]);
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Chapter {
+    n: u32,
+    text: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Book {
+    title: String,
+    chapters: Vec<Chapter>,
+}
+
+/// A reply of several megabytes is read item by item (the book's chapters one at a time,
+/// `T` deserialized from the value's text as it is written): the value and the warnings are
+/// those of a short reply of the same shape, chapter for chapter.
+#[test]
+fn a_reply_of_megabytes_comes_to_the_value_a_short_one_does() {
+    use llmout::RepairKind::{QuoteStyle, TrailingComma, UnquotedKey};
+    use WarningKind::{Coerced, KeyRenamed, Repaired};
+    let chapters = 40;
+    let text = |n: u32| format!("{n} ").repeat(50_000);
+    let mut reply = String::from("Here is the book:\n```json\n{Title: 'Notes', chapters: [");
+    for n in 0..chapters {
+        reply.push_str(&format!("{{n: '{n}', 'text': '{}'}}, ", text(n)));
+    }
+    reply.push_str("]}\n```");
+    assert!(reply.len() > 4 << 20, "{}", reply.len());
+
+    let r = Book::from_llm(&reply);
+    let book = Book {
+        title: "Notes".to_owned(),
+        chapters: (0..chapters)
+            .map(|n| Chapter { n, text: text(n) })
+            .collect(),
+    };
+    assert_eq!(r.value, Some(book));
+    // The parser's fixes in the reply's order, then recovery's: the key renamed, and each
+    // chapter's number read from its string.
+    let mut warnings = vec![
+        k(Repaired(UnquotedKey), ""),
+        k(Repaired(QuoteStyle), "/title"),
+        k(Repaired(UnquotedKey), ""),
+    ];
+    for n in 0..chapters {
+        let at = format!("/chapters/{n}");
+        warnings.extend([
+            k(Repaired(UnquotedKey), &at),
+            k(Repaired(QuoteStyle), &format!("{at}/n")),
+            k(Repaired(QuoteStyle), &at),
+            k(Repaired(QuoteStyle), &format!("{at}/text")),
+        ]);
+    }
+    warnings.extend([
+        k(Repaired(TrailingComma), "/chapters"),
+        k(KeyRenamed, "/title"),
+    ]);
+    warnings.extend((0..chapters).map(|n| k(Coerced, &format!("/chapters/{n}/n"))));
+    assert_eq!(kinds(&r), warnings);
+    assert!(r.recovered);
+}

@@ -216,6 +216,9 @@
 //! assert_eq!(whole.warnings.iter().map(|w| w.path.clone()).collect::<Vec<_>>(), paths);
 //! ```
 
+mod json;
+pub(crate) mod typed;
+
 use std::convert::Infallible;
 
 use serde::de::IgnoredAny;
@@ -1769,6 +1772,11 @@ mod tests {
             let r = items.to_result();
             assert_eq!(r.warnings.len(), items.warning_count());
             assert_eq!(items.recovered(), r.recovered);
+            // The value's text, written as it is read, is the value's.
+            let mut text = Vec::new();
+            items.write_json(&mut text).unwrap();
+            let value = r.value.as_ref().expect("a value read item by item");
+            assert_eq!(text, serde_json::to_vec(value).unwrap());
             (r, true)
         };
         match large {

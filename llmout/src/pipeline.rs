@@ -349,10 +349,22 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
         if let Some(e) = schema.broken() {
             return ValidationResult::err(e.clone(), Vec::new());
         }
-        if let Some(value) = checked_fast_path::<T>(raw, schema, options) {
-            return ValidationResult::ok(value, Vec::new());
+        // (A large reply is checked item by item below, as JSON that needs no repair.)
+        if raw.len() < LARGE_REPLY {
+            if let Some(value) = checked_fast_path::<T>(raw, schema, options) {
+                return ValidationResult::ok(value, Vec::new());
+            }
         }
     }
+    if raw.len() >= LARGE_REPLY {
+        from_large::<T>(raw, schema, options)
+    } else {
+        from_whole::<T>(raw, schema, options)
+    }
+}
+
+/// Steps 2-6 on the whole reply: the chosen candidate's value, then `T` from it.
+fn from_whole<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options) -> ValidationResult<T> {
     let chosen = match choose(
         raw,
         extract::candidates_and_unread(raw),
@@ -363,6 +375,57 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
         Err(e) => return ValidationResult::err(e, Vec::new()),
     };
     deserialize::<T>(chosen.value, chosen.warnings, schema, options)
+}
+
+/// Replies at least this long (4 MiB) that are not JSON as `T` takes it go to
+/// [`from_large`]. Reading item by item reads the reply twice or more, and hands items
+/// between threads: a 2-10 MB reply took 1.4-2 times as long that way. Below this length
+/// the whole value, as a tree with its warnings, holds at most about 110 MB.
+const LARGE_REPLY: usize = 4 << 20;
+
+/// Steps 2-6 for a large reply: read item by item where its shape allows
+/// ([`crate::large`]), `T` deserialized from the value's text as it is written, so that the
+/// value is never held as a tree beside `T` (for 100 MB of records in a fence, the tree was
+/// 15 times the reply). The same result as reading it whole: the same value and warnings,
+/// and where `T` refuses that value (or it nests deeper than `serde_json` reads text), the
+/// value is built after all for step 6's fallback and its error.
+fn from_large<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options) -> ValidationResult<T> {
+    use crate::large::Large;
+    // A type's schema keeps no key it does not list unless asked to (the large reader
+    // would take a runtime schema's default otherwise).
+    let keep = options.get_keep_unknown_keys().unwrap_or(false);
+    let options = &options.clone().keep_unknown_keys(keep);
+    // Step 6 on a value in hand; a result with no value keeps its error and warnings.
+    let typed = |r: ValidationResult<Value>| match r {
+        ValidationResult {
+            value: Some(value),
+            error: None,
+            warnings,
+            ..
+        } => deserialize::<T>(value, warnings, schema, options),
+        r => ValidationResult {
+            value: None,
+            warnings: r.warnings,
+            recovered: r.recovered,
+            error: r.error,
+        },
+    };
+    match crate::large::from_llm_with_compiled(raw, schema, options) {
+        Large::Whole(r) => typed(r),
+        Large::Items(items) | Large::Members(items) => {
+            match crate::large::typed::deserialize::<T>(&items) {
+                Ok(value) => {
+                    let mut warnings = Vec::with_capacity(items.warning_count());
+                    let Ok(()) = items.for_each_warning(|w| {
+                        warnings.push(w);
+                        Ok::<(), std::convert::Infallible>(())
+                    });
+                    ValidationResult::ok(value, warnings)
+                }
+                Err(_) => typed(items.to_result()),
+            }
+        }
+    }
 }
 
 /// The fast path of a type with constraints: `raw` as JSON that fits the schema as it is
@@ -1730,5 +1793,157 @@ mod tests {
                 prop_assert_eq!(ranked, exhaustive(&raw, schema));
             }
         }
+    }
+
+    /// A record as a type: `from_large` and `from_whole` must give the same result for it.
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    struct Rec {
+        id: u32,
+        name: String,
+        tags: Vec<String>,
+        note: Option<String>,
+    }
+    impl LlmOutput for Rec {}
+
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    struct Page {
+        total: u32,
+        records: Vec<Rec>,
+    }
+    impl LlmOutput for Page {}
+
+    /// A type serde refuses more of than its schema does: `extra` never deserializes.
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    struct Picky {
+        records: Vec<i64>,
+        #[serde(default, deserialize_with = "refuse")]
+        extra: Option<i64>,
+    }
+    impl LlmOutput for Picky {}
+
+    fn refuse<'de, D: serde::Deserializer<'de>>(_: D) -> Result<Option<i64>, D::Error> {
+        Err(serde::de::Error::custom("never"))
+    }
+
+    /// `from_large` on `raw` (which must read it item by item, `members` saying whether as an
+    /// object's members) is `from_whole`, exactly; its result.
+    fn large_is_whole<T: LlmOutput + PartialEq + std::fmt::Debug>(
+        raw: &str,
+        members: bool,
+    ) -> ValidationResult<T> {
+        large_is_whole_with(raw, members, &Options::default())
+    }
+
+    fn large_is_whole_with<T: LlmOutput + PartialEq + std::fmt::Debug>(
+        raw: &str,
+        members: bool,
+        options: &Options,
+    ) -> ValidationResult<T> {
+        let schema = T::compiled_schema();
+        let typed = options.clone().keep_unknown_keys(false);
+        match crate::large::from_llm_with_compiled(raw, schema, &typed) {
+            crate::large::Large::Items(_) => assert!(!members, "{raw}"),
+            crate::large::Large::Members(_) => assert!(members, "{raw}"),
+            crate::large::Large::Whole(r) => panic!("read whole: {r:?}"),
+        }
+        let large = from_large::<T>(raw, schema, options);
+        assert_eq!(large, from_whole::<T>(raw, schema, options), "{raw}");
+        large
+    }
+
+    fn rec(id: u32, name: &str, tags: &[&str], note: Option<&str>) -> Rec {
+        Rec {
+            id,
+            name: name.to_owned(),
+            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+            note: note.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_large_reply_deserializes_from_its_text_as_it_is_written() {
+        // Records in a fence after prose, each with fixes: unquoted keys, single quotes, a
+        // number as a string, a key in another case, trailing commas, Python's `None`.
+        let raw = "The records:\n```json\n[{id: 1, 'name': 'one', tags: ['a',],}, \
+                   {\"ID\": \"2\", name: 'two', tags: [], note: None}]\n```";
+        let r = large_is_whole::<Vec<Rec>>(raw, false);
+        assert_eq!(
+            r.value,
+            Some(vec![rec(1, "one", &["a"], None), rec(2, "two", &[], None)])
+        );
+        assert!(r.recovered);
+        let paths: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert!(paths.contains(&"/1/id"), "{paths:?}");
+
+        // An object around the records; its key in another case, and a key the type does
+        // not have, which a type's schema drops with a warning.
+        let raw = "{Total: 2, extra: true, records: [{id: 1, name: 'a', tags: []}, \
+                   {id: 2, name: 'b', tags: ['x'], note: 'n'}]}";
+        let r = large_is_whole::<Page>(raw, false);
+        assert_eq!(
+            r.value,
+            Some(Page {
+                total: 2,
+                records: vec![rec(1, "a", &[], None), rec(2, "b", &["x"], Some("n"))],
+            })
+        );
+        assert!(
+            r.warnings.iter().any(|w| w.path == "/extra"),
+            "{:?}",
+            r.warnings
+        );
+
+        // Records keyed by id: an object's members, one by one.
+        let raw = "{'r1': {id: 1, name: 'a', tags: []}, r2: {id: '2', name: 'b', tags: [],},}";
+        let r = large_is_whole::<std::collections::BTreeMap<String, Rec>>(raw, true);
+        let expected: std::collections::BTreeMap<String, Rec> = [
+            ("r1".to_owned(), rec(1, "a", &[], None)),
+            ("r2".to_owned(), rec(2, "b", &[], None)),
+        ]
+        .into();
+        assert_eq!(r.value, Some(expected));
+    }
+
+    #[test]
+    fn a_large_reply_serde_refuses_falls_back_as_the_whole_one_does() {
+        // `extra` fits the schema but not serde: the required fields alone, with a warning.
+        let r = large_is_whole::<Picky>("{records: [1, 2, '3'], extra: 4}", false);
+        assert_eq!(
+            r.value,
+            Some(Picky {
+                records: vec![1, 2, 3],
+                extra: None
+            })
+        );
+        assert_eq!(
+            r.warnings.last().map(|w| w.kind),
+            Some(WarningKind::RequiredOnly)
+        );
+
+        // Nested deeper than serde_json reads text (128): the value is built after all.
+        let deep = format!("[1, {}2{},]", "[".repeat(150), "]".repeat(150));
+        let options = Options::default().max_depth(200);
+        let r = large_is_whole_with::<Vec<Value>>(&deep, false, &options);
+        let mut expected = json!(2);
+        for _ in 0..150 {
+            expected = json!([expected]);
+        }
+        assert_eq!(r.value, Some(vec![json!(1), expected]));
+    }
+
+    #[test]
+    fn a_large_reply_that_cannot_be_recovered_is_the_whole_ones_error() {
+        let options = Options::default();
+        let raw = "[1, 2, 'x']";
+        let schema = <Vec<i64>>::compiled_schema();
+        let large = from_large::<Vec<i64>>(raw, schema, &options);
+        assert_eq!(large, from_whole::<Vec<i64>>(raw, schema, &options));
+        assert_eq!(large.error.map(|e| e.kind()), Some(ErrorKind::Mismatch));
+        // A shape not read item by item: the same result too.
+        let raw = "{id: 1, name: 'a', tags: ['x']}";
+        let schema = Rec::compiled_schema();
+        let large = from_large::<Rec>(raw, schema, &options);
+        assert_eq!(large, from_whole::<Rec>(raw, schema, &options));
+        assert_eq!(large.value, Some(rec(1, "a", &["x"], None)));
     }
 }

@@ -864,14 +864,9 @@ impl Answers for Parse {
         } else {
             match llmout::large::from_llm_with_compiled(text, &self.schema, &self.options) {
                 Large::Whole(result) => result,
-                Large::Items(items) => {
+                Large::Items(items) | Large::Members(items) => {
                     return Ok(Box::new(move |w: &mut dyn Write| {
-                        write_items(w, &items, input.invalid_utf8.as_ref(), false)
-                    }))
-                }
-                Large::Members(items) => {
-                    return Ok(Box::new(move |w: &mut dyn Write| {
-                        write_items(w, &items, input.invalid_utf8.as_ref(), true)
+                        write_items(w, &items, input.invalid_utf8.as_ref())
                     }))
                 }
             }
@@ -894,94 +889,20 @@ impl Answers for Parse {
     }
 }
 
-/// The object around the items, its members in order, the items of each member at one of
-/// `paths` (a member's, or a member's member's...; with its number) written by `items`
-/// (their array, or the object of which they are the members).
-fn write_around<W: Write>(
-    w: &mut W,
-    object: &serde_json::Map<String, Value>,
-    paths: &[(usize, &[String])],
-    items: &mut impl FnMut(&mut W, usize) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    w.write_all(b"{")?;
-    for (i, (k, v)) in object.iter().enumerate() {
-        if i > 0 {
-            w.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *w, k)?;
-        w.write_all(b":")?;
-        // (A map's keys are unique: each member's items are written once.)
-        let mut inner = Vec::new();
-        let mut here = None;
-        for &(n, path) in paths {
-            match path.split_first() {
-                Some((key, [])) if key == k => here = Some(n),
-                Some((key, rest)) if key == k => inner.push((n, rest)),
-                _ => {}
-            }
-        }
-        match (here, v) {
-            (Some(n), _) => items(w, n)?,
-            (None, Value::Object(inner_object)) if !inner.is_empty() => {
-                write_around(w, inner_object, &inner, items)?
-            }
-            _ => serde_json::to_writer(&mut *w, v)?,
-        }
-    }
-    w.write_all(b"}")
-}
-
-/// `shell`, the object around the items written with nothing in their `places` (each its
-/// offset in `shell` and the number of its member, in order), with the items of each member
-/// written in its place as one reading of the reply hands them over.
-fn write_in_turn<W: Write>(
-    w: &mut W,
-    shell: &[u8],
-    places: &[(usize, usize)],
-    items: &llmout::large::Items<'_>,
-) -> std::io::Result<()> {
-    let Some(&(start, _)) = places.first() else {
-        // Every member dropped: no items.
-        return w.write_all(shell);
-    };
-    w.write_all(&shell[..start])?;
-    w.write_all(b"[")?;
-    let (mut at, mut first) = (0, true);
-    // Ends the array at `places[at]`, and writes the object up to the next one's.
-    let next = |w: &mut W, at: &mut usize, first: &mut bool| -> std::io::Result<()> {
-        w.write_all(b"]")?;
-        w.write_all(&shell[places[*at].0..places[*at + 1].0])?;
-        w.write_all(b"[")?;
-        (*at, *first) = (*at + 1, true);
-        Ok(())
-    };
-    items.for_each_placed_item(|member, v| {
-        while places[at].1 < member && at + 1 < places.len() {
-            next(&mut *w, &mut at, &mut first)?;
-        }
-        write_element(&mut *w, &mut first, &v)
-    })?;
-    while at + 1 < places.len() {
-        next(&mut *w, &mut at, &mut first)?;
-    }
-    w.write_all(b"]")?;
-    w.write_all(&shell[places[at].0..])
-}
-
 /// `{"value": …, "warnings": [...], "recovered": …}` as [`ParseOut`] writes it, from a reply
-/// read item by item ([`write_value`]), then each warning, written as it is read.
+/// read item by item ([`llmout::large::Items::write_json`]), then each warning, written as
+/// it is read.
 fn write_items(
     w: &mut dyn Write,
     items: &llmout::large::Items<'_>,
     input: Option<&Value>,
-    members: bool,
 ) -> std::io::Result<()> {
     // Millions of small writes: buffered here, where they are not calls through `dyn Write`.
     let mut buffered = std::io::BufWriter::with_capacity(1 << 16, w);
     let w = &mut buffered;
     let recovered = items.recovered() || input.is_some();
     w.write_all(b"{\"value\":")?;
-    write_value(w, items, members)?;
+    items.write_json(&mut *w)?;
     w.write_all(b",\"warnings\":[")?;
     let mut first = true;
     if let Some(input) = input {
@@ -993,57 +914,6 @@ fn write_items(
     })?;
     write!(w, "],\"recovered\":{recovered}}}")?;
     w.flush()
-}
-
-/// The value of a reply (or arguments) read item by item: the object around the items (if
-/// any) with the items in their place, as an array or (`members`) as the object whose
-/// members they are.
-fn write_value<W: Write>(
-    w: &mut W,
-    items: &llmout::large::Items<'_>,
-    members: bool,
-) -> std::io::Result<()> {
-    let mut array = |w: &mut W, hole: usize| -> std::io::Result<()> {
-        if members {
-            w.write_all(b"{")?;
-            let mut first = true;
-            items.for_each_member(|k, v| {
-                if !std::mem::take(&mut first) {
-                    w.write_all(b",")?;
-                }
-                serde_json::to_writer(&mut *w, &k)?;
-                w.write_all(b":")?;
-                serde_json::to_writer(&mut *w, &v).map_err(std::io::Error::from)
-            })?;
-            return w.write_all(b"}");
-        }
-        w.write_all(b"[")?;
-        let mut first = true;
-        items.for_each_item_in(hole, |v| write_element(&mut *w, &mut first, &v))?;
-        w.write_all(b"]")
-    };
-    let Some((object, _)) = items.around() else {
-        return array(w, 0);
-    };
-    let paths: Vec<(usize, &[String])> = items.paths().into_iter().enumerate().collect();
-    if members {
-        // (One member: its object's members, written as they are read.)
-        return write_around(w, object, &paths, &mut array);
-    }
-    // The object written first, each items' place noted: where the places come in the order
-    // of the members (as the reply gives them), one reading of the reply writes the items of
-    // each in turn; else one reading for each member.
-    let mut shell = Vec::new();
-    let mut places = Vec::new();
-    write_around(&mut shell, object, &paths, &mut |s: &mut Vec<u8>, n| {
-        places.push((s.len(), n));
-        Ok(())
-    })?;
-    if places.windows(2).all(|p| p[0].1 < p[1].1) {
-        write_in_turn(w, &shell, &places, items)
-    } else {
-        write_around(w, object, &paths, &mut array)
-    }
 }
 
 /// `schema`: the file's schema in a dialect, or its prompt rendering (text, not JSON: the
@@ -1381,8 +1251,8 @@ impl Checked<'_> {
                     }
                     _ => w.write_all(parts.arguments.as_bytes())?,
                 },
-                Large::Items(items) if items.around().is_some() => write_value(w, items, false)?,
-                Large::Members(items) => write_value(w, items, true)?,
+                Large::Items(items) if items.around().is_some() => items.write_json(&mut *w)?,
+                Large::Members(items) => items.write_json(&mut *w)?,
                 // The arguments recovered to an array (a wrapper taken off): no object, kept
                 // as given, as `check_call` keeps them.
                 Large::Items(_) => w.write_all(parts.arguments.as_bytes())?,
