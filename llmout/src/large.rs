@@ -148,8 +148,10 @@
 //! one on the way to it is), that member is dropped with a warning naming the item's error,
 //! and the object comes without it and with no items ([`Items::around`]). Where a reply
 //! needs what reading it item by item cannot follow (an item dropped with
-//! [`Options::drop_invalid_items`], an object kept as written where the schema asks for a
-//! string), that candidate is evaluated whole. JSON nested deeper than `serde_json` reads
+//! [`Options::drop_invalid_items`], or the item a reply cut off ended in, dropped because it
+//! cannot be recovered without filling anything in; an object kept as written where the
+//! schema asks for a string), that candidate is evaluated whole. (That item is recovered
+//! with nothing filled in, as the whole pipeline recovers it.) JSON nested deeper than `serde_json` reads
 //! (128 levels) is read item by item with the lenient parser, as the pipeline reads it.
 //!
 //! ```
@@ -845,10 +847,11 @@ impl<'a> Items<'a> {
                     if only.is_some_and(|o| o != at.0) {
                         return true;
                     }
+                    let cut = cut_in(&fixes);
                     let r = match walk.as_mut() {
                         Some(w) if want.values && !plan.dropped(at.0) => match &key {
-                            Some(key) => w.next_member(key, value).ok(),
-                            None => w.next(value).ok(),
+                            Some(key) => w.next_member(key, value, cut).ok(),
+                            None => w.next(value, cut).ok(),
                         },
                         _ => None,
                     };
@@ -1175,6 +1178,9 @@ struct Tally {
     members: Members,
     /// Whether the items were the top-level object's members.
     entries: bool,
+    /// Where the parser found the reply cut off (see [`cut_in`]): the object around the
+    /// items is recovered with it, as recovering the value whole does.
+    cut: Option<u32>,
 }
 
 impl Tally {
@@ -1312,11 +1318,19 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 fit = false;
                 return false;
             };
+            let cut = cut_in(&fixes);
             let r = match &key {
-                Some(key) => w.next_member(key, value),
-                None => w.next(value),
+                Some(key) => w.next_member(key, value, cut),
+                None => w.next(value, cut),
             };
             match r {
+                // The item the reply was cut off in, which cannot be recovered without
+                // filling in what the model did not write: recovering the value whole drops
+                // it (`recover::recover_cut`), which this reading does not follow.
+                Err(_) if cut.is_some() => {
+                    fit = false;
+                    false
+                }
                 Ok(r) if r.as_text.is_empty() => {
                     read.cost = read.cost.saturating_add(r.cost);
                     read.recovery += r.warnings.len();
@@ -1410,6 +1424,15 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
     }
     t.members = members;
     (fit && t.result.is_some()).then_some(t)
+}
+
+/// Where the parser found the reply cut off among `fixes` (a `Truncated` fix, whose path it
+/// always gives): how many levels below the top the cut is, as `pipeline::cut` says.
+fn cut_in(fixes: &[Fix]) -> Option<u32> {
+    let (_, path) = fixes
+        .iter()
+        .find(|(kind, _)| *kind == RepairKind::Truncated)?;
+    u32::try_from(path.bytes().filter(|&b| b == b'/').count()).ok()
 }
 
 /// Whether recovering `shell` keeps the member at `path` (the reply's keys) as the member
@@ -1597,7 +1620,7 @@ impl Tally {
                 .zip(&mut reads)
                 .map(|(path, read)| (path.as_slice(), read.error.take()))
                 .collect();
-            walk::around(shell, schema, options, holes)
+            walk::around(shell, schema, options, holes, self.cut)
         };
         if !around.followed {
             // A union around the items chose by weighing its branches: whole.
@@ -1733,6 +1756,7 @@ impl Tally {
     }
 
     fn count(&mut self, fixes: &[Fix]) {
+        self.cut = self.cut.or(cut_in(fixes));
         self.fixes += fixes.len();
         self.other_fixes += fixes
             .iter()
@@ -3854,6 +3878,62 @@ mod tests {
         }
     }
 
+    /// Where the reply was cut off: the item (or map member) it was cut off in is recovered
+    /// with nothing filled in and dropped where it cannot be, item by item as whole, or
+    /// (where it must be dropped from the items) whole; and a member cut off after the items
+    /// is dropped from the object around them as recovering it whole drops it.
+    #[test]
+    fn a_reply_cut_off_comes_as_the_pipeline_gives_it() {
+        let options = Options::default();
+        let dropped = |raw: &str, schema: &Value| -> Vec<String> {
+            let r = crate::from_llm_with_schema(raw, schema, &options);
+            (r.warnings.iter())
+                .filter(|w| w.kind == WarningKind::ItemDropped)
+                .map(|w| w.path.clone())
+                .collect()
+        };
+        // Cut in an item that is whole but for its closers: read item by item, kept.
+        let raw = "[{id: 1, name: 'x'}, {id: 2, name: 'y";
+        assert!(same(raw, &records(), &options));
+        assert_eq!(dropped(raw, &records()), [] as [&str; 0]);
+        // Cut in an item that lacks a required field: dropped, whole.
+        let raw = "[{id: 1, name: 'x'}, {id: 2, na";
+        assert!(!same(raw, &records(), &options));
+        assert_eq!(dropped(raw, &records()), ["/1"]);
+        // Cut after a whole item: nothing dropped, an item that fails is the error.
+        let raw = "[{id: 1, name: 'x'}, {id: 'abc', name: 'y'}, ";
+        same(raw, &records(), &options);
+        let r = crate::from_llm_with_schema(raw, &records(), &options);
+        assert_eq!(
+            r.error.map(|e| e.path().to_owned()),
+            Some("/1/id".to_owned())
+        );
+        // Records keyed by id, cut in the last one.
+        let map = json!({"type": "object", "additionalProperties": records()["items"]});
+        let raw = "{r1: {id: 1, name: 'x'}, r2: {id: 2, name: 'y'}, r3: {id: 3";
+        assert!(!same(raw, &map, &options));
+        assert_eq!(dropped(raw, &map), ["/r3"]);
+        let raw = "{r1: {id: 1, name: 'x'}, r2: {id: 2, name: 'y'}, r3: {id: 3, name: 'z";
+        assert!(same(raw, &map, &options));
+        // An object around the records, cut in a map after them: the object around is
+        // recovered as whole recovers it.
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "records": records(),
+                "meta": {"type": "object", "additionalProperties": {
+                    "type": "object",
+                    "properties": {"x": {"type": "integer"}},
+                    "required": ["x"]
+                }}
+            },
+            "required": ["records"]
+        });
+        let raw = "{records: [{id: 1, name: 'x'}, {id: 2, name: 'y'}], meta: {a: {x: 1}, b: {";
+        assert!(same(raw, &schema, &options));
+        assert_eq!(dropped(raw, &schema), ["/meta/b"]);
+    }
+
     /// An object of two large arrays (a graph's nodes and edges): each is read item by item,
     /// its items handed over apart from the other's, and the result is the pipeline's.
     #[test]
@@ -3874,8 +3954,9 @@ mod tests {
                 // Valid JSON, as it stands and once sanitized (moves in both arrays).
                 r#"{"users": [{"id": 1, "name": "x"}, {"id": 2, "name": "y"}], "name": "g", "edges": [{"from": 1, "to": 2}, {"from": 2, "to": 1}]}"#.to_owned(),
                 "{\"users\": [{\"Id\": 1, \"name\": \"a\tb\"}, {\"id\": 2, \"Name\": \"c\nd\"}], \"edges\": [{\"From\": 1, \"to\": 2}, {\"from\": 2, \"to\": \"1\"}], \"name\": \"g\"}".to_owned(),
-                // Truncated in the second array.
-                format!("{{users: {users}, name: 'g', edges: [{{from: 1, to: 2}}, {{from: 2, to: 3}}, {{from: 3"),
+                // Truncated in the second array, in an item that is whole but for its
+                // closing brace.
+                format!("{{users: {users}, name: 'g', edges: [{{from: 1, to: 2}}, {{from: 2, to: 3}}, {{from: 3, to: 1"),
             ] {
                 assert!(same(&raw, &schema, &options), "{raw}");
                 let mut expected = both.clone();
@@ -3884,6 +3965,21 @@ mod tests {
                 }
                 assert_eq!(paths_of(&raw, &schema), expected, "{raw}");
             }
+        }
+        // Truncated in an item that lacks a required field: recovering the value whole drops
+        // that item (nothing is filled in where the reply was cut off), which reading item
+        // by item leaves to it.
+        let raw = format!("{{users: {users}, name: 'g', edges: [{{from: 1, to: 2}}, {{from: 3");
+        for schema in [graph(true), graph(false)] {
+            assert!(!same(&raw, &schema, &options), "{raw}");
+            let r = crate::from_llm_with_schema(&raw, &schema, &options);
+            let edges = r.value.as_ref().and_then(|v| v.get("edges"));
+            assert_eq!(edges, Some(&json!([{"from": 1, "to": 2}])), "{raw}");
+            let dropped = r
+                .warnings
+                .iter()
+                .find(|w| w.kind == WarningKind::ItemDropped);
+            assert_eq!(dropped.map(|w| w.path.as_str()), Some("/edges/1"));
         }
         // Each member's items apart, and the object with both places empty.
         let raw = format!("{{users: {users}, name: 'g', edges: {edges}}}");

@@ -663,9 +663,23 @@ pub(crate) fn rank<'a, O>(
     for (k, c) in candidates.iter().enumerate().rev() {
         rest_end[k] = rest_end[k + 1].max(c.range.end);
     }
+    let cut_off: Vec<bool> = (0..candidates.len())
+        .map(|k| cut_off(&candidates, k))
+        .collect();
+    // A JSON document cut off that parsed: the spans inside it are its parts (see `cut_off`).
+    let mut parts_of: Option<std::ops::Range<usize>> = None;
     for (k, candidate) in candidates.into_iter().enumerate() {
+        if parts_of
+            .as_ref()
+            .is_some_and(|r| r.start < candidate.range.start && candidate.range.end <= r.end)
+        {
+            continue;
+        }
         let holds_all = ranking.best.is_none() && rest_end[k + 1] <= candidate.range.end;
         let outcome = eval(candidate.text, holds_all);
+        if cut_off[k] && !matches!(outcome, Outcome::Syntax(_)) {
+            parts_of = Some(candidate.range.clone());
+        }
         if candidate.origin <= Origin::Fence && candidate.text.starts_with(['{', '[']) {
             ranking.json_reply = true;
         }
@@ -704,6 +718,42 @@ pub(crate) fn rank<'a, O>(
         }
     }
     ranking
+}
+
+/// Whether candidate `k` is a JSON document cut off at the end of the reply: the reply, an
+/// answer tag's or a fence's body (or, where the reply has prose before it, an unclosed span
+/// whose first value follows its opening bracket) that starts with a bracket no other
+/// candidate starts with, so that it never closes (and, for an object, with a key). Had it closed, the spans inside it (the
+/// items it holds whole) would be no candidates; once it parses, they are taken as its parts
+/// and not weighed against it, so that one item is never chosen over the items around it
+/// (where the document cannot be recovered, its error is the reply's, as it is for a
+/// document that closes).
+fn cut_off(candidates: &[Candidate<'_>], k: usize) -> bool {
+    let c = &candidates[k];
+    let shares_start = |j: Option<usize>| {
+        j.and_then(|j| candidates.get(j))
+            .is_some_and(|d| d.range.start == c.range.start)
+    };
+    // (An object's first member starts with its key: `{{` is no document.)
+    let opens = match c.text.as_bytes() {
+        [b'[', ..] => true,
+        [b'{', rest @ ..] => rest
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_none_or(|&b| matches!(b, b'"' | b'\'' | b'}' | b'_') || b.is_ascii_alphanumeric()),
+        _ => false,
+    };
+    if !opens || shares_start(k.checked_sub(1)) || shares_start(Some(k + 1)) {
+        return false;
+    }
+    match c.origin {
+        Origin::Whole | Origin::Tag | Origin::Fence => true,
+        Origin::Truncated => candidates.get(k + 1).is_some_and(|next| {
+            let first = c.text[1..].len() - c.text[1..].trim_start().len();
+            c.contains(next) && next.range.start == c.range.start + 1 + first
+        }),
+        Origin::Balanced => false,
+    }
 }
 
 /// Steps 2-5: candidates, parse, recover, choose.
@@ -791,7 +841,7 @@ pub(crate) fn evaluate(
             cost: 0,
             syntax,
         },
-        Some(schema) => match recover::recover(value, schema, options) {
+        Some(schema) => match recover::recover_cut(value, schema, options, cut(&warnings)) {
             Ok(mut r) => {
                 let mut warnings = warnings;
                 if !r.as_text.is_empty() {
@@ -816,6 +866,14 @@ pub(crate) fn evaluate(
             Err(e) => Outcome::Recovery(e),
         },
     }
+}
+
+/// Where the parser found the reply cut off: how many levels below the root the cut is (the
+/// segments of its `Truncated` fix's path), for recovery (`recover::recover_cut`).
+pub(crate) fn cut(warnings: &[Warning]) -> Option<u32> {
+    let truncated = WarningKind::Repaired(repair::RepairKind::Truncated);
+    let w = warnings.iter().find(|w| w.kind == truncated)?;
+    u32::try_from(w.path.bytes().filter(|&b| b == b'/').count()).ok()
 }
 
 /// Where the schema asks for a string and the reply has an object or array, the string is
@@ -1420,8 +1478,21 @@ mod tests {
     fn exhaustive(raw: &str, schema: Option<&Schema>) -> Choice {
         let options = Options::default();
         let mut ranking = Ranking::new();
-        for candidate in extract::candidates(raw) {
-            match evaluate(candidate.text, schema, &options) {
+        let candidates = extract::candidates(raw);
+        // (The parts of a document cut off that parsed are none: see `cut_off`.)
+        let mut parts_of: Option<std::ops::Range<usize>> = None;
+        for (k, candidate) in candidates.iter().cloned().enumerate() {
+            let inside = parts_of
+                .as_ref()
+                .is_some_and(|r| r.start < candidate.range.start && candidate.range.end <= r.end);
+            if inside {
+                continue;
+            }
+            let outcome = evaluate(candidate.text, schema, &options);
+            if cut_off(&candidates, k) && !matches!(outcome, Outcome::Syntax(_)) {
+                parts_of = Some(candidate.range.clone());
+            }
+            match outcome {
                 Outcome::Parsed { out, cost, syntax } => {
                     ranking.offer(Evaluated {
                         candidate,

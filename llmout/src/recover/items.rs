@@ -44,6 +44,9 @@ pub(crate) struct Items<'s> {
     /// The array is a branch of a union ([`array_branch`]), which takes an array of two
     /// items or more ([`short_for_union`](Self::short_for_union)).
     in_union: bool,
+    /// Whether the item the reply was cut off in is recovered as recovering the value whole
+    /// recovers it (`Walker::cut`): not for a wrapper's array, which that does not follow.
+    cuts: bool,
 }
 
 /// The schema each item of an array against `id` is recovered against, where recovering
@@ -658,6 +661,7 @@ impl<'s> Items<'s> {
             seen: None,
             repeat: None,
             in_union: false,
+            cuts: true,
         }
     }
 
@@ -720,7 +724,10 @@ impl<'s> Items<'s> {
         if path.len() == 1 && wrapper_root(schema) && !entries {
             // The array of a wrapper object, taken out of it: its items are the top-level
             // array's, where recovery puts them.
-            return Items::new(schema, options);
+            return Items::new(schema, options).map(|items| Items {
+                cuts: false,
+                ..items
+            });
         }
         // The keys as recovery renames them: the schema's names, and the items' path.
         let path = recovered_path(schema, path)?;
@@ -765,6 +772,7 @@ impl<'s> Items<'s> {
             seen: None,
             repeat: None,
             in_union: false,
+            cuts: true,
         };
         Some(match array {
             Some(a) => items.of(a),
@@ -828,7 +836,7 @@ impl<'s> Items<'s> {
         if index >= repeat.second {
             return false;
         }
-        let Ok(r) = again.next(item) else {
+        let Ok(r) = again.next(item, None) else {
             return false;
         };
         if check::digest(&r.value) != repeat.digest {
@@ -847,28 +855,44 @@ impl<'s> Items<'s> {
 
     /// Recovers the next item. The constraints it breaks are kept for
     /// [`violations`](Self::violations).
-    pub(crate) fn next(&mut self, item: Value) -> Result<Recovered, Error> {
+    ///
+    /// `cut`: where the reply was cut off in this item (the parser's `Truncated` fix came with
+    /// it), how many levels below the top the cut is (the segments of the fix's path): the
+    /// item is then recovered with nothing filled in, as recovering the value whole does.
+    pub(crate) fn next(&mut self, item: Value, cut: Option<u32>) -> Result<Recovered, Error> {
         self.walker.path.truncate(self.base);
         push_index(&mut self.walker.path, self.next);
-        self.recover(item)
+        self.recover(item, cut)
     }
 
     /// Recovers the value of the next member of the object whose members are the items
     /// (the top-level one, [`entries`](Self::entries), or a map's, [`member`](Self::member)),
     /// under `key`.
-    pub(crate) fn next_member(&mut self, key: &str, value: Value) -> Result<Recovered, Error> {
+    pub(crate) fn next_member(
+        &mut self,
+        key: &str,
+        value: Value,
+        cut: Option<u32>,
+    ) -> Result<Recovered, Error> {
         self.walker.path.truncate(self.base);
         push_key(&mut self.walker.path, key);
-        self.recover(value)
+        self.recover(value, cut)
     }
 
     /// Recovers `item` at the walker's path.
-    fn recover(&mut self, item: Value) -> Result<Recovered, Error> {
+    fn recover(&mut self, item: Value, cut: Option<u32>) -> Result<Recovered, Error> {
         let w = &mut self.walker;
         self.next += 1;
         w.wrapped = false;
         w.sees(super::text_len(&item));
+        // (The item's own level below the top: its depth, less one.)
+        let depth = u32::try_from(self.depth).unwrap_or(u32::MAX);
+        let cut = cut.filter(|_| self.cuts).and_then(|k| k.checked_sub(depth));
+        w.next_cut = cut;
+        let invent = w.invent;
+        w.invent = invent && cut.is_none();
         let r = w.value(Cow::Owned(item), self.items, self.depth);
+        w.invent = invent;
         let r = w.ended(r);
         let cost = u32::try_from(std::mem::take(&mut w.cost)).unwrap_or(u32::MAX);
         let warnings = std::mem::take(&mut w.warnings);
@@ -1228,9 +1252,12 @@ pub(crate) fn around(
     schema: &Schema,
     options: &Options,
     holes: Vec<(&[String], Option<Error>)>,
+    cut: Option<u32>,
 ) -> Around {
     let mut walker = Walker::new(schema, options);
     walker.sees(super::text_len(&shell));
+    // Where the reply was cut off after the items, in a member after them.
+    walker.next_cut = cut;
     walker.holes = holes
         .into_iter()
         .map(|(path, fails)| Hole {
@@ -1312,7 +1339,7 @@ mod tests {
     fn read<'s>(schema: &'s Schema, values: &[Value]) -> Items<'s> {
         let mut items = Items::new(schema, &Options::default()).unwrap();
         for v in values {
-            items.next(v.clone()).unwrap();
+            items.next(v.clone(), None).unwrap();
         }
         items
     }

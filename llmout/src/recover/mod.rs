@@ -20,6 +20,7 @@
 //! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
+//! | the array item (or map member) a reply cut off ended in, where it cannot be recovered without filling anything in | `[{"id": 1}, {"i` | `ItemDropped` | 1 |
 //!
 //! Warnings name where the change ends up in the final value: after a dropped item, the
 //! items that follow are one place earlier, and their paths say so.
@@ -197,8 +198,23 @@ pub(crate) fn item_like(schema: &Schema, object: &Map<String, Value>, keys: &mut
 
 /// Recovers `value` against `schema`'s root.
 pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recovered, Error> {
+    recover_cut(value, schema, options, None)
+}
+
+/// [`recover`] of a value the lenient parser read from a reply that was cut off (its
+/// `Truncated` fix): `cut` is how many levels below the root the cut is (the segments of
+/// that fix's path). The array item (or map member) the reply was cut off in is recovered
+/// with nothing filled in, and dropped with a warning where it cannot be: what the model
+/// did not finish is neither made up nor allowed to sink the items it did.
+pub(crate) fn recover_cut(
+    value: Value,
+    schema: &Schema,
+    options: &Options,
+    cut: Option<u32>,
+) -> Result<Recovered, Error> {
     let mut walker = Walker::new(schema, options);
     walker.sees(text_len(&value));
+    walker.next_cut = cut;
     let value = walker.value(Cow::Owned(value), schema.root(), 0);
     let value = walker.ended(value)?;
     if !walker.violations.is_empty() {
@@ -353,6 +369,13 @@ struct Walker<'s> {
     /// `Walker::charge`).
     pointers: usize,
     seen: usize,
+    /// Where the reply was cut off inside the value being recovered (it was truncated): how
+    /// many levels below it the cut is (0: the value itself was cut, a string or a container
+    /// left open); `None` where the cut is not in it. Only a container's last item or
+    /// member can hold the cut: the container sets `next_cut` for it (see `cut_below`), and
+    /// `value` takes it.
+    cut: Option<u32>,
+    next_cut: Option<u32>,
 }
 
 /// What the walker had recorded at a point (see `Walker::saved`).
@@ -405,6 +428,15 @@ struct Matched<'v> {
     slots: Vec<Option<Cow<'v, Value>>>,
     names: Vec<Option<String>>,
     extras: Vec<(String, Extra<'v>)>,
+    /// Where the object's last member went (the one the reply may have been cut off in).
+    last: Option<Last>,
+}
+
+/// Where a member went: a property's slot, or the extras (by index).
+#[derive(Clone, Copy, PartialEq)]
+enum Last {
+    Slot(usize),
+    Extra(usize),
 }
 
 /// A key that is not a property: kept as it is, or recovered against `additionalProperties`.
@@ -463,6 +495,8 @@ impl<'s> Walker<'s> {
             clean_visits: 0,
             pointers: 0,
             seen: 0,
+            cut: None,
+            next_cut: None,
         }
     }
 }
@@ -595,6 +629,7 @@ impl Walker<'_> {
     /// Recovers `v` (at reply depth `depth`) against `id`.
     fn value(&mut self, v: Cow<'_, Value>, id: NodeId, depth: usize) -> Result<Value, Error> {
         let wrapped = std::mem::take(&mut self.wrapped);
+        let cut = self.next_cut.take();
         if let Some(e) = &self.overflow {
             return Err(e.clone());
         }
@@ -608,10 +643,19 @@ impl Walker<'_> {
             self.visits_a_hole(&v, id);
         }
         let in_document = self.in_document;
+        let outer = std::mem::replace(&mut self.cut, cut);
         let r = self.fit(v, id, depth, wrapped);
+        self.cut = outer;
         self.in_document = in_document;
         self.frames -= 1;
         r
+    }
+
+    /// Where the cut is in the last item or member of the value being recovered, when that
+    /// value's own items or members are what is recovered below it (not a wrapper's, nor a
+    /// string's document): for the item or member `last` says is the last.
+    fn cut_below(&self, last: bool) -> Option<u32> {
+        self.cut.filter(|_| last).and_then(|k| k.checked_sub(1))
     }
 
     /// What a walk from the top gave, unless a limit was met on the way, weighing or not:
@@ -937,7 +981,7 @@ impl Walker<'_> {
         self.moved_into(&only.name);
         let base = self.path.len();
         push_key(&mut self.path, &only.name);
-        let r = self.property(only, Some(Cow::Borrowed(v)), depth);
+        let r = self.property(only, Some(Cow::Borrowed(v)), depth, None);
         self.path.truncate(base);
         let mut map = Map::new();
         if let Some(value) = r? {
@@ -1127,7 +1171,11 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<Value, Error> {
+        // (Items of the array as given: not of a wrapper around it, nor of a document in a
+        // string, where the cut may be one level further down.)
+        let own = v.is_array();
         let (items, wrapping) = self.array_items(v, id, a.items, wrapped)?;
+        let len = items.len();
         let tuple_len = if a.items.is_none() && !a.prefix.is_empty() {
             Some(a.prefix.len())
         } else {
@@ -1156,13 +1204,21 @@ impl Walker<'_> {
             let saved = self.saved();
             push_index(&mut self.path, at);
             self.wrapped = wrapping;
+            // The item the reply was cut off in is recovered with nothing filled in: what
+            // the model did not finish is not made up. Where it cannot be, it is dropped.
+            let cut = self.cut_below(own && i + 1 == len);
+            self.next_cut = cut;
+            let invent = self.invent;
+            self.invent = invent && cut.is_none();
             let mut r = self.value(item, schema, depth + 1);
+            self.invent = invent;
             if wrapping {
                 // An error inside a value wrapped in an array is where the reply has it.
                 r = r.map_err(|e| e.unwrapped_at(base));
                 self.overflow = self.overflow.take().map(|e| e.unwrapped_at(base));
             }
             let r = match r {
+                Err(e) if cut.is_some() && !e.kind().is_limit() => self.drop_cut_item(saved, i, e),
                 Err(e) if self.drop_items && !e.kind().is_limit() => self.drop_item(saved, i, e),
                 r => r.map(Some),
             };
@@ -1262,6 +1318,20 @@ impl Walker<'_> {
         .map(|()| None)
     }
 
+    /// The item the reply was cut off in, which cannot be recovered without filling in
+    /// what the model did not write: dropped, its changes undone.
+    #[cold]
+    #[inline(never)]
+    fn drop_cut_item(&mut self, saved: Saved, i: usize, e: Error) -> Result<Option<Value>, Error> {
+        self.restore(saved);
+        self.change(
+            WarningKind::ItemDropped,
+            1,
+            format!("dropped item {i}, which the reply was cut off in: {e}"),
+        )
+        .map(|()| None)
+    }
+
     #[cold]
     #[inline(never)]
     fn short_tuple(&self, id: NodeId, found: usize, len: usize) -> Error {
@@ -1319,6 +1389,9 @@ impl Walker<'_> {
         unwrap: bool,
     ) -> Result<Value, Error> {
         let (map, reshaped) = self.object_map(v, id, o, depth, unwrap)?;
+        // Where the cut is in the last member (of the object as given: not of a wrapper's or
+        // a string's object, where it may be a level further down).
+        let cut = self.cut_below(!reshaped);
         if reshaped && self.holds_only_fields(&map, id, o) {
             // What came out of a string, an array or a wrapper may be the only field's value
             // given alone: the rule is weighed on it too, so that what recovery gives is a
@@ -1338,14 +1411,14 @@ impl Walker<'_> {
                 .all(|p| !p.required || map.contains_key(&p.name))
         {
             return match map {
-                Cow::Owned(map) => self.exact_owned(map, oid, o, depth),
+                Cow::Owned(map) => self.exact_owned(map, oid, o, depth, cut),
                 Cow::Borrowed(map) => {
                     let keys = self.schema.is_constrained_at(id);
-                    self.exact_borrowed(map, oid, o, depth, keys)
+                    self.exact_borrowed(map, oid, o, depth, keys, cut)
                 }
             };
         }
-        self.members(map, id, o, depth)
+        self.members(map, id, o, depth, cut)
     }
 
     /// What came out of a reshape (`object_map`), shaped like the only field's value, made that
@@ -1533,16 +1606,18 @@ impl Walker<'_> {
         oid: NodeId,
         o: &Object,
         depth: usize,
+        cut: Option<u32>,
     ) -> Result<Value, Error> {
         let base = self.path.len();
         let mut dropped = Vec::new();
-        for (key, slot) in map.iter_mut() {
+        let len = map.len();
+        for (n, (key, slot)) in map.iter_mut().enumerate() {
             let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
             };
             let given = Cow::Owned(std::mem::take(slot));
             push_key(&mut self.path, key);
-            let r = self.property(p, Some(given), depth);
+            let r = self.property(p, Some(given), depth, cut.filter(|_| n + 1 == len));
             self.path.truncate(base);
             match r? {
                 Some(v) => *slot = v,
@@ -1565,26 +1640,38 @@ impl Walker<'_> {
         id: NodeId,
         o: &Object,
         depth: usize,
+        cut: Option<u32>,
     ) -> Result<Value, Error> {
         let Matched {
             slots,
             names,
             extras,
+            last,
         } = self.match_keys(map, id, o)?;
         let base = self.path.len();
         let mut kept = Vec::with_capacity(extras.len());
-        for (key, extra) in extras {
+        for (j, (key, extra)) in extras.into_iter().enumerate() {
             let v = match extra {
                 Extra::Kept(v) => v,
                 // A map's member at an items' place, whose values the items' schema is,
                 // is met there as a property is (where an item fails, it fails there).
-                Extra::Recover(v, s) => self.at_key(base, &key, |w| {
-                    if !w.holes.is_empty() && w.holds_the_items(depth, s) && w.mark_hole(depth, s) {
-                        w.failed_hole(v, s, depth + 1)
-                    } else {
-                        w.value(v, s, depth + 1)
+                Extra::Recover(v, s) => {
+                    let cut = cut.filter(|_| last == Some(Last::Extra(j)));
+                    let r = self.at_key(base, &key, |w| {
+                        if !w.holes.is_empty()
+                            && w.holds_the_items(depth, s)
+                            && w.mark_hole(depth, s)
+                        {
+                            w.failed_hole(v, s, depth + 1).map(Some)
+                        } else {
+                            w.map_value(v, s, depth, cut)
+                        }
+                    })?;
+                    match r {
+                        Some(v) => v,
+                        None => continue,
                     }
-                })?,
+                }
             };
             kept.push((key, v));
         }
@@ -1592,9 +1679,9 @@ impl Walker<'_> {
         // properties is no larger than its keys.)
         let given = slots.iter().filter(|s| s.is_some()).count();
         let mut out = Map::with_capacity(given + kept.len());
-        for ((p, slot), name) in o.properties.iter().zip(slots).zip(names) {
+        for (i, ((p, slot), name)) in o.properties.iter().zip(slots).zip(names).enumerate() {
             push_key(&mut self.path, &p.name);
-            let r = self.property(p, slot, depth);
+            let r = self.property(p, slot, depth, cut.filter(|_| last == Some(Last::Slot(i))));
             self.path.truncate(base);
             if let Some(v) = r? {
                 out.insert(name.unwrap_or_else(|| p.name.clone()), v);
@@ -1642,7 +1729,9 @@ impl Walker<'_> {
         };
         // (A map's keys, with no properties or aliases to match, need no looking up.)
         let no_names = o.properties.is_empty() && o.aliases.is_empty();
+        let mut last = None;
         for (key, value) in members {
+            last = None;
             let m = if no_names {
                 KeyMatch::Unknown
             } else {
@@ -1652,6 +1741,7 @@ impl Walker<'_> {
             if !matches!(m, KeyMatch::Exact(_)) {
                 if let Some(s) = pattern_property(o, &key) {
                     any_known = true;
+                    last = Some(Last::Extra(extras.len()));
                     extras.push((key, Extra::Recover(value, s)));
                     continue;
                 }
@@ -1673,6 +1763,7 @@ impl Walker<'_> {
                     slots[i] = Some(value);
                     exact[i] = true;
                     names[i] = Some(key);
+                    last = Some(Last::Slot(i));
                 }
                 KeyMatch::Alias(i) | KeyMatch::Loose(i) => {
                     any_known = true;
@@ -1700,6 +1791,7 @@ impl Walker<'_> {
                         })?;
                         self.moved(&key, Some(&name));
                         slots[i] = Some(value);
+                        last = Some(Last::Slot(i));
                     }
                 }
                 KeyMatch::Ambiguous(hits) => {
@@ -1723,7 +1815,10 @@ impl Walker<'_> {
                         self.kept_member(base, &key);
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
-                    Additional::Schema(s) => extras.push((key, Extra::Recover(value, s))),
+                    Additional::Schema(s) => {
+                        last = Some(Last::Extra(extras.len()));
+                        extras.push((key, Extra::Recover(value, s)));
+                    }
                     Additional::Unspecified | Additional::Deny => {
                         self.at_key(base, &key, |w| {
                             w.change(
@@ -1749,6 +1844,7 @@ impl Walker<'_> {
             slots,
             names,
             extras,
+            last,
         })
     }
 
@@ -1777,12 +1873,43 @@ impl Walker<'_> {
         r
     }
 
+    /// A map's value (an extra member recovered against `additionalProperties`). Where the
+    /// reply was cut off in it, it is recovered with nothing filled in, and where it cannot
+    /// be, the member is dropped (`None`), as an array's item is.
+    fn map_value(
+        &mut self,
+        v: Cow<'_, Value>,
+        s: NodeId,
+        depth: usize,
+        cut: Option<u32>,
+    ) -> Result<Option<Value>, Error> {
+        let saved = self.saved();
+        self.next_cut = cut;
+        let invent = self.invent;
+        self.invent = invent && cut.is_none();
+        let r = self.value(v, s, depth + 1);
+        self.invent = invent;
+        match r {
+            Err(e) if cut.is_some() && !e.kind().is_limit() => {
+                self.restore(saved);
+                self.change(
+                    WarningKind::ItemDropped,
+                    1,
+                    format!("dropped the member the reply was cut off in: {e}"),
+                )?;
+                Ok(None)
+            }
+            r => r.map(Some),
+        }
+    }
+
     /// One property: recover it if given, fill it in if required and missing.
     fn property(
         &mut self,
         p: &Property,
         slot: Option<Cow<'_, Value>>,
         depth: usize,
+        cut: Option<u32>,
     ) -> Result<Option<Value>, Error> {
         let failed = !self.holes.is_empty() && self.mark_hole(depth, p.schema);
         match slot {
@@ -1809,6 +1936,7 @@ impl Walker<'_> {
                 let r = if failed {
                     self.failed_hole(v, p.schema, depth + 1)
                 } else {
+                    self.next_cut = cut;
                     self.value(v, p.schema, depth + 1)
                 };
                 match r {
@@ -2015,15 +2143,18 @@ impl Walker<'_> {
         o: &Object,
         depth: usize,
         keys: bool,
+        cut: Option<u32>,
     ) -> Result<Value, Error> {
         let base = self.path.len();
         let mut out = Map::new();
-        for (key, given) in map {
+        let len = map.len();
+        for (n, (key, given)) in map.iter().enumerate() {
             let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
             };
             let given = Cow::Borrowed(given);
-            let v = self.at_key(base, key, |w| w.property(p, Some(given), depth))?;
+            let cut = cut.filter(|_| n + 1 == len);
+            let v = self.at_key(base, key, |w| w.property(p, Some(given), depth, cut))?;
             match v {
                 Some(v) if self.dry == 0 => drop(out.insert(key.clone(), v)),
                 Some(_) if keys => drop(out.insert(key.clone(), Value::Null)),
@@ -2049,6 +2180,7 @@ impl Walker<'_> {
         // branch alone is tried, so a valid value costs one branch and no copy.
         if let Some(tagged) = self.tagged_branch(&v, branches) {
             self.wrapped = wrapped;
+            self.next_cut = self.cut;
             return self.value(v, tagged, depth);
         }
         if !self.holes.is_empty() {
@@ -2058,6 +2190,7 @@ impl Walker<'_> {
             });
             if let Some(b) = only {
                 self.wrapped = wrapped;
+                self.next_cut = self.cut;
                 return self.value(v, branches[b], depth);
             }
             self.weighs_the_hole();
@@ -2071,6 +2204,7 @@ impl Walker<'_> {
                 }
                 Ok((b, _)) => {
                     w.wrapped = wrapped;
+                    w.next_cut = w.cut;
                     w.value(Cow::Borrowed(&*v), branches[b], depth)
                 }
                 Err(e) => Err(e),
@@ -2130,6 +2264,7 @@ impl Walker<'_> {
                         continue;
                     }
                     w.wrapped = wrapped;
+                    w.next_cut = w.cut;
                     let r = w.value(Cow::Borrowed(v), *b, depth);
                     let cost = w.cost - saved_cost;
                     w.cost = saved_cost;

@@ -1472,7 +1472,8 @@ impl Log for ItemLog {
     #[inline(never)]
     fn push(&mut self, kind: RepairKind, _: usize, node: usize) {
         with_outbox(|o| {
-            let path = if o.want.paths {
+            // (Where the reply was cut off is wanted by every reading: see `large::cut_in`.)
+            let path = if o.want.paths || kind == RepairKind::Truncated {
                 self.pointer(node).to_owned()
             } else {
                 String::new()
