@@ -148,6 +148,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   schema commands are measured on 6 MB).
 """
 
+import io
 import json
 import os
 import subprocess
@@ -221,6 +222,23 @@ def write_fenced(f) -> None:
     f.write(b"Here are the records you asked for:\n\n```json\n")
     write_valid(f)
     f.write(b"\n```\n")
+
+
+def write_cut(inside: str):
+    """The fenced records cut off at the token limit inside the last record: in its
+    `nested` object (`inside="nested"`: against the records' type, which requires `x`, that
+    record cannot be recovered without filling it in and is dropped) or in its `desc` string
+    (`inside="desc"`: kept, the string cut short)."""
+
+    def write(f) -> None:
+        buffer = io.BytesIO()
+        write_fenced(buffer)
+        text = buffer.getvalue()
+        last = text.rindex(b'{"id"')
+        at = text.index(b'"nested": {"x' if inside == "nested" else b'"desc": "She said', last)
+        f.write(text[: at + 13])
+
+    return write
 
 
 def write_hermes(f, size: int = 100_000_000) -> None:
@@ -680,6 +698,10 @@ LIB_RUNS = [
     ("from_llm::<Vec<Record>>", "valid", None),
     ("from_llm::<Vec<Record>>", "fenced", None),
     ("from_llm::<Vec<Record>>", "messy", None),
+    # Cut off at the token limit: in the last record's `nested` (dropped, read whole) and in
+    # its `desc` (kept, read item by item).
+    ("from_llm::<Vec<Record>>", "cut-nested", None),
+    ("from_llm::<Vec<Record>>", "cut-desc", None),
     ("serde_json::from_str::<Vec<Record>>", "valid", None),
     # A type with constraints is checked on valid JSON too.
     ("from_llm::<Vec<CheckedRecord>>", "valid", None),
@@ -932,6 +954,9 @@ def main() -> None:
         runs = [
             ("repair", lambda: doc("messy", write_messy), ["repair"], None),
             ("parse", lambda: doc("messy", write_messy), ["parse", "--schema", schema_path], None),
+            # The fenced records cut off inside the last one's `nested` object: its `x` is not
+            # required here, so the record is kept and the reply read item by item.
+            ("parse-cut", lambda: doc("cut-nested", write_cut("nested")), ["parse", "--schema", schema_path], None),
             # The records' array schema with bounds on its length (`minItems`, `maxItems`).
             ("parse-bounded", lambda: doc("messy", write_messy), ["parse", "--schema", bounded_path], None),
             # Records that must all be different (`uniqueItems`, a `HashSet` or `BTreeSet`).
@@ -1196,6 +1221,8 @@ def main() -> None:
             "schema": write_schema,
             "valid": write_valid,
             "fenced": write_fenced,
+            "cut-nested": write_cut("nested"),
+            "cut-desc": write_cut("desc"),
         }
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:

@@ -182,3 +182,22 @@ fn an_object_cut_off_alone_is_filled_in_as_before() {
         ]
     );
 }
+
+#[test]
+fn the_item_cut_off_is_found_by_its_place_not_by_being_last() {
+    // The reply ended in an opening quote: the parser drops that empty, cut string, so the
+    // last item left is a whole one; being wrong, it is the error, not an item to drop.
+    let r = <Vec<i64>>::from_llm("[1, \"x\", \"");
+    let e = r.error.expect("an error");
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Mismatch, "/1"));
+    // Where the string cut short holds text, it is the item cut off, and goes.
+    let r = <Vec<i64>>::from_llm("[1, 2, \"thr");
+    assert_eq!(r.value, Some(vec![1, 2]));
+    assert_eq!(
+        kinds(&r),
+        [
+            (WarningKind::Repaired(RepairKind::Truncated), "/2"),
+            (WarningKind::ItemDropped, "/2"),
+        ]
+    );
+}

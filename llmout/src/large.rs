@@ -810,6 +810,8 @@ impl<'a> Items<'a> {
         // the index of the next item in it.
         let mut hole = 0;
         let mut index = 0;
+        // The keys of the member being read (none for the top-level array).
+        let mut member: Vec<String> = Vec::new();
         let mut out = Ok(());
         each_item(text, &repair, want, &plan.members, |event| {
             let step = match event {
@@ -820,9 +822,11 @@ impl<'a> Items<'a> {
                     walk = Walk::new(self.schema, &self.options).map(Walk::checked);
                     members = false;
                     (hole, index) = (0, 0);
+                    member.clear();
                     return true;
                 }
                 Event::Member { path, entries } => {
+                    member.clone_from(&path);
                     if attempt == plan.attempt {
                         (hole, index) = (hole + 1, 0);
                         if only.is_some_and(|o| o + 1 < hole) {
@@ -847,7 +851,7 @@ impl<'a> Items<'a> {
                     if only.is_some_and(|o| o != at.0) {
                         return true;
                     }
-                    let cut = cut_in(&fixes);
+                    let cut = item_cut(&fixes, &member, at.1, key.as_deref());
                     let r = match walk.as_mut() {
                         Some(w) if want.values && !plan.dropped(at.0) => match &key {
                             Some(key) => w.next_member(key, value, cut).ok(),
@@ -1180,7 +1184,7 @@ struct Tally {
     entries: bool,
     /// Where the parser found the reply cut off (see [`cut_in`]): the object around the
     /// items is recovered with it, as recovering the value whole does.
-    cut: Option<u32>,
+    cut: Option<Vec<String>>,
 }
 
 impl Tally {
@@ -1318,7 +1322,8 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 fit = false;
                 return false;
             };
-            let cut = cut_in(&fixes);
+            let cut = item_cut(&fixes, &read.path, w.index(), key.as_deref());
+            let was_cut = cut.is_some();
             let r = match &key {
                 Some(key) => w.next_member(key, value, cut),
                 None => w.next(value, cut),
@@ -1327,7 +1332,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 // The item the reply was cut off in, which cannot be recovered without
                 // filling in what the model did not write: recovering the value whole drops
                 // it (`recover::recover_cut`), which this reading does not follow.
-                Err(_) if cut.is_some() => {
+                Err(_) if was_cut => {
                     fit = false;
                     false
                 }
@@ -1427,12 +1432,31 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
 }
 
 /// Where the parser found the reply cut off among `fixes` (a `Truncated` fix, whose path it
-/// always gives): how many levels below the top the cut is, as `pipeline::cut` says.
-fn cut_in(fixes: &[Fix]) -> Option<u32> {
+/// always gives): that path, one segment a level, as `pipeline::cut` gives it.
+fn cut_in(fixes: &[Fix]) -> Option<Vec<String>> {
     let (_, path) = fixes
         .iter()
         .find(|(kind, _)| *kind == RepairKind::Truncated)?;
-    u32::try_from(path.bytes().filter(|&b| b == b'/').count()).ok()
+    Some(crate::recover::segments(path))
+}
+
+/// Where the reply was cut off inside the item at `index` (or under `key`) of the member
+/// `member` (the keys that lead to it; none for the top-level array), from the fixes that
+/// came with it: the path below the item, for its recovery (`Walk::next`).
+fn item_cut(
+    fixes: &[Fix],
+    member: &[String],
+    index: usize,
+    key: Option<&str>,
+) -> Option<Vec<String>> {
+    let cut = cut_in(fixes)?;
+    let rest = cut.strip_prefix(member)?;
+    let (own, below) = rest.split_first()?;
+    let here = match key {
+        Some(key) => own == key,
+        None => *own == index.to_string(),
+    };
+    here.then(|| below.to_vec())
 }
 
 /// Whether recovering `shell` keeps the member at `path` (the reply's keys) as the member
@@ -1620,7 +1644,7 @@ impl Tally {
                 .zip(&mut reads)
                 .map(|(path, read)| (path.as_slice(), read.error.take()))
                 .collect();
-            walk::around(shell, schema, options, holes, self.cut)
+            walk::around(shell, schema, options, holes, self.cut.clone())
         };
         if !around.followed {
             // A union around the items chose by weighing its branches: whole.
@@ -1756,7 +1780,9 @@ impl Tally {
     }
 
     fn count(&mut self, fixes: &[Fix]) {
-        self.cut = self.cut.or(cut_in(fixes));
+        if self.cut.is_none() {
+            self.cut = cut_in(fixes);
+        }
         self.fixes += fixes.len();
         self.other_fixes += fixes
             .iter()

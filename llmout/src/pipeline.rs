@@ -868,12 +868,12 @@ pub(crate) fn evaluate(
     }
 }
 
-/// Where the parser found the reply cut off: how many levels below the root the cut is (the
-/// segments of its `Truncated` fix's path), for recovery (`recover::recover_cut`).
-pub(crate) fn cut(warnings: &[Warning]) -> Option<u32> {
+/// Where the parser found the reply cut off: the path of its `Truncated` fix, one segment a
+/// level, for recovery (`recover::recover_cut`).
+pub(crate) fn cut(warnings: &[Warning]) -> Option<Vec<String>> {
     let truncated = WarningKind::Repaired(repair::RepairKind::Truncated);
     let w = warnings.iter().find(|w| w.kind == truncated)?;
-    u32::try_from(w.path.bytes().filter(|&b| b == b'/').count()).ok()
+    Some(recover::segments(&w.path))
 }
 
 /// Where the schema asks for a string and the reply has an object or array, the string is

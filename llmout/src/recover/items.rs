@@ -698,6 +698,11 @@ impl<'s> Items<'s> {
         self.next += 1;
     }
 
+    /// The index of the next item.
+    pub(crate) fn index(&self) -> usize {
+        self.next
+    }
+
     /// The members of the top-level object, as items: `None` unless `schema`'s root is any
     /// value (`{}`) or a map ([`map_root`]). Each is recovered with
     /// [`next_member`](Self::next_member).
@@ -857,9 +862,13 @@ impl<'s> Items<'s> {
     /// [`violations`](Self::violations).
     ///
     /// `cut`: where the reply was cut off in this item (the parser's `Truncated` fix came with
-    /// it), how many levels below the top the cut is (the segments of the fix's path): the
-    /// item is then recovered with nothing filled in, as recovering the value whole does.
-    pub(crate) fn next(&mut self, item: Value, cut: Option<u32>) -> Result<Recovered, Error> {
+    /// it), the path of the value cut below the item, one segment a level: the item is then
+    /// recovered with nothing filled in, as recovering the value whole does.
+    pub(crate) fn next(
+        &mut self,
+        item: Value,
+        cut: Option<Vec<String>>,
+    ) -> Result<Recovered, Error> {
         self.walker.path.truncate(self.base);
         push_index(&mut self.walker.path, self.next);
         self.recover(item, cut)
@@ -872,7 +881,7 @@ impl<'s> Items<'s> {
         &mut self,
         key: &str,
         value: Value,
-        cut: Option<u32>,
+        cut: Option<Vec<String>>,
     ) -> Result<Recovered, Error> {
         self.walker.path.truncate(self.base);
         push_key(&mut self.walker.path, key);
@@ -880,17 +889,15 @@ impl<'s> Items<'s> {
     }
 
     /// Recovers `item` at the walker's path.
-    fn recover(&mut self, item: Value, cut: Option<u32>) -> Result<Recovered, Error> {
+    fn recover(&mut self, item: Value, cut: Option<Vec<String>>) -> Result<Recovered, Error> {
         let w = &mut self.walker;
         self.next += 1;
         w.wrapped = false;
         w.sees(super::text_len(&item));
-        // (The item's own level below the top: its depth, less one.)
-        let depth = u32::try_from(self.depth).unwrap_or(u32::MAX);
-        let cut = cut.filter(|_| self.cuts).and_then(|k| k.checked_sub(depth));
-        w.next_cut = cut;
+        let cut = cut.filter(|_| self.cuts);
         let invent = w.invent;
         w.invent = invent && cut.is_none();
+        w.cut_from(cut);
         let r = w.value(Cow::Owned(item), self.items, self.depth);
         w.invent = invent;
         let r = w.ended(r);
@@ -1252,12 +1259,12 @@ pub(crate) fn around(
     schema: &Schema,
     options: &Options,
     holes: Vec<(&[String], Option<Error>)>,
-    cut: Option<u32>,
+    cut: Option<Vec<String>>,
 ) -> Around {
     let mut walker = Walker::new(schema, options);
     walker.sees(super::text_len(&shell));
-    // Where the reply was cut off after the items, in a member after them.
-    walker.next_cut = cut;
+    // Where the reply was cut off (in a member after the items, where it matters).
+    walker.cut_from(cut);
     walker.holes = holes
         .into_iter()
         .map(|(path, fails)| Hole {

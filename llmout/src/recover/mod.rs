@@ -202,19 +202,19 @@ pub fn recover(value: Value, schema: &Schema, options: &Options) -> Result<Recov
 }
 
 /// [`recover`] of a value the lenient parser read from a reply that was cut off (its
-/// `Truncated` fix): `cut` is how many levels below the root the cut is (the segments of
-/// that fix's path). The array item (or map member) the reply was cut off in is recovered
-/// with nothing filled in, and dropped with a warning where it cannot be: what the model
-/// did not finish is neither made up nor allowed to sink the items it did.
+/// `Truncated` fix): `cut` is that fix's path, one segment a level. The array item (or map
+/// member) the reply was cut off in is recovered with nothing filled in, and dropped with a
+/// warning where it cannot be: what the model did not finish is neither made up nor allowed
+/// to sink the items it did.
 pub(crate) fn recover_cut(
     value: Value,
     schema: &Schema,
     options: &Options,
-    cut: Option<u32>,
+    cut: Option<Vec<String>>,
 ) -> Result<Recovered, Error> {
     let mut walker = Walker::new(schema, options);
     walker.sees(text_len(&value));
-    walker.next_cut = cut;
+    walker.cut_from(cut);
     let value = walker.value(Cow::Owned(value), schema.root(), 0);
     let value = walker.ended(value)?;
     if !walker.violations.is_empty() {
@@ -369,11 +369,14 @@ struct Walker<'s> {
     /// `Walker::charge`).
     pointers: usize,
     seen: usize,
-    /// Where the reply was cut off inside the value being recovered (it was truncated): how
-    /// many levels below it the cut is (0: the value itself was cut, a string or a container
-    /// left open); `None` where the cut is not in it. Only a container's last item or
-    /// member can hold the cut: the container sets `next_cut` for it (see `cut_below`), and
-    /// `value` takes it.
+    /// Where the reply was cut off (it was truncated): the path of the value the parser
+    /// found cut (a string, or the innermost container left open), as the parser's value
+    /// has it, one segment a level.
+    cut_path: Vec<String>,
+    /// Where the value being recovered is on the way to that value: how many of its
+    /// segments lead to it (`None` where the cut is not in it). A container sets `next_cut`
+    /// for its item or member that the next segment names (see `cut_below`), and `value`
+    /// takes it.
     cut: Option<u32>,
     next_cut: Option<u32>,
 }
@@ -428,7 +431,7 @@ struct Matched<'v> {
     slots: Vec<Option<Cow<'v, Value>>>,
     names: Vec<Option<String>>,
     extras: Vec<(String, Extra<'v>)>,
-    /// Where the object's last member went (the one the reply may have been cut off in).
+    /// Where the member the reply was cut off in went, if it was given.
     last: Option<Last>,
 }
 
@@ -495,6 +498,7 @@ impl<'s> Walker<'s> {
             clean_visits: 0,
             pointers: 0,
             seen: 0,
+            cut_path: Vec::new(),
             cut: None,
             next_cut: None,
         }
@@ -651,11 +655,20 @@ impl Walker<'_> {
         r
     }
 
-    /// Where the cut is in the last item or member of the value being recovered, when that
-    /// value's own items or members are what is recovered below it (not a wrapper's, nor a
-    /// string's document): for the item or member `last` says is the last.
-    fn cut_below(&self, last: bool) -> Option<u32> {
-        self.cut.filter(|_| last).and_then(|k| k.checked_sub(1))
+    /// Where the cut is in the item or member `key` (an index, written out) of the value
+    /// being recovered: `next_cut` for it. (Only for the value's own items or members, not
+    /// a wrapper's, nor those of a document in a string.)
+    fn cut_below(&self, key: impl FnOnce() -> String) -> Option<u32> {
+        let d = self.cut?;
+        let segment = self.cut_path.get(usize::try_from(d).ok()?)?;
+        (*segment == key()).then_some(d + 1)
+    }
+
+    /// The reply was cut off at `cut` (a path, one segment a level), in the value about to
+    /// be recovered.
+    pub(crate) fn cut_from(&mut self, cut: Option<Vec<String>>) {
+        self.next_cut = cut.as_ref().map(|_| 0);
+        self.cut_path = cut.unwrap_or_default();
     }
 
     /// What a walk from the top gave, unless a limit was met on the way, weighing or not:
@@ -1175,7 +1188,6 @@ impl Walker<'_> {
         // string, where the cut may be one level further down.)
         let own = v.is_array();
         let (items, wrapping) = self.array_items(v, id, a.items, wrapped)?;
-        let len = items.len();
         let tuple_len = if a.items.is_none() && !a.prefix.is_empty() {
             Some(a.prefix.len())
         } else {
@@ -1206,7 +1218,11 @@ impl Walker<'_> {
             self.wrapped = wrapping;
             // The item the reply was cut off in is recovered with nothing filled in: what
             // the model did not finish is not made up. Where it cannot be, it is dropped.
-            let cut = self.cut_below(own && i + 1 == len);
+            let cut = if own {
+                self.cut_below(|| i.to_string())
+            } else {
+                None
+            };
             self.next_cut = cut;
             let invent = self.invent;
             self.invent = invent && cut.is_none();
@@ -1389,9 +1405,12 @@ impl Walker<'_> {
         unwrap: bool,
     ) -> Result<Value, Error> {
         let (map, reshaped) = self.object_map(v, id, o, depth, unwrap)?;
-        // Where the cut is in the last member (of the object as given: not of a wrapper's or
-        // a string's object, where it may be a level further down).
-        let cut = self.cut_below(!reshaped);
+        // The member the cut is in, by its key as given (not in a wrapper's object or a
+        // string's, where it may be a level further down).
+        let cut = self.cut.filter(|_| !reshaped).and_then(|d| {
+            let key = self.cut_path.get(usize::try_from(d).ok()?)?;
+            Some((key.clone(), d + 1))
+        });
         if reshaped && self.holds_only_fields(&map, id, o) {
             // What came out of a string, an array or a wrapper may be the only field's value
             // given alone: the rule is weighed on it too, so that what recovery gives is a
@@ -1606,18 +1625,18 @@ impl Walker<'_> {
         oid: NodeId,
         o: &Object,
         depth: usize,
-        cut: Option<u32>,
+        cut: Option<(String, u32)>,
     ) -> Result<Value, Error> {
         let base = self.path.len();
         let mut dropped = Vec::new();
-        let len = map.len();
-        for (n, (key, slot)) in map.iter_mut().enumerate() {
+        for (key, slot) in map.iter_mut() {
             let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
             };
             let given = Cow::Owned(std::mem::take(slot));
             push_key(&mut self.path, key);
-            let r = self.property(p, Some(given), depth, cut.filter(|_| n + 1 == len));
+            let cut = cut.as_ref().filter(|(k, _)| k == key).map(|&(_, d)| d);
+            let r = self.property(p, Some(given), depth, cut);
             self.path.truncate(base);
             match r? {
                 Some(v) => *slot = v,
@@ -1640,14 +1659,15 @@ impl Walker<'_> {
         id: NodeId,
         o: &Object,
         depth: usize,
-        cut: Option<u32>,
+        cut: Option<(String, u32)>,
     ) -> Result<Value, Error> {
         let Matched {
             slots,
             names,
             extras,
             last,
-        } = self.match_keys(map, id, o)?;
+        } = self.match_keys(map, id, o, cut.as_ref().map(|(k, _)| k.as_str()))?;
+        let cut = cut.map(|(_, d)| d);
         let base = self.path.len();
         let mut kept = Vec::with_capacity(extras.len());
         for (j, (key, extra)) in extras.into_iter().enumerate() {
@@ -1699,6 +1719,7 @@ impl Walker<'_> {
         map: Cow<'v, Map<String, Value>>,
         id: NodeId,
         o: &Object,
+        cut_key: Option<&str>,
     ) -> Result<Matched<'v>, Error> {
         let oid = self.schema.resolve(id);
         let base = self.path.len();
@@ -1729,9 +1750,10 @@ impl Walker<'_> {
         };
         // (A map's keys, with no properties or aliases to match, need no looking up.)
         let no_names = o.properties.is_empty() && o.aliases.is_empty();
+        // Where the member the reply was cut off in goes (`Last`), set as it is placed.
         let mut last = None;
         for (key, value) in members {
-            last = None;
+            let cut_here = cut_key == Some(key.as_str());
             let m = if no_names {
                 KeyMatch::Unknown
             } else {
@@ -1741,7 +1763,7 @@ impl Walker<'_> {
             if !matches!(m, KeyMatch::Exact(_)) {
                 if let Some(s) = pattern_property(o, &key) {
                     any_known = true;
-                    last = Some(Last::Extra(extras.len()));
+                    last = last.or(cut_here.then_some(Last::Extra(extras.len())));
                     extras.push((key, Extra::Recover(value, s)));
                     continue;
                 }
@@ -1763,7 +1785,7 @@ impl Walker<'_> {
                     slots[i] = Some(value);
                     exact[i] = true;
                     names[i] = Some(key);
-                    last = Some(Last::Slot(i));
+                    last = last.or(cut_here.then_some(Last::Slot(i)));
                 }
                 KeyMatch::Alias(i) | KeyMatch::Loose(i) => {
                     any_known = true;
@@ -1791,7 +1813,7 @@ impl Walker<'_> {
                         })?;
                         self.moved(&key, Some(&name));
                         slots[i] = Some(value);
-                        last = Some(Last::Slot(i));
+                        last = last.or(cut_here.then_some(Last::Slot(i)));
                     }
                 }
                 KeyMatch::Ambiguous(hits) => {
@@ -1816,7 +1838,7 @@ impl Walker<'_> {
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
                     Additional::Schema(s) => {
-                        last = Some(Last::Extra(extras.len()));
+                        last = last.or(cut_here.then_some(Last::Extra(extras.len())));
                         extras.push((key, Extra::Recover(value, s)));
                     }
                     Additional::Unspecified | Additional::Deny => {
@@ -2143,17 +2165,16 @@ impl Walker<'_> {
         o: &Object,
         depth: usize,
         keys: bool,
-        cut: Option<u32>,
+        cut: Option<(String, u32)>,
     ) -> Result<Value, Error> {
         let base = self.path.len();
         let mut out = Map::new();
-        let len = map.len();
-        for (n, (key, given)) in map.iter().enumerate() {
+        for (key, given) in map {
             let Some(p) = self.keys.exact(oid, o, key).map(|i| &o.properties[i]) else {
                 continue;
             };
             let given = Cow::Borrowed(given);
-            let cut = cut.filter(|_| n + 1 == len);
+            let cut = cut.as_ref().filter(|(k, _)| k == key).map(|&(_, d)| d);
             let v = self.at_key(base, key, |w| w.property(p, Some(given), depth, cut))?;
             match v {
                 Some(v) if self.dry == 0 => drop(out.insert(key.clone(), v)),
@@ -2488,6 +2509,12 @@ pub(crate) fn push_key(path: &mut String, key: &str) {
     } else {
         path.push_str(key);
     }
+}
+
+/// The segments of a JSON pointer, unescaped (`["a", "b/c"]` for `/a/b~1c`; none for `""`).
+pub(crate) fn segments(pointer: &str) -> Vec<String> {
+    let unescape = |s: &str| s.replace("~1", "/").replace("~0", "~");
+    pointer.split('/').skip(1).map(unescape).collect()
 }
 
 /// The JSON pointer of the member reached through `keys` (`/a/b` for `["a", "b"]`).
