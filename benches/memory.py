@@ -225,18 +225,18 @@ def write_fenced(f) -> None:
 
 
 def write_cut(inside: str):
-    """The fenced records cut off at the token limit inside the last record: in its
-    `nested` object (`inside="nested"`: against the records' type, which requires `x`, that
-    record cannot be recovered without filling it in and is dropped) or in its `desc` string
-    (`inside="desc"`: kept, the string cut short)."""
+    """The fenced records cut off at the token limit inside the last record: in its `nested`
+    object before `x` has a value (`inside="nested"`: against the records' type, which
+    requires `x`, that record cannot be recovered without filling it in and is dropped), or
+    in the array `x` (`inside="x"`: the record is whole but for its closers, and kept)."""
 
     def write(f) -> None:
         buffer = io.BytesIO()
         write_fenced(buffer)
         text = buffer.getvalue()
         last = text.rindex(b'{"id"')
-        at = text.index(b'"nested": {"x' if inside == "nested" else b'"desc": "She said', last)
-        f.write(text[: at + 13])
+        cut = b'"nested": {"x' if inside == "nested" else b'"nested": {"x": [1, 2'
+        f.write(text[: text.index(cut, last) + len(cut)])
 
     return write
 
@@ -698,10 +698,10 @@ LIB_RUNS = [
     ("from_llm::<Vec<Record>>", "valid", None),
     ("from_llm::<Vec<Record>>", "fenced", None),
     ("from_llm::<Vec<Record>>", "messy", None),
-    # Cut off at the token limit: in the last record's `nested` (dropped, read whole) and in
-    # its `desc` (kept, read item by item).
+    # Cut off at the token limit: in the last record's `nested` (dropped, so read whole) and
+    # in its `x` (kept, read item by item).
     ("from_llm::<Vec<Record>>", "cut-nested", None),
-    ("from_llm::<Vec<Record>>", "cut-desc", None),
+    ("from_llm::<Vec<Record>>", "cut-x", None),
     ("serde_json::from_str::<Vec<Record>>", "valid", None),
     # A type with constraints is checked on valid JSON too.
     ("from_llm::<Vec<CheckedRecord>>", "valid", None),
@@ -1222,7 +1222,7 @@ def main() -> None:
             "valid": write_valid,
             "fenced": write_fenced,
             "cut-nested": write_cut("nested"),
-            "cut-desc": write_cut("desc"),
+            "cut-x": write_cut("x"),
         }
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:

@@ -1095,12 +1095,15 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
     let repair = pipeline::repair_options(options);
     let mut tally = weigh(text, &repair, schema, options)?;
     match tally.result.take()? {
-        Err(e) => {
+        Err(_) => {
             // Where the reply is no array read item by item, the reading stops looking for
             // repeated keys, a fix that counts toward the fix budget: so the point where the
             // budget runs out, named in the error, can differ from a whole parse's (found by
-            // the fuzzer). The error is a whole parse's, counted, with no value built.
-            let e = crate::repair::count(text, &repair).err().unwrap_or(e);
+            // the fuzzer). The error is a whole parse's, counted, with no value built; and
+            // where a whole parse reads the text after all, the pipeline's own reading
+            // decides (the candidate parsed: a document cut off keeps its parts out of the
+            // ranking, found by the fuzzer too).
+            let e = crate::repair::count(text, &repair).err()?;
             Some(Outcome::Syntax(pipeline::syntax_error(e, text, options)))
         }
         Ok(None) => None,

@@ -207,7 +207,7 @@ pub trait LlmOutput: DeserializeOwned + JsonSchema + 'static {
     /// or more whose shape [`large`] reads item by item (an array of records, an object
     /// around one, records keyed by id) is read one item at a time and `Self` deserialized
     /// from the value's text as it is written, so that memory is the reply, `Self` and the
-    /// warnings (100 MB of records in a fence: 3.65 times the reply, where
+    /// warnings (100 MB of records in a fence: 3.62 times the reply, where
     /// `serde_json::from_str` of the same records is 3.56; read whole, 18.3).
     ///
     /// ```
