@@ -151,8 +151,9 @@
 //! [`Options::drop_invalid_items`], or the item a reply cut off ended in, dropped because it
 //! cannot be recovered without filling anything in; an object kept as written where the
 //! schema asks for a string), that candidate is evaluated whole. (That item is recovered
-//! with nothing filled in, as the whole pipeline recovers it.) JSON nested deeper than `serde_json` reads
-//! (128 levels) is read item by item with the lenient parser, as the pipeline reads it.
+//! with nothing filled in, as the whole pipeline recovers it.) JSON nested deeper than
+//! `serde_json` reads (128 levels) is read item by item with the lenient parser, as the
+//! pipeline reads it.
 //!
 //! ```
 //! use llmout::large::{from_llm_with_compiled, Large};

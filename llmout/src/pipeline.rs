@@ -723,11 +723,11 @@ pub(crate) fn rank<'a, O>(
 /// Whether candidate `k` is a JSON document cut off at the end of the reply: the reply, an
 /// answer tag's or a fence's body (or, where the reply has prose before it, an unclosed span
 /// whose first value follows its opening bracket) that starts with a bracket no other
-/// candidate starts with, so that it never closes (and, for an object, with a key). Had it closed, the spans inside it (the
-/// items it holds whole) would be no candidates; once it parses, they are taken as its parts
-/// and not weighed against it, so that one item is never chosen over the items around it
-/// (where the document cannot be recovered, its error is the reply's, as it is for a
-/// document that closes).
+/// candidate starts with, so that it never closes (and, for an object, with a key). Had it
+/// closed, the spans inside it (the items it holds whole) would be no candidates; once it
+/// parses, they are taken as its parts and not weighed against it, so that one item is
+/// never chosen over the items around it (where the document cannot be recovered, its
+/// error is the reply's, as it is for a document that closes).
 fn cut_off(candidates: &[Candidate<'_>], k: usize) -> bool {
     let c = &candidates[k];
     let shares_start = |j: Option<usize>| {

@@ -432,12 +432,13 @@ struct Matched<'v> {
     names: Vec<Option<String>>,
     extras: Vec<(String, Extra<'v>)>,
     /// Where the member the reply was cut off in went, if it was given.
-    last: Option<Last>,
+    cut_at: Option<CutAt>,
 }
 
-/// Where a member went: a property's slot, or the extras (by index).
+/// Where the member the reply was cut off in went: a property's slot, or the extras (by
+/// index).
 #[derive(Clone, Copy, PartialEq)]
-enum Last {
+enum CutAt {
     Slot(usize),
     Extra(usize),
 }
@@ -1665,7 +1666,7 @@ impl Walker<'_> {
             slots,
             names,
             extras,
-            last,
+            cut_at,
         } = self.match_keys(map, id, o, cut.as_ref().map(|(k, _)| k.as_str()))?;
         let cut = cut.map(|(_, d)| d);
         let base = self.path.len();
@@ -1676,7 +1677,7 @@ impl Walker<'_> {
                 // A map's member at an items' place, whose values the items' schema is,
                 // is met there as a property is (where an item fails, it fails there).
                 Extra::Recover(v, s) => {
-                    let cut = cut.filter(|_| last == Some(Last::Extra(j)));
+                    let cut = cut.filter(|_| cut_at == Some(CutAt::Extra(j)));
                     let r = self.at_key(base, &key, |w| {
                         if !w.holes.is_empty()
                             && w.holds_the_items(depth, s)
@@ -1701,7 +1702,12 @@ impl Walker<'_> {
         let mut out = Map::with_capacity(given + kept.len());
         for (i, ((p, slot), name)) in o.properties.iter().zip(slots).zip(names).enumerate() {
             push_key(&mut self.path, &p.name);
-            let r = self.property(p, slot, depth, cut.filter(|_| last == Some(Last::Slot(i))));
+            let r = self.property(
+                p,
+                slot,
+                depth,
+                cut.filter(|_| cut_at == Some(CutAt::Slot(i))),
+            );
             self.path.truncate(base);
             if let Some(v) = r? {
                 out.insert(name.unwrap_or_else(|| p.name.clone()), v);
@@ -1750,8 +1756,8 @@ impl Walker<'_> {
         };
         // (A map's keys, with no properties or aliases to match, need no looking up.)
         let no_names = o.properties.is_empty() && o.aliases.is_empty();
-        // Where the member the reply was cut off in goes (`Last`), set as it is placed.
-        let mut last = None;
+        // Where the member the reply was cut off in goes, set as it is placed.
+        let mut cut_at = None;
         for (key, value) in members {
             let cut_here = cut_key == Some(key.as_str());
             let m = if no_names {
@@ -1763,7 +1769,7 @@ impl Walker<'_> {
             if !matches!(m, KeyMatch::Exact(_)) {
                 if let Some(s) = pattern_property(o, &key) {
                     any_known = true;
-                    last = last.or(cut_here.then_some(Last::Extra(extras.len())));
+                    cut_at = cut_at.or(cut_here.then_some(CutAt::Extra(extras.len())));
                     extras.push((key, Extra::Recover(value, s)));
                     continue;
                 }
@@ -1785,7 +1791,7 @@ impl Walker<'_> {
                     slots[i] = Some(value);
                     exact[i] = true;
                     names[i] = Some(key);
-                    last = last.or(cut_here.then_some(Last::Slot(i)));
+                    cut_at = cut_at.or(cut_here.then_some(CutAt::Slot(i)));
                 }
                 KeyMatch::Alias(i) | KeyMatch::Loose(i) => {
                     any_known = true;
@@ -1813,7 +1819,7 @@ impl Walker<'_> {
                         })?;
                         self.moved(&key, Some(&name));
                         slots[i] = Some(value);
-                        last = last.or(cut_here.then_some(Last::Slot(i)));
+                        cut_at = cut_at.or(cut_here.then_some(CutAt::Slot(i)));
                     }
                 }
                 KeyMatch::Ambiguous(hits) => {
@@ -1838,7 +1844,7 @@ impl Walker<'_> {
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
                     Additional::Schema(s) => {
-                        last = last.or(cut_here.then_some(Last::Extra(extras.len())));
+                        cut_at = cut_at.or(cut_here.then_some(CutAt::Extra(extras.len())));
                         extras.push((key, Extra::Recover(value, s)));
                     }
                     Additional::Unspecified | Additional::Deny => {
@@ -1866,7 +1872,7 @@ impl Walker<'_> {
             slots,
             names,
             extras,
-            last,
+            cut_at,
         })
     }
 
