@@ -1235,8 +1235,9 @@ impl Walker<'_> {
                 self.overflow = self.overflow.take().map(|e| e.unwrapped_at(base));
             }
             let r = match r {
-                Err(e) if cut.is_some() && !e.kind().is_limit() => self.drop_cut_item(saved, i, e),
-                Err(e) if self.drop_items && !e.kind().is_limit() => self.drop_item(saved, i, e),
+                Err(e) if (cut.is_some() || self.drop_items) && !e.kind().is_limit() => {
+                    self.drop_item(saved, i, e, cut.is_some())
+                }
                 r => r.map(Some),
             };
             self.path.truncate(base);
@@ -1323,30 +1324,28 @@ impl Walker<'_> {
         r
     }
 
-    /// An item that cannot be recovered, dropped (`drop_invalid_items`): its changes undone.
+    /// An item that cannot be recovered, dropped, its changes undone: with
+    /// `drop_invalid_items`, or (`cut`) the item the reply was cut off in, which cannot be
+    /// recovered without filling in what the model did not write.
     #[inline(never)]
-    fn drop_item(&mut self, saved: Saved, i: usize, e: Error) -> Result<Option<Value>, Error> {
+    fn drop_item(
+        &mut self,
+        saved: Saved,
+        i: usize,
+        e: Error,
+        cut: bool,
+    ) -> Result<Option<Value>, Error> {
         self.restore(saved);
-        self.change(
-            WarningKind::ItemDropped,
-            4,
-            format!("dropped item {i} of the reply's array: {e}"),
-        )
-        .map(|()| None)
-    }
-
-    /// The item the reply was cut off in, which cannot be recovered without filling in
-    /// what the model did not write: dropped, its changes undone.
-    #[cold]
-    #[inline(never)]
-    fn drop_cut_item(&mut self, saved: Saved, i: usize, e: Error) -> Result<Option<Value>, Error> {
-        self.restore(saved);
-        self.change(
-            WarningKind::ItemDropped,
-            1,
-            format!("dropped item {i}, which the reply was cut off in: {e}"),
-        )
-        .map(|()| None)
+        let (cost, message) = if cut {
+            (
+                1,
+                format!("dropped item {i}, which the reply was cut off in: {e}"),
+            )
+        } else {
+            (4, format!("dropped item {i} of the reply's array: {e}"))
+        };
+        self.change(WarningKind::ItemDropped, cost, message)
+            .map(|()| None)
     }
 
     #[cold]
