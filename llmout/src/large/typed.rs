@@ -98,3 +98,35 @@ impl Read for Pieces {
         Ok(n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::deserialize;
+    use crate::large::{from_llm_with_compiled, Large};
+    use crate::schema::Schema;
+    use crate::Options;
+
+    /// `T` read from the chosen JSON straight where nothing was changed, and from the
+    /// value's text as it is written otherwise: the same as deserializing the value whole.
+    #[test]
+    fn json_as_written_is_read_straight_and_any_other_from_the_value_s_text() {
+        let schema = Schema::compile(&json!({"type": "array", "items": {"type": "integer"}}))
+            .expect("a schema");
+        let options = Options::default().keep_unknown_keys(false);
+        for (reply, straight) in [
+            ("[1, 2, 3]", true),
+            ("The numbers:\n```json\n[1, 2, 3]\n```", true),
+            ("[1, '2', 3,]", false),
+        ] {
+            let Large::Items(items) = from_llm_with_compiled(reply, &schema, &options) else {
+                panic!("read item by item: {reply}")
+            };
+            assert_eq!(items.as_written().is_some(), straight, "{reply}");
+            let whole: Value = items.to_result().value.expect("a value");
+            assert_eq!(deserialize::<Vec<i64>>(&items).ok(), Some(vec![1, 2, 3]));
+            assert_eq!(whole, json!([1, 2, 3]));
+        }
+    }
+}
