@@ -201,3 +201,62 @@ fn the_item_cut_off_is_found_by_its_place_not_by_being_last() {
         ]
     );
 }
+
+#[test]
+fn records_in_a_wrapper_object_lose_only_the_one_cut_off() {
+    // The array asked for comes in a wrapper, `{"tasks": [...`: the wrapper is taken off,
+    // and the task the reply ended in is dropped as it is in a bare array (nothing made up
+    // for its missing `title`, `owner` and `labels`).
+    let reply = format!("{{\"tasks\": [{TWO}, {{\"id\": 3, \"ti");
+    let r = <Vec<Task>>::from_llm(&reply);
+    assert_eq!(r.value, Some(two()));
+    assert_eq!(
+        kinds(&r),
+        [
+            (WarningKind::Repaired(RepairKind::Truncated), "/2"),
+            (WarningKind::Reshaped, ""),
+            (WarningKind::ItemDropped, "/2"),
+        ]
+    );
+    assert_eq!(
+        r.warnings[2].message,
+        "dropped item 2, which the reply was cut off in: at /2/title: expected a string for \
+         \"title\" (required; never filled in), found nothing"
+    );
+}
+
+#[test]
+fn an_object_cut_off_after_prose_keeps_its_records_together() {
+    // Prose, then an object of records cut off: the records inside it are its parts, not
+    // objects given one by one. Each task's keys are in another case, so each costs the
+    // same to recover, and any one alone would cost less than the array.
+    let mut reply = String::from("Sure, here they are: {\"tasks\": [");
+    for id in 1..=3 {
+        reply.push_str(&format!(
+            "{{\"ID\": {id}, \"Title\": \"t{id}\", \"Owner\": {{\"Login\": \"u{id}\"}}, \"Labels\": []}}, "
+        ));
+    }
+    reply.push_str("{\"ID\": 4, \"Ti");
+    let tasks: Vec<Task> = (1..=3)
+        .map(|id| task(id, &format!("t{id}"), &format!("u{id}"), &[]))
+        .collect();
+    let r = <Vec<Task>>::from_llm(&reply);
+    assert_eq!(r.value, Some(tasks));
+    let said: Vec<WarningKind> = r.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(
+        said[..2],
+        [
+            WarningKind::Repaired(RepairKind::Truncated),
+            WarningKind::Reshaped
+        ]
+    );
+    assert_eq!(said.last(), Some(&WarningKind::ItemDropped));
+    // Nothing says the records were given one by one, or chosen over others.
+    assert!(
+        !r.warnings
+            .iter()
+            .any(|w| w.message.contains("one by one") || w.kind == WarningKind::Extracted),
+        "{:?}",
+        r.warnings
+    );
+}

@@ -146,14 +146,15 @@
 //! keeping what was read. An item that cannot be recovered is the error of the whole reply,
 //! as it is recovering it whole; or, where the member that holds the items is optional (or
 //! one on the way to it is), that member is dropped with a warning naming the item's error,
-//! and the object comes without it and with no items ([`Items::around`]). Where a reply
-//! needs what reading it item by item cannot follow (an item dropped with
-//! [`Options::drop_invalid_items`], or the item a reply cut off ended in, dropped because it
-//! cannot be recovered without filling anything in; an object kept as written where the
-//! schema asks for a string), that candidate is evaluated whole. (That item is recovered
-//! with nothing filled in, as the whole pipeline recovers it.) JSON nested deeper than
-//! `serde_json` reads (128 levels) is read item by item with the lenient parser, as the
-//! pipeline reads it.
+//! and the object comes without it and with no items ([`Items::around`]). The item (or map
+//! member) a reply cut off at the token limit ended in is recovered with nothing filled in,
+//! and where it cannot be, dropped with a warning, as recovering the reply whole does: it
+//! is the last item, so no other moves. Where a reply needs what reading it item by item
+//! cannot follow (an item dropped with [`Options::drop_invalid_items`], after which the
+//! others move; an object kept as written where the schema asks for a string; a number or
+//! literal cut short, which the parser hands over before it finds the reply cut off), that
+//! candidate is evaluated whole. JSON nested deeper than `serde_json` reads (128 levels) is
+//! read item by item with the lenient parser, as the pipeline reads it.
 //!
 //! ```
 //! use llmout::large::{from_llm_with_compiled, Large};
@@ -230,7 +231,7 @@ use serde_json::Value;
 use serde_json::Map;
 
 use crate::pipeline::{self, Outcome};
-use crate::recover::items::{self as walk, Items as Walk};
+use crate::recover::items::{self as walk, Item, Items as Walk};
 use crate::recover::Recovered;
 use crate::repair::items::{
     each_item, largest_arrays, largest_or_members, Event, Fix, Found, Members, Want,
@@ -449,6 +450,7 @@ impl<'a> Items<'a> {
             Step::Item {
                 at: (_, index),
                 r: Some(r),
+                kept: true,
                 key,
                 ..
             } => f(key.unwrap_or_else(|| index.to_string()), r.value),
@@ -644,6 +646,7 @@ impl<'a> Items<'a> {
             Step::Item {
                 at: (hole, _),
                 r: Some(r),
+                kept: true,
                 ..
             } => f(hole, r.value),
             _ => Ok(()),
@@ -660,7 +663,11 @@ impl<'a> Items<'a> {
         mut f: impl FnMut(Value) -> Result<(), E>,
     ) -> Result<(), E> {
         self.read(RECOVERED, Some(hole), |step| match step {
-            Step::Item { r: Some(r), .. } => f(r.value),
+            Step::Item {
+                r: Some(r),
+                kept: true,
+                ..
+            } => f(r.value),
             _ => Ok(()),
         })
     }
@@ -853,16 +860,23 @@ impl<'a> Items<'a> {
                         return true;
                     }
                     let cut = item_cut(&fixes, &member, at.1, key.as_deref());
-                    let r = match walk.as_mut() {
+                    let item = match walk.as_mut() {
                         Some(w) if want.values && !plan.dropped(at.0) => match &key {
                             Some(key) => w.next_member(key, value, cut).ok(),
                             None => w.next(value, cut).ok(),
                         },
                         _ => None,
                     };
+                    let kept = item.as_ref().is_none_or(|i| i.kept);
                     // (Boxed: a step is moved a few times, and most of it is this.)
-                    let r = r.map(Box::new);
-                    Step::Item { at, fixes, r, key }
+                    let r = item.map(|i| Box::new(i.r));
+                    Step::Item {
+                        at,
+                        fixes,
+                        r,
+                        kept,
+                        key,
+                    }
                 }
                 Event::End { .. } if only.is_some() => return false,
                 Event::End { fixes, .. } => Step::End(fixes),
@@ -887,11 +901,14 @@ type Position = (usize, usize);
 /// What a reading of the chosen candidate hands over.
 enum Step {
     /// An item: where it is, the fixes made since the last step, the item recovered (when
-    /// asked for), and its key where the items are the top-level object's members.
+    /// asked for), whether it is in the value (not the item the reply was cut off in,
+    /// dropped: `r` then holds only the warning that says so), and its key where the items
+    /// are the top-level object's members.
     Item {
         at: Position,
         fixes: Vec<Fix>,
         r: Option<Box<Recovered>>,
+        kept: bool,
         key: Option<String>,
     },
     /// The fixes after the last item.
@@ -1333,14 +1350,15 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 None => w.next(value, cut),
             };
             match r {
-                // The item the reply was cut off in, which cannot be recovered without
-                // filling in what the model did not write: recovering the value whole drops
-                // it (`recover::recover_cut`), which this reading does not follow.
+                // The item the reply was cut off in, past a limit: left to the reply
+                // evaluated whole. (Where it cannot be recovered without filling in what the
+                // model did not write, it comes dropped, `kept` false, as recovering the
+                // value whole drops it; it is the last item, so no other moves.)
                 Err(_) if was_cut => {
                     fit = false;
                     false
                 }
-                Ok(r) if r.as_text.is_empty() => {
+                Ok(Item { r, .. }) if r.as_text.is_empty() => {
                     read.cost = read.cost.saturating_add(r.cost);
                     read.recovery += r.warnings.len();
                     read.moves |= !r.moves.is_empty();
@@ -2049,9 +2067,8 @@ mod tests {
             &records(),
             &options
         ));
-        // Truncated before a required field: the first record alone costs less (wrapped in
-        // an array) than the array with a field filled in, and wins, whole.
-        assert!(!same(
+        // Truncated before a required field: that record dropped, item by item too.
+        assert!(same(
             "[{id: 1, name: 'x'}, {id: 2, na",
             &records(),
             &options
@@ -3920,9 +3937,9 @@ mod tests {
     }
 
     /// Where the reply was cut off: the item (or map member) it was cut off in is recovered
-    /// with nothing filled in and dropped where it cannot be, item by item as whole, or
-    /// (where it must be dropped from the items) whole; and a member cut off after the items
-    /// is dropped from the object around them as recovering it whole drops it.
+    /// with nothing filled in and dropped where it cannot be, item by item as whole; and a
+    /// member cut off after the items is dropped from the object around them as recovering
+    /// it whole drops it.
     #[test]
     fn a_reply_cut_off_comes_as_the_pipeline_gives_it() {
         let options = Options::default();
@@ -3937,9 +3954,9 @@ mod tests {
         let raw = "[{id: 1, name: 'x'}, {id: 2, name: 'y";
         assert!(same(raw, &records(), &options));
         assert_eq!(dropped(raw, &records()), [] as [&str; 0]);
-        // Cut in an item that lacks a required field: dropped, whole.
+        // Cut in an item that lacks a required field: dropped, item by item too.
         let raw = "[{id: 1, name: 'x'}, {id: 2, na";
-        assert!(!same(raw, &records(), &options));
+        assert!(same(raw, &records(), &options));
         assert_eq!(dropped(raw, &records()), ["/1"]);
         // Cut after a whole item: nothing dropped, an item that fails is the error.
         let raw = "[{id: 1, name: 'x'}, {id: 'abc', name: 'y'}, ";
@@ -3952,7 +3969,7 @@ mod tests {
         // Records keyed by id, cut in the last one.
         let map = json!({"type": "object", "additionalProperties": records()["items"]});
         let raw = "{r1: {id: 1, name: 'x'}, r2: {id: 2, name: 'y'}, r3: {id: 3";
-        assert!(!same(raw, &map, &options));
+        assert!(same(raw, &map, &options));
         assert_eq!(dropped(raw, &map), ["/r3"]);
         let raw = "{r1: {id: 1, name: 'x'}, r2: {id: 2, name: 'y'}, r3: {id: 3, name: 'z";
         assert!(same(raw, &map, &options));
@@ -4017,12 +4034,11 @@ mod tests {
                 assert_eq!(paths_of(&raw, &schema), expected, "{raw}");
             }
         }
-        // Truncated in an item that lacks a required field: recovering the value whole drops
-        // that item (nothing is filled in where the reply was cut off), which reading item
-        // by item leaves to it.
+        // Truncated in an item that lacks a required field: that item dropped (nothing is
+        // filled in where the reply was cut off), item by item as whole.
         let raw = format!("{{users: {users}, name: 'g', edges: [{{from: 1, to: 2}}, {{from: 3");
         for schema in [graph(true), graph(false)] {
-            assert!(!same(&raw, &schema, &options), "{raw}");
+            assert!(same(&raw, &schema, &options), "{raw}");
             let r = crate::from_llm_with_schema(&raw, &schema, &options);
             let edges = r.value.as_ref().and_then(|v| v.get("edges"));
             assert_eq!(edges, Some(&json!([{"from": 1, "to": 2}])), "{raw}");
@@ -5006,6 +5022,44 @@ mod tests {
             let bounded = json!({"type": "array", "items": records()["items"], "minItems": 2, "maxItems": 3, "uniqueItems": true});
             same(&raw, &bounded, &options);
             same(&raw, &json!({"anyOf": [records()["items"], bounded]}), &options);
+        }
+
+        /// Cut off anywhere, as at a model's token limit: the item (or member) the reply
+        /// ends in is kept, recovered with nothing filled in, or dropped, item by item as
+        /// whole.
+        #[test]
+        fn a_reply_cut_off_anywhere_is_the_pipeline(
+            (array, keyed, two, object) in (reply(), keyed_reply(), two_reply(), object_reply()),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let cut_at = |raw: &str| -> String {
+                let mut at = cut.index(raw.len() + 1);
+                while !raw.is_char_boundary(at) {
+                    at -= 1;
+                }
+                raw[..at].to_owned()
+            };
+            let options = Options::default();
+            let array = cut_at(&array);
+            same(&array, &records(), &options);
+            let bounded = json!({"type": "array", "items": records()["items"], "minItems": 2, "maxItems": 3, "uniqueItems": true});
+            same(&array, &bounded, &options);
+            same(&array, &json!({}), &options);
+            let keyed = cut_at(&keyed);
+            same(&keyed, &json!({"type": "object", "additionalProperties": records()["items"]}), &options);
+            same(&keyed, &json!({}), &options);
+            let two = cut_at(&two);
+            let pair = json!({
+                "type": "object",
+                "properties": {"users": records(), "name": {"type": "string"}, "orders": records()},
+                "required": ["users"]
+            });
+            same(&two, &pair, &options);
+            same(&two, &pair, &Options::default().policy(crate::Policy::NoInvent));
+            // An object around the records, and a wrapper taken off them.
+            let object = cut_at(&object);
+            same(&object, &wrapped(), &options);
+            same(&object, &records(), &options);
         }
     }
 }

@@ -722,7 +722,9 @@ pub(crate) fn rank<'a, O>(
 
 /// Whether candidate `k` is a JSON document cut off at the end of the reply: the reply, an
 /// answer tag's or a fence's body (or, where the reply has prose before it, an unclosed span
-/// whose first value follows its opening bracket) that starts with a bracket no other
+/// whose first value is the first candidate inside it: its first item, or its first member's
+/// value, or the first value inside that, as in `Here: {"records": [{...`; see
+/// [`first_value_at`]) that starts with a bracket no other
 /// candidate starts with, so that it never closes (and, for an object, with a key). Had it
 /// closed, the spans inside it (the items it holds whole) would be no candidates; once it
 /// parses, they are taken as its parts and not weighed against it, so that one item is
@@ -749,10 +751,59 @@ fn cut_off(candidates: &[Candidate<'_>], k: usize) -> bool {
     match c.origin {
         Origin::Whole | Origin::Tag | Origin::Fence => true,
         Origin::Truncated => candidates.get(k + 1).is_some_and(|next| {
-            let first = c.text[1..].len() - c.text[1..].trim_start().len();
-            c.contains(next) && next.range.start == c.range.start + 1 + first
+            c.contains(next) && first_value_at(c.text, next.range.start - c.range.start)
         }),
         Origin::Balanced => false,
+    }
+}
+
+/// Whether the first value inside `text` (which opens with `[` or `{`) starts at `at`: its
+/// first item, or its first member's value after the key, or, where that opens an array or
+/// an object in turn, the first value inside it (`{"records": [{...` has it at the inner
+/// `{`, where the array is no candidate of its own while it is cut off with the rest).
+fn first_value_at(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let blank = |p: usize| p + text[p..].len() - text[p..].trim_start().len();
+    let mut p = 0;
+    // Each turn moves past an opening bracket (and a key), so the loop ends by `at`.
+    while p < at {
+        p = match bytes[p] {
+            b'[' => blank(p + 1),
+            b'{' => {
+                let q = blank(p + 1);
+                // (A key ends before the value at `at`: each turn reads no further.)
+                let Some(key) = key_len(&bytes[q..at.max(q)]) else {
+                    return false;
+                };
+                let colon = blank(q + key);
+                if bytes.get(colon) != Some(&b':') {
+                    return false;
+                }
+                blank(colon + 1)
+            }
+            _ => return false,
+        };
+    }
+    p == at
+}
+
+/// The length of the object key `bytes` starts with: quoted (with its quotes) or bare.
+fn key_len(bytes: &[u8]) -> Option<usize> {
+    match *bytes.first()? {
+        q @ (b'"' | b'\'') => {
+            let mut escaped = false;
+            let end = bytes[1..].iter().position(|&b| {
+                let closes = b == q && !escaped;
+                escaped = b == b'\\' && !escaped;
+                closes
+            })?;
+            Some(end + 2)
+        }
+        _ => {
+            let bare = |b: &u8| *b == b'_' || *b == b'$' || b.is_ascii_alphanumeric();
+            let len = bytes.iter().take_while(|b| bare(b)).count();
+            (len > 0).then_some(len)
+        }
     }
 }
 
@@ -1973,6 +2024,28 @@ mod tests {
         ]
         .into();
         assert_eq!(r.value, Some(expected));
+
+        // Cut off at the token limit inside the last record, before its required `name`:
+        // that record is dropped, item by item as whole, with the warning that says so.
+        let raw =
+            "```json\n[{id: 1, name: 'a', tags: []}, {id: 2, name: 'b', tags: []}, {id: 3, ta";
+        let r = large_is_whole::<Vec<Rec>>(raw, false);
+        assert_eq!(
+            r.value,
+            Some(vec![rec(1, "a", &[], None), rec(2, "b", &[], None)])
+        );
+        let dropped: Vec<(&str, &str)> = (r.warnings.iter())
+            .filter(|w| w.kind == WarningKind::ItemDropped)
+            .map(|w| (w.path.as_str(), &*w.message))
+            .collect();
+        assert_eq!(
+            dropped,
+            [(
+                "/2",
+                "dropped item 2, which the reply was cut off in: at /2/name: expected a string \
+                 for \"name\" (required; never filled in), found nothing"
+            )]
+        );
     }
 
     #[test]

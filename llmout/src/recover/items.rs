@@ -44,9 +44,6 @@ pub(crate) struct Items<'s> {
     /// The array is a branch of a union ([`array_branch`]), which takes an array of two
     /// items or more ([`short_for_union`](Self::short_for_union)).
     in_union: bool,
-    /// Whether the item the reply was cut off in is recovered as recovering the value whole
-    /// recovers it (`Walker::cut`): not for a wrapper's array, which that does not follow.
-    cuts: bool,
 }
 
 /// The schema each item of an array against `id` is recovered against, where recovering
@@ -661,7 +658,6 @@ impl<'s> Items<'s> {
             seen: None,
             repeat: None,
             in_union: false,
-            cuts: true,
         }
     }
 
@@ -729,10 +725,7 @@ impl<'s> Items<'s> {
         if path.len() == 1 && wrapper_root(schema) && !entries {
             // The array of a wrapper object, taken out of it: its items are the top-level
             // array's, where recovery puts them.
-            return Items::new(schema, options).map(|items| Items {
-                cuts: false,
-                ..items
-            });
+            return Items::new(schema, options);
         }
         // The keys as recovery renames them: the schema's names, and the items' path.
         let path = recovered_path(schema, path)?;
@@ -777,7 +770,6 @@ impl<'s> Items<'s> {
             seen: None,
             repeat: None,
             in_union: false,
-            cuts: true,
         };
         Some(match array {
             Some(a) => items.of(a),
@@ -841,7 +833,7 @@ impl<'s> Items<'s> {
         if index >= repeat.second {
             return false;
         }
-        let Ok(r) = again.next(item, None) else {
+        let Ok(Item { r, .. }) = again.next(item, None) else {
             return false;
         };
         if check::digest(&r.value) != repeat.digest {
@@ -863,15 +855,13 @@ impl<'s> Items<'s> {
     ///
     /// `cut`: where the reply was cut off in this item (the parser's `Truncated` fix came with
     /// it), the path of the value cut below the item, one segment a level: the item is then
-    /// recovered with nothing filled in, as recovering the value whole does.
-    pub(crate) fn next(
-        &mut self,
-        item: Value,
-        cut: Option<Vec<String>>,
-    ) -> Result<Recovered, Error> {
+    /// recovered with nothing filled in, as recovering the value whole does, and where it
+    /// cannot be, dropped ([`Item::kept`] false), as recovering the value whole drops it.
+    pub(crate) fn next(&mut self, item: Value, cut: Option<Vec<String>>) -> Result<Item, Error> {
         self.walker.path.truncate(self.base);
-        push_index(&mut self.walker.path, self.next);
-        self.recover(item, cut)
+        let index = self.next;
+        push_index(&mut self.walker.path, index);
+        self.recover(item, cut, Some(index))
     }
 
     /// Recovers the value of the next member of the object whose members are the items
@@ -882,30 +872,61 @@ impl<'s> Items<'s> {
         key: &str,
         value: Value,
         cut: Option<Vec<String>>,
-    ) -> Result<Recovered, Error> {
+    ) -> Result<Item, Error> {
         self.walker.path.truncate(self.base);
         push_key(&mut self.walker.path, key);
-        self.recover(value, cut)
+        self.recover(value, cut, None)
     }
 
-    /// Recovers `item` at the walker's path.
-    fn recover(&mut self, item: Value, cut: Option<Vec<String>>) -> Result<Recovered, Error> {
+    /// Recovers `item` at the walker's path: an array's item at `index`, or (`None`) a map's
+    /// member.
+    fn recover(
+        &mut self,
+        item: Value,
+        cut: Option<Vec<String>>,
+        index: Option<usize>,
+    ) -> Result<Item, Error> {
         let w = &mut self.walker;
+        let saved = w.saved();
         self.next += 1;
         w.wrapped = false;
         w.sees(super::text_len(&item));
-        let cut = cut.filter(|_| self.cuts);
+        let was_cut = cut.is_some();
         let invent = w.invent;
         w.invent = invent && cut.is_none();
         w.cut_from(cut);
         let r = w.value(Cow::Owned(item), self.items, self.depth);
         w.invent = invent;
-        let r = w.ended(r);
+        let r = match w.ended(r) {
+            // The item the reply was cut off in, which cannot be recovered without filling in
+            // what the model did not write: dropped, as the array (or map) recovered whole
+            // drops it. It is the last item: the reply ends in it.
+            Err(e) if was_cut && !e.kind().is_limit() => {
+                self.next -= 1;
+                match index {
+                    Some(i) => w.drop_item(saved, i, e, true),
+                    None => w.drop_cut_member(saved, e).map(|()| None),
+                }
+            }
+            r => r.map(Some),
+        };
         let cost = u32::try_from(std::mem::take(&mut w.cost)).unwrap_or(u32::MAX);
         let warnings = std::mem::take(&mut w.warnings);
         let moves = std::mem::take(&mut w.moves);
         let as_text = std::mem::take(&mut w.as_text);
-        let value = r?;
+        let Some(value) = r? else {
+            return Ok(Item {
+                r: Recovered {
+                    value: Value::Null,
+                    warnings,
+                    cost,
+                    moves,
+                    as_text,
+                    index: Default::default(),
+                },
+                kept: false,
+            });
+        };
         if let Some(seen) = &mut self.seen {
             let digest = check::digest(&value);
             if !seen.insert(digest) && self.repeat.is_none() {
@@ -917,15 +938,28 @@ impl<'s> Items<'s> {
                 });
             }
         }
-        Ok(Recovered {
-            value,
-            warnings,
-            cost,
-            moves,
-            as_text,
-            index: Default::default(),
+        Ok(Item {
+            r: Recovered {
+                value,
+                warnings,
+                cost,
+                moves,
+                as_text,
+                index: Default::default(),
+            },
+            kept: true,
         })
     }
+}
+
+/// An item (or map member) recovered by [`Items::next`] (or [`Items::next_member`]).
+pub(crate) struct Item {
+    /// The item recovered, and what that took; where it was dropped, its value is `null`
+    /// and its one warning says it was dropped.
+    pub(crate) r: Recovered,
+    /// False for the item the reply was cut off in, dropped: it could not be recovered
+    /// without filling in what the model did not write.
+    pub(crate) kept: bool,
 }
 
 /// The first item of an array read item by item (with `uniqueItems`) whose digest an earlier

@@ -660,7 +660,13 @@ impl Walker<'_> {
     /// being recovered: `next_cut` for it. (Only for the value's own items or members, not
     /// a wrapper's, nor those of a document in a string.)
     fn cut_below(&self, key: impl FnOnce() -> String) -> Option<u32> {
-        let d = self.cut?;
+        self.cut_at(self.cut, key)
+    }
+
+    /// [`cut_below`](Self::cut_below) for a cut `d` segments down (a wrapper's items are one
+    /// further down than the value).
+    fn cut_at(&self, d: Option<u32>, key: impl FnOnce() -> String) -> Option<u32> {
+        let d = d?;
         let segment = self.cut_path.get(usize::try_from(d).ok()?)?;
         (*segment == key()).then_some(d + 1)
     }
@@ -1185,10 +1191,16 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<Value, Error> {
-        // (Items of the array as given: not of a wrapper around it, nor of a document in a
-        // string, where the cut may be one level further down.)
+        // Where the reply was cut off among the items: those of the array as given, or of a
+        // wrapper object around it (`{"records": [...`, its key one segment further down);
+        // not of a document in a string, nor of a value wrapped in an array.
         let own = v.is_array();
-        let (items, wrapping) = self.array_items(v, id, a.items, wrapped)?;
+        let (items, wrapping, wrapper) = self.array_items(v, id, a.items, wrapped)?;
+        let cut = match wrapper {
+            Some(key) => self.cut_below(|| key),
+            None if own => self.cut,
+            None => None,
+        };
         let tuple_len = if a.items.is_none() && !a.prefix.is_empty() {
             Some(a.prefix.len())
         } else {
@@ -1219,11 +1231,7 @@ impl Walker<'_> {
             self.wrapped = wrapping;
             // The item the reply was cut off in is recovered with nothing filled in: what
             // the model did not finish is not made up. Where it cannot be, it is dropped.
-            let cut = if own {
-                self.cut_below(|| i.to_string())
-            } else {
-                None
-            };
+            let cut = self.cut_at(cut, || i.to_string());
             self.next_cut = cut;
             let invent = self.invent;
             self.invent = invent && cut.is_none();
@@ -1252,8 +1260,9 @@ impl Walker<'_> {
     }
 
     /// The items to recover against an array schema: the array's, the array inside a
-    /// `{"results": [...]}` wrapper, or the value wrapped in a one-element array (unless it
-    /// was just wrapped: a recursive schema would wrap it forever). The flag says it was.
+    /// `{"results": [...]}` wrapper (whose key is given), or the value wrapped in a
+    /// one-element array (unless it was just wrapped: a recursive schema would wrap it
+    /// forever). The flag says it was.
     #[inline(never)]
     fn array_items<'v>(
         &mut self,
@@ -1261,7 +1270,7 @@ impl Walker<'_> {
         id: NodeId,
         item: Option<NodeId>,
         wrapped: bool,
-    ) -> Result<(Items<'v>, bool), Error> {
+    ) -> Result<(Items<'v>, bool, Option<String>), Error> {
         let was_string = v.is_string();
         let v = self.decode_string(v, Value::is_array)?;
         // (`value` restores the count when this array is done.)
@@ -1291,10 +1300,10 @@ impl Walker<'_> {
                 format!("took the array out of the wrapper object {{\"{key}\": [...]}}"),
             )?;
             self.moved(&key, None);
-            return Ok((Items::of(array_in(v)), false));
+            return Ok((Items::of(array_in(v)), false, Some(key)));
         }
         if v.is_array() {
-            return Ok((Items::of(array_in(v)), false));
+            return Ok((Items::of(array_in(v)), false, None));
         }
         if wrapped {
             return Err(self.mismatch(id, &v));
@@ -1309,7 +1318,7 @@ impl Walker<'_> {
             Cow::Owned(v) => Items::Owned(vec![v].into_iter()),
             Cow::Borrowed(v) => Items::Borrowed(std::slice::from_ref(v).iter()),
         };
-        Ok((items, true))
+        Ok((items, true, None))
     }
 
     #[inline(never)]
@@ -1918,16 +1927,22 @@ impl Walker<'_> {
         self.invent = invent;
         match r {
             Err(e) if cut.is_some() && !e.kind().is_limit() => {
-                self.restore(saved);
-                self.change(
-                    WarningKind::ItemDropped,
-                    1,
-                    format!("dropped the member the reply was cut off in: {e}"),
-                )?;
-                Ok(None)
+                self.drop_cut_member(saved, e).map(|()| None)
             }
             r => r.map(Some),
         }
+    }
+
+    /// A map's member the reply was cut off in, which cannot be recovered without filling in
+    /// what the model did not write: dropped, its changes undone, as an array's item is.
+    #[inline(never)]
+    fn drop_cut_member(&mut self, saved: Saved, e: Error) -> Result<(), Error> {
+        self.restore(saved);
+        self.change(
+            WarningKind::ItemDropped,
+            1,
+            format!("dropped the member the reply was cut off in: {e}"),
+        )
     }
 
     /// One property: recover it if given, fill it in if required and missing.
