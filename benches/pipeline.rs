@@ -20,6 +20,9 @@
 //!   every warning is followed through the moves recovery made, and each object kept as
 //!   written is found among the reply's containers. Both were done against all of them (a
 //!   7 MB reply took minutes, session 31); now time grows with the reply.
+//! * `wrapper_chain`: 10 to 120 wrapper objects (keys that are no field) around a value
+//!   whose enum needs a long text looked up: each wrapper is weighed once (before session
+//!   35, again for every wrapper above it: time grew with the square of the depth).
 //!
 //! Run: `cargo bench --bench pipeline`; `cargo bench --bench race` measures the fast path
 //! interleaved with serde_json, which a busy machine disturbs less. Results are in BENCHMARKS.md.
@@ -256,12 +259,47 @@ fn renamed_records(c: &mut Criterion) {
     g.finish();
 }
 
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+struct Ticket {
+    title: String,
+    state: State,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+enum State {
+    Open,
+    Closed,
+}
+
+fn wrapper_chain(c: &mut Criterion) {
+    let mut g = c.benchmark_group("wrapper_chain");
+    g.sample_size(10);
+    // Wrapper objects whose keys are no field, around a ticket whose state is a long text
+    // matched on its first line: each wrapper weighed once (session 35; before, again for
+    // every wrapper above it).
+    for depth in [10, 40, 120] {
+        let mut reply = String::new();
+        for i in 0..depth {
+            reply.push_str(&format!("{{\"w{i}\": "));
+        }
+        let state = format!("Open\n{}", "é ".repeat(2_000));
+        reply.push_str(&serde_json::json!({"title": "x", "state": state}).to_string());
+        reply.push_str(&"}".repeat(depth));
+        assert_eq!(Ticket::from_llm(&reply).warnings.len(), depth + 1);
+        g.bench_with_input(BenchmarkId::new("from_llm", depth), &reply, |b, t| {
+            b.iter(|| Ticket::from_llm(black_box(t)))
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     fast_path,
     recover_valid,
     messy,
     recursive_unions,
-    renamed_records
+    renamed_records,
+    wrapper_chain
 );
 criterion_main!(benches);

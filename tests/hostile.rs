@@ -242,3 +242,43 @@ fn many_renamed_keys_and_objects_kept_as_written() {
         }
     );
 }
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Ticket {
+    title: String,
+    state: State,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+enum State {
+    Open,
+    Closed,
+}
+
+/// A hundred wrapper objects around the value, each of whose keys is no field: each wrapper
+/// is weighed (taken off, or kept as the object with its key as data) once. Each was weighed
+/// again for every wrapper above it, its enum's long text looked up each time: with a text
+/// of 20 000 words this took seconds; the fuzzer found it on 3 KB of noise.
+#[test]
+fn a_chain_of_wrappers_is_weighed_once() {
+    let depth = 100;
+    let mut reply = String::new();
+    for i in 0..depth {
+        reply.push_str(&format!("{{\"w{i}\": "));
+    }
+    let state = format!("Open\n{}", "é ".repeat(20_000));
+    reply.push_str(&serde_json::json!({"title": "x", "state": state}).to_string());
+    reply.push_str(&"}".repeat(depth));
+    let r = Ticket::from_llm(&reply);
+    assert_eq!(
+        r.value,
+        Some(Ticket {
+            title: "x".to_owned(),
+            state: State::Open
+        })
+    );
+    let what: Vec<WarningKind> = r.warnings.iter().map(|w| w.kind).collect();
+    let mut expected = vec![WarningKind::Reshaped; depth];
+    expected.push(WarningKind::EnumMatched);
+    assert_eq!(what, expected);
+}
