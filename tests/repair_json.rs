@@ -1,7 +1,7 @@
 //! `repair_json` is `repair_text` written as text: the same candidate, the same value, as many
 //! changes as `repair_text` has warnings, the same error.
 
-use llmout::{repair_json, repair_text, Options};
+use llmout::{repair_json, repair_text, ErrorKind, Options};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -204,6 +204,25 @@ fn text_with_no_json_is_read_as_text() {
     // Nothing visible is still an error.
     assert!(agree("  ").is_err());
     assert!(agree("<think>only thoughts</think>").is_err());
+    // A fence's info string is no content: an empty fence, or one cut off after its
+    // opening line, holds nothing, and is an error rather than the string "json".
+    let empty = |raw: &str| {
+        assert!(agree(raw).is_err());
+        repair_text(raw, &Options::default()).map_err(|e| e.kind())
+    };
+    assert_eq!(empty("```json\n```").err(), Some(ErrorKind::NoJson));
+    assert_eq!(empty("```json\n").err(), Some(ErrorKind::NoJson));
+    // Fence markers are markup: the reply's text is what is around them. Three backticks
+    // closed on the same line are inline code, whose text is content.
+    assert_eq!(
+        agree("Here it is:\n```json"),
+        Ok(r#""Here it is:""#.to_owned())
+    );
+    assert_eq!(
+        agree("```json\n```\nSorry, no data."),
+        Ok(r#""Sorry, no data.""#.to_owned())
+    );
+    assert_eq!(agree("```no data```"), Ok(r#""no data""#.to_owned()));
 }
 
 #[test]

@@ -230,6 +230,38 @@ fn json_in_a_fence_or_tag_that_does_not_fit_is_an_error_not_text() {
 }
 
 #[test]
+fn an_empty_fence_is_no_text_to_read_as_the_value() {
+    // The model opened a fence and wrote nothing in it (or was cut off after its opening
+    // line): neither the fence's `json` nor its backticks are the answer, for a string or
+    // for an object whose one required field is a string.
+    let named = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"]
+    });
+    for schema in [json!({"type": "string"}), named] {
+        for reply in ["```json\n```", "```json\n", "<think>ok</think>\n```json"] {
+            let r = from_llm_with_schema(reply, &schema, &Options::default());
+            let e = r.error.expect("an error");
+            assert_eq!(e.kind(), ErrorKind::NoJson, "{reply:?}");
+            assert!(
+                e.to_string()
+                    .contains("found a code fence with nothing in it"),
+                "{e}"
+            );
+            assert_eq!(r.value, None);
+        }
+    }
+    // A fence with text in it is that text, as written, for a string.
+    let r = from_llm_with_schema(
+        "```text\nhello\n```",
+        &json!({"type": "string"}),
+        &Options::default(),
+    );
+    assert_eq!(r.value, Some(json!("```text\nhello\n```")));
+}
+
+#[test]
 fn a_string_holding_other_json_stays_a_string() {
     // An array of strings is wanted: the object inside the string is the one string.
     let schema = json!({

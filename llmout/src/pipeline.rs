@@ -35,6 +35,12 @@ pub struct Repaired {
 /// enclosing candidate beats the one inside it and a later one beats an earlier one (the answer
 /// usually follows any example).
 ///
+/// A reply with no JSON value in it is read as its text, with a warning that says so: one
+/// JSON string, or an array where it is a list of single words or numbers (`red, green`).
+/// Code fence markers around it (three backticks and the fence's `json`) are markup, not
+/// text; a reply with no text besides them (an empty fence, or one cut off after its
+/// opening line) is an [`ErrorKind::NoJson`] error.
+///
 /// Memory: the value and a [`Warning`] per fix are held whole, 27 times the
 /// input for 100 MB of records that need a fix every ten bytes. [`repair_json`] writes the
 /// same value as text and counts the fixes (2.0 times).
@@ -1172,7 +1178,7 @@ fn string_reply(raw: &str, schema: &Schema, options: &Options) -> Option<Result<
         text.push_str(&raw[seg]);
     }
     let text = text.trim();
-    if text.is_empty() {
+    if only_fence_markers(text) {
         return None;
     }
     // (Recovering a string against a string schema changes nothing: it checks `pattern` and
@@ -1215,7 +1221,7 @@ fn plain_text(
     let start = segments.first()?.start;
     let end = segments.last()?.end;
     let text = raw[start..end].trim();
-    if text.is_empty() {
+    if only_fence_markers(text) {
         return None;
     }
     let root = schema.resolve(schema.root());
@@ -1440,6 +1446,22 @@ pub(crate) fn collected<O>(
     })
 }
 
+/// Whether `line` is a code fence's marker: three backticks and the fence's info string
+/// (`json`), opening a fence (or cut off there, at the reply's end), or backticks alone,
+/// closing one. Three backticks closed on the same line (`` ```no data``` ``) are inline
+/// code, whose text is content.
+fn fence_marker(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") && !t.trim_start_matches('`').contains('`')
+}
+
+/// Whether `text` holds nothing but fence markers and white space (an empty fence, or one
+/// cut off after its opening line): the model began a block and wrote nothing in it, which
+/// is no text to read as the value.
+fn only_fence_markers(text: &str) -> bool {
+    text.lines().all(|l| l.trim().is_empty() || fence_marker(l))
+}
+
 /// A reply with no JSON value in it, read as plain text (what `llmout repair` gives when
 /// there is nothing else): one string, or, when the text is a list of single words or numbers
 /// separated by commas or lines (`a, b`, `1\n2`), an array of them, each a number or
@@ -1449,7 +1471,13 @@ fn bare_text(raw: &str) -> Option<Chosen> {
     for seg in extract::visible_segments(raw) {
         text.push_str(&raw[seg]);
     }
-    let text = text.trim();
+    // Fence markers are markup, not content (see `fence_marker`).
+    let mut content = String::with_capacity(text.len());
+    for line in text.lines().filter(|l| !fence_marker(l)) {
+        content.push_str(line);
+        content.push('\n');
+    }
+    let text = content.trim();
     let text = text
         .strip_prefix("```")
         .map_or(text, |t| t.trim_start_matches('`').trim())
@@ -1504,8 +1532,15 @@ fn no_json_found(raw: &str) -> String {
     if raw.trim().is_empty() {
         return excerpt(raw, 40);
     }
-    if extract::visible_segments(raw).is_empty() {
+    let visible = extract::visible_segments(raw);
+    if visible.is_empty() {
         return "only a reasoning block".to_owned();
+    }
+    if visible.into_iter().all(|seg| only_fence_markers(&raw[seg])) {
+        return format!(
+            "a code fence with nothing in it: {}",
+            excerpt(raw.trim(), 60)
+        );
     }
     format!("text with no JSON in it: {}", excerpt(raw.trim(), 60))
 }
