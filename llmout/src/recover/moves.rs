@@ -3,8 +3,10 @@
 //!
 //! [`Recovered::remap`]: super::Recovered::remap
 
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
 /// From this many moves on, the moves that may touch a path are looked up by its prefixes
@@ -19,24 +21,53 @@ const INDEXED: usize = 8;
 #[derive(Default)]
 pub(crate) struct MoveIndex(OnceLock<Box<Index>>);
 
+/// The moves by their pointers' hashes: a path's prefixes are hashed in one pass over it
+/// ([`Index::prefixes`]), where hashing each prefix as a key would read the path again for
+/// each of its levels (deep paths under long keys, followed through a move at each level,
+/// made that cubic). A hash found is checked against the pointer it stands for.
 struct Index {
-    /// The moves' positions by their `from` pointer, ascending.
-    from: HashMap<String, Vec<usize>>,
-    /// By their `to` pointer.
-    to: HashMap<String, Vec<usize>>,
+    hasher: RandomState,
+    /// The moves' positions by the hash of their `from` pointer, ascending.
+    from: HashMap<u64, Vec<usize>>,
+    /// By the hash of their `to` pointer.
+    to: HashMap<u64, Vec<usize>>,
 }
 
 impl Index {
     fn new(moves: &[(String, String)]) -> Self {
         let mut index = Index {
+            hasher: RandomState::new(),
             from: HashMap::new(),
             to: HashMap::new(),
         };
         for (i, (from, to)) in moves.iter().enumerate() {
-            index.from.entry(from.clone()).or_default().push(i);
-            index.to.entry(to.clone()).or_default().push(i);
+            let (from, to) = (index.hash(from), index.hash(to));
+            index.from.entry(from).or_default().push(i);
+            index.to.entry(to).or_default().push(i);
         }
         index
+    }
+
+    /// A pointer's hash, its bytes written as [`prefixes`](Self::prefixes) writes them.
+    fn hash(&self, pointer: &str) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        h.write(pointer.as_bytes());
+        h.finish()
+    }
+
+    /// `path`'s prefixes ([`prefixes`]), each with its hash, hashed as the path is read once
+    /// (a hasher's state, cloned at each `/`, goes on from where the last prefix ended).
+    fn prefixes<'p>(&self, path: &'p str) -> impl Iterator<Item = (&'p str, u64)> + 'p {
+        let mut h = self.hasher.build_hasher();
+        let mut done = 0;
+        path.match_indices('/')
+            .map(|(i, _)| i)
+            .chain(std::iter::once(path.len()))
+            .map(move |end| {
+                h.write(&path.as_bytes()[done..end]);
+                done = end;
+                (&path[..end], h.clone().finish())
+            })
     }
 }
 
@@ -112,18 +143,20 @@ pub(crate) fn follow(
     loop {
         // The first of them (going back, the last) whose pointer leads to the path.
         let mut found: Option<usize> = None;
-        for prefix in prefixes(&path) {
-            let Some(at) = by.get(prefix) else {
+        for (prefix, hash) in index.prefixes(&path) {
+            let Some(at) = by.get(&hash) else {
                 continue;
             };
+            // (Of the moves with that hash, those whose pointer is the prefix.)
+            let is = |&&i: &&usize| ends(&moves[i], back).0 == prefix;
             let k = at.partition_point(|&i| i < next);
             let i = if back {
-                match k.checked_sub(1) {
-                    Some(k) => at[k],
+                match at[..k].iter().rev().find(is) {
+                    Some(&i) => i,
                     None => continue,
                 }
             } else {
-                match at.get(k) {
+                match at[k..].iter().find(is) {
                     Some(&i) => i,
                     None => continue,
                 }
@@ -190,6 +223,16 @@ mod tests {
             for back in [false, true] {
                 assert_eq!(follow(&moves, &index, path, back), each(&moves, path, back));
             }
+        }
+    }
+
+    #[test]
+    fn a_paths_prefixes_hash_as_each_one_alone() {
+        let index = Index::new(&[]);
+        for path in ["", "/", "/a", "/a/bc/", "/éé/~0/~1x/0", "//x"] {
+            let hashed: Vec<(&str, u64)> = index.prefixes(path).collect();
+            let each: Vec<(&str, u64)> = prefixes(path).map(|p| (p, index.hash(p))).collect();
+            assert_eq!(hashed, each, "{path:?}");
         }
     }
 
