@@ -255,10 +255,11 @@ enum State {
     Closed,
 }
 
-/// A hundred wrapper objects around the value, each of whose keys is no field: each wrapper
-/// is weighed (taken off, or kept as the object with its key as data) once. Each was weighed
-/// again for every wrapper above it, its enum's long text looked up each time: with a text
-/// of 20 000 words this took seconds; the fuzzer found it on 3 KB of noise.
+/// A hundred wrapper objects around the value, each of whose keys is no field: the chain
+/// is weighed (each wrapper taken off, or kept as the object with its key as data) in one
+/// scope. Each wrapper's weighings were made again for every wrapper above it, the enum's
+/// long text looked up each time: with a text of 20 000 words this took seconds; the fuzzer
+/// found it on 3 KB of noise.
 #[test]
 fn a_chain_of_wrappers_is_weighed_once() {
     let depth = 100;
