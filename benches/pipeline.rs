@@ -273,20 +273,24 @@ enum State {
     Closed,
 }
 
+/// `inner` in `depth` wrapper objects, each of one key that is no field (`{"w0": {"w1": ...`).
+fn in_wrappers(depth: usize, inner: &serde_json::Value) -> String {
+    let mut reply: String = (0..depth).map(|i| format!("{{\"w{i}\": ")).collect();
+    reply.push_str(&inner.to_string());
+    reply.push_str(&"}".repeat(depth));
+    reply
+}
+
 fn wrapper_chain(c: &mut Criterion) {
     let mut g = c.benchmark_group("wrapper_chain");
     g.sample_size(10);
     // Wrapper objects whose keys are no field, around a ticket whose state is a long text
-    // matched on its first line: each wrapper weighed once (session 35; before, again for
-    // every wrapper above it).
+    // matched on its first line: the chain weighed once (session 35; before, each wrapper's
+    // weighings again for every wrapper above it).
+    let state = format!("Open\n{}", "é ".repeat(2_000));
+    let ticket = serde_json::json!({"title": "x", "state": state});
     for depth in [10, 40, 120] {
-        let mut reply = String::new();
-        for i in 0..depth {
-            reply.push_str(&format!("{{\"w{i}\": "));
-        }
-        let state = format!("Open\n{}", "é ".repeat(2_000));
-        reply.push_str(&serde_json::json!({"title": "x", "state": state}).to_string());
-        reply.push_str(&"}".repeat(depth));
+        let reply = in_wrappers(depth, &ticket);
         assert_eq!(Ticket::from_llm(&reply).warnings.len(), depth + 1);
         g.bench_with_input(BenchmarkId::new("from_llm", depth), &reply, |b, t| {
             b.iter(|| Ticket::from_llm(black_box(t)))
@@ -294,15 +298,10 @@ fn wrapper_chain(c: &mut Criterion) {
     }
     // The same wrappers around a ticket with 100 000 labels (1.2 MB): 27 s at 120 wrappers
     // before session 35.
+    let labels: Vec<String> = (0..100_000).map(|i| format!("label{i}")).collect();
+    let labelled = serde_json::json!({"title": "x", "state": "open", "labels": labels});
     for depth in [10, 60, 120] {
-        let mut reply = String::new();
-        for i in 0..depth {
-            reply.push_str(&format!("{{\"w{i}\": "));
-        }
-        let labels: Vec<String> = (0..100_000).map(|i| format!("label{i}")).collect();
-        let ticket = serde_json::json!({"title": "x", "state": "open", "labels": labels});
-        reply.push_str(&ticket.to_string());
-        reply.push_str(&"}".repeat(depth));
+        let reply = in_wrappers(depth, &labelled);
         assert_eq!(Labelled::from_llm(&reply).warnings.len(), depth + 1);
         g.bench_with_input(BenchmarkId::new("labels", depth), &reply, |b, t| {
             b.iter(|| Labelled::from_llm(black_box(t)))
