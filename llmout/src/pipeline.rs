@@ -1937,6 +1937,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_first_value_is_found_through_opening_brackets_and_first_keys() {
+        let at = |text: &str, value: &str| first_value_at(text, text.find(value).unwrap());
+        // An array's first item; an object's first member's value, under a key quoted
+        // (an escaped quote inside it), single-quoted or bare; and down through them.
+        assert!(at("[ {\"a\": 1", "{"));
+        assert!(at("{\"records\": [{\"id\": 1", "{\"id"));
+        assert!(at("{\"a\\\"b\" : [1, 2", "[1"));
+        assert!(at("{'k': {x: 1", "{x"));
+        assert!(at("{rows:\n  [3", "[3"));
+        // Not a first value: a later member's, or after a key that is no key.
+        assert!(!at("{\"a\": 1, \"b\": [2", "[2"));
+        assert!(!at("{a b: [2", "[2"));
+        assert!(!at("{\"a\" [2", "[2"));
+        assert!(!at("{{\"a\": 1", "{\"a"));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1000))]
 
