@@ -83,6 +83,11 @@ child forked from it starts small: Linux counts a child's peak from before its e
   `nested-bad`, the same with `id: true` in the middle record, against that schema with
   `result` optional, which recovery then drops (`parse-optional-error`, item by item since
   session 20).
+* `lines`: the `messy` records given one by one, one a line with no array around them (JSON
+  Lines, which the parser collects into an array), read by `parse --schema` with the records'
+  schema (`parse-lines`, item by item since session 36: was 28.1x); `prose-items`: each after
+  a line of prose (`Record 7:`), which the pipeline collects into the array
+  (`parse-prose-items`, item by item since session 36: was 20.8x).
 * `jsonl`: the `messy` records again, each on a line of its own as a JSON string holding one
   reply (about 100 MB), read by `parse --jsonl` against one record's schema; about 100 MB of
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
@@ -165,11 +170,7 @@ def write_messy(f, bad: int = -1, again: int = -1, count: int = RECORDS) -> None
     f.write(b"// generated records\n[\n")
     for n in range(count):
         i = again if n == count - 1 and again >= 0 else n
-        f.write(
-            f"  {{id: {'true' if i == bad else i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
-            f"tags: ['a', 'b',], active: True, score: .5, note: None, "
-            f"\"path\": \"C:\\xyz\\{i}\", nested: {{\"x\": [1, 2, 3,],}}, # end\n  }},\n".encode()
-        )
+        f.write(b"  " + messy_record(i, "true" if i == bad else str(i)) + b",\n")
     f.write(b"]")
 
 
@@ -455,6 +456,28 @@ def write_nested_miscased(f) -> None:
     f.write(b'{Page: 1, RESULT: {"Records": ')
     write_messy(f)
     f.write(b", more: False}}")
+
+
+def messy_record(i: int, id_text: str = "") -> bytes:
+    """One of `write_messy`'s records, without the separator after it; its `id` is `i`, or
+    `id_text` where given."""
+    return (
+        f"{{id: {id_text or i}, 'name': 'Item {i}', \"desc\": \"She said \"hi\" to item {i}\", "
+        f"tags: ['a', 'b',], active: True, score: .5, note: None, "
+        f"\"path\": \"C:\\xyz\\{i}\", nested: {{\"x\": [1, 2, 3,],}}, # end\n  }}"
+    ).encode()
+
+
+def write_json_lines(f) -> None:
+    """The messy records one a line, with no array around them (JSON Lines)."""
+    for i in range(RECORDS):
+        f.write(messy_record(i) + b"\n")
+
+
+def write_prose_items(f) -> None:
+    """The messy records given one by one, each after a line of prose: `Record 7:\n{...}`."""
+    for i in range(RECORDS):
+        f.write(f"Record {i}:\n".encode() + messy_record(i) + b"\n\n")
 
 
 def write_two(f) -> None:
@@ -991,6 +1014,10 @@ def main() -> None:
             # by item since session 33 (four objects deep at most before).
             ("parse-deep", lambda: doc("deep", write_deep), ["parse", "--schema", deep_path], None),
             ("parse-deep-any", lambda: doc("deep", write_deep), ["parse", "--schema", any_path], None),
+            # The records given one by one: a line each, and each after a line of prose (item
+            # by item since session 36).
+            ("parse-lines", lambda: doc("lines", write_json_lines), ["parse", "--schema", schema_path], None),
+            ("parse-prose-items", lambda: doc("prose-items", write_prose_items), ["parse", "--schema", schema_path], None),
             # The records' key in another case, renamed by recovery (session 31).
             (
                 "parse-object-miscased",

@@ -95,6 +95,14 @@
 //!   branch's: every other branch fails at the array itself, and a union's error is the one
 //!   that got deepest into the value.
 //!
+//! - several values given one after another, against a schema whose root is an array of
+//!   items (or any value): the top-level values of a text the parser collects into an array
+//!   (`{...}\n{...}`, JSON Lines), which are its items, each handed over as soon as the next
+//!   one begins; and objects given one by one around prose or in a fence each (`Record 1:
+//!   {...}`), which the pipeline collects into the array where each can be an item and all
+//!   of them recover: each is parsed as a candidate of its own and recovered as the next
+//!   item, once to see that they are collected and again for each reading.
+//!
 //! - an object whose own members are the items, each with its key (`{"r1": {...}, "r2":
 //!   {...}}`, records keyed by id), against a map schema (`{"type": "object",
 //!   "additionalProperties": {...}}`, of which nothing else is asked; or an object of any
@@ -295,11 +303,26 @@ pub fn from_llm_with_compiled<'a>(
         pipeline::array_root(schema).then(|| pipeline::separate_values(raw, &candidates, unread));
     let mut ranking = pipeline::rank(candidates, |text, _| candidate(text, schema, &options));
     ranking.unread = unread;
-    // Objects given one by one, collected into the array: held whole, as the pipeline holds
-    // them (they are separate values of the reply, each read and recovered whole).
-    if let Some(outermost) = outermost {
-        if let Some(chosen) = pipeline::collected(&outermost, &ranking, schema, &options) {
-            return Large::Whole(ValidationResult::ok(chosen.value, chosen.warnings));
+    // Objects given one by one, collected into the array: read one at a time where they can
+    // be, else held whole, as the pipeline holds them.
+    if let Some(outermost) = outermost.filter(|o| pipeline::collects(o, &ranking)) {
+        match collect(raw, &outermost, schema, &options) {
+            Collect::Items(plan) => {
+                let said = pipeline::multiple_values(pipeline::collected_message(outermost.len()));
+                return Items {
+                    plan: *plan,
+                    choice: vec![said],
+                    schema,
+                    options,
+                }
+                .large();
+            }
+            Collect::Whole => {
+                if let Some(chosen) = pipeline::collected(&outermost, &ranking, schema, &options) {
+                    return Large::Whole(ValidationResult::ok(chosen.value, chosen.warnings));
+                }
+            }
+            Collect::No => {}
         }
     }
     let choice = ranking.choice_warnings();
@@ -742,6 +765,7 @@ impl<'a> Items<'a> {
         let moves = self.plan.moves;
         match &self.plan.source {
             Source::Valid => Ok(()),
+            Source::Collected(values) => self.collected_warnings(values, f),
             Source::Sanitized(fixes) if !moves => sanitize::fix_warnings(self.plan.text, fixes)
                 .map(|(p, message)| sanitized(p, message))
                 .try_for_each(f),
@@ -804,6 +828,7 @@ impl<'a> Items<'a> {
         let plan = &self.plan;
         let sanitized;
         let (text, repair) = match &plan.source {
+            Source::Collected(values) => return self.read_collected(values, want.values, f),
             Source::Valid => (plan.text, pipeline::valid_json_options()),
             Source::Sanitized(_) => {
                 sanitized = sanitize::sanitize_counted(plan.text).0;
@@ -888,6 +913,64 @@ impl<'a> Items<'a> {
     }
 }
 
+impl Items<'_> {
+    /// [`read`](Self::read) for the reply's separate values collected into the array
+    /// ([`Source::Collected`]): each parsed again, as the pipeline parses it, and (with
+    /// `values`) recovered as the next item. Each is an item, every fix its own: the parser's
+    /// fixes are said by [`collected_warnings`](Self::collected_warnings).
+    fn read_collected<E>(
+        &self,
+        values: &[&str],
+        recovered: bool,
+        mut f: impl FnMut(Step) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut walk = Walk::new(self.schema, &self.options).map(Walk::checked);
+        for (index, text) in values.iter().enumerate() {
+            let r = match walk.as_mut() {
+                Some(w) if recovered => pipeline::parse(text, &self.options)
+                    .ok()
+                    .and_then(|(value, _)| w.next(value, None).ok())
+                    .map(|item| Box::new(item.r)),
+                _ => None,
+            };
+            f(Step::Item {
+                at: (0, index),
+                fixes: Vec::new(),
+                r,
+                kept: true,
+                key: None,
+            })?;
+        }
+        f(Step::End(Vec::new()))
+    }
+
+    /// The parser's (and the sanitizer's) warnings for the reply's separate values collected
+    /// into the array, in order, each under its item's index, where recovery moved what they
+    /// name (as `pipeline::collected` says them).
+    fn collected_warnings<E>(
+        &self,
+        values: &[&str],
+        f: &mut impl FnMut(Warning) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut walk = Walk::new(self.schema, &self.options)
+            .map(Walk::checked)
+            .filter(|_| self.plan.moves);
+        for (index, text) in values.iter().enumerate() {
+            let Ok((value, fixes)) = pipeline::parse(text, &self.options) else {
+                continue;
+            };
+            let r = walk.as_mut().and_then(|w| w.next(value, None).ok());
+            let item = r.as_ref().map(|i| ((0, index), &i.r));
+            let at = crate::pointer_push("", &index.to_string());
+            for mut w in fixes {
+                w.path = self.plan.remap(format!("{at}{}", w.path), [item, None]);
+                f(w)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The items, recovered; no fix's path.
 const RECOVERED: Want = Want {
     paths: false,
@@ -917,7 +1000,7 @@ enum Step {
 
 /// How the chosen candidate is read: what the pipeline's `parse` found for it.
 #[derive(Debug)]
-enum Source {
+enum Source<'a> {
     /// JSON as it stands (the fast path).
     Valid,
     /// JSON once sanitized; the sanitizer's fixes, the first of each run its warnings say
@@ -925,6 +1008,9 @@ enum Source {
     Sanitized(Vec<usize>),
     /// The lenient parser on the text as written.
     Repaired,
+    /// The reply's separate values, each parsed as the pipeline parses a candidate, as the
+    /// items of the array (objects given one by one, `pipeline::collected`).
+    Collected(Vec<&'a str>),
 }
 
 /// The object around the items, recovered with an empty array (or object) in each items'
@@ -963,7 +1049,7 @@ struct Hole {
 #[derive(Debug)]
 struct Plan<'a> {
     text: &'a str,
-    source: Source,
+    source: Source<'a>,
     /// Which of the parser's attempts gave the items (the second, when a guess about a
     /// missing quote led nowhere).
     attempt: usize,
@@ -1093,6 +1179,76 @@ fn candidate<'a>(text: &'a str, schema: &Schema, options: &Options) -> Outcome<O
     }
 }
 
+/// What [`collect`] found of the reply's separate values.
+enum Collect<'a> {
+    /// They are the array's items, read one at a time.
+    Items(Box<Plan<'a>>),
+    /// They are not collected (`pipeline::collected` gives `None`): the ranking's choice.
+    No,
+    /// Reading them one at a time cannot tell: the pipeline's `collected`, whole.
+    Whole,
+}
+
+/// `pipeline::collected` one value at a time: each of `outermost` parsed as the pipeline
+/// parses it, taken where it can be an item, and recovered as the next item of the array,
+/// with nothing kept but counts. The array is collected where every value is such an item
+/// and recovering them breaks nothing the array asks; reading them one at a time then gives
+/// the same items and warnings, each parsed and recovered again.
+fn collect<'a>(
+    raw: &'a str,
+    outermost: &[crate::extract::Candidate<'a>],
+    schema: &Schema,
+    options: &Options,
+) -> Collect<'a> {
+    let Some(mut w) = Walk::new(schema, options) else {
+        return Collect::Whole;
+    };
+    let mut keys = crate::recover::KeyIndex::new();
+    let (mut syntax, mut recovery, mut moves) = (0, 0, false);
+    for c in outermost {
+        let Ok((value, fixes)) = pipeline::parse(c.text, options) else {
+            return Collect::No;
+        };
+        let item = value
+            .as_object()
+            .is_some_and(|o| crate::recover::item_like(schema, o, &mut keys));
+        if !item {
+            return Collect::No;
+        }
+        syntax += fixes.len();
+        match w.next(value, None) {
+            Ok(Item { r, kept: true }) if r.as_text.is_empty() => {
+                recovery += r.warnings.len();
+                moves |= !r.moves.is_empty();
+            }
+            // Kept as text: the whole array is not collected. (An item that is not kept
+            // is a cut one's, which no balanced span is.)
+            Ok(Item { kept: true, .. }) => return Collect::No,
+            // An item dropped, after which the others move: as whole.
+            Err(_) | Ok(_) if w.drops_items() => return Collect::Whole,
+            Err(_) | Ok(_) => return Collect::No,
+        }
+    }
+    if w.seeks_repeat() || !w.finish() {
+        // Two items with the same digest against `uniqueItems`: compared whole.
+        return Collect::Whole;
+    }
+    if !w.violations().is_empty() {
+        return Collect::No;
+    }
+    Collect::Items(Box::new(Plan {
+        text: raw,
+        source: Source::Collected(outermost.iter().map(|c| c.text).collect()),
+        attempt: 0,
+        syntax,
+        recovery,
+        moves,
+        shell: None,
+        members: Members::None,
+        entries: false,
+    }))
+}
+
 /// The pipeline's `parse` and `recover` on one candidate, item by item: `None` where that
 /// cannot be done the same way.
 fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome<Out<'a>>> {
@@ -1152,7 +1308,7 @@ enum Unplanned {
 fn plan_valid<'a>(
     read: &str,
     text: &'a str,
-    source: Source,
+    source: Source<'a>,
     schema: &Schema,
     options: &Options,
 ) -> Result<Outcome<Plan<'a>>, Unplanned> {
@@ -1209,7 +1365,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn outcome<'a>(self, text: &'a str, source: Source, syntax: usize) -> Outcome<Plan<'a>> {
+    fn outcome<'a>(self, text: &'a str, source: Source<'a>, syntax: usize) -> Outcome<Plan<'a>> {
         if let Some(e) = self.error {
             return Outcome::Recovery(e);
         }
@@ -1293,14 +1449,36 @@ impl<'s> Read<'s> {
 
 /// Reads `text` item by item with the lenient parser, recovering each item, and counts what
 /// it takes. `None` where an item needs what reading item by item cannot follow.
+///
+/// A text of several top-level values (`{...}\n{...}`, JSON Lines), which the parser collects
+/// into an array, is read again with its values as the items ([`Members::Values`]) where the
+/// schema takes an array of items.
 fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options) -> Option<Tally> {
+    let members = follow(text, repair, schema);
+    match weigh_in(text, repair, schema, options, members) {
+        // (Read so, the document is no array: `Root::Other`.)
+        (_, true) if Walk::new(schema, options).is_some() => {
+            weigh_in(text, repair, schema, options, Members::Values).0
+        }
+        (tally, _) => tally,
+    }
+}
+
+/// [`weigh`] through `members`; and whether the text held several top-level values.
+fn weigh_in(
+    text: &str,
+    repair: &RepairOptions,
+    schema: &Schema,
+    options: &Options,
+    members: Members,
+) -> (Option<Tally>, bool) {
     let mut t = Tally::default();
     // The members read item by item so far, in order (at first, the top-level array's items).
     let mut reads: Vec<Read> = Vec::new();
     let mut members_walk = false;
     let mut fit = true;
     let mut end = None;
-    let members = follow(text, repair, schema);
+    let mut values = false;
     each_item(text, repair, RECOVERED, &members, |event| match event {
         Event::Attempt => {
             t = Tally {
@@ -1374,7 +1552,12 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
                 }
             }
         }
-        Event::End { fixes, result } => {
+        Event::End {
+            fixes,
+            result,
+            several,
+        } => {
+            values = several;
             t.count(&fixes);
             // Cut off in an item whose fix came after it (a number or a literal cut short,
             // `[2e`): that item was recovered as whole, which recovering the value whole
@@ -1461,7 +1644,7 @@ fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options)
         }
     }
     t.members = members;
-    (fit && t.result.is_some()).then_some(t)
+    ((fit && t.result.is_some()).then_some(t), values)
 }
 
 /// Where the parser found the reply cut off among `fixes` (a `Truncated` fix, whose path it
@@ -1947,6 +2130,78 @@ mod tests {
                 "required": ["id", "name"]
             }
         })
+    }
+
+    #[test]
+    fn objects_given_one_by_one_are_read_one_at_a_time() {
+        let options = Options::default();
+        // A line each, one with fixes and a key in another case, one with a number as text.
+        let raw =
+            "{\"id\": 1, \"name\": \"a\"}\n{id: 2, Name: 'b',}\n{\"id\": \"3\", \"name\": \"c\"}\n";
+        assert!(same(raw, &records(), &options));
+        let whole =
+            crate::from_llm_with_compiled(raw, &Schema::compile(&records()).unwrap(), &options);
+        assert_eq!(
+            whole.value,
+            Some(json!([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}]))
+        );
+        let said: Vec<(&str, &str)> = (whole.warnings.iter())
+            .map(|w| (w.path.as_str(), &*w.message))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                ("", "collected several top-level values into an array"),
+                ("/1", "quoted an unquoted key"),
+                ("/1/name", "read a string in non-JSON quotes"),
+                ("/1", "removed a trailing comma"),
+                (
+                    "/1/name",
+                    "renamed key \"Name\" to \"name\" (the same name in another case or spelling)"
+                ),
+                ("/2/id", "read \"3\" as the integer 3"),
+            ]
+        );
+        // The first value's fixes, and those before the second, move under `/0`.
+        let first = "// records\n{id: 1, name: 'a'} // one\n{\"id\": 2, \"name\": \"b\"}";
+        assert!(same(first, &records(), &options));
+        let whole =
+            crate::from_llm_with_compiled(first, &Schema::compile(&records()).unwrap(), &options);
+        let paths: Vec<&str> = whole.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(paths, ["/0", "/0", "/0/name", "/0", "",]);
+        // In prose, and a fence each.
+        assert!(same(
+            "Item 1: {id: 1, name: 'a'}\nItem 2: {id: 2, name: 'b'}",
+            &records(),
+            &options
+        ));
+        let fenced = "```json\n{\"id\": 1, \"name\": \"a\"}\n```\n```json\n{\"id\": 2, \"name\": \"b\"}\n```";
+        same(fenced, &records(), &options);
+        // Not collected: an object that is no item, an item that cannot be recovered, a count
+        // over the bound. The ranking's choice, as whole.
+        for raw in [
+            "{\"id\": 1, \"name\": \"a\"}\n{\"zz\": 2}",
+            "{\"id\": 1, \"name\": \"a\"}\n{\"id\": \"x\", \"name\": \"b\"}",
+        ] {
+            assert!(!same(raw, &records(), &options), "{raw}");
+        }
+        let bounded = json!({"type": "array", "items": records()["items"], "maxItems": 1});
+        assert!(!same(raw, &bounded, &options));
+        // Equal items against `uniqueItems` are compared whole; dropped items move the
+        // others: whole.
+        let unique = json!({"type": "array", "items": records()["items"], "uniqueItems": true});
+        assert!(!same(
+            "{id: 1, name: 'a'}\n{id: 1, name: 'a'}",
+            &unique,
+            &options
+        ));
+        assert!(same(raw, &unique, &options));
+        let dropping = Options::default().drop_invalid_items(true);
+        assert!(!same(
+            "{id: 'x', name: 'a'}\n{id: 1, name: 'a'}",
+            &records(),
+            &dropping
+        ));
     }
 
     #[test]
@@ -4587,6 +4842,41 @@ mod tests {
         })
     }
 
+    /// Records given one by one, not in an array: a line each (JSON Lines), in prose, or a
+    /// fence each, with prose or a reasoning block around them.
+    fn separate_reply() -> impl Strategy<Value = String> {
+        let items = proptest::collection::vec((record(), separate_sep()), 0..6);
+        let around = proptest::sample::select(vec![
+            "",
+            "Here they are:\n",
+            "<think>{\"id\": 0}</think>\n",
+            "```json\n",
+        ]);
+        let after = proptest::sample::select(vec!["", "\nThat is all.", "\n```", " {}"]);
+        (around, items, after).prop_map(|(before, items, after)| {
+            let mut s = before.to_owned();
+            for (r, sep) in items {
+                s.push_str(r);
+                s.push_str(sep);
+            }
+            s.push_str(after);
+            s
+        })
+    }
+
+    /// What comes between records given one by one.
+    fn separate_sep() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(vec![
+            "\n",
+            "\n\n",
+            " ",
+            "\nNext: ",
+            "\n```\n```json\n",
+            ", ",
+            "\n// another\n",
+        ])
+    }
+
     /// Records as the members of an object, keyed (some keys given twice, some quoted, one
     /// holding a bigger array), with prose or a first answer around it, maybe cut off.
     fn keyed_reply() -> impl Strategy<Value = String> {
@@ -5022,6 +5312,20 @@ mod tests {
             let bounded = json!({"type": "array", "items": records()["items"], "minItems": 2, "maxItems": 3, "uniqueItems": true});
             same(&raw, &bounded, &options);
             same(&raw, &json!({"anyOf": [records()["items"], bounded]}), &options);
+        }
+
+        #[test]
+        fn objects_given_one_by_one_are_the_pipeline(raw in separate_reply()) {
+            let options = Options::default();
+            same(&raw, &records(), &options);
+            same(&raw, &records(), &Options::default().policy(crate::Policy::Strict));
+            same(&raw, &records(), &Options::default().policy(crate::Policy::NoInvent));
+            same(&raw, &records(), &Options::default().drop_invalid_items(true));
+            same(&raw, &json!({"type": "array", "items": {}}), &options);
+            let unique = json!({"type": "array", "items": records()["items"], "uniqueItems": true});
+            same(&raw, &unique, &options);
+            let bounded = json!({"type": "array", "items": records()["items"], "minItems": 2, "maxItems": 3});
+            same(&raw, &bounded, &options);
         }
 
         /// Cut off anywhere, as at a model's token limit: the item (or member) the reply

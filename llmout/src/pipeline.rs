@@ -1034,7 +1034,7 @@ fn better<'a, O>(current: Evaluated<'a, O>, next: Evaluated<'a, O>) -> Evaluated
 
 /// Step 3: a document escaped as a whole is unescaped; then sanitize, then strict JSON, then
 /// the lenient parser.
-fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
+pub(crate) fn parse(text: &str, options: &Options) -> Result<(Value, Vec<Warning>), Error> {
     if let Some(unescaped) = sanitize::escaped_document(text) {
         let (value, mut warnings) = parse_unescaped(&unescaped, options)?;
         warnings.insert(
@@ -1330,11 +1330,7 @@ fn as_items<'c>(
     mut fits: impl FnMut(&Value) -> bool,
 ) -> Option<(Vec<Value>, Vec<Warning>)> {
     let mut values = Vec::new();
-    let mut warnings = vec![Warning::new(
-        WarningKind::Repaired(repair::RepairKind::MultipleValues),
-        "",
-        message,
-    )];
+    let mut warnings = vec![multiple_values(message)];
     for (i, c) in candidates.into_iter().enumerate() {
         let (value, fixes) = parse(c.text, options).ok()?;
         if !fits(&value) {
@@ -1348,6 +1344,15 @@ fn as_items<'c>(
         values.push(value);
     }
     Some((values, warnings))
+}
+
+/// The warning that the reply's separate values were taken together, saying how.
+pub(crate) fn multiple_values(message: String) -> Warning {
+    Warning::new(
+        WarningKind::Repaired(repair::RepairKind::MultipleValues),
+        "",
+        message,
+    )
 }
 
 /// Whether `schema`'s root is an array: objects given one by one in the reply may be its
@@ -1416,17 +1421,10 @@ pub(crate) fn collected<O>(
     schema: &Schema,
     options: &Options,
 ) -> Option<Chosen> {
-    let best = ranking.best.as_ref()?;
-    if outermost.len() < 2
-        || ranking.others() == 0
-        || !outermost.iter().any(|c| c.text == best.candidate.text)
-    {
+    if !collects(outermost, ranking) {
         return None;
     }
-    let message = format!(
-        "collected the {} JSON objects given one by one in the reply into an array",
-        outermost.len()
-    );
+    let message = collected_message(outermost.len());
     let mut keys = recover::KeyIndex::new();
     let (values, mut warnings) = as_items(outermost, message, options, |v| {
         v.as_object()
@@ -1444,6 +1442,21 @@ pub(crate) fn collected<O>(
         value: r.value,
         warnings,
     })
+}
+
+/// Whether the ranking chose one of the reply's separate values (`outermost`, two or more)
+/// over others: the first condition of [`collected`], before the values are read.
+pub(crate) fn collects<O>(outermost: &[Candidate<'_>], ranking: &Ranking<'_, O>) -> bool {
+    ranking.best.as_ref().is_some_and(|best| {
+        outermost.len() >= 2
+            && ranking.others() > 0
+            && outermost.iter().any(|c| c.text == best.candidate.text)
+    })
+}
+
+/// The message of [`collected`]'s warning, for `n` values.
+pub(crate) fn collected_message(n: usize) -> String {
+    format!("collected the {n} JSON objects given one by one in the reply into an array")
 }
 
 /// Whether `line` is a code fence's marker: three backticks and the fence's info string

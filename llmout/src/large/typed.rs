@@ -17,7 +17,7 @@ impl<'a> Items<'a> {
         let valid = match &self.plan.source {
             Source::Valid => true,
             Source::Sanitized(fixes) => fixes.is_empty(),
-            Source::Repaired => false,
+            Source::Repaired | Source::Collected(_) => false,
         };
         (valid && self.warning_count() == 0).then_some(self.plan.text)
     }

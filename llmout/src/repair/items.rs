@@ -56,6 +56,9 @@ pub(crate) enum Event {
     End {
         fixes: Vec<Fix>,
         result: Result<Option<Found>, RepairError>,
+        /// The document held several top-level values, which the parser collects into an
+        /// array: read with [`Members::Values`], they are its items.
+        several: bool,
     },
 }
 
@@ -98,6 +101,10 @@ pub(crate) enum Members {
     /// The top-level object's own members are the items, each handed over with its key (an
     /// object of records keyed by id, against `{}`; see [`largest_or_members`]).
     Entries,
+    /// The document's top-level values are the items, as the array the parser collects
+    /// several of them into (`{...}\n{...}`, JSON Lines): each handed over as an array's
+    /// item, once the second begins. A document of one value is not read so.
+    Values,
 }
 
 /// Where a member of [`Members::Named`] leads to the items.
@@ -125,7 +132,7 @@ impl Members {
         let (named, loose) = match self {
             Members::Named(named) => (named, false),
             Members::Loose(named) => (named, true),
-            Members::None | Members::Any | Members::Entries => return None,
+            Members::None | Members::Any | Members::Entries | Members::Values => return None,
         };
         if let Some((_, place)) = named.iter().find(|(k, _)| k == key) {
             return Some(place);
@@ -158,7 +165,7 @@ impl Members {
     pub(crate) fn choose(&self) -> bool {
         fn leaves(m: &Members, most: usize) -> usize {
             match m {
-                Members::None | Members::Entries => 0,
+                Members::None | Members::Entries | Members::Values => 0,
                 Members::Any => most,
                 Members::Named(named) | Members::Loose(named) => {
                     named.iter().fold(0, |n, (_, place)| {
@@ -312,6 +319,8 @@ fn parse_into(
             open: true,
             lost: false,
             lost_before: false,
+            several: false,
+            other: false,
         })
     });
     let result = if want.values {
@@ -328,7 +337,12 @@ fn parse_into(
                 Ok(Some(_)) if outbox.lost_before => Ok(None),
                 result => result,
             };
-            outbox.send(Event::End { fixes, result });
+            let several = outbox.several;
+            outbox.send(Event::End {
+                fixes,
+                result,
+                several,
+            });
             outbox.flush();
             if let Outlet::Kept(kept) = outbox.outlet {
                 return kept;
@@ -362,6 +376,11 @@ struct Outbox {
     /// parse ran over the fix budget in its first attempt, where the reader's went on).
     lost: bool,
     lost_before: bool,
+    /// The attempt being read met a second top-level value ([`Event::End`]'s `several`).
+    several: bool,
+    /// The attempt being read is not read item by item (`Root::Other`): its fixes are not
+    /// kept.
+    other: bool,
 }
 
 impl Outbox {
@@ -445,6 +464,10 @@ struct ItemSink<S> {
     seen: KeySet,
     /// A key came after `Root::Other` (see `Outbox::lost`).
     keyed_after_other: bool,
+    /// With [`Members::Values`]: the first top-level value and its fixes, held until a
+    /// second begins (its fixes' paths then move under `/0`), and whether one has.
+    first: Option<(Value, Vec<Fix>)>,
+    several: bool,
 }
 
 /// An object of the shell on the way to the items.
@@ -482,6 +505,13 @@ impl<S: Item> ItemSink<S> {
     /// `Outbox::lost`, noted at the first key after this).
     fn other(&mut self) {
         self.root = Root::Other;
+        // Nothing more is handed over, so no fix is wanted either: the document is read
+        // another way, and a list of its fixes would grow with it (10 MB of JSON Lines, read
+        // to the end so, held 67 MB of them).
+        with_outbox(|o| {
+            o.other = true;
+            o.fixes = Vec::new();
+        });
     }
 
     /// Whether an event at the current depth belongs to an item.
@@ -536,6 +566,11 @@ impl<S: Item> ItemSink<S> {
                 }
                 with_outbox(|o| {
                     let fixes = std::mem::take(&mut o.fixes);
+                    if o.members == Members::Values && !self.several {
+                        // The first top-level value: an item once a second one begins.
+                        self.first = Some((value, fixes));
+                        return;
+                    }
                     o.send(Event::Item {
                         fixes,
                         value,
@@ -558,6 +593,8 @@ impl<S: Item> ItemSink<S> {
             return None;
         }
         let around = match self.root {
+            // One top-level value read as the first of several: not what it is.
+            Root::Array if self.first.is_some() => return None,
             Root::Array | Root::Entries => None,
             Root::Object if !self.holes.is_empty() => {
                 Some((self.shell.take()?.value(), std::mem::take(&mut self.holes)))
@@ -645,14 +682,18 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         let members = with_outbox(|o| {
             o.fixes.clear();
             o.lost_before |= std::mem::take(&mut o.lost);
+            o.several = false;
+            o.other = false;
             o.send(Event::Attempt);
             o.members.clone()
         });
+        // The top-level values as the items of an array the document is inside.
+        let values = members == Some(Members::Values);
         ItemSink {
-            root: Root::None,
-            depth: 0,
-            deepest: 0,
-            items_at: 0,
+            root: if values { Root::Array } else { Root::None },
+            depth: usize::from(values),
+            deepest: usize::from(values),
+            items_at: usize::from(values),
             item: None,
             shell: None,
             members: Arc::new(members.unwrap_or_default()),
@@ -663,6 +704,8 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             done: None,
             seen: KeySet::default(),
             keyed_after_other: false,
+            first: None,
+            several: false,
         }
     }
     fn null(&mut self) {
@@ -825,7 +868,34 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         self.close(|s| s.end_array());
     }
     fn root_to_array(&mut self) {
-        self.other();
+        let Some((value, mut fixes)) = self.first.take() else {
+            with_outbox(|o| o.several = true);
+            self.other();
+            return;
+        };
+        self.several = true;
+        with_outbox(|o| {
+            // The fixes since the first value, but the last (the parser's note of the
+            // several values, made just now), are the first value's too: the parser moves
+            // them all under `/0`, as `Log::prefix_first` does, but those about the document
+            // itself.
+            let mut since = std::mem::take(&mut o.fixes);
+            let note = since.pop();
+            fixes.append(&mut since);
+            for (kind, path) in &mut fixes {
+                let whole = path.is_empty()
+                    && matches!(kind, RepairKind::Wrapper | RepairKind::ExtraCloser);
+                if !whole && (o.want.paths || *kind == RepairKind::Truncated) {
+                    path.insert_str(0, "/0");
+                }
+            }
+            o.send(Event::Item {
+                fixes,
+                value,
+                key: None,
+            });
+            o.fixes.extend(note);
+        });
     }
     fn object_to_array(&mut self) {
         if self.level().is_some() {
@@ -1472,6 +1542,9 @@ impl Log for ItemLog {
     #[inline(never)]
     fn push(&mut self, kind: RepairKind, _: usize, node: usize) {
         with_outbox(|o| {
+            if o.other {
+                return;
+            }
             // (Where the reply was cut off is wanted by every reading: see `large::cut_in`.)
             let path = if o.want.paths || kind == RepairKind::Truncated {
                 self.pointer(node).to_owned()
@@ -1533,7 +1606,9 @@ mod tests {
                     fixes.extend(f);
                     items.push(value);
                 }
-                Event::End { fixes: f, result } => {
+                Event::End {
+                    fixes: f, result, ..
+                } => {
                     fixes.extend(f);
                     object = result.unwrap().unwrap().around.unwrap().0;
                 }
@@ -1592,7 +1667,9 @@ mod tests {
                     path,
                     entries: true,
                 } => format!("members of {}", path.join("/")),
-                Event::End { fixes: f, result } => {
+                Event::End {
+                    fixes: f, result, ..
+                } => {
                     let result = match result {
                         Ok(Some(Found {
                             depth,
@@ -1648,14 +1725,10 @@ mod tests {
             ]
         );
         // A key given again, a set, an array joining a member's, several values: the
-        // document is no object of members read one by one.
+        // document is no object of members read one by one, and no fix is kept from there on.
         assert_eq!(
             entries("{a: 1, a: 2}"),
-            [
-                "attempt",
-                "\"a\": 1 [UnquotedKey@]",
-                "end none [DuplicateKey@]"
-            ]
+            ["attempt", "\"a\": 1 [UnquotedKey@]", "end none []"]
         );
         for input in ["{'a', 'b'}", "{a: [1], [2]}", "{a: 1} {b: 2}"] {
             assert_eq!(
@@ -2227,6 +2300,69 @@ mod tests {
         assert_eq!(Value::Array(items), parsed.value);
         assert_eq!(fixes, parser_fixes(input));
         assert_eq!(parsed.value[0], json!({"id": 2, "tags": ["a"]}));
+    }
+
+    #[test]
+    fn several_top_level_values_come_as_the_items_of_their_array() {
+        for input in [
+            "// c\n{a: 1} // d\n{'b': [2,]}\n3",
+            "{\"a\": 1},\n{\"b\": 2},",
+            "{a: 1}\n{b: 'x",
+            "1 2 'three'",
+            "{a: [1, 2]}\n[3, 4]\n{}",
+            "{a: 1}}\n{b: 2}",
+        ] {
+            let parsed = parse(input, &RepairOptions::default()).unwrap();
+            let (mut items, mut fixes, mut found) = (Vec::new(), Vec::new(), None);
+            each_item(
+                input,
+                &RepairOptions::default(),
+                Want::ALL,
+                &Members::Values,
+                |e| {
+                    match e {
+                        Event::Item {
+                            fixes: f, value, ..
+                        } => {
+                            fixes.extend(f);
+                            items.push(value);
+                        }
+                        Event::End {
+                            fixes: f,
+                            result,
+                            several,
+                        } => {
+                            fixes.extend(f);
+                            found = Some((result.unwrap().is_some(), several));
+                        }
+                        Event::Attempt | Event::Member { .. } => {}
+                    }
+                    true
+                },
+            );
+            assert_eq!(Value::Array(items), parsed.value, "{input}");
+            assert_eq!(fixes, parser_fixes(input), "{input}");
+            // (`several` says what a reading through other members found.)
+            assert_eq!(found, Some((true, false)), "{input}");
+        }
+        // One value is not several: read another way. Read through other members, several
+        // are said to be there.
+        assert_eq!(
+            events_in("{a: 1}", &Members::Values),
+            ["attempt", "end none []"]
+        );
+        let mut several = false;
+        each_item(
+            "{a: 1} {b: 2}",
+            &RepairOptions::default(),
+            Want::ALL,
+            &Members::Any,
+            |e| {
+                several |= matches!(e, Event::End { several: true, .. });
+                true
+            },
+        );
+        assert!(several);
     }
 
     /// A guess about a missing quote that led nowhere: the parser reads the input again,
