@@ -17,11 +17,32 @@ pub(crate) enum Reason {
 
 /// Reads a number from text: surrounding spaces, a currency symbol, thousands separators
 /// (`,`, `_`, a space or a narrow space, in groups of three), a trailing `%`, a fraction `3/4`,
-/// or the single number in a short phrase (at most six words).
+/// or the single number in a short phrase (at most six words). A minus sign may be the
+/// typographic one (`−5`, `–5`); a magnitude after the number multiplies it where it is a word
+/// (`2 million`, `3bn`) or a letter after an amount of money (`$1.2M`, `€50k`), and is
+/// refused where a letter could as well be a unit (`2B`, `5K`).
 pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
     let t = s.trim();
+    let minus = t.starts_with(MINUS_SIGNS);
+    let ascii;
+    let t = if minus {
+        // (Each of those is three bytes in UTF-8.)
+        ascii = format!("-{}", &t[3..]);
+        ascii.as_str()
+    } else {
+        t
+    };
     if let Some(n) = plain_number(t) {
         return Ok(n);
+    }
+    if let Some(rest) = t.strip_prefix(['-', '+']) {
+        if rest.starts_with(char::is_whitespace) && plain_number(rest.trim_start()).is_some() {
+            // `- 5`: a sign apart from its number, or a list's bullet.
+            return Err(Reason::Ambiguous(format!(
+                "a sign or a bullet in {}",
+                crate::excerpt(s, 40)
+            )));
+        }
     }
     if let Some((a, b)) = t.split_once('/') {
         if parse_grouped(a.trim()).is_some() && parse_grouped(b.trim()).is_some() {
@@ -32,7 +53,18 @@ pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
     let word_count = t.split_whitespace().count();
     match numbers.as_slice() {
         [] => Err(Reason::NoMatch),
-        [one] if word_count <= 6 => parse_grouped(one).ok_or(Reason::NoMatch),
+        [one] if word_count <= 6 => {
+            let n = parse_grouped(one).ok_or(Reason::NoMatch)?;
+            let after = &t[one.as_ptr() as usize - t.as_ptr() as usize + one.len()..];
+            match magnitude(after, t.contains(['$', '€', '£', '¥', '₹'])) {
+                Magnitude::None => Ok(n),
+                Magnitude::Times(zeros) => scaled(&n, zeros).ok_or(Reason::NoMatch),
+                Magnitude::Unclear(letter) => Err(Reason::Ambiguous(format!(
+                    "\"{letter}\" after the number in {}: a magnitude or a unit",
+                    crate::excerpt(s, 40)
+                ))),
+            }
+        }
         [_] => Err(Reason::NoMatch),
         _ => Err(Reason::Ambiguous(format!(
             "{} numbers in {}",
@@ -40,6 +72,85 @@ pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
             crate::excerpt(t, 40)
         ))),
     }
+}
+
+/// Minus signs other than `-`: the minus sign, the en dash and the figure dash, which
+/// typesetting puts before negative numbers.
+const MINUS_SIGNS: [char; 3] = ['\u{2212}', '\u{2013}', '\u{2012}'];
+
+/// What a word or letter right after a number says of its size.
+enum Magnitude<'a> {
+    None,
+    /// Times ten to this power.
+    Times(usize),
+    /// A letter that is a magnitude with money (`$5K`), and may be a unit without (`5K`).
+    Unclear(&'a str),
+}
+
+/// The magnitude `after` (the text after a number) starts with: a word (`million`, `bn`), or,
+/// with `money`, a letter (`k`, `K`, `M`, `B`, `T`). Letters that go on (`kg`, `MB`) are a
+/// unit, and a lowercase `m` is a metre or a minute as often as a million.
+fn magnitude(after: &str, money: bool) -> Magnitude<'_> {
+    let letters = after.len()
+        - after
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .len();
+    let attached = &after[..letters];
+    let word = if attached.is_empty() {
+        let rest = after.trim_start();
+        let len = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .len();
+        &rest[..len]
+    } else {
+        attached
+    };
+    let times = match word.to_ascii_lowercase().as_str() {
+        "thousand" => 3,
+        "million" | "mn" => 6,
+        "billion" | "bn" => 9,
+        "trillion" | "tn" => 12,
+        _ => match attached {
+            "k" | "K" => 3,
+            "M" => 6,
+            "B" => 9,
+            "T" => 12,
+            _ => return Magnitude::None,
+        },
+    };
+    if !money && matches!(attached, "k" | "K" | "M" | "B" | "T") {
+        return Magnitude::Unclear(attached);
+    }
+    Magnitude::Times(times)
+}
+
+/// `n` times ten to the power `zeros`, exactly: its decimal point moved (`1.2` and 6 is
+/// 1200000, where `1.2 * 1e6` in floating point need not be).
+fn scaled(n: &Number, zeros: usize) -> Option<Number> {
+    let text = n.to_string();
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(body) => (true, body),
+        None => (false, text.as_str()),
+    };
+    if body.contains(['e', 'E']) {
+        return None;
+    }
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let mut digits = format!("{int}{frac}");
+    let point = int.len() + zeros;
+    if digits.len() < point {
+        digits.extend(std::iter::repeat_n('0', point - digits.len()));
+    }
+    let (whole, rest) = digits.split_at(point);
+    let whole = whole.trim_start_matches('0');
+    let mut out = String::from(if neg { "-" } else { "" });
+    out.push_str(if whole.is_empty() { "0" } else { whole });
+    if !rest.is_empty() {
+        out.push('.');
+        out.push_str(rest);
+    }
+    serde_json::from_str::<Number>(&out).ok().map(normalize)
 }
 
 /// A number that is all of `t` apart from a currency sign, a sign, separators and `%`.
@@ -50,6 +161,12 @@ fn plain_number(t: &str) -> Option<Number> {
         .trim();
     if t.is_empty() {
         return None;
+    }
+    if t.contains(['e', 'E']) {
+        // A number in JSON's own exponent notation (`1e3`, `2.5E-4`).
+        return serde_json::from_str::<Number>(t.strip_prefix('+').unwrap_or(t))
+            .ok()
+            .map(normalize);
     }
     if let Some((a, b)) = t.split_once('/') {
         let (a, b) = (parse_grouped(a.trim())?, parse_grouped(b.trim())?);
@@ -165,22 +282,20 @@ pub(crate) fn bool_from_text(s: &str) -> Result<bool, Reason> {
         return Ok(b);
     }
     let words = crate::recover::text::words(&t);
-    let found: Vec<bool> = if words.len() > 8 {
-        // In prose only `true` and `false` count (`no`, `on`, `1` are ordinary words there),
-        // and a negated one (`not true`) says nothing certain.
-        let mut found = Vec::new();
-        for (k, w) in words.iter().enumerate() {
-            let negated = k > 0 && super::text::is_negation(&words[k - 1]);
-            match w.as_str() {
-                "true" if !negated => found.push(true),
-                "false" if !negated => found.push(false),
-                _ => {}
-            }
+    // In prose only `true` and `false` count (`no`, `on`, `1` are ordinary words there). A
+    // negated word (`not true`, `isn't yes`) says nothing certain, in a short phrase too;
+    // and after another word, `t` is the end of a contraction (`isn't`), a negation.
+    let prose = words.len() > 8;
+    let mut found = Vec::new();
+    for (k, w) in words.iter().enumerate() {
+        if k > 0 && (w == "t" || super::text::is_negation(&words[k - 1])) {
+            continue;
         }
-        found
-    } else {
-        words.iter().filter_map(|w| bool_word(w)).collect()
-    };
+        match bool_word(w) {
+            Some(b) if !prose || matches!(w.as_str(), "true" | "false") => found.push(b),
+            _ => {}
+        }
+    }
     match (found.contains(&true), found.contains(&false)) {
         (true, false) => Ok(true),
         (false, true) => Ok(false),
@@ -235,6 +350,21 @@ mod tests {
         assert_eq!(num("5kg"), Ok("5".into()));
         assert_eq!(num("is -3 today"), Ok("-3".into()));
         assert_eq!(num("A-17"), Ok("17".into()));
+        // Typographic minus signs.
+        assert_eq!(num("\u{2212}5"), Ok("-5".into()));
+        assert_eq!(num("\u{2013}2.5"), Ok("-2.5".into()));
+        // Magnitudes as words, or as letters after money.
+        assert_eq!(num("$1.2M"), Ok("1200000".into()));
+        assert_eq!(num("€3bn"), Ok("3000000000".into()));
+        assert_eq!(num("$50K"), Ok("50000".into()));
+        assert_eq!(num("1.1 million"), Ok("1100000".into()));
+        assert_eq!(num("about 2 thousand"), Ok("2000".into()));
+        assert_eq!(num("0.0015 billion"), Ok("1500000".into()));
+        // A unit is no magnitude.
+        assert_eq!(num("10MB"), Ok("10".into()));
+        assert_eq!(num("3 km"), Ok("3".into()));
+        assert_eq!(num("1e3"), Ok("1000".into()));
+        assert_eq!(num("2.5E-4"), Ok("0.00025".into()));
     }
 
     #[test]
@@ -243,6 +373,10 @@ mod tests {
         assert_eq!(num(""), Err(Reason::NoMatch));
         assert_eq!(num("1/0"), Err(Reason::NoMatch));
         assert!(matches!(num("3 or 4"), Err(Reason::Ambiguous(_))));
+        // A letter that is a magnitude or a unit; a sign or a bullet.
+        for text in ["1.5k", "2B", "5K", "- 5"] {
+            assert!(matches!(num(text), Err(Reason::Ambiguous(_))), "{text}");
+        }
         // A decimal comma or a thousands separator: refused, not guessed.
         assert_eq!(num("1,5"), Err(Reason::NoMatch));
         assert_eq!(num("12,50,0"), Err(Reason::NoMatch));
@@ -250,6 +384,29 @@ mod tests {
             num("this is a rather long sentence with the number 7 in it"),
             Err(Reason::NoMatch)
         );
+    }
+
+    #[test]
+    fn negated_booleans_say_nothing() {
+        for text in [
+            "not true",
+            "It is not true.",
+            "not yes",
+            "not false",
+            "isn't true",
+        ] {
+            assert_eq!(bool_from_text(text), Err(Reason::NoMatch), "{text}");
+        }
+        // `no` is a no of its own: the word it negates is left out.
+        assert_eq!(bool_from_text("no true"), Ok(false));
+        assert_eq!(bool_from_text("No, it is not true"), Ok(false));
+        assert_eq!(bool_from_text("Yes, not false"), Ok(true));
+        assert_eq!(bool_from_text("t"), Ok(true));
+        assert_eq!(bool_from_text("Yes, it is"), Ok(true));
+        assert!(matches!(
+            bool_from_text("false, it is true"),
+            Err(Reason::Ambiguous(_))
+        ));
     }
 
     #[test]

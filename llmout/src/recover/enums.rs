@@ -499,6 +499,11 @@ mod tests {
             loose(match_enum(&json!("Rejected, not approved."), &s)),
             json!("Rejected")
         );
+        // `non-` too: not the value named after it.
+        let s = e(&["positive", "negative", "neutral"]);
+        for text in ["non-negative", "Non Positive", "non negative"] {
+            assert_eq!(match_enum(&json!(text), &s), Match::None, "{text}");
+        }
     }
 
     #[test]

@@ -54,11 +54,12 @@ pub(crate) fn words(s: &str) -> Vec<String> {
 }
 
 /// Whether a word (as [`words`] splits them) negates the one after it: `not`, `no`,
-/// `never`, `without`, `nor`, and the `t` of `isn't`, `don't`, `can't`.
+/// `never`, `without`, `nor`, the `non` of `non-negative`, and the `t` of `isn't`, `don't`,
+/// `can't`.
 pub(crate) fn is_negation(word: &str) -> bool {
     matches!(
         word,
-        "not" | "no" | "never" | "without" | "nor" | "neither" | "t"
+        "not" | "no" | "non" | "never" | "without" | "nor" | "neither" | "t"
     )
 }
 
