@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::family::{Family, Found, Head, Named};
 use super::json_text::{keyed_calls_from_text, Repaired};
-use super::read::{arguments, elements, lenient_with};
+use super::read::{arguments, elements, lenient_with, ArgNotes};
 use super::stream::window;
 use super::ToolCall;
 
@@ -38,9 +38,9 @@ impl Family for Apertus {
                 Value::Array(items) => items,
                 v => vec![v],
             };
-            let calls: Option<Vec<ToolCall>> = items.into_iter().map(call).collect();
+            let calls: Option<Vec<_>> = items.into_iter().map(call).collect();
             if let Some(calls) = calls.filter(|c| !c.is_empty()) {
-                found.calls.extend(calls);
+                found.push_calls(calls);
                 found.taken.push(whole);
             }
         }
@@ -66,8 +66,8 @@ impl Family for Apertus {
     }
 }
 
-/// `{"tool": {args}}` as a call.
-fn call(item: Value) -> Option<ToolCall> {
+/// `{"tool": {args}}` as a call, and what reading its arguments changed.
+fn call(item: Value) -> Option<(ToolCall, ArgNotes)> {
     let Value::Object(o) = item else {
         return None;
     };
@@ -78,9 +78,13 @@ fn call(item: Value) -> Option<ToolCall> {
     if !matches!(args, Value::Object(_) | Value::String(_) | Value::Null) {
         return None;
     }
-    Some(ToolCall {
-        id: None,
-        name,
-        arguments: arguments(Some(args)),
-    })
+    let (arguments, notes) = arguments(Some(args));
+    Some((
+        ToolCall {
+            id: None,
+            name,
+            arguments,
+        },
+        notes,
+    ))
 }

@@ -16,7 +16,7 @@ use super::{
     minicpm, minimax, minimax_m3, mistral, phi4, python_start, qwen_coder, seed_oss, step3,
     ui_tars,
 };
-use crate::{Warning, WarningKind};
+use crate::{ToolCall, Warning, WarningKind};
 
 /// What a family's reader found: calls, the byte ranges of the text they took, warnings.
 #[derive(Default)]
@@ -33,6 +33,40 @@ pub(crate) struct Found {
 }
 
 impl Found {
+    /// A call read from JSON, and what reading its arguments changed, said as warnings at
+    /// its place.
+    pub fn push_call(&mut self, call: ToolCall, notes: super::read::ArgNotes) {
+        let index = self.calls.len();
+        self.warnings.extend(notes.warnings(index));
+        self.calls.push(call);
+    }
+
+    /// The calls of `other` (read apart, as the first of a reply) and their warnings, after
+    /// these: each warning's call numbered as its call is here.
+    pub fn append_calls(&mut self, other: Found) {
+        let base = self.calls.len();
+        for mut w in other.warnings {
+            if let Some(rest) = w.path.strip_prefix("/tool_calls/") {
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                if let Ok(i) = rest[..digits].parse::<usize>() {
+                    w.path = format!("/tool_calls/{}{}", base + i, &rest[digits..]);
+                }
+            }
+            self.warnings.push(w);
+        }
+        self.calls.extend(other.calls.into_vec());
+    }
+
+    /// [`push_call`](Self::push_call) for each of `calls`, in order.
+    pub fn push_calls(
+        &mut self,
+        calls: impl IntoIterator<Item = (ToolCall, super::read::ArgNotes)>,
+    ) {
+        for (call, notes) in calls {
+            self.push_call(call, notes);
+        }
+    }
+
     /// A call that is no call (`why`: cut off, unreadable): its text, `text`, stays content,
     /// even inside a wrapper that is taken, and a warning says so.
     pub fn drop_call(&mut self, text: Range<usize>, why: &str) {

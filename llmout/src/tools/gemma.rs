@@ -58,11 +58,15 @@ pub(crate) fn braced_call(inner: &str, quote: &str, found: &mut Found, what: &st
         return Some(());
     }
     let json = lenient(&inner[brace..].replace(quote, "\""), found, what)?;
-    found.calls.push(ToolCall {
-        id: None,
-        name: named.name,
-        arguments: arguments(Some(json)),
-    });
+    let (arguments, notes) = arguments(Some(json));
+    found.push_call(
+        ToolCall {
+            id: None,
+            name: named.name,
+            arguments,
+        },
+        notes,
+    );
     Some(())
 }
 

@@ -11,7 +11,7 @@ use super::family::Found;
 use super::fenced::LaterFences;
 use super::json_text::{self, Repaired};
 use super::pythonic::pythonic_reply;
-use super::read::call_from_json;
+use super::read::{call_from_json, warn_fixes, ArgNotes, Shape};
 use super::ToolCall;
 use crate::extract;
 use crate::repair::{self, RepairKind, RepairOptions};
@@ -35,13 +35,15 @@ fn json_values(t: &str, found: &mut Found) {
                 found.taken.push(with_fence(t, range));
             }
         }
-        First::Calls(range) => {
+        First::Calls(range, said) => {
             // Only the longest spans are candidates: the chain of calls it belongs to may
             // start earlier, at the reply's first JSON value.
             if let Some((calls, chain)) = chain_through(t, range.start) {
+                // (The calls of the value at `range` are the chain's too: read again.)
                 let first = found.calls.len() - following_value_count(t, &range);
                 found.calls.truncate(first);
-                found.calls.extend(calls);
+                found.warnings.truncate(said);
+                found.append_calls(calls);
                 let end = chain.end;
                 found.taken.push(chain);
                 LaterFences::new(end).walk(t, true, found);
@@ -69,9 +71,9 @@ fn following_value_count(t: &str, range: &Range<usize>) -> usize {
 
 /// The calls of the chain (JSON calls separated by `;`, commas or white space) that starts at
 /// the reply's first JSON value, when that chain runs through a value starting at `through`:
-/// the calls, and the range the chain takes. `None` when the first value is the one at
-/// `through`, or starts no such chain.
-fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>)> {
+/// the calls (and their warnings, as the first calls of a reply), and the range the chain
+/// takes. `None` when the first value is the one at `through`, or starts no such chain.
+fn chain_through(t: &str, through: usize) -> Option<(Found, Range<usize>)> {
     let start = t.find(['{', '['])?;
     if start >= through {
         return None;
@@ -79,7 +81,13 @@ fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>
     let mut chain = Found::default();
     let len = super::read::json_end(&t[start..])?;
     let p = repair::parse(&t[start..start + len], &RepairOptions::default()).ok()?;
-    chain.calls.extend(following_value_calls(p.value)?);
+    let shape = if p.value.is_array() {
+        Shape::Items
+    } else {
+        Shape::One
+    };
+    chain.push_calls(following_value_calls(p.value)?);
+    warn_fixes(&mut chain, &p.repairs, shape, 0, 0);
     let mut end = start + len;
     let mut passed = false;
     while let Some(next) = following_calls(t, end, &mut chain) {
@@ -87,7 +95,7 @@ fn chain_through(t: &str, through: usize) -> Option<(Vec<ToolCall>, Range<usize>
         passed |= value_start == through;
         end = next;
     }
-    passed.then_some((chain.calls.into_vec(), start..end))
+    passed.then_some((chain, start..end))
 }
 
 /// `range` and the markdown fence around it, if it is all a fence holds: the fence is no
@@ -108,10 +116,11 @@ fn with_fence(t: &str, range: Range<usize>) -> Range<usize> {
     start..end
 }
 
-/// What the first candidate span that is calls came to.
+/// What the first candidate span that is calls came to (for calls, how many warnings there
+/// were before theirs).
 enum First {
     Envelope(Range<usize>),
-    Calls(Range<usize>),
+    Calls(Range<usize>, usize),
     Nothing,
 }
 
@@ -135,12 +144,18 @@ fn first(t: &str, found: &mut Found) -> First {
             }
             continue;
         }
+        let (base, at) = (found.calls.len(), found.warnings.len());
         let value = match envelope(value, found) {
-            Ok(()) => return First::Envelope(c.range),
+            Ok(()) => {
+                warn_fixes(found, &repairs, Shape::Envelope, base, at);
+                return First::Envelope(c.range);
+            }
             Err(value) => value,
         };
+        let shape = Shape::of(&value);
         if value.into_calls(found) {
-            return First::Calls(c.range);
+            warn_fixes(found, &repairs, shape, base, at);
+            return First::Calls(c.range, at);
         }
     }
     First::Nothing
@@ -166,8 +181,8 @@ pub(crate) fn warn_if_cut_off_calls(text: &str, found: &mut Found) {
 }
 
 /// The calls a JSON value following other calls holds: a call, or an array of nothing but
-/// calls.
-pub(crate) fn following_value_calls(v: Value) -> Option<Vec<ToolCall>> {
+/// calls; each with what reading its arguments changed.
+pub(crate) fn following_value_calls(v: Value) -> Option<Vec<(ToolCall, ArgNotes)>> {
     match v {
         Value::Array(items) if !items.is_empty() => items.into_iter().map(call_from_json).collect(),
         Value::Array(_) => None,
@@ -225,8 +240,8 @@ fn envelope_value(v: Value, found: &mut Found) -> Result<(), Value> {
     }
     if let Some(Value::Array(items)) = calls_key.and_then(|k| o.remove(k)) {
         for item in items {
-            if let Some(c) = call_from_json(item) {
-                found.calls.push(c);
+            if let Some((call, notes)) = call_from_json(item) {
+                found.push_call(call, notes);
             }
         }
     }
@@ -252,8 +267,13 @@ fn following_calls(t: &str, end: usize, found: &mut Found) -> Option<usize> {
     }
     let len = super::read::json_end(value)?;
     let (value, repairs) = Repaired::read(&value[..len], found).ok()?;
-    if repairs.iter().any(|r| r.kind == RepairKind::Truncated) || !value.into_calls(found) {
+    if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
         return None;
     }
+    let (shape, base, at) = (Shape::of(&value), found.calls.len(), found.warnings.len());
+    if !value.into_calls(found) {
+        return None;
+    }
+    warn_fixes(found, &repairs, shape, base, at);
     Some(end + skip + len)
 }

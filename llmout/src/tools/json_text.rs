@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::calls::{Arguments, Parts};
 use super::family::Found;
-use super::read::{calls_from_json, json_value};
+use super::read::{calls_from_json, json_value, ArgNotes};
 use crate::repair::{self, RepairError, RepairOptions, Repairs};
 
 /// A member given in the call, whatever its value (`null` too: `call_from_json` takes a key
@@ -121,11 +121,21 @@ fn calls_from_text(json: String, found: &mut Found) -> bool {
     };
     match calls {
         Some(calls) => {
-            let (json, calls) = read_in_place(json, calls);
-            found.calls.push_text(json, calls);
+            push_in_place(found, json, calls);
             true
         }
         None => false,
+    }
+}
+
+/// `calls`, found in `json`, put in `found` as [`read_in_place`] reads them, with what
+/// reading each one's arguments changed (as `Found::push_call` says it).
+fn push_in_place(found: &mut Found, json: String, calls: Vec<CallAt>) {
+    let base = found.calls.len();
+    let (json, calls, notes) = read_in_place(json, calls);
+    found.calls.push_text(json, calls);
+    for (i, notes) in notes.into_iter().enumerate() {
+        found.warnings.extend(notes.warnings(base + i));
     }
 }
 
@@ -164,8 +174,7 @@ pub(crate) fn keyed_calls_from_text(json: String, found: &mut Found) -> bool {
     let parts: Option<Vec<CallAt>> = items.and_then(|items| items.iter().map(keyed).collect());
     match parts {
         Some(parts) if !parts.is_empty() => {
-            let (json, parts) = read_in_place(json, parts);
-            found.calls.push_text(json, parts);
+            push_in_place(found, json, parts);
             true
         }
         _ => false,
@@ -196,8 +205,7 @@ pub(crate) fn envelope(json: String, found: &mut Found) -> Result<(), String> {
         return Err(json);
     };
     let (flag, content) = (e.flag, e.content);
-    let (json, calls) = read_in_place(json, e.calls);
-    found.calls.push_text(json, calls);
+    push_in_place(found, json, e.calls);
     take_envelope(found, flag, content);
     Ok(())
 }
@@ -221,22 +229,27 @@ pub(crate) fn envelope_as_it_stands(text: &str, found: &mut Found) -> Option<()>
     }
     let mut calls = Vec::with_capacity(e.calls.len());
     for part in e.calls {
-        let arguments = match part.arguments {
+        let (arguments, notes) = match part.arguments {
             At::Object(r) => {
+                // (JSON as it stands: its one fix is a key given twice.)
                 let p = repair::to_value_text(text.get(r)?, &RepairOptions::default()).ok()?;
-                p.json
+                (p.json, ArgNotes::fixed(&p.repairs))
             }
             // (Decoded apart: the text is the caller's.)
-            At::Quoted(r) => text
-                .get(r)
-                .and_then(|q| serde_json::from_str::<String>(q).ok())
-                .and_then(|s| object_in_string(&s))
-                .unwrap_or_else(|| "{}".to_owned()),
-            At::None => "{}".to_owned(),
+            At::Quoted(r) => {
+                let s = text
+                    .get(r)
+                    .and_then(|q| serde_json::from_str::<String>(q).ok())?;
+                let (held, notes) = object_in_string(&s);
+                (held.unwrap_or_else(|| "{}".to_owned()), notes)
+            }
+            At::None(notes) => ("{}".to_owned(), notes),
         };
-        calls.push((part.id, part.name, arguments));
+        calls.push((part.id, part.name, arguments, notes));
     }
-    for (id, name, arguments) in calls {
+    for (id, name, arguments, notes) in calls {
+        let index = found.calls.len();
+        found.warnings.extend(notes.warnings(index));
         found.calls.push_arguments(id, name, arguments);
     }
     take_envelope(found, e.flag, e.content);
@@ -379,7 +392,7 @@ fn call_parts(json: &str, call: &RawValue) -> Option<CallAt> {
         span: range_in(json, text),
         id,
         name,
-        arguments: arguments.map_or(At::None, |a| arguments_of(json, a)),
+        arguments: arguments.map_or(At::None(ArgNotes::default()), |a| arguments_of(json, a)),
     })
 }
 
@@ -398,8 +411,8 @@ enum At {
     Object(Range<usize>),
     /// A string (this range, its quotes included), which `read::arguments` reads as JSON.
     Quoted(Range<usize>),
-    /// None given, or given as another value: `{}`.
-    None,
+    /// None given, or given as another value: `{}` (and what that leaves out).
+    None(ArgNotes),
 }
 
 /// The arguments where `read::arguments` takes them from: an object; a string, to be read as
@@ -411,46 +424,52 @@ fn arguments_of(json: &str, a: &RawValue) -> At {
     } else if text.starts_with('"') {
         At::Quoted(range_in(json, text))
     } else {
-        At::None
+        At::None(ArgNotes::of_other(text))
     }
 }
 
 impl CallAt {
-    /// The call's parts, with `quoted` reading arguments given as a string.
-    fn into_parts(self, quoted: impl FnOnce(Range<usize>) -> Arguments) -> Parts {
-        let arguments = match self.arguments {
-            At::Object(r) => Arguments::At(r),
+    /// The call's parts, with `quoted` reading arguments given as a string; and what
+    /// reading its arguments changed.
+    fn into_parts(
+        self,
+        quoted: impl FnOnce(Range<usize>) -> (Arguments, ArgNotes),
+    ) -> (Parts, ArgNotes) {
+        let (arguments, notes) = match self.arguments {
+            At::Object(r) => (Arguments::At(r), ArgNotes::default()),
             At::Quoted(r) => quoted(r),
-            At::None => Arguments::Empty,
+            At::None(notes) => (Arguments::Empty, notes),
         };
-        Parts {
+        let parts = Parts {
             span: self.span,
             id: self.id,
             name: self.name,
             arguments,
-        }
+        };
+        (parts, notes)
     }
 }
 
 /// `calls`, found in `json`, with each string of arguments read as `read::arguments` reads
-/// it (see [`read_quoted`]), in place. The text is given back with each such string's
-/// place blank.
-fn read_in_place(json: String, calls: Vec<CallAt>) -> (String, Vec<Parts>) {
+/// it (see [`read_quoted`]), in place, and what reading each call's arguments changed. The
+/// text is given back with each such string's place blank.
+fn read_in_place(json: String, calls: Vec<CallAt>) -> (String, Vec<Parts>, Vec<ArgNotes>) {
     if !calls.iter().any(|c| matches!(c.arguments, At::Quoted(_))) {
-        let calls = calls
+        let (calls, notes) = calls
             .into_iter()
-            .map(|c| c.into_parts(|_| Arguments::Empty));
-        return (json, calls.collect());
+            .map(|c| c.into_parts(|_| (Arguments::Empty, ArgNotes::default())))
+            .unzip();
+        return (json, calls, notes);
     }
     let mut bytes = json.into_bytes();
-    let calls = calls
+    let (calls, notes) = calls
         .into_iter()
         .map(|c| c.into_parts(|r| read_quoted(&mut bytes, r)))
-        .collect();
+        .unzip();
     // Each string's place is blank and the rest as it was, so this is never lossy.
     let json = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    (json, calls)
+    (json, calls, notes)
 }
 
 /// The arguments held by the JSON string at `quoted` in `bytes` (whole UTF-8), read as
@@ -458,14 +477,18 @@ fn read_in_place(json: String, calls: Vec<CallAt>) -> (String, Vec<Parts>) {
 /// none. The string is decoded where it is (decoded, a string is never longer than its
 /// JSON), so that one of 100 MB is held as the text it was found in and its object's JSON,
 /// not also decoded apart. Its place is then blank (spaces): whole UTF-8 again.
-fn read_quoted(bytes: &mut [u8], quoted: Range<usize>) -> Arguments {
-    let held = decode_in_place(bytes, quoted.clone())
+fn read_quoted(bytes: &mut [u8], quoted: Range<usize>) -> (Arguments, ArgNotes) {
+    let (held, notes) = match decode_in_place(bytes, quoted.clone())
         .and_then(|d| std::str::from_utf8(&bytes[d]).ok())
-        .and_then(object_in_string);
+    {
+        Some(s) => object_in_string(s),
+        // (Text `serde_json` wrote, or read as a `Value`: always a string.)
+        None => (None, ArgNotes::default()),
+    };
     if let Some(place) = bytes.get_mut(quoted) {
         place.fill(b' ');
     }
-    held.map_or(Arguments::Empty, Arguments::Apart)
+    (held.map_or(Arguments::Empty, Arguments::Apart), notes)
 }
 
 /// Decodes the JSON string at `quoted` in `bytes` into the start of its place; returns where
@@ -544,25 +567,33 @@ fn hex4(digits: &[u8]) -> Option<u32> {
     })
 }
 
-/// The text of an object given as a JSON string, read leniently; `None` when it holds none.
-fn object_in_string(s: &str) -> Option<String> {
-    repair::to_value_text(s, &RepairOptions::default())
-        .ok()
-        .map(|p| p.json)
-        .filter(|json| json.starts_with('{'))
+/// The text of an object given as a JSON string, read leniently (`None` when it holds none),
+/// and what reading it changed, as `read::arguments` says it.
+fn object_in_string(s: &str) -> (Option<String>, ArgNotes) {
+    if s.trim().is_empty() {
+        return (None, ArgNotes::default());
+    }
+    match repair::to_value_text(s, &RepairOptions::default()) {
+        Ok(p) if p.json.starts_with('{') => (Some(p.json), ArgNotes::fixed(&p.repairs)),
+        _ => (None, ArgNotes::no_object(s)),
+    }
 }
 
 /// The arguments' JSON as `read::arguments` makes it of the value whose text is `json`: an
-/// object as it is; a string holding an object, that object; else `{}`.
-pub(crate) fn arguments_text(json: String) -> String {
+/// object as it is; a string holding an object, that object; else `{}`. With what that
+/// changed.
+pub(crate) fn arguments_text(json: String) -> (String, ArgNotes) {
     if json.starts_with('{') {
-        return json;
+        return (json, ArgNotes::default());
+    }
+    if !json.starts_with('"') {
+        return ("{}".to_owned(), ArgNotes::of_other(&json));
     }
     // (The text is a value as `serde_json` writes it: a string is the whole of it.)
     let whole = 0..json.len();
     match read_quoted(&mut json.into_bytes(), whole) {
-        Arguments::Apart(text) => text,
-        _ => "{}".to_owned(),
+        (Arguments::Apart(text), notes) => (text, notes),
+        (_, notes) => ("{}".to_owned(), notes),
     }
 }
 
@@ -598,6 +629,99 @@ mod tests {
 
     fn tagged(body: &str) -> String {
         format!("<tool_call>{body}</tool_call>")
+    }
+
+    /// The warnings `parse` gives for `reply` (the same as `parse_compact`'s: see [`written`]),
+    /// each as its path and message.
+    fn said(reply: &str) -> Vec<(String, String)> {
+        written(reply);
+        (parse(reply).warnings.into_iter())
+            .map(|w| (w.path, w.message.into_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn what_reading_a_calls_arguments_changed_is_said() {
+        let openai = |arguments: &str| {
+            format!(
+                r#"{{"role": "assistant", "tool_calls": [{{"id": "c1", "type": "function", "function": {{"name": "f", "arguments": {arguments}}}}}]}}"#
+            )
+        };
+        // A string holding an object that needed fixes: each fix, at its place in the call.
+        assert_eq!(
+            said(&openai(r#""{city: 'Bern', \"tags\": [1,],}""#)),
+            [
+                (
+                    "/tool_calls/0/arguments".into(),
+                    "quoted an unquoted key".into()
+                ),
+                (
+                    "/tool_calls/0/arguments/city".into(),
+                    "read a string in non-JSON quotes".into()
+                ),
+                (
+                    "/tool_calls/0/arguments/tags".into(),
+                    "removed a trailing comma".into()
+                ),
+                (
+                    "/tool_calls/0/arguments".into(),
+                    "removed a trailing comma".into()
+                ),
+            ]
+        );
+        // Cut off inside the string: closed, and said.
+        assert_eq!(
+            said(&openai(r#""{\"city\": \"Par""#)),
+            [(
+                "/tool_calls/0/arguments/city".into(),
+                "closed what the truncated input left open".into()
+            )]
+        );
+        // No object in it, or no object given: the call has none, and that is said.
+        assert_eq!(
+            said(&openai(r#""look it up""#)),
+            [(
+                "/tool_calls/0/arguments".into(),
+                "the arguments were given as a string holding no JSON object (\"look it up\"): the call has none".into()
+            )]
+        );
+        for (given, what) in [
+            ("[1, 2]", "an array"),
+            ("42", "a number"),
+            ("true", "a boolean"),
+        ] {
+            assert_eq!(
+                said(&openai(given)),
+                [(
+                    "/tool_calls/0/arguments".into(),
+                    format!("the arguments were given as {what}, not an object: the call has none")
+                )],
+                "{given}"
+            );
+        }
+        // Nothing given, or an empty string: no arguments, nothing to say.
+        for given in ["null", r#""""#, r#""  ""#, r#""{}""#] {
+            assert_eq!(said(&openai(given)), [], "{given}");
+        }
+        // A bare array of calls repaired: each fix at its call.
+        assert_eq!(
+            said(r#"[{"name": "a", "arguments": {}}, {name: "b", "arguments": "{x: 1}"}]"#),
+            [
+                ("/tool_calls/1".into(), "quoted an unquoted key".into()),
+                (
+                    "/tool_calls/1/arguments".into(),
+                    "quoted an unquoted key".into()
+                ),
+            ]
+        );
+        // A key given twice in arguments that are JSON as they stand.
+        assert_eq!(
+            said(&openai(r#""{\"x\": 1, \"x\": 2}""#)),
+            [(
+                "/tool_calls/0/arguments".into(),
+                "a key given twice kept its last value".into()
+            )]
+        );
     }
 
     #[test]

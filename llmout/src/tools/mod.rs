@@ -40,7 +40,11 @@
 //! | GigaChat 3 | `function call<\|role_sep\|>`, `<\|function_call\|>` | `Listing.<\|message_sep\|>function call<\|role_sep\|>\n{"name": "ls", "arguments": {}}` |
 //! | LFM2 | `<\|tool_call_start\|>` | `<\|tool_call_start\|>[ls(dir="/")]<\|tool_call_end\|>` (or a JSON array) |
 //!
-//! Rules: arguments given as a JSON string are decoded once; a text parameter value becomes
+//! Rules: arguments given as a JSON string are decoded once, each fix the text it holds
+//! needed a warning at the call's arguments (`/tool_calls/0/arguments/city`), and a string
+//! that holds no object (or arguments given as an array, a number, a boolean) leaves the
+//! call with none and a warning saying so; the fixes a call's own JSON needed are warned of
+//! at the call, whatever the family; a text parameter value becomes
 //! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, a
 //! string in it left open included, even where a brace inside that string could close the
 //! object; its closer never written at the end of the reply) is not a call, and no call is

@@ -77,7 +77,7 @@ impl From<OpenAiToolCall> for ToolCall {
         ToolCall {
             id: (!call.id.is_empty()).then_some(call.id),
             name: call.function.name,
-            arguments: arguments(Some(text)),
+            arguments: arguments(Some(text)).0,
         }
     }
 }

@@ -218,11 +218,13 @@ pub(crate) fn lenient_call(text: &str, found: &mut Found, what: &str, named: Nam
     if !found.calls.is_written() {
         return match lenient(text, found, what) {
             Some(v) => {
-                found.calls.push(ToolCall {
+                let (arguments, notes) = arguments(Some(v));
+                let call = ToolCall {
                     id: named.id,
                     name: named.name,
-                    arguments: arguments(Some(v)),
-                });
+                    arguments,
+                };
+                found.push_call(call, notes);
                 true
             }
             None => false,
@@ -233,7 +235,8 @@ pub(crate) fn lenient_call(text: &str, found: &mut Found, what: &str, named: Nam
     });
     match json {
         Some(json) => {
-            let arguments = json_text::arguments_text(json);
+            let (arguments, notes) = json_text::arguments_text(json);
+            found.warnings.extend(notes.warnings(found.calls.len()));
             found.calls.push_arguments(named.id, named.name, arguments);
             true
         }
@@ -281,33 +284,92 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<u
         }
     };
     if !cut_off(text, &repairs) {
-        let base = format!("/tool_calls/{}", found.calls.len());
-        let mut fixes: Vec<Warning> = repairs
-            .iter()
-            .map(|r| {
-                Warning::new(
-                    WarningKind::Repaired(r.kind),
-                    format!("{base}{}", r.path),
-                    r.kind.description(),
-                )
-            })
-            .collect();
+        let shape = Shape::of(&p);
+        let (base, at) = (found.calls.len(), found.warnings.len());
         if !p.into_calls(found) {
             return None;
         }
-        found.warnings.append(&mut fixes);
+        warn_fixes(found, &repairs, shape, base, at);
         return Some(text.len());
     }
     let lead = text.len() - text.trim_start().len();
-    let (calls, end) = leading_items(&text[lead..]);
-    let read = !calls.is_empty();
-    found.calls.extend(calls);
+    let (base, end) = (found.calls.len(), leading_items(&text[lead..], found));
+    let read = found.calls.len() > base;
     found.warnings.push(Warning::new(
         WarningKind::ItemDropped,
         format!("/tool_calls/{}", found.calls.len()),
         format!("{what} was cut off; its text is kept as content"),
     ));
     read.then_some(lead + end)
+}
+
+/// What a JSON value read as calls is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// One call.
+    One,
+    /// An array of calls.
+    Items,
+    /// An envelope, its calls under `tool_calls` (or `toolCalls`).
+    Envelope,
+}
+
+impl Shape {
+    /// A call, or an array of calls.
+    pub(crate) fn of(v: &Repaired) -> Shape {
+        let array = match v {
+            Repaired::Value(v) => v.is_array(),
+            Repaired::Text(json) => json.starts_with('['),
+        };
+        if array {
+            Shape::Items
+        } else {
+            Shape::One
+        }
+    }
+}
+
+/// The lenient parser's fixes (`repairs`) to JSON that was read as calls into `found`, its
+/// first call at `base`, said where the calls are (`/tool_calls/3/arguments` for a fix in
+/// the arguments of the fourth call), before the warnings from `at` on (what reading the
+/// calls' arguments changed): a fixed call is never passed on unsaid.
+pub(crate) fn warn_fixes(
+    found: &mut Found,
+    repairs: &repair::Repairs,
+    shape: Shape,
+    base: usize,
+    at: usize,
+) {
+    let index = |rest: &str| -> Option<(usize, usize)> {
+        let rest = rest.strip_prefix('/')?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        Some((rest[..digits].parse().ok()?, digits + 1))
+    };
+    let warnings = repairs.iter().map(|r| {
+        let path = r.path;
+        let placed = match shape {
+            Shape::One => format!("/tool_calls/{base}{path}"),
+            Shape::Items => match index(path) {
+                Some((i, len)) => format!("/tool_calls/{}{}", base + i, &path[len..]),
+                None => format!("/tool_calls{path}"),
+            },
+            Shape::Envelope => {
+                let calls = path
+                    .strip_prefix("/tool_calls")
+                    .or_else(|| path.strip_prefix("/toolCalls"));
+                match calls.and_then(|rest| Some((rest, index(rest)?))) {
+                    Some((rest, (i, len))) => {
+                        format!("/tool_calls/{}{}", base + i, &rest[len..])
+                    }
+                    None => path.to_owned(),
+                }
+            }
+        };
+        Warning::new(WarningKind::Repaired(r.kind), placed, r.kind.description())
+    });
+    let at = at.min(found.warnings.len());
+    let said: Vec<Warning> = warnings.collect();
+    found.warnings.splice(at..at, said);
 }
 
 /// Says that the call `what`, whose JSON the lenient parser gave up on (noise past its fix
@@ -322,12 +384,11 @@ fn unreadable(found: &mut Found, what: &str, e: &repair::RepairError) {
 }
 
 /// The calls of an array of calls cut off at the end of `text` (which starts with `[`) that
-/// were written in full, and where the last of them ends.
-fn leading_items(text: &str) -> (Vec<ToolCall>, usize) {
-    let mut calls = Vec::new();
+/// were written in full, put in `found` (each one's fixes said); where the last of them ends.
+fn leading_items(text: &str, found: &mut Found) -> usize {
     let (mut pos, mut end) = (0, 0);
     if !text.starts_with('[') {
-        return (calls, end);
+        return end;
     }
     pos += 1;
     loop {
@@ -341,30 +402,113 @@ fn leading_items(text: &str) -> (Vec<ToolCall>, usize) {
         let Some(len) = json_end(&text[pos..]) else {
             break;
         };
-        let item = repair::parse(&text[pos..pos + len], &RepairOptions::default());
-        let Some(call) = item.ok().and_then(|p| call_from_json(p.value)) else {
+        let Ok(item) = repair::parse(&text[pos..pos + len], &RepairOptions::default()) else {
             break;
         };
-        calls.push(call);
+        let Some((call, notes)) = call_from_json(item.value) else {
+            break;
+        };
+        let (base, at) = (found.calls.len(), found.warnings.len());
+        found.push_call(call, notes);
+        warn_fixes(found, &item.repairs, Shape::One, base, at);
         pos += len;
         end = pos;
     }
-    (calls, end)
+    end
 }
 
 /// Arguments as an object (moved out of `v`, never copied): decoded once when given as a JSON
-/// string.
-pub(crate) fn arguments(v: Option<Value>) -> Map<String, Value> {
+/// string, with what that changed ([`ArgNotes`]).
+pub(crate) fn arguments(v: Option<Value>) -> (Map<String, Value>, ArgNotes) {
     match v {
-        Some(Value::Object(m)) => m,
+        Some(Value::Object(m)) => (m, ArgNotes::default()),
+        Some(Value::String(s)) if s.trim().is_empty() => (Map::new(), ArgNotes::default()),
         Some(Value::String(s)) => match repair::parse(&s, &RepairOptions::default()) {
             Ok(p) => match p.value {
-                Value::Object(m) => m,
-                _ => Map::new(),
+                Value::Object(m) => (m, ArgNotes::fixed(&p.repairs)),
+                _ => (Map::new(), ArgNotes::no_object(&s)),
             },
-            Err(_) => Map::new(),
+            Err(_) => (Map::new(), ArgNotes::no_object(&s)),
         },
-        _ => Map::new(),
+        None | Some(Value::Null) => (Map::new(), ArgNotes::default()),
+        Some(Value::Array(_)) => (Map::new(), ArgNotes::not_an_object("an array")),
+        Some(Value::Bool(_)) => (Map::new(), ArgNotes::not_an_object("a boolean")),
+        Some(Value::Number(_)) => (Map::new(), ArgNotes::not_an_object("a number")),
+    }
+}
+
+/// What reading a call's arguments changed: where they were given as a JSON string
+/// (OpenAI's `"arguments": "{\"city\": \"Paris\"}"`), the lenient parser's fixes to the
+/// text it holds; or that what was given holds no object (a string of prose, `"[1, 2]"`, a
+/// number), so the call has no arguments. Said as warnings once the call has its place
+/// ([`Found::push_call`]): nothing a model wrote is changed or left out unsaid.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct ArgNotes {
+    fixes: Vec<(RepairKind, String)>,
+    /// What was given where it held no object, described.
+    none: Option<String>,
+}
+
+impl ArgNotes {
+    /// The fixes made reading a string's object.
+    pub(crate) fn fixed(repairs: &repair::Repairs) -> ArgNotes {
+        ArgNotes {
+            fixes: repairs
+                .iter()
+                .map(|r| (r.kind, r.path.to_owned()))
+                .collect(),
+            none: None,
+        }
+    }
+
+    /// A string (`text`, decoded) that holds no object.
+    pub(crate) fn no_object(text: &str) -> ArgNotes {
+        ArgNotes {
+            fixes: Vec::new(),
+            none: Some(format!(
+                "a string holding no JSON object ({})",
+                crate::excerpt(text, 40)
+            )),
+        }
+    }
+
+    /// A value that is no object, nor a string that may hold one: `what` it is.
+    pub(crate) fn not_an_object(what: &str) -> ArgNotes {
+        ArgNotes {
+            fixes: Vec::new(),
+            none: Some(format!("{what}, not an object")),
+        }
+    }
+
+    /// The notes of arguments given as the JSON text `text` that is neither an object nor a
+    /// string (`null` is no arguments; anything else is said).
+    pub(crate) fn of_other(text: &str) -> ArgNotes {
+        match text.as_bytes().first() {
+            Some(b'[') => ArgNotes::not_an_object("an array"),
+            Some(b't' | b'f') => ArgNotes::not_an_object("a boolean"),
+            Some(b'-' | b'0'..=b'9') => ArgNotes::not_an_object("a number"),
+            _ => ArgNotes::default(),
+        }
+    }
+
+    /// The warnings for the call at `index`.
+    pub(crate) fn warnings(self, index: usize) -> impl Iterator<Item = Warning> {
+        let at = format!("/tool_calls/{index}/arguments");
+        let none = self.none.map(|what| {
+            Warning::new(
+                WarningKind::ItemDropped,
+                at.clone(),
+                format!("the arguments were given as {what}: the call has none"),
+            )
+        });
+        let fixes = self.fixes.into_iter().map(move |(kind, path)| {
+            Warning::new(
+                WarningKind::Repaired(kind),
+                format!("{at}{path}"),
+                kind.description(),
+            )
+        });
+        none.into_iter().chain(fixes)
     }
 }
 
@@ -377,8 +521,9 @@ pub(crate) const ARGUMENT_KEYS: [&str; 4] = ["arguments", "parameters", "args", 
 /// A call from JSON: `{"name", "arguments"|"parameters"|"args"|"input"}` (Cohere Command:
 /// `{"tool_call_id", "tool_name", "parameters"}`) or OpenAI's
 /// `{"id", "type": "function", "function": {"name", "arguments"}}`. The arguments are moved
-/// out of `v`: a call's arguments are never copied on the way to the caller.
-pub(crate) fn call_from_json(v: Value) -> Option<ToolCall> {
+/// out of `v`: a call's arguments are never copied on the way to the caller. With the call,
+/// what reading its arguments changed.
+pub(crate) fn call_from_json(v: Value) -> Option<(ToolCall, ArgNotes)> {
     let Value::Object(mut o) = v else {
         return None;
     };
@@ -389,11 +534,15 @@ pub(crate) fn call_from_json(v: Value) -> Option<ToolCall> {
         .map(str::to_owned);
     if let Some(Value::Object(f)) = o.get_mut("function") {
         let name = f.get("name")?.as_str()?.to_owned();
-        return Some(ToolCall {
-            id,
-            name,
-            arguments: arguments(f.remove("arguments")),
-        });
+        let (arguments, notes) = arguments(f.remove("arguments"));
+        return Some((
+            ToolCall {
+                id,
+                name,
+                arguments,
+            },
+            notes,
+        ));
     }
     let name = NAME_KEYS
         .iter()
@@ -404,29 +553,33 @@ pub(crate) fn call_from_json(v: Value) -> Option<ToolCall> {
         .iter()
         .find(|k| o.contains_key(**k))
         .and_then(|k| o.remove(*k));
-    Some(ToolCall {
-        id,
-        name,
-        arguments: arguments(args),
-    })
+    let (arguments, notes) = arguments(args);
+    Some((
+        ToolCall {
+            id,
+            name,
+            arguments,
+        },
+        notes,
+    ))
 }
 
 /// Calls from a JSON value that is a call or an array of calls.
 pub(crate) fn calls_from_json(v: Value, found: &mut Found) -> bool {
     match v {
         Value::Array(items) => {
-            let calls: Option<Vec<ToolCall>> = items.into_iter().map(call_from_json).collect();
+            let calls: Option<Vec<_>> = items.into_iter().map(call_from_json).collect();
             match calls {
                 Some(calls) if !calls.is_empty() => {
-                    found.calls.extend(calls);
+                    found.push_calls(calls);
                     true
                 }
                 _ => false,
             }
         }
         v => match call_from_json(v) {
-            Some(c) => {
-                found.calls.push(c);
+            Some((call, notes)) => {
+                found.push_call(call, notes);
                 true
             }
             None => false,

@@ -16,7 +16,8 @@ pub(super) fn body_calls(p: &Partial, done: &mut usize, calls: &mut Vec<ToolCall
         None => {
             // One call: complete when the whole value is.
             if p.is_complete() && *done == 0 {
-                if let Some(c) = call_from_json(root.clone()) {
+                // (The live view's calls: what reading them changed is said by `finish`.)
+                if let Some((c, _)) = call_from_json(root.clone()) {
                     calls.push(c);
                 }
                 *done = 1;
@@ -28,7 +29,7 @@ pub(super) fn body_calls(p: &Partial, done: &mut usize, calls: &mut Vec<ToolCall
             };
             let (finished, _) = progress(p, base, items.len());
             for item in items.iter().take(finished).skip(*done) {
-                if let Some(c) = call_from_json(item.clone()) {
+                if let Some((c, _)) = call_from_json(item.clone()) {
                     calls.push(c);
                 }
             }

@@ -469,7 +469,9 @@ impl Live {
                                 .and_then(json::following_value_calls);
                             match calls {
                                 Some(calls) => {
-                                    self.calls.extend(calls);
+                                    // (The live view: what reading them changed is
+                                    // said by `finish`.)
+                                    self.calls.extend(calls.into_iter().map(|(c, _)| c));
                                     *pos = end;
                                     *scan = None;
                                 }
@@ -529,7 +531,7 @@ impl Live {
                         self.calls.push(ToolCall {
                             id: call.id,
                             name: call.name,
-                            arguments: arguments(args),
+                            arguments: arguments(args).0,
                         });
                         self.pos = end;
                         self.phase = Phase::Close;
@@ -879,7 +881,7 @@ impl Live {
                     Some(call) => self.calls.push(ToolCall {
                         id: call.id,
                         name: call.name,
-                        arguments: arguments(Some(p.value)),
+                        arguments: arguments(Some(p.value)).0,
                     }),
                     None => {
                         let mut found = Found::default();
