@@ -121,3 +121,67 @@ fn arguments_cut_off_inside_a_string_at_a_brace_are_no_call() {
     );
     streams_like_parse(reply);
 }
+
+/// A call whose closer was written is whole: a brace left open before it was forgotten, not
+/// cut off. It is closed, with a warning; where the text ends inside a string or a value,
+/// the call was cut off after all.
+#[test]
+fn a_brace_left_open_before_the_calls_closer_is_closed() {
+    let said = |reply: &str| -> Vec<(llmout::WarningKind, String, String)> {
+        (parse(reply).warnings.into_iter())
+            .map(|w| (w.kind, w.path, w.message.into_owned()))
+            .collect()
+    };
+    let missing = llmout::WarningKind::Repaired(llmout::repair::RepairKind::MissingCloser);
+    let closed = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}\n</tool_call>";
+    let r = parse(closed);
+    assert_eq!(
+        r.tool_calls,
+        [call(None, "get_weather", json!({"city": "Paris"}))]
+    );
+    assert_eq!(
+        said(closed),
+        [(
+            missing,
+            "/tool_calls/0".to_owned(),
+            "closed a container whose closer was missing".to_owned()
+        )]
+    );
+    streams_like_parse(closed);
+    // harmony's arguments, ended by `<|call|>`: under the call's arguments.
+    let harmony = "<|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Paris\", \"days\": 2<|call|>";
+    let r = parse(harmony);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "get_weather",
+            json!({"city": "Paris", "days": 2})
+        )]
+    );
+    assert_eq!(
+        said(harmony),
+        [(
+            missing,
+            "/tool_calls/0/arguments".to_owned(),
+            "closed a container whose closer was missing".to_owned()
+        )]
+    );
+    streams_like_parse(harmony);
+    // Cut off inside a string, or after a key, though a closer follows; or with no closer:
+    // no call.
+    for reply in [
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Par\n</tool_call>",
+        "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\":</tool_call>",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}",
+    ] {
+        let r = parse(reply);
+        assert!(r.tool_calls.is_empty(), "{reply}");
+        assert_eq!(
+            r.warnings[0].kind,
+            llmout::WarningKind::ItemDropped,
+            "{reply}"
+        );
+        streams_like_parse(reply);
+    }
+}

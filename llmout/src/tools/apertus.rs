@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::family::{Family, Found, Head, Named};
 use super::json_text::{keyed_calls_from_text, Repaired};
-use super::read::{arguments, elements, lenient_with, ArgNotes};
+use super::read::{arguments, elements, lenient_with, ArgNotes, End};
 use super::stream::window;
 use super::ToolCall;
 
@@ -23,7 +23,8 @@ impl Family for Apertus {
         for (whole, body) in elements(t, 0..t.len(), OPEN, CLOSE) {
             let inner = t.get(body).unwrap_or_default();
             let read = Repaired::read_as(found);
-            let v = match lenient_with(inner, found, "an Apertus call list", read) {
+            let v = match lenient_with(inner, found, "an Apertus call list", (End::Open, ""), read)
+            {
                 Some(Repaired::Value(v)) => v,
                 // Calls written as they come: from the JSON's text, no map made.
                 Some(Repaired::Text(json)) => {

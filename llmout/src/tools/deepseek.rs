@@ -3,7 +3,7 @@
 //! fenced JSON, V3.1 `name<｜tool▁sep｜>{json}`.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{elements, lenient_call};
+use super::read::{elements, lenient_call, End};
 use super::stream::window;
 
 pub(crate) struct DeepSeek;
@@ -48,7 +48,13 @@ impl Family for DeepSeek {
                 found.drop_call(whole, "a DeepSeek call was cut off before its arguments");
                 continue;
             }
-            if lenient_call(json_text, found, "a DeepSeek call", Named::new(name, None)) {
+            if lenient_call(
+                json_text,
+                found,
+                "a DeepSeek call",
+                End::Open,
+                Named::new(name, None),
+            ) {
                 found.taken.push(whole);
             }
         }

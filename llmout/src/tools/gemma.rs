@@ -4,7 +4,7 @@
 use super::args::Args;
 use super::family::{Family, Found, Head, Named};
 use super::kv::kv_args;
-use super::read::{arguments, elements, lenient};
+use super::read::{arguments, elements, lenient, End};
 use super::stream::window;
 use super::ToolCall;
 
@@ -57,7 +57,7 @@ pub(crate) fn braced_call(inner: &str, quote: &str, found: &mut Found, what: &st
         args.push(&mut found.calls, named);
         return Some(());
     }
-    let json = lenient(&inner[brace..].replace(quote, "\""), found, what)?;
+    let json = lenient(&inner[brace..].replace(quote, "\""), found, what, End::Open)?;
     let (arguments, notes) = arguments(Some(json));
     found.push_call(
         ToolCall {

@@ -7,7 +7,7 @@
 //! cut off is content.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::lenient_call;
+use super::read::{lenient_call, End};
 use super::stream::window;
 use super::MAX_HEAD;
 
@@ -41,11 +41,18 @@ impl Family for Harmony {
                 .min()
                 .unwrap_or((rest.len(), rest.len()));
             let body = &rest[..body_len];
+            // (A call ended by its marker is whole: a brace left open was forgotten.)
+            let ended = if body_len < rest.len() {
+                End::Closed
+            } else {
+                End::Open
+            };
             at = body_start + end;
             let called = match harmony_header(header) {
                 (true, _) => continue,
                 (false, Some(name)) => {
-                    lenient_call(body, found, "a harmony call", Named::new(name, None))
+                    let named = Named::new(name, None);
+                    lenient_call(body, found, "a harmony call", ended, named)
                 }
                 (false, None) => false,
             };

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::family::{Family, Found, Head, Named};
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{elements, take_calls, value_calls};
+use super::read::{closed_by, elements, take_calls, value_calls};
 use super::stream::window;
 use super::{glm, qwen_coder};
 
@@ -68,7 +68,9 @@ pub(crate) fn read_within(t: &str, within: Range<usize>, found: &mut Found) {
         if trimmed.starts_with('[') && starts_pythonic(trimmed) == Some(true) {
             read_element(t, whole, body.clone(), found);
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') {
-            let len = value_calls(inner, found, "a <tool_call> call");
+            // (A call whose closer was written is whole: a brace left open was forgotten.)
+            let end = closed_by(&whole, &body);
+            let len = value_calls(inner, found, "a <tool_call> call", end);
             take_calls(whole, body.start, len, inner, found);
         } else if trimmed.starts_with("<function=") {
             qwen_coder::functions(t, body, found);

@@ -4,7 +4,7 @@
 //! markers.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{elements, lenient_call, take_calls, value_calls};
+use super::read::{elements, lenient_call, take_calls, value_calls, End};
 use super::stream::window;
 
 pub(crate) struct Kimi;
@@ -29,12 +29,18 @@ impl Family for Kimi {
                     let id = inner[..a].trim().to_owned();
                     let name = kimi_name(&id);
                     let named = Named::new(name, Some(id.clone()));
-                    if lenient_call(&inner[a + ARG.len()..], found, "a Kimi call", named) {
+                    if lenient_call(
+                        &inner[a + ARG.len()..],
+                        found,
+                        "a Kimi call",
+                        End::Open,
+                        named,
+                    ) {
                         found.taken.push(whole);
                     }
                 }
                 None => {
-                    let len = value_calls(inner, found, "a call");
+                    let len = value_calls(inner, found, "a call", End::Open);
                     take_calls(whole, body_start, len, inner, found);
                 }
             }

@@ -2,7 +2,7 @@
 //! `name[ARGS]{json}`, `name[CALL_ID]id[ARGS]{json}` (newer), one marker per call.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{json_end, lenient, lenient_call, value_calls};
+use super::read::{json_end, lenient, lenient_call, value_calls, End};
 use super::stream::window;
 
 pub(crate) struct Mistral;
@@ -26,7 +26,9 @@ impl Family for Mistral {
             if rest.starts_with('[') {
                 // Older generations: a JSON array of calls.
                 let end = json_end(rest).unwrap_or(rest.len());
-                if let Some(len) = value_calls(&rest[..end], found, "a [TOOL_CALLS] array") {
+                if let Some(len) =
+                    value_calls(&rest[..end], found, "a [TOOL_CALLS] array", End::Open)
+                {
                     found.taken.push(start..pos + len);
                 }
                 at = pos + end;
@@ -42,11 +44,11 @@ impl Family for Mistral {
             let stop = pos + brace + end;
             let read = if name.is_empty() {
                 // No call, but its arguments are read all the same, for what they warn of.
-                let _ = lenient(&body[..end], found, "a [TOOL_CALLS] call");
+                let _ = lenient(&body[..end], found, "a [TOOL_CALLS] call", End::Open);
                 false
             } else {
                 let named = Named::new(name, id);
-                lenient_call(&body[..end], found, "a [TOOL_CALLS] call", named)
+                lenient_call(&body[..end], found, "a [TOOL_CALLS] call", End::Open, named)
             };
             if read {
                 found.taken.push(start..stop);

@@ -47,7 +47,9 @@
 //! at the call, whatever the family; a text parameter value becomes
 //! JSON when it parses as JSON, a string otherwise; a call cut off (its JSON unfinished, a
 //! string in it left open included, even where a brace inside that string could close the
-//! object; its closer never written at the end of the reply) is not a call, and no call is
+//! object; its closer never written at the end of the reply) is not a call (but one whose
+//! closer was written, its JSON whole but for a bracket left open, is a call, the bracket
+//! closed with a warning), and no call is
 //! made of a fragment, but the calls of a list written in full before the cut are calls (as
 //! the stream shows them); text that is not a call is always content, whatever else fails (a
 //! reply with no call is all content); `needs_more_work` is the envelope's flag when it has

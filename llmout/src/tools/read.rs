@@ -162,22 +162,36 @@ pub(crate) fn json_value(text: &str) -> bool {
     Checked::deserialize(&mut d).is_ok() && d.end().is_ok()
 }
 
-/// Parses `text` as JSON leniently; `None` (and a warning) when it was cut off or is no JSON.
-pub(crate) fn lenient(text: &str, found: &mut Found, what: &str) -> Option<Value> {
-    lenient_with(text, found, what, |t| {
+/// How a call's JSON text ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// At the end of the reply or at the next opener: the reply may have been cut off in it.
+    Open,
+    /// At its element's closer (`</tool_call>`, harmony's `<|call|>`): the model ended the
+    /// call, so a bracket left open after a whole value was forgotten, not cut off.
+    Closed,
+}
+
+/// Parses `text`, the arguments of the next call, as JSON leniently; `None` (and a warning)
+/// when it was cut off or is no JSON.
+pub(crate) fn lenient(text: &str, found: &mut Found, what: &str, end: End) -> Option<Value> {
+    lenient_with(text, found, what, (end, "/arguments"), |t| {
         repair::parse(t, &RepairOptions::default()).map(|p| (p.value, p.repairs))
     })
 }
 
-/// [`lenient`], read by `read` (the value, or its text) with the fixes it made.
+/// [`lenient`], read by `read` (the value, or its text) with the fixes it made, said under
+/// `under` in the next call (`/arguments` where `text` is its arguments, `""` where it is
+/// the call).
 pub(crate) fn lenient_with<T>(
     text: &str,
     found: &mut Found,
     what: &str,
+    (end, under): (End, &str),
     read: impl FnOnce(&str) -> Result<(T, repair::Repairs), repair::RepairError>,
 ) -> Option<T> {
     match read(text.trim()) {
-        Ok((_, repairs)) if cut_off(text, &repairs) => {
+        Ok((_, repairs)) if ending(text, &repairs, end) == Ending::Cut => {
             found.warnings.push(Warning::new(
                 WarningKind::ItemDropped,
                 format!("/tool_calls/{}", found.calls.len()),
@@ -186,12 +200,14 @@ pub(crate) fn lenient_with<T>(
             None
         }
         Ok((value, repairs)) => {
-            let base = format!("/tool_calls/{}", found.calls.len());
+            let unclosed = ending(text, &repairs, end) == Ending::Unclosed;
+            let base = format!("/tool_calls/{}{under}", found.calls.len());
             for r in &repairs {
+                let kind = fix_kind(r.kind, unclosed);
                 found.warnings.push(Warning::new(
-                    WarningKind::Repaired(r.kind),
+                    WarningKind::Repaired(kind),
                     format!("{base}{}", r.path),
-                    r.kind.description(),
+                    kind.description(),
                 ));
             }
             Some(value)
@@ -206,17 +222,23 @@ pub(crate) fn lenient_with<T>(
 /// The calls in the JSON `text` (a call or an array of calls), read leniently into `found`:
 /// whether it held any. The fixes are warned of as [`lenient`] warns of them, calls or not.
 /// Calls written as they come take the value's text, not the value (see [`json_text`]).
-pub(crate) fn lenient_calls(text: &str, found: &mut Found, what: &str) -> bool {
+pub(crate) fn lenient_calls(text: &str, found: &mut Found, what: &str, end: End) -> bool {
     let written = Repaired::read_as(found);
-    lenient_with(text, found, what, written).is_some_and(|p| p.into_calls(found))
+    lenient_with(text, found, what, (end, ""), written).is_some_and(|p| p.into_calls(found))
 }
 
 /// The call `named` whose arguments are the JSON `text`, read leniently into `found`: false
 /// when it was cut off or is no JSON, as [`lenient`] says (and warns). Calls written as they
 /// come take the arguments' text, never a map (see [`json_text`]).
-pub(crate) fn lenient_call(text: &str, found: &mut Found, what: &str, named: Named) -> bool {
+pub(crate) fn lenient_call(
+    text: &str,
+    found: &mut Found,
+    what: &str,
+    end: End,
+    named: Named,
+) -> bool {
     if !found.calls.is_written() {
-        return match lenient(text, found, what) {
+        return match lenient(text, found, what, end) {
             Some(v) => {
                 let (arguments, notes) = arguments(Some(v));
                 let call = ToolCall {
@@ -230,7 +252,7 @@ pub(crate) fn lenient_call(text: &str, found: &mut Found, what: &str, named: Nam
             None => false,
         };
     }
-    let json = lenient_with(text, found, what, |t| {
+    let json = lenient_with(text, found, what, (end, "/arguments"), |t| {
         repair::to_value_text(t, &RepairOptions::default()).map(|p| (p.json, p.repairs))
     });
     match json {
@@ -244,17 +266,71 @@ pub(crate) fn lenient_call(text: &str, found: &mut Found, what: &str, named: Nam
     }
 }
 
-/// Whether the JSON `text`, read with `repairs`, was cut off: the repair says so, or `text`
-/// ends inside a string (read strictly, a quote after a backslash escaped). The repair may
-/// have ended such a string at a brace inside it (`{"q": "a {b}` read as `{"q": "a {b"}`): a
-/// value made of what came before the cut, which is no call.
-fn cut_off(text: &str, repairs: &repair::Repairs) -> bool {
+/// How the text `body` of the element `whole` ends: at the element's closer where one was
+/// written after it.
+pub(crate) fn closed_by(whole: &Range<usize>, body: &Range<usize>) -> End {
+    if whole.end > body.end {
+        End::Closed
+    } else {
+        End::Open
+    }
+}
+
+/// How a call's JSON text, read with some fixes, ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// Cut off: no call.
+    Cut,
+    Whole,
+    /// Whole but for brackets the model left open before its closer ([`End::Closed`]): the
+    /// parser's `Truncated` fix is then a `MissingCloser`.
+    Unclosed,
+}
+
+/// How the JSON `text`, read with `repairs` and ending as `end` says, ended. It was cut off
+/// where the repair says so, or where `text` ends inside a string (read strictly, a quote
+/// after a backslash escaped): the repair may have ended such a string at a brace inside it
+/// (`{"q": "a {b}` read as `{"q": "a {b"}`), a value made of what came before the cut, which
+/// is no call. But where the call's closer followed and `text` ends with a whole value (a
+/// string closed, a bracket, a number, a literal), only brackets were left open: the call is
+/// whole, and the brackets closed with a warning.
+fn ending(text: &str, repairs: &repair::Repairs, end: End) -> Ending {
     if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
-        return true;
+        let t = text.trim_end();
+        let value_ends = t.ends_with(['"', '}', ']'])
+            || t.ends_with(|c: char| c.is_ascii_digit())
+            || ["true", "false", "null"].iter().any(|l| t.ends_with(l));
+        return if end == End::Closed && value_ends && !ends_in_string(text) {
+            Ending::Unclosed
+        } else {
+            Ending::Cut
+        };
     }
-    if !repairs.iter().any(|r| r.kind == RepairKind::MissingQuote) {
-        return false;
+    if repairs.iter().any(|r| r.kind == RepairKind::MissingQuote) && ends_in_string(text) {
+        return Ending::Cut;
     }
+    Ending::Whole
+}
+
+/// Whether the JSON `text`, read with `repairs` and ending as `end` says, was cut off: no
+/// call (see [`ending`]).
+pub(crate) fn cut_short(text: &str, repairs: &repair::Repairs, end: End) -> bool {
+    ending(text, repairs, end) == Ending::Cut
+}
+
+/// A fix as said: the parser's `Truncated` is a `MissingCloser` where the text was
+/// `unclosed` ([`Ending::Unclosed`]).
+fn fix_kind(kind: RepairKind, unclosed: bool) -> RepairKind {
+    if unclosed && kind == RepairKind::Truncated {
+        RepairKind::MissingCloser
+    } else {
+        kind
+    }
+}
+
+/// Whether `text` ends inside a JSON string, read strictly (a quote after a backslash
+/// escaped).
+fn ends_in_string(text: &str) -> bool {
     let mut in_string = false;
     let mut escaped = false;
     for &c in text.as_bytes() {
@@ -275,7 +351,7 @@ fn cut_off(text: &str, repairs: &repair::Repairs) -> bool {
 /// when it gives no call.
 ///
 /// Calls written as they come take the value's text, not the value (see [`json_text`]).
-pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<usize> {
+pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str, end: End) -> Option<usize> {
     let (p, repairs) = match Repaired::read(text.trim(), found) {
         Ok(read) => read,
         Err(e) => {
@@ -283,13 +359,14 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str) -> Option<u
             return None;
         }
     };
-    if !cut_off(text, &repairs) {
+    let ended = ending(text, &repairs, end);
+    if ended != Ending::Cut {
         let shape = Shape::of(&p);
         let (base, at) = (found.calls.len(), found.warnings.len());
         if !p.into_calls(found) {
             return None;
         }
-        warn_fixes(found, &repairs, shape, base, at);
+        warn_fixes(found, &repairs, shape, base, at, ended == Ending::Unclosed);
         return Some(text.len());
     }
     let lead = text.len() - text.trim_start().len();
@@ -332,13 +409,15 @@ impl Shape {
 /// The lenient parser's fixes (`repairs`) to JSON that was read as calls into `found`, its
 /// first call at `base`, said where the calls are (`/tool_calls/3/arguments` for a fix in
 /// the arguments of the fourth call), before the warnings from `at` on (what reading the
-/// calls' arguments changed): a fixed call is never passed on unsaid.
+/// calls' arguments changed): a fixed call is never passed on unsaid. With `unclosed`, the
+/// text was [`Ending::Unclosed`].
 pub(crate) fn warn_fixes(
     found: &mut Found,
     repairs: &repair::Repairs,
     shape: Shape,
     base: usize,
     at: usize,
+    unclosed: bool,
 ) {
     let index = |rest: &str| -> Option<(usize, usize)> {
         let rest = rest.strip_prefix('/')?;
@@ -365,7 +444,8 @@ pub(crate) fn warn_fixes(
                 }
             }
         };
-        Warning::new(WarningKind::Repaired(r.kind), placed, r.kind.description())
+        let kind = fix_kind(r.kind, unclosed);
+        Warning::new(WarningKind::Repaired(kind), placed, kind.description())
     });
     let at = at.min(found.warnings.len());
     let said: Vec<Warning> = warnings.collect();
@@ -410,7 +490,7 @@ fn leading_items(text: &str, found: &mut Found) -> usize {
         };
         let (base, at) = (found.calls.len(), found.warnings.len());
         found.push_call(call, notes);
-        warn_fixes(found, &item.repairs, Shape::One, base, at);
+        warn_fixes(found, &item.repairs, Shape::One, base, at, false);
         pos += len;
         end = pos;
     }
@@ -698,18 +778,19 @@ pub(crate) fn marker_blocks(
 /// text that is no call, stays content.
 pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found: &mut Found) {
     let text = t.get(body.clone()).unwrap_or_default();
+    let end = closed_by(&whole, &body);
     let mut pos = 0;
     let mut last_call = None;
     while let Some(j) = text[pos..].find(['{', '[']) {
         let from = pos + j;
         let Some(len) = json_end(&text[from..]) else {
             // Cut off: the calls of an array written in full before the cut.
-            if let Some(len) = value_calls(&text[from..], found, "a call") {
+            if let Some(len) = value_calls(&text[from..], found, "a call", end) {
                 last_call = Some(from + len);
             }
             break;
         };
-        if lenient_calls(&text[from..from + len], found, "a call") {
+        if lenient_calls(&text[from..from + len], found, "a call", end) {
             last_call = Some(from + len);
         }
         pos = from + len;
@@ -731,10 +812,11 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
 pub(crate) fn tagged_json(t: &str, open: &str, close: &str, found: &mut Found) {
     for (whole, body) in elements(t, 0..t.len(), open, close) {
         let inner = t.get(body.clone()).unwrap_or_default();
+        let end = closed_by(&whole, &body);
         take_calls(
             whole,
             body.start,
-            value_calls(inner, found, "a call"),
+            value_calls(inner, found, "a call", end),
             inner,
             found,
         );

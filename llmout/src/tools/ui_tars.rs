@@ -10,7 +10,7 @@
 use super::family::{Family, Found, Head};
 use super::outside;
 use super::pythonic::{leading_calls_open, starts_pythonic};
-use super::read::{json_end, value_calls};
+use super::read::{json_end, value_calls, End};
 use super::stream::window;
 use super::MAX_HEAD;
 
@@ -36,12 +36,14 @@ impl Family for UiTars {
                     // The value runs to the end of the reply: all after it is inside it (as
                     // the stream reads it), no `Action:` there starts a call, and it is read
                     // once (one read a marker would make this quadratic).
-                    if let Some(len) = value_calls(&t[value..], found, "an action") {
+                    if let Some(len) = value_calls(&t[value..], found, "an action", End::Open) {
                         found.taken.push(start..value + len);
                     }
                     break;
                 };
-                if let Some(len) = value_calls(&t[value..value + whole], found, "an action") {
+                if let Some(len) =
+                    value_calls(&t[value..value + whole], found, "an action", End::Open)
+                {
                     let mut end = value + len;
                     let rest = &t[end..];
                     let after = rest.trim_start();

@@ -69,9 +69,9 @@ use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named
 use super::fenced::LaterFences;
 use super::json;
 use super::params::{ParamHead, ParamStyle};
-use super::read::{arguments, calls_from_json};
+use super::read::{arguments, calls_from_json, cut_short, End};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
-use crate::repair::{self, RepairKind, RepairOptions};
+use crate::repair::{self, RepairOptions};
 use crate::stream::{FieldState, Partial, ValueScan};
 
 /// How far after a call's opener its name (and id) is looked for. A model writing more than
@@ -857,10 +857,14 @@ impl Live {
         skip: usize,
     ) -> bool {
         let after = self.pos.max(from) + 1;
-        let end = [family.closers(), family.openers()]
-            .iter()
-            .filter_map(|m| find_any(v, after.min(v.len()), m))
-            .min();
+        let closer = find_any(v, after.min(v.len()), family.closers());
+        let opener = find_any(v, after.min(v.len()), family.openers());
+        let end = closer.into_iter().chain(opener).min();
+        // Ended by the call's closer, not the next call: brackets left open were forgotten.
+        let ended = match (closer, end) {
+            (Some(c), Some(e)) if c == e => End::Closed,
+            _ => End::Open,
+        };
         let Some((at, _)) = end else {
             self.phase = Phase::Stalled { from, call, skip };
             self.pos = v.len().saturating_sub(64).max(from);
@@ -875,7 +879,7 @@ impl Live {
             // What was cut off gives no call, as in `parse`.
             let whole = parsed
                 .ok()
-                .filter(|p| !p.repairs.iter().any(|r| r.kind == RepairKind::Truncated));
+                .filter(|p| !cut_short(&text[start..], &p.repairs, ended));
             if let Some(p) = whole {
                 match call {
                     Some(call) => self.calls.push(ToolCall {
