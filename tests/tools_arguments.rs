@@ -155,3 +155,54 @@ fn an_unknown_tool_is_kept_with_a_warning_and_its_arguments_untouched() {
     assert_eq!(r.warnings[0].kind, WarningKind::UnknownTool);
     assert!(r.errors.is_empty());
 }
+
+/// A parameter written as text keeps the form it was written in where JSON would not keep
+/// it (`1.10` is a version as likely as a number): a string schema takes it as written, and
+/// a number schema reads it, with a warning. A number JSON writes back the same is a number.
+#[test]
+fn a_parameters_text_keeps_its_form() {
+    let install: Vec<ToolDef> = serde_json::from_value(json!([{
+        "name": "install",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "package": {"type": "string"},
+                "version": {"type": "string"},
+                "retries": {"type": "integer"},
+                "timeout": {"type": "number"}
+            }
+        }
+    }]))
+    .unwrap();
+    let reply = "<tool_call>\n<function=install>\n<parameter=package>\nnumpy\n</parameter>\n<parameter=version>\n1.10\n</parameter>\n<parameter=retries>\n3\n</parameter>\n<parameter=timeout>\n1e2\n</parameter>\n</function>\n</tool_call>";
+    let plain = llmout::tools::parse(reply);
+    assert_eq!(
+        plain.tool_calls,
+        [call(
+            None,
+            "install",
+            json!({"package": "numpy", "version": "1.10", "retries": 3, "timeout": "1e2"})
+        )]
+    );
+    assert_eq!(plain.warnings, []);
+    let r = parse_with_tools(reply, &install);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "install",
+            json!({"package": "numpy", "version": "1.10", "retries": 3, "timeout": 100})
+        )]
+    );
+    let said: Vec<(WarningKind, &str, &str)> = (r.warnings.iter())
+        .map(|w| (w.kind, w.path.as_str(), &*w.message))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            WarningKind::Coerced,
+            "/tool_calls/0/arguments/timeout",
+            "read \"1e2\" as the number 100"
+        )]
+    );
+}

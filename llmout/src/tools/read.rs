@@ -42,11 +42,17 @@ pub(crate) fn elements(
     out
 }
 
-/// A parameter's text as a value: JSON when it is JSON, else the string.
+/// A parameter's text as a value: JSON when it is JSON (a number only as JSON writes it back),
+/// else the string.
 pub(crate) fn param_value(text: &str) -> Value {
     let t = param_body(text);
     if let Ok(v) = serde_json::from_str::<Value>(t.trim()) {
-        return v;
+        return match v {
+            // A number written in a form JSON does not keep (`1.10`, `1e5`): the form may be
+            // the point (a version, a code), so the text stays as written.
+            Value::Number(n) if n.to_string() != t.trim() => Value::String(t.to_owned()),
+            v => v,
+        };
     }
     // A Python literal (`True`, `None`, `['a', 'b']`, `{'k': 1}`): what the lenient parser
     // reads with nothing but quote-style and literal fixes.
@@ -95,6 +101,11 @@ pub(crate) fn param_text(text: &str) -> ParamText<'_> {
     let json = || repair::to_value_text(t.trim(), &RepairOptions::default()).ok();
     if json_value(t.trim()) {
         if let Some(p) = json() {
+            // (A number kept only as JSON writes it back, as `param_value` keeps it.)
+            let number = p.json.starts_with(|c: char| c == '-' || c.is_ascii_digit());
+            if number && p.json != t.trim() {
+                return ParamText::Text(t);
+            }
             return ParamText::Json(p.json);
         }
     }
