@@ -119,3 +119,25 @@ fn a_call_that_cannot_be_read_is_content_with_a_warning() {
         }
     }
 }
+
+/// JSON in a `<tool_call>` that names no tool (its keys no call's) is no call: its text
+/// stays content, and a warning says why.
+#[test]
+fn a_tagged_block_that_names_no_tool_is_said_to() {
+    let reply = "Checking.<tool_call>{\"function\": \"get_weather\", \"args\": {\"city\": \"Paris\"}}</tool_call>";
+    let r = parse(reply);
+    assert!(r.tool_calls.is_empty());
+    assert_eq!(r.content.as_deref(), Some(reply));
+    let said: Vec<(llmout::WarningKind, &str, &str)> = (r.warnings.iter())
+        .map(|w| (w.kind, w.path.as_str(), &*w.message))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            llmout::WarningKind::ItemDropped,
+            "/tool_calls/0",
+            "a <tool_call> call holds JSON that names no tool; its text is kept as content"
+        )]
+    );
+    common::streams_like_parse(reply);
+}

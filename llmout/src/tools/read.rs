@@ -375,6 +375,13 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str, end: End) -
         let shape = Shape::of(&p);
         let (base, at) = (found.calls.len(), found.warnings.len());
         if !p.into_calls(found) {
+            // JSON where a call was marked, but no call (no name under a key a call names
+            // its tool with): its text stays content, and that is said.
+            found.warnings.push(Warning::new(
+                WarningKind::ItemDropped,
+                format!("/tool_calls/{base}"),
+                format!("{what} holds JSON that names no tool; its text is kept as content"),
+            ));
             return None;
         }
         warn_fixes(found, &repairs, shape, base, at, ended == Ending::Unclosed);
