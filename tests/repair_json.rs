@@ -262,6 +262,28 @@ fn a_value_taken_from_inside_json_that_failed_says_what_was_left_out() {
     );
 }
 
+/// A value followed by a line of prose is the answer and prose after it, as prose before it
+/// would be: nothing was left out. Where what follows holds more JSON, it is said.
+#[test]
+fn prose_after_the_value_is_no_json_left_out() {
+    for raw in [
+        "{\"answer\": \"a\", \"confidence\": 1}\nHope this helps!",
+        "[1, 2]\n\nLet me know if you need more, e.g. a third one.",
+    ] {
+        let r = repair_text(raw, &Options::default()).unwrap();
+        assert_eq!(r.warnings, [], "{raw}");
+        assert!(agree(raw).is_ok(), "{raw}");
+    }
+    let raw = "{\"a\": 1} and then \"b\": 2}";
+    let r = repair_text(raw, &Options::default()).unwrap();
+    assert_eq!(r.value, serde_json::json!({"a": 1}));
+    assert_eq!(
+        r.warnings[0].message,
+        "the JSON at bytes 0..25 could not be read as a whole: took the value at bytes 0..8 \
+         inside it and left out the other 17 bytes"
+    );
+}
+
 /// A reply of more bracketed spans than extraction keeps (the 16 longest): both say that the
 /// reply held more than was read, even where none of those read was another value (found
 /// by the `repair` fuzz target, whose input this is).

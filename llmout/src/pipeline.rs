@@ -547,8 +547,9 @@ pub(crate) struct Ranking<'a, O> {
     /// array, whether or not it parsed: the reply is JSON, not plain text. (A bracketed span
     /// in prose is not enough: `- [ ] done` and `{name}` are markdown and placeholders.)
     json_reply: bool,
-    /// Candidates that start like JSON and could not be read.
-    failed: Vec<std::ops::Range<usize>>,
+    /// Candidates that start like JSON and could not be read, each with where the prose at
+    /// its end begins (see [`prose_tail`]).
+    failed: Vec<(std::ops::Range<usize>, usize)>,
     /// Extraction kept some of the reply's bracketed spans only (the longest): it may hold
     /// JSON values that were never candidates (`extract::candidates_and_unread`).
     pub(crate) unread: bool,
@@ -600,10 +601,14 @@ impl<'a, O> Ranking<'a, O> {
 
     fn left_out(&self) -> Option<Warning> {
         let best = &self.best.as_ref()?.candidate.range;
+        // (A value followed by prose, `{...}\nHope this helps!`, is no JSON left out: prose
+        // around the answer is passed over, as before it.)
         let outer = self
             .failed
             .iter()
-            .filter(|f| f.start <= best.start && best.end <= f.end && f.len() > best.len())
+            .filter(|(f, _)| f.start <= best.start && best.end <= f.end && f.len() > best.len())
+            .filter(|(f, prose)| !(f.start == best.start && best.end >= *prose))
+            .map(|(f, _)| f)
             .max_by_key(|f| f.len())?;
         Some(Warning::new(
             WarningKind::Extracted,
@@ -645,6 +650,13 @@ impl<'a, O> Ranking<'a, O> {
             Warning::new(WarningKind::Extracted, "", message)
         })
     }
+}
+
+/// Where the prose at the end of `text` begins: the text after its last bracket, quote or
+/// colon, which holds nothing of JSON's.
+fn prose_tail(text: &str) -> usize {
+    text.trim_end_matches(|c: char| !matches!(c, '{' | '}' | '[' | ']' | '"' | ':'))
+        .len()
 }
 
 /// Steps 2 and 5: evaluates the candidates of `raw` with `eval` (steps 3 and 4) and keeps the
@@ -694,7 +706,8 @@ pub(crate) fn rank<'a, O>(
             // Prose that does not even start like JSON says nothing about the JSON.
             Outcome::Syntax(_) if !looks_like_json(&candidate) => continue,
             Outcome::Syntax(e) => {
-                ranking.failed.push(candidate.range.clone());
+                let prose = candidate.range.start + prose_tail(candidate.text);
+                ranking.failed.push((candidate.range.clone(), prose));
                 // Depth errors say more than any other syntax error; keep the first of those.
                 if ranking
                     .syntax_error
