@@ -474,6 +474,15 @@ mod tests {
         assert_eq!(loose(match_enum(&json!("SKIPPED"), &s)), json!("skip"));
         assert_eq!(loose(match_enum(&json!("passed"), &s)), json!("pass"));
         assert_eq!(loose(match_enum(&json!("Failing"), &s)), json!("fail"));
+        // A base form ending in a silent `e`.
+        let s = e(&["pending", "completed", "closed", "archived"]);
+        for (text, value) in [
+            ("complete", "completed"),
+            ("Close", "closed"),
+            ("archive", "archived"),
+        ] {
+            assert_eq!(loose(match_enum(&json!(text), &s)), json!(value), "{text}");
+        }
     }
 
     #[test]

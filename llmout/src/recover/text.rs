@@ -63,9 +63,10 @@ pub(crate) fn is_negation(word: &str) -> bool {
     )
 }
 
-/// A crude English stem: drops `ing`, `ed`, `es`, `s` and a doubled final consonant, so
-/// `skipped`, `skipping`, `skips` and `skip` agree. Only used after exact and folded matching
-/// failed, and only to compare two words.
+/// A crude English stem: drops `ing`, `ed`, `es`, `s`, a silent final `e` and a doubled
+/// final consonant, so `skipped`, `skipping`, `skips` and `skip` agree, and `complete`,
+/// `completed` and `completing`. Only used after exact and folded matching failed, and only
+/// to compare two words.
 pub(crate) fn stem(word: &str) -> String {
     let mut w = word.to_owned();
     for suffix in ["ing", "ed", "es", "s"] {
@@ -73,6 +74,9 @@ pub(crate) fn stem(word: &str) -> String {
             w.truncate(w.len() - suffix.len());
             break;
         }
+    }
+    if w.len() >= 3 && w.ends_with('e') {
+        w.pop();
     }
     // A doubled consonant (`skipp`), not a doubled digit (`v100` is no `v10`).
     let b = w.as_bytes();
@@ -161,6 +165,11 @@ mod tests {
         assert_eq!(stem("fail"), "fail");
         assert_eq!(stem("failed"), "fail");
         // Digits are no consonants.
+        for w in ["complete", "completed", "completes", "completing"] {
+            assert_eq!(stem(w), "complet", "{w}");
+        }
+        assert_eq!(stem("closed"), stem("close"));
+        assert_eq!(stem("approve"), stem("approved"));
         assert_eq!(stem("v100"), "v100");
         assert_eq!(stem("k2499"), "k2499");
         assert_eq!(stem("v100s"), "v100");
