@@ -88,6 +88,12 @@ child forked from it starts small: Linux counts a child's peak from before its e
   schema (`parse-lines`, item by item since session 36: was 28.1x); `prose-items`: each after
   a line of prose (`Record 7:`), which the pipeline collects into the array
   (`parse-prose-items`, item by item since session 36: was 20.8x).
+* `batches`: the `messy` records in arrays of a thousand, in an array, read by `parse` with
+  `{}` (`parse-batches-any`) and with an array of arrays of records (`parse-batches`);
+  `map-of-arrays`: those arrays each under a key, with `{}` (`parse-arrays-any`) and with a
+  map of arrays of records (`parse-arrays-map`). Item by item before, but a batch of 256
+  items on their way between threads was 256 arrays (9.8-12.4x); since session 36 a batch
+  is bounded by what its items hold too.
 * `jsonl`: the `messy` records again, each on a line of its own as a JSON string holding one
   reply (about 100 MB), read by `parse --jsonl` against one record's schema; about 100 MB of
   fenced messy replies read by `repair --jsonl`, and of Hermes replies read by `tools --jsonl`.
@@ -480,6 +486,23 @@ def write_prose_items(f) -> None:
         f.write(f"Record {i}:\n".encode() + messy_record(i) + b"\n\n")
 
 
+def write_batches(f) -> None:
+    """The messy records in arrays of a thousand, in an array: `[[...], [...], ...]`."""
+    f.write(b"[")
+    for b in range(RECORDS // 1000):
+        f.write(b"[" + b",\n".join(messy_record(b * 1000 + i) for i in range(1000)) + b"],\n")
+    f.write(b"]")
+
+
+def write_map_of_arrays(f) -> None:
+    """The messy records in arrays of a thousand, each under a key: `{"k0": [...], ...}`."""
+    f.write(b"{")
+    for b in range(RECORDS // 1000):
+        rows = b",\n".join(messy_record(b * 1000 + i) for i in range(1000))
+        f.write(f'"k{b}": ['.encode() + rows + b"],\n")
+    f.write(b"}")
+
+
 def write_two(f) -> None:
     """Half the messy records in each of two members: `{users: [...], orders: [...]}`."""
     f.write(b"{users: ")
@@ -801,6 +824,10 @@ def main() -> None:
         few_path = schema_file("few.schema.json", {**RECORD_SCHEMA, "maxItems": RECORDS // 2})
         unique_path = schema_file("unique.schema.json", {**RECORD_SCHEMA, "uniqueItems": True})
         one_or_many_path = schema_file("one-or-many.schema.json", {"anyOf": [RECORD_SCHEMA["items"], RECORD_SCHEMA]})
+        batches_path = schema_file("batches.schema.json", {"type": "array", "items": RECORD_SCHEMA})
+        arrays_map_path = schema_file(
+            "arrays-map.schema.json", {"type": "object", "additionalProperties": RECORD_SCHEMA}
+        )
         object_one_or_many_path = schema_file(
             "object-one-or-many.schema.json",
             {
@@ -1018,6 +1045,12 @@ def main() -> None:
             # by item since session 36).
             ("parse-lines", lambda: doc("lines", write_json_lines), ["parse", "--schema", schema_path], None),
             ("parse-prose-items", lambda: doc("prose-items", write_prose_items), ["parse", "--schema", schema_path], None),
+            # Arrays of a thousand records, in an array or each under a key (session 36: a
+            # batch between threads bounded by what its items hold).
+            ("parse-batches-any", lambda: doc("batches", write_batches), ["parse", "--schema", any_path], None),
+            ("parse-batches", lambda: doc("batches", write_batches), ["parse", "--schema", batches_path], None),
+            ("parse-arrays-any", lambda: doc("map-of-arrays", write_map_of_arrays), ["parse", "--schema", any_path], None),
+            ("parse-arrays-map", lambda: doc("map-of-arrays", write_map_of_arrays), ["parse", "--schema", arrays_map_path], None),
             # The records' key in another case, renamed by recovery (session 31).
             (
                 "parse-object-miscased",

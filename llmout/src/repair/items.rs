@@ -217,10 +217,17 @@ impl Want {
     };
 }
 
-/// Events go over in batches of this many items (one wake-up of the other thread each), and
-/// at most `QUEUE` batches wait: memory is that many items, whatever the document.
+/// Events go over in batches of this many items (one wake-up of the other thread each), or
+/// fewer where they weigh [`WEIGHT`] (their values' parts and fixes), and at most `QUEUE`
+/// batches wait: memory is that many small items, or that weight, whatever the document.
 const BATCH: usize = 256;
 const QUEUE: usize = 4;
+
+/// The most parts (values, keys and fixes) the items of one batch hold, unless one item
+/// holds more: 256 records of a few dozen parts each are a batch, and so is one array of a
+/// thousand records (an array of arrays, read item by item, held 966 MB for 100 MB of
+/// them when a batch was 256 such items).
+const WEIGHT: usize = 1 << 15;
 
 /// Runs the lenient parser over `input` on a thread of its own and calls `each` with what it
 /// reads, in order, until [`Event::End`] (or until `each` returns false: the parse then goes
@@ -321,6 +328,7 @@ fn parse_into(
             lost_before: false,
             several: false,
             other: false,
+            weight: 0,
         })
     });
     let result = if want.values {
@@ -381,19 +389,22 @@ struct Outbox {
     /// The attempt being read is not read item by item (`Root::Other`): its fixes are not
     /// kept.
     other: bool,
+    /// What the items in `batch` hold ([`WEIGHT`]).
+    weight: usize,
 }
 
 impl Outbox {
     fn send(&mut self, event: Event) {
         if self.open {
             self.batch.push(event);
-            if self.batch.len() >= BATCH {
+            if self.batch.len() >= BATCH || self.weight >= WEIGHT {
                 self.flush();
             }
         }
     }
 
     fn flush(&mut self) {
+        self.weight = 0;
         let batch = std::mem::take(&mut self.batch);
         if !self.open || batch.is_empty() {
             return;
@@ -468,6 +479,8 @@ struct ItemSink<S> {
     /// second begins (its fixes' paths then move under `/0`), and whether one has.
     first: Option<(Value, Vec<Fix>)>,
     several: bool,
+    /// The values and openings of the item being built (its weight, see [`WEIGHT`]).
+    parts: usize,
 }
 
 /// An object of the shell on the way to the items.
@@ -523,6 +536,7 @@ impl<S: Item> ItemSink<S> {
     /// the shell's, or none (the document is not read item by item: `Root::Other` is set).
     fn target(&mut self) -> Option<&mut S> {
         if self.in_items() {
+            self.parts += 1;
             return Some(self.item.get_or_insert_with(|| S::new(0)));
         }
         self.inner()
@@ -564,6 +578,7 @@ impl<S: Item> ItemSink<S> {
                     self.done = Some(value);
                     return;
                 }
+                let parts = std::mem::take(&mut self.parts);
                 with_outbox(|o| {
                     let fixes = std::mem::take(&mut o.fixes);
                     if o.members == Members::Values && !self.several {
@@ -571,6 +586,7 @@ impl<S: Item> ItemSink<S> {
                         self.first = Some((value, fixes));
                         return;
                     }
+                    o.weight += parts + fixes.len();
                     o.send(Event::Item {
                         fixes,
                         value,
@@ -706,6 +722,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             keyed_after_other: false,
             first: None,
             several: false,
+            parts: 0,
         }
     }
     fn null(&mut self) {
@@ -803,8 +820,10 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
                 self.other();
                 return true;
             }
+            let parts = std::mem::take(&mut self.parts);
             with_outbox(|o| {
                 let fixes = std::mem::take(&mut o.fixes);
+                o.weight += parts + fixes.len();
                 o.send(Event::Item {
                     fixes,
                     value,
@@ -889,6 +908,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
                     path.insert_str(0, "/0");
                 }
             }
+            o.weight += fixes.len();
             o.send(Event::Item {
                 fixes,
                 value,
