@@ -428,3 +428,40 @@ fn a_value_named_after_a_negation_is_not_matched() {
     let r = Decision::from_llm("Rejected, not approved.");
     assert_eq!(r.value, Some(Decision::Rejected));
 }
+
+/// What a missing field is filled with is said as what it is: the empty value of its type,
+/// the least value an integer with a positive minimum allows, the one value a `const`
+/// allows.
+#[test]
+fn a_filled_in_value_is_said_as_what_it_is() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "note": {"type": "string"},
+            "rating": {"type": "integer", "minimum": 1, "maximum": 5},
+            "kind": {"const": "rect"}
+        },
+        "required": ["note", "rating", "kind"]
+    });
+    let r = from_llm_with_schema(r#"{"rating": 4}"#, &schema, &Options::default());
+    assert_eq!(
+        r.value,
+        Some(json!({"note": "", "rating": 4, "kind": "rect"}))
+    );
+    assert_eq!(
+        warnings(&r),
+        [
+            "/note: missing field filled with the empty value \"\"",
+            "/kind: missing field filled with the one value its schema allows, \"rect\"",
+        ]
+    );
+    let r = from_llm_with_schema(r#"{"note": "ok"}"#, &schema, &Options::default());
+    assert_eq!(
+        r.value,
+        Some(json!({"note": "ok", "rating": 1, "kind": "rect"}))
+    );
+    assert_eq!(
+        warnings(&r)[0],
+        "/rating: missing field filled with the least value its schema allows, 1"
+    );
+}

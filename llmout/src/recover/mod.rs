@@ -2088,7 +2088,7 @@ impl Walker<'_> {
         } else if self.schema.is_nullable(id) {
             (Value::Null, "null")
         } else if let Some(v) = self.empty_value(id, 0) {
-            (v, "the empty value")
+            (v, self.empty_kind(id))
         } else {
             return Err(Error::new(
                 ErrorKind::Mismatch,
@@ -2104,7 +2104,11 @@ impl Walker<'_> {
         };
         self.change(kind, cost, format!("{what} filled with {how} {value}"))?;
         // What is filled in must meet the constraints too: nothing is made up to fit them.
-        if how == "the empty value" && !value.is_null() && self.schema.has_checks() {
+        if self.schema.default_of(id).is_none()
+            && !self.schema.is_nullable(id)
+            && !value.is_null()
+            && self.schema.has_checks()
+        {
             self.check_invented(&value, id, depth);
         } else if self.schema.is_constrained_at(id) {
             self.check_value(id, &value);
@@ -2129,6 +2133,19 @@ impl Walker<'_> {
             }
         }
         self.moves.truncate(moves);
+    }
+
+    /// What [`empty_value`](Self::empty_value) of `id` is, said in a warning: the least value
+    /// an integer with a positive `minimum` allows, the one value an enum or `const` allows,
+    /// else the type's empty value.
+    fn empty_kind(&self, id: NodeId) -> &'static str {
+        match &self.schema.node(self.schema.resolve(id)).kind {
+            Kind::Integer {
+                minimum: Some(m), ..
+            } if *m > 0.0 => "the least value its schema allows,",
+            Kind::Enum(_) => "the one value its schema allows,",
+            _ => "the empty value",
+        }
     }
 
     /// `""`, `0`, `false`, `[]`, or an object of its required fields' empty values; `None` when
