@@ -527,3 +527,26 @@ fn a_long_property_name_costs_its_length_once() {
          checks, found more"
     );
 }
+
+/// A reply whose only JSON is in its reasoning has no answer; the error quotes the text that
+/// was read, outside the reasoning, and says the reasoning was left out.
+#[test]
+fn json_only_in_the_reasoning_is_said_to_be_left_out() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"answer": {"type": "string"}, "confidence": {"type": "number"}},
+        "required": ["answer", "confidence"]
+    });
+    let reply = "The user wants {\"answer\": \"draft\", \"confidence\": 0.1}. Hmm.\n</think>\n\nThe answer is final.";
+    let e = from_llm_with_schema(reply, &schema, &Options::default())
+        .error
+        .expect("an error");
+    assert_eq!(e.kind(), ErrorKind::NoJson);
+    assert!(
+        e.to_string().ends_with(
+            "found text with no JSON in it outside its reasoning (68 bytes, not read as the \
+             answer): \"The answer is final.\""
+        ),
+        "{e}"
+    );
+}

@@ -1562,13 +1562,27 @@ fn no_json_found(raw: &str) -> String {
     if visible.is_empty() {
         return "only a reasoning block".to_owned();
     }
-    if visible.into_iter().all(|seg| only_fence_markers(&raw[seg])) {
+    if visible
+        .iter()
+        .all(|seg| only_fence_markers(&raw[seg.clone()]))
+    {
         return format!(
             "a code fence with nothing in it: {}",
             excerpt(raw.trim(), 60)
         );
     }
-    format!("text with no JSON in it: {}", excerpt(raw.trim(), 60))
+    // The text quoted is the reply outside its reasoning, which is what was read.
+    let shown: usize = visible.iter().map(|seg| seg.len()).sum();
+    if shown == raw.len() {
+        return format!("text with no JSON in it: {}", excerpt(raw.trim(), 60));
+    }
+    let text: String = visible.iter().map(|seg| &raw[seg.clone()]).collect();
+    let hidden = raw.len() - shown;
+    format!(
+        "text with no JSON in it outside its reasoning ({hidden} bytes, not read as the \
+         answer): {}",
+        excerpt(text.trim(), 60)
+    )
 }
 
 #[cfg(test)]
