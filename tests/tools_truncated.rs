@@ -168,6 +168,20 @@ fn a_brace_left_open_before_the_calls_closer_is_closed() {
         )]
     );
     streams_like_parse(harmony);
+    // The same in every family whose call ends at its closer: the stream and `parse` agree.
+    for reply in [
+        "<|tool_call_begin|>functions.ls:0<|tool_call_argument_begin|>{\"dir\": \"/\"<|tool_call_end|>",
+        "<|tool_call_start|>[{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}<|tool_call_end|>",
+        "<function_calls>[{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</function_calls>",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ls<｜tool▁sep｜>{\"dir\": \"/\"<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+    ] {
+        let r = parse(reply);
+        assert_eq!(r.tool_calls.len(), 1, "{reply}");
+        assert_eq!(r.tool_calls[0].arguments, *json!({"dir": "/"}).as_object().unwrap(), "{reply}");
+        assert_eq!(r.warnings.len(), 1, "{reply}");
+        assert_eq!(r.warnings[0].kind, missing, "{reply}");
+        streams_like_parse(reply);
+    }
     // Cut off inside a string, or after a key, though a closer follows; or with no closer:
     // no call.
     for reply in [

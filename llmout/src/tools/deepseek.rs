@@ -3,7 +3,7 @@
 //! fenced JSON, V3.1 `name<｜tool▁sep｜>{json}`.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{elements, lenient_call, End};
+use super::read::{closed_by, elements, lenient_call};
 use super::stream::window;
 
 pub(crate) struct DeepSeek;
@@ -21,6 +21,7 @@ impl Family for DeepSeek {
 
     fn read(&self, t: &str, found: &mut Found) {
         for (whole, body) in elements(t, 0..t.len(), CALL_BEGIN, CALL_END) {
+            let end = closed_by(&whole, &body);
             let inner = t.get(body).unwrap_or_default();
             let Some(s) = inner.find(SEP) else { continue };
             let left = inner[..s].trim();
@@ -52,7 +53,7 @@ impl Family for DeepSeek {
                 json_text,
                 found,
                 "a DeepSeek call",
-                End::Open,
+                end,
                 Named::new(name, None),
             ) {
                 found.taken.push(whole);

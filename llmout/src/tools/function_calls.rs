@@ -7,7 +7,7 @@ use super::invoke::{
     invoke_head, invokes, CLOSERS, NS_FUNCTION_CALLS, NS_FUNCTION_CALLS_CLOSE, OPENERS,
 };
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{elements, take_calls, value_calls, End};
+use super::read::{closed_by, elements, take_calls, value_calls};
 
 pub(crate) struct FunctionCalls;
 
@@ -36,7 +36,12 @@ impl Family for FunctionCalls {
                 } else if starts_pythonic(inner) == Some(true) {
                     read_element(t, whole, body.clone(), found);
                 } else {
-                    let len = value_calls(inner, found, "a <function_calls> block", End::Open);
+                    let len = value_calls(
+                        inner,
+                        found,
+                        "a <function_calls> block",
+                        closed_by(&whole, &body),
+                    );
                     take_calls(whole, body.start, len, inner, found);
                 }
             }

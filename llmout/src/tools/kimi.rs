@@ -4,7 +4,7 @@
 //! markers.
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{elements, lenient_call, take_calls, value_calls, End};
+use super::read::{closed_by, elements, lenient_call, take_calls, value_calls};
 use super::stream::window;
 
 pub(crate) struct Kimi;
@@ -23,24 +23,19 @@ impl Family for Kimi {
     fn read(&self, t: &str, found: &mut Found) {
         for (whole, body) in elements(t, 0..t.len(), CALL_BEGIN, CALL_END) {
             let body_start = body.start;
+            let end = closed_by(&whole, &body);
             let inner = t.get(body).unwrap_or_default();
             match inner.find(ARG) {
                 Some(a) => {
                     let id = inner[..a].trim().to_owned();
                     let name = kimi_name(&id);
                     let named = Named::new(name, Some(id.clone()));
-                    if lenient_call(
-                        &inner[a + ARG.len()..],
-                        found,
-                        "a Kimi call",
-                        End::Open,
-                        named,
-                    ) {
+                    if lenient_call(&inner[a + ARG.len()..], found, "a Kimi call", end, named) {
                         found.taken.push(whole);
                     }
                 }
                 None => {
-                    let len = value_calls(inner, found, "a call", End::Open);
+                    let len = value_calls(inner, found, "a call", end);
                     take_calls(whole, body_start, len, inner, found);
                 }
             }

@@ -4,7 +4,7 @@
 use super::family::{Family, Found, Head};
 use super::longcat::json_head;
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{elements, take_calls, value_calls, End};
+use super::read::{closed_by, elements, take_calls, value_calls};
 use super::stream::window;
 
 const OPEN: &str = "<|tool_call_start|>";
@@ -23,7 +23,7 @@ impl Family for Lfm2 {
             if starts_pythonic(inner) == Some(true) {
                 read_element(t, whole, body.clone(), found);
             } else {
-                let len = value_calls(inner, found, "an LFM2 call", End::Open);
+                let len = value_calls(inner, found, "an LFM2 call", closed_by(&whole, &body));
                 take_calls(whole, body.start, len, inner, found);
             }
         }
