@@ -121,3 +121,48 @@ fn flattened_alias_is_recovered_on_the_parent() {
         })
     );
 }
+
+/// A map of counts, a struct, and a value of any shape, each with a key given twice.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Tally {
+    label: String,
+    counts: std::collections::BTreeMap<String, u32>,
+    extra: serde_json::Value,
+}
+
+#[test]
+fn a_key_given_twice_keeps_its_last_value_and_says_so_in_every_shape() {
+    let said = |r: &llmout::ValidationResult<Tally>| -> Vec<(WarningKind, String)> {
+        r.warnings
+            .iter()
+            .map(|w| (w.kind, w.path.clone()))
+            .collect()
+    };
+    let twice = WarningKind::Repaired(llmout::repair::RepairKind::DuplicateKey);
+    // Given once: the fast path, nothing said.
+    let once = r#"{"label": "a", "counts": {"x": 1, "y": 2}, "extra": {"k": [1]}}"#;
+    let r = Tally::from_llm(once);
+    assert_eq!((r.recovered, said(&r)), (false, vec![]));
+    // The struct's own field (serde's derive refuses it), the map's key and the value's key
+    // (each of which serde keeps silently): the last value, and a warning at the key.
+    for (text, path) in [
+        (
+            r#"{"label": "a", "counts": {"x": 1}, "extra": null, "label": "b"}"#,
+            "/label",
+        ),
+        (
+            r#"{"label": "b", "counts": {"x": 9, "x": 1}, "extra": null}"#,
+            "/counts/x",
+        ),
+        (
+            r#"{"label": "b", "counts": {"x": 1}, "extra": {"k": 0, "k": null}}"#,
+            "/extra/k",
+        ),
+    ] {
+        let r = Tally::from_llm(text);
+        assert_eq!(said(&r), [(twice, path.to_owned())], "{text}");
+        let value = r.value.unwrap();
+        assert_eq!(value.label, "b", "{text}");
+        assert_eq!(value.counts["x"], 1, "{text}");
+    }
+}

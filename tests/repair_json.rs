@@ -1,7 +1,8 @@
 //! `repair_json` is `repair_text` written as text: the same candidate, the same value, as many
 //! changes as `repair_text` has warnings, the same error.
 
-use llmout::{repair_json, repair_text, ErrorKind, Options};
+use llmout::repair::RepairKind;
+use llmout::{repair_json, repair_text, ErrorKind, Options, WarningKind};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -43,17 +44,45 @@ fn a_messy_reply_in_a_fence() {
 #[test]
 fn valid_json_is_compacted_with_no_change() {
     let r = repair_json(
-        "{\n  \"a\": [1, 2],\n  \"a\": {\"b\": null}\n}\n",
+        "{\n  \"a\": [1, 2],\n  \"b\": {\"c\": null}\n}\n",
         &Options::default(),
     );
     assert_eq!(
         r.unwrap(),
         llmout::RepairedJson {
-            json: r#"{"a":{"b":null}}"#.to_owned(),
+            json: r#"{"a":[1,2],"b":{"c":null}}"#.to_owned(),
             changes: 0
         }
     );
-    agree("{\n  \"a\": [1, 2],\n  \"a\": {\"b\": null}\n}\n").unwrap();
+}
+
+#[test]
+fn valid_json_with_a_key_given_twice_keeps_the_last_value_and_says_so() {
+    // serde_json drops the first value without a word; that is a change.
+    let raw = "{\n  \"a\": [1, 2],\n  \"a\": {\"b\": null}\n}\n";
+    let r = repair_json(raw, &Options::default()).unwrap();
+    assert_eq!(
+        r,
+        llmout::RepairedJson {
+            json: r#"{"a":{"b":null}}"#.to_owned(),
+            changes: 1
+        }
+    );
+    agree(raw).unwrap();
+    let text = repair_text(raw, &Options::default()).unwrap();
+    let said: Vec<_> = text
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str(), w.message.as_ref()))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            WarningKind::Repaired(RepairKind::DuplicateKey),
+            "/a",
+            "a key given twice kept its last value"
+        )]
+    );
 }
 
 #[test]

@@ -11,6 +11,12 @@
 //! What serde buffers itself (internally tagged and untagged enums, `flatten`) is replayed
 //! from serde's own buffer and cannot be watched, as with `serde_ignored`; recovery covers
 //! those when the fast path does not apply.
+//!
+//! It also notices whether an object was read by a visitor that takes any key (a map, a
+//! `Value`, serde's own buffer; asked for by `deserialize_map` or `deserialize_any`). Such a
+//! visitor keeps a key given twice with its last value and says nothing, where a derived
+//! struct's refuses it; the fast path then looks for a repeated key in the text
+//! ([`crate::unique`]).
 
 use std::cell::Cell;
 
@@ -19,32 +25,51 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
-/// Deserializes a `T` from `de`, and says whether any value was ignored on the way.
-pub(crate) fn deserialize<'de, T, D>(de: D) -> Result<(T, bool), D::Error>
+/// What [`deserialize`] noticed on the way.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Noticed {
+    /// A value was ignored.
+    pub(crate) ignored: bool,
+    /// An object was read by a visitor that takes any key.
+    pub(crate) open_object: bool,
+}
+
+/// Deserializes a `T` from `de`, and says what it noticed on the way.
+pub(crate) fn deserialize<'de, T, D>(de: D) -> Result<(T, Noticed), D::Error>
 where
     T: Deserialize<'de>,
     D: Deserializer<'de>,
 {
-    let ignored = Cell::new(false);
+    let noticed = Cell::new(Noticed::default());
     let value = T::deserialize(Watch {
         inner: de,
-        ignored: &ignored,
+        noticed: &noticed,
+        any_key: false,
     })?;
-    Ok((value, ignored.get()))
+    Ok((value, noticed.get()))
 }
 
 /// A deserializer, visitor, seed or access, watched.
 struct Watch<'a, X> {
     inner: X,
-    ignored: &'a Cell<bool>,
+    noticed: &'a Cell<Noticed>,
+    /// (A visitor's) asked for by `deserialize_map` or `deserialize_any`.
+    any_key: bool,
 }
 
 impl<'a, X> Watch<'a, X> {
     fn wrap<Y>(&self, inner: Y) -> Watch<'a, Y> {
         Watch {
             inner,
-            ignored: self.ignored,
+            noticed: self.noticed,
+            any_key: false,
         }
+    }
+
+    fn notice(&self, what: impl FnOnce(&mut Noticed)) {
+        let mut noticed = self.noticed.get();
+        what(&mut noticed);
+        self.noticed.set(noticed);
     }
 }
 
@@ -62,7 +87,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<'_, D> {
     type Error = D::Error;
 
     forward_deserialize! {
-        deserialize_any();
         deserialize_bool();
         deserialize_i8();
         deserialize_i16();
@@ -88,14 +112,29 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<'_, D> {
         deserialize_seq();
         deserialize_tuple(len: usize);
         deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_map();
         deserialize_struct(name: &'static str, fields: &'static [&'static str]);
         deserialize_enum(name: &'static str, variants: &'static [&'static str]);
         deserialize_identifier();
     }
 
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let visitor = Watch {
+            any_key: true,
+            ..self.wrap(visitor)
+        };
+        self.inner.deserialize_any(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let visitor = Watch {
+            any_key: true,
+            ..self.wrap(visitor)
+        };
+        self.inner.deserialize_map(visitor)
+    }
+
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.ignored.set(true);
+        self.notice(|n| n.ignored = true);
         self.inner.deserialize_ignored_any(visitor)
     }
 
@@ -167,6 +206,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        if self.any_key {
+            self.notice(|n| n.open_object = true);
+        }
         let map = self.wrap(map);
         self.inner.visit_map(map)
     }
@@ -237,7 +279,8 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Watch<'a, A> {
             value,
             Watch {
                 inner: variant,
-                ignored: self.ignored,
+                noticed: self.noticed,
+                any_key: false,
             },
         ))
     }
@@ -277,7 +320,7 @@ mod tests {
     use serde::Deserialize;
 
     /// The value and whether anything was ignored, for `text` as a `T`.
-    fn watch<T: for<'de> Deserialize<'de>>(text: &str) -> (T, bool) {
+    fn watch<T: for<'de> Deserialize<'de>>(text: &str) -> (T, super::Noticed) {
         let mut de = serde_json::Deserializer::from_str(text);
         let out = super::deserialize(&mut de).unwrap();
         de.end().unwrap();
@@ -315,8 +358,8 @@ mod tests {
 
     #[test]
     fn nothing_ignored_in_valid_input() {
-        let (value, ignored) = watch::<Outer>(VALID);
-        assert!(!ignored);
+        let (value, noticed) = watch::<Outer>(VALID);
+        assert!(!noticed.ignored);
         assert_eq!(
             value.shapes[3],
             Shape::Struct {
@@ -347,8 +390,24 @@ mod tests {
         ] {
             let text = VALID.replacen(from, to, 1);
             assert_ne!(text, VALID, "{from}");
-            let (_, ignored) = watch::<Outer>(&text);
-            assert!(ignored, "{to}");
+            let (_, noticed) = watch::<Outer>(&text);
+            assert!(noticed.ignored, "{to}");
         }
+    }
+
+    #[test]
+    fn an_object_read_by_a_visitor_of_any_key_is_noticed() {
+        // `Outer` holds a map: its object is read by the map's visitor.
+        assert!(watch::<Outer>(VALID).1.open_object);
+        let shapes = r#"[{"Struct": {"inner": {"a": 7}}}, {"New": {"a": 4}}, "Unit"]"#;
+        assert_eq!(watch::<Vec<Shape>>(shapes).1, super::Noticed::default());
+        assert!(
+            watch::<Vec<serde_json::Value>>(r#"[1, {"a": 2}]"#)
+                .1
+                .open_object
+        );
+        // An empty map, an array of values, are objects no visitor read.
+        assert!(!watch::<Vec<serde_json::Value>>("[1, [2]]").1.open_object);
+        assert!(watch::<BTreeMap<String, u8>>("{}").1.open_object);
     }
 }

@@ -397,8 +397,14 @@ pub fn from_llm_with_compiled<'a>(
 pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) -> Large<'a> {
     let options = options.for_runtime_schema().into_owned();
     let whole = |options: &Options| {
-        Large::Whole(match serde_json::from_str::<Value>(json) {
-            Ok(value) => pipeline::recover_with_compiled(value, schema, options),
+        Large::Whole(match read_json(json) {
+            Ok((value, mut read)) => {
+                let mut r = pipeline::recover_with_compiled(value, schema, options);
+                read.append(&mut r.warnings);
+                r.recovered |= !read.is_empty();
+                r.warnings = read;
+                r
+            }
             Err(e) => {
                 let e = Error::new(crate::ErrorKind::Syntax, "", "JSON", e.to_string());
                 ValidationResult::err(e, Vec::new())
@@ -420,6 +426,27 @@ pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) ->
         .large(),
         Ok(Outcome::Recovery(e)) => Large::Whole(ValidationResult::err(e, Vec::new())),
         Ok(Outcome::Syntax(_)) | Err(_) => whole(&options),
+    }
+}
+
+/// `json` as a value, as `serde_json` reads it, and a warning for each key given twice, whose
+/// first value `serde_json` drops ([`crate::unique`]).
+fn read_json(json: &str) -> serde_json::Result<(Value, Vec<Warning>)> {
+    if let Ok(value) = crate::unique::value_from_str(json) {
+        return Ok((value, Vec::new()));
+    }
+    let value = serde_json::from_str::<Value>(json)?;
+    match crate::repair::parse(json, &pipeline::valid_json_options()) {
+        Ok(parsed) => {
+            let warnings = parsed
+                .repairs
+                .iter()
+                .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
+                .collect();
+            Ok((parsed.value, warnings))
+        }
+        // (Valid JSON within `serde_json`'s nesting, which the lenient parser reads.)
+        Err(_) => Ok((value, Vec::new())),
     }
 }
 
@@ -1295,8 +1322,8 @@ const SERDE_DEPTH: usize = 128;
 
 /// Why [`plan_valid`] did not read a text item by item.
 enum Unplanned {
-    /// `serde_json` would not read it into a value (it nests [`SERDE_DEPTH`] deep): the
-    /// pipeline reads it with the lenient parser instead.
+    /// The pipeline's fast path would not read it into a value (it nests [`SERDE_DEPTH`]
+    /// deep, or gives a key twice): the pipeline reads it with the lenient parser instead.
     NoValue,
     /// It cannot be read item by item the way the pipeline reads it: evaluated whole.
     Whole,
@@ -1304,7 +1331,7 @@ enum Unplanned {
 
 /// A text `serde_json` takes as it stands (it passed `IgnoredAny`), `read` item by item, for
 /// the candidate `text`: what it comes to when `serde_json` would read it into a value the
-/// same way (no fix but a repeated key's, nesting inside its limit).
+/// same way (no fix, nesting inside its limit).
 fn plan_valid<'a>(
     read: &str,
     text: &'a str,
@@ -1320,7 +1347,7 @@ fn plan_valid<'a>(
         // whole.)
         Ok(Some(depth))
             if depth < SERDE_DEPTH
-                && tally.other_fixes == 0
+                && tally.fixes == 0
                 && !(tally.entries
                     && tally.moves
                     && matches!(&source, Source::Sanitized(p) if !p.is_empty())) =>
@@ -1332,6 +1359,9 @@ fn plan_valid<'a>(
             Ok(tally.outcome(text, source, syntax))
         }
         Ok(Some(depth)) if depth >= SERDE_DEPTH => Err(Unplanned::NoValue),
+        // A key given twice: the pipeline reads it with the lenient parser too, which says so
+        // ([`crate::unique`]).
+        Ok(Some(_)) if tally.fixes > 0 && tally.other_fixes == 0 => Err(Unplanned::NoValue),
         _ => Err(Unplanned::Whole),
     }
 }
@@ -2103,6 +2133,35 @@ mod tests {
             recovered_alike(repaired.value, &schema, options);
         }
         items
+    }
+
+    #[test]
+    fn a_key_given_twice_is_said_item_by_item_as_whole() {
+        let records = json!({"type": "array", "items": {
+            "type": "object", "properties": {"id": {"type": "integer"}}}});
+        let twice = |path: &str| {
+            Warning::new(
+                WarningKind::Repaired(RepairKind::DuplicateKey),
+                path,
+                "a key given twice kept its last value",
+            )
+        };
+        // Valid JSON, read item by item after all (by the lenient parser, as the pipeline).
+        let raw = r#"[{"id": 1, "id": 2}, {"id": 3}]"#;
+        assert!(same(raw, &records, &Options::default()));
+        let schema = Schema::compile(&records).unwrap();
+        let (r, _) = collect(raw, &schema, &Options::default());
+        assert_eq!(r.value, Some(json!([{"id": 2}, {"id": 3}])));
+        assert_eq!(r.warnings, [twice("/0/id")]);
+        // `recover_json`: the value as `serde_json` reads it, and what that dropped said.
+        let object = Schema::compile(&json!({"type": "object"})).unwrap();
+        let Large::Whole(r) = recover_json(r#"{"a": 1, "a": "2"}"#, &object, &Options::default())
+        else {
+            panic!("no items")
+        };
+        assert_eq!(r.value, Some(json!({"a": "2"})));
+        assert_eq!(r.warnings, [twice("/a")]);
+        assert!(r.recovered);
     }
 
     /// [`recover_json`] of the value's text is [`crate::recover_with_schema`]'s result,

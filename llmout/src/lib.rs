@@ -96,6 +96,7 @@ pub mod retry;
 pub mod schema;
 pub mod stream;
 pub mod tools;
+mod unique;
 mod warning;
 
 #[doc(hidden)]

@@ -17,6 +17,7 @@ use crate::extract::{self, Candidate, Origin};
 use crate::recover::{self, describe_value};
 use crate::repair::{self, RepairOptions};
 use crate::schema::{Kind, Schema};
+use crate::unique;
 use crate::{
     excerpt, sanitize, Error, ErrorKind, LlmOutput, Options, ValidationResult, Warning, WarningKind,
 };
@@ -51,7 +52,7 @@ pub struct Repaired {
 /// assert_eq!(r.warnings.len(), 1); // the trailing comma
 /// ```
 pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
-    if let Ok(value) = serde_json::from_str::<Value>(raw) {
+    if let Ok(value) = unique::value_from_str(raw) {
         return Ok(Repaired {
             value,
             warnings: Vec::new(),
@@ -101,10 +102,11 @@ pub struct RepairedJson {
 /// assert_eq!(r.changes, 3); // the unquoted key, the single quotes, the trailing comma
 /// ```
 pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> {
-    // As `repair_text`: valid JSON as it stands (a repeated key keeps its last value).
+    // As `repair_text`: valid JSON as it stands (where no key is given twice: the first
+    // value's loss is a change, and the candidates' reading counts it).
     if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() {
         if let Ok(c) = repair::to_string_counted(raw, &valid_json_options()) {
-            if c.fixes == c.duplicate_keys {
+            if c.fixes == 0 {
                 return Ok(RepairedJson {
                     json: c.json,
                     changes: 0,
@@ -168,8 +170,8 @@ struct Run<T> {
     valid: fn(Cow<'_, str>) -> Ran<T>,
 }
 
-/// What a [`Run`] came to: fixes, of which repeated keys, and what it produced.
-type Ran<T> = Result<(usize, usize, T), repair::RepairError>;
+/// What a [`Run`] came to: fixes, and what it produced.
+type Ran<T> = Result<(usize, T), repair::RepairError>;
 
 /// Writes the JSON text.
 const WRITING: Run<String> = Run {
@@ -192,7 +194,7 @@ fn valid_writing(json: Cow<'_, str>) -> Ran<String> {
         Cow::Owned(json)
             if json.len() >= READ_SANITIZED && repair::count(&json, &options)?.fixes == 0 =>
         {
-            Ok((0, 0, repair::compact::compact_in_place(json)))
+            Ok((0, repair::compact::compact_in_place(json)))
         }
         json => parse_writing(&json, &options),
     }
@@ -200,12 +202,12 @@ fn valid_writing(json: Cow<'_, str>) -> Ran<String> {
 
 /// The lenient parse that writes the JSON text.
 fn parse_writing(text: &str, options: &RepairOptions) -> Ran<String> {
-    repair::to_string_counted(text, options).map(|c| (c.fixes, c.duplicate_keys, c.json))
+    repair::to_string_counted(text, options).map(|c| (c.fixes, c.json))
 }
 
 /// The lenient parse that only counts.
 fn parse_counting(text: &str, options: &RepairOptions) -> Ran<()> {
-    repair::count(text, options).map(|c| (c.fixes, c.duplicate_keys, ()))
+    repair::count(text, options).map(|c| (c.fixes, ()))
 }
 
 /// Step 3 of [`repair_json`] on one candidate, with `run` (which writes or only counts): as
@@ -227,16 +229,17 @@ fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(u
         // (One warning a fix, as `parse` gives them: only their number is wanted here.)
         let (sanitized, sanitizer_fixes) = sanitize::sanitize_counted(text);
         if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized).is_ok() {
-            // Numbers out of range pass `IgnoredAny` but not `Value`; the parser finds them.
-            if let Ok((fixes, duplicate_keys, out)) = (run.valid)(sanitized) {
-                if fixes == duplicate_keys {
+            // Numbers out of range pass `IgnoredAny` but not `Value`, and a key given twice
+            // is a change ([`unique`]): the lenient parser reads both.
+            if let Ok((fixes, out)) = (run.valid)(sanitized) {
+                if fixes == 0 {
                     return Ok((sanitizer_fixes, out));
                 }
             }
         }
     }
     match (run.parse)(text, &repair_options(options)) {
-        Ok((fixes, _, out)) => Ok((fixes, out)),
+        Ok((fixes, out)) => Ok((fixes, out)),
         Err(e) => Err(syntax_error(e, text, options)),
     }
 }
@@ -288,7 +291,7 @@ pub fn from_llm_with_compiled(
     options: &Options,
 ) -> ValidationResult<Value> {
     let options = &*options.for_runtime_schema();
-    if let Ok(value) = serde_json::from_str::<Value>(raw) {
+    if let Ok(value) = unique::value_from_str(raw) {
         if let Ok(r) = recover::recover(value, schema, options) {
             if r.warnings.is_empty() {
                 return ValidationResult::ok(r.value, Vec::new());
@@ -437,19 +440,21 @@ fn from_large<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options) -> Va
 /// The fast path of a type with constraints: `raw` as JSON that fits the schema as it is
 /// (no change, no violation), deserialized into `T`.
 fn checked_fast_path<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options) -> Option<T> {
-    let value: Value = serde_json::from_str(raw).ok()?;
+    let value = unique::value_from_str(raw).ok()?;
     if !recover::fits_as_is(&value, schema, options) {
         return None;
     }
     T::deserialize(&value).ok()
 }
 
-/// Deserializes `raw` straight into `T`; `None` if that fails or any key was ignored.
+/// Deserializes `raw` straight into `T`; `None` if that fails, any key was ignored, or a key
+/// is given twice in an object that a map or a `Value` read (a derived struct refuses one).
 fn fast_path<T: LlmOutput>(raw: &str) -> Option<T> {
     let mut de = serde_json::Deserializer::from_str(raw);
-    let (value, ignored) = crate::ignored::deserialize(&mut de).ok()?;
+    let (value, noticed) = crate::ignored::deserialize(&mut de).ok()?;
     de.end().ok()?;
-    (!ignored).then_some(value)
+    let lost = noticed.ignored || (noticed.open_object && unique::has_repeated_key(raw));
+    (!lost).then_some(value)
 }
 
 /// Step 6: deserialize. If serde refuses what recovery produced (a custom `Deserialize`, say),
@@ -1097,16 +1102,16 @@ const READ_SANITIZED: usize = 1 << 20;
 fn strict_sanitized(text: &str, copy_below: usize) -> Option<(Value, Vec<usize>)> {
     if text.len() < copy_below {
         let sanitized = sanitize::sanitize_runs(text);
-        let value = serde_json::from_str::<Value>(&sanitized.text).ok()?;
+        let value = unique::value_from_str(&sanitized.text).ok()?;
         return Some((value, sanitized.fixes));
     }
     let mut reader = sanitize::Reader::new(text);
     if !reader.fixes_any() {
-        return Some((serde_json::from_str::<Value>(text).ok()?, Vec::new()));
+        return Some((unique::value_from_str(text).ok()?, Vec::new()));
     }
     // (Through a `BufReader`, which the standard library reads a byte at a time from its
     // buffer: `serde_json` asks for one byte a call.)
-    let value = serde_json::from_reader::<_, Value>(std::io::BufReader::new(&mut reader)).ok()?;
+    let value = unique::value_from_reader(std::io::BufReader::new(&mut reader)).ok()?;
     Some((value, reader.fixes()))
 }
 
@@ -1959,7 +1964,7 @@ mod tests {
         // white space; a key given twice and a lone surrogate (fixes of the parser's) are
         // written by the parser.
         let body = "\u{1}\\q\t\\u0041\\/\\ud83d\\ude00 é".repeat(50_000);
-        for (tail, count) in [("", 1), (", \"a\": 2", 1), (", \"b\": \"\\udc00\"", 3)] {
+        for (tail, count) in [("", 1), (", \"a\": 2", 3), (", \"b\": \"\\udc00\"", 3)] {
             let raw = format!(
                 "Here:\n```json\n{{ \"a\" : \"{body}\" ,\n \"n\": [1, 2.50e3]{tail} }}\n```"
             );

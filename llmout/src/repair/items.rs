@@ -1842,7 +1842,7 @@ mod tests {
             e[2..],
             [
                 "5 [UnquotedKey@]",
-                "end 2 {\"rows\":[]} rows [DuplicateKey@]"
+                "end 2 {\"rows\":[]} rows [DuplicateKey@/rows]"
             ]
         );
         // The fixes are the parser's, in order, with its paths; the object is its value with
@@ -2008,7 +2008,7 @@ mod tests {
             nested_events("{data: {k: 1}, data: {rows: [7]}}")[2..],
             [
                 "7 [UnquotedKey@ UnquotedKey@/data UnquotedKey@ UnquotedKey@/data]",
-                "end 3 {\"data\":{\"rows\":[]}} data/rows [DuplicateKey@]"
+                "end 3 {\"data\":{\"rows\":[]}} data/rows [DuplicateKey@/data]"
             ]
         );
         // Items joining the array after it closed.
@@ -2497,6 +2497,6 @@ mod tests {
         let read = events(&input);
         // "attempt", the items, the end.
         assert_eq!(read.len(), ON_THIS_THREAD / item.len() + 5);
-        assert_eq!(read[1], "{\"id\":2,\"tags\":[\"a\"],\"note\":\"x\"} [Comment@ UnquotedKey@/0 QuoteStyle@/0 QuoteStyle@/0/tags/0 TrailingComma@/0/tags DuplicateKey@/0 UnquotedKey@/0]");
+        assert_eq!(read[1], "{\"id\":2,\"tags\":[\"a\"],\"note\":\"x\"} [Comment@ UnquotedKey@/0 QuoteStyle@/0 QuoteStyle@/0/tags/0 TrailingComma@/0/tags DuplicateKey@/0/id UnquotedKey@/0]");
     }
 }

@@ -718,7 +718,7 @@ mod tests {
         assert_eq!(
             said(&openai(r#""{\"x\": 1, \"x\": 2}""#)),
             [(
-                "/tool_calls/0/arguments".into(),
+                "/tool_calls/0/arguments/x".into(),
                 "a key given twice kept its last value".into()
             )]
         );

@@ -323,16 +323,17 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.path.push(seg);
         let array = self.peek() == Some(b'[');
         let complete = self.value(Ctx::Member)?;
-        self.path.pop();
         // A member of an object inside the value may have left its own array joinable.
         self.joinable = None;
         if !complete {
             self.sink.abandon_member();
         } else if self.sink.end_member() {
+            // (At the key's pointer: which key lost a value.)
             self.repair(RepairKind::DuplicateKey, key_start);
         } else if array {
             self.joinable = Some((seg, self.last_items));
         }
+        self.path.pop();
         self.stray_quote();
         Ok(Member::Done)
     }
@@ -343,11 +344,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.emit_key(key);
         self.path.push(seg);
         self.repair(RepairKind::MissingValue, key_start);
-        self.path.pop();
         self.sink.null();
         if self.sink.end_member() {
             self.repair(RepairKind::DuplicateKey, key_start);
         }
+        self.path.pop();
     }
 
     /// An array written where a key should be, right after a member whose value is an array

@@ -1,0 +1,319 @@
+//! Valid JSON read as `serde_json` reads it, except that an object giving a key twice is
+//! refused: the fast paths' reading.
+//!
+//! `serde_json` keeps a repeated key's last value and drops the first without a word, as
+//! JavaScript does. A reply is valid JSON with a key given twice when the model changed its
+//! mind or lost its place (`{"status": "open", ..., "status": "closed"}`); keeping the last
+//! value is the reading, but losing the first must be said. So the fast paths read valid
+//! JSON through [`value_from_str`], which fails on a repeated key, and such a reply goes the
+//! lenient parser's way, which keeps the same value and records a
+//! [`DuplicateKey`](crate::repair::RepairKind::DuplicateKey) fix at the key's pointer.
+//!
+//! [`value_from_str`] builds the value exactly as `Value`'s own `Deserialize` does (the same
+//! calls, the same allocations: a repeated key is found by the insertion `serde_json` makes
+//! anyway), so the fast path costs what `serde_json` costs. [`has_repeated_key`] answers
+//! the same question for a text read some other way (straight into a user's type), with no
+//! value built.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+/// What a repeated key's error says (it never reaches a caller: the lenient parser reads
+/// the text then).
+const REPEATED: &str = "a key given twice";
+
+/// `text` as a [`Value`], as `serde_json::from_str` reads it; an error where an object gives
+/// a key twice.
+pub(crate) fn value_from_str(text: &str) -> serde_json::Result<Value> {
+    serde_json::from_str::<Unique>(text).map(|u| u.0)
+}
+
+/// [`value_from_str`] on what `reader` gives.
+pub(crate) fn value_from_reader<R: std::io::Read>(reader: R) -> serde_json::Result<Value> {
+    serde_json::from_reader::<_, Unique>(reader).map(|u| u.0)
+}
+
+/// Whether `text`, valid JSON, has an object that gives a key twice. (`false` where it is
+/// not valid JSON.)
+pub(crate) fn has_repeated_key(text: &str) -> bool {
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Nested as deep as `serde_json` reads: the text was read into a type already.
+    de.deserialize_any(Scan).unwrap_or(false)
+}
+
+/// A [`Value`] read with repeated keys refused.
+struct Unique(Value);
+
+impl<'de> de::Deserialize<'de> for Unique {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        de.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+/// `Value`'s visitor, with [`REPEATED`] where an insertion replaces a member.
+struct UniqueVisitor;
+
+impl<'de> DeserializeSeed<'de> for UniqueVisitor {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for UniqueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(UniqueVisitor)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(UniqueVisitor)?;
+            if members.insert(key, value).is_some() {
+                return Err(de::Error::custom(REPEATED));
+            }
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+/// Reads a value and says whether an object in it gives a key twice; builds nothing but
+/// each object's list of keys (borrowed where they need no decoding).
+struct Scan;
+
+/// Objects with at most this many members are checked by comparing their keys pairwise;
+/// larger ones by sorting.
+const PAIRWISE: usize = 16;
+
+impl<'de> DeserializeSeed<'de> for Scan {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<bool, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Scan {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let mut repeated = false;
+        while let Some(r) = seq.next_element_seed(Scan)? {
+            repeated |= r;
+        }
+        Ok(repeated)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let mut keys: Vec<Cow<'de, str>> = Vec::new();
+        let mut repeated = false;
+        while let Some(Key(key)) = map.next_key()? {
+            repeated |= map.next_value_seed(Scan)?;
+            keys.push(key);
+        }
+        if repeated || keys.len() < 2 {
+            return Ok(repeated);
+        }
+        if keys.len() <= PAIRWISE {
+            return Ok((1..keys.len()).any(|i| keys[..i].contains(&keys[i])));
+        }
+        keys.sort_unstable();
+        Ok(keys.windows(2).any(|w| w[0] == w[1]))
+    }
+}
+
+/// A key, borrowed from the text where it needs no decoding.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        de.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_repeated_key_is_refused_at_any_depth() {
+        for text in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"[{"k": [1, {"x": null, "y": 0, "x": null}]}]"#,
+            r#"{"a\u0062": 1, "ab": 2}"#,
+        ] {
+            assert!(value_from_str(text).is_err(), "{text}");
+            assert!(has_repeated_key(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn keys_given_once_read_as_serde_json_reads_them() {
+        let text = r#"{"a": [1, -2, 3.5, "s\n", true, null, {}], "b": {"a": 1}, "": 0}"#;
+        assert!(!has_repeated_key(text));
+        assert_eq!(
+            value_from_str(text).unwrap(),
+            json!({"a": [1, -2, 3.5, "s\n", true, null, {}], "b": {"a": 1}, "": 0})
+        );
+        // A number out of range is an error to both.
+        assert!(value_from_str("[1e400]").is_err());
+        assert!(serde_json::from_str::<Value>("[1e400]").is_err());
+    }
+
+    #[test]
+    fn many_members_are_checked_by_sorting() {
+        let members = |last: usize| {
+            let inner: Vec<String> = (0..40)
+                .chain([last])
+                .map(|i| format!("\"k{i}\": {i}"))
+                .collect();
+            format!("{{{}}}", inner.join(", "))
+        };
+        assert!(has_repeated_key(&members(7)));
+        assert!(!has_repeated_key(&members(40)));
+        assert!(value_from_str(&members(7)).is_err());
+    }
+
+    #[test]
+    fn what_is_not_json_has_no_repeated_key() {
+        assert!(!has_repeated_key(r#"{"a": 1, "a": "#));
+    }
+
+    /// A JSON text whose objects are written member by member, so that keys can repeat, and
+    /// whether some object's keys do.
+    fn text() -> impl Strategy<Value = (String, bool)> {
+        let leaf = prop_oneof![
+            any::<i16>().prop_map(|n| (n.to_string(), false)),
+            "[a\"\\\\é]{0,3}".prop_map(|s| (Value::from(s).to_string(), false)),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(|items| {
+                    let repeated = items.iter().any(|(_, r)| *r);
+                    let texts: Vec<_> = items.into_iter().map(|(t, _)| t).collect();
+                    (format!("[{}]", texts.join(",")), repeated)
+                }),
+                proptest::collection::vec(("[ab\\\\]{0,2}", inner), 0..4).prop_map(|members| {
+                    let keys: Vec<&String> = members.iter().map(|(k, _)| k).collect();
+                    let here = (1..keys.len()).any(|i| keys[..i].contains(&keys[i]));
+                    let repeated = here || members.iter().any(|(_, (_, r))| *r);
+                    let texts: Vec<_> = members
+                        .iter()
+                        .map(|(k, (t, _))| format!("{}:{t}", Value::from(k.as_str())))
+                        .collect();
+                    (format!("{{{}}}", texts.join(",")), repeated)
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn a_repeated_key_is_found_and_nothing_else_differs((text, repeated) in text()) {
+            prop_assert_eq!(has_repeated_key(&text), repeated);
+            match value_from_str(&text) {
+                Ok(v) => {
+                    prop_assert!(!repeated);
+                    prop_assert_eq!(v, serde_json::from_str::<Value>(&text).unwrap());
+                }
+                Err(_) => prop_assert!(repeated),
+            }
+        }
+    }
+}
