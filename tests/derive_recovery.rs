@@ -166,3 +166,66 @@ fn a_key_given_twice_keeps_its_last_value_and_says_so_in_every_shape() {
         assert_eq!(value.counts["x"], 1, "{text}");
     }
 }
+
+/// An agent's next step, tagged by `type`.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Step {
+    Search { query: String },
+    Finish { answer: String },
+}
+
+/// Either outcome, told apart by its fields.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+#[serde(untagged)]
+enum Outcome {
+    Failed { error: String, code: i32 },
+    Done { result: String },
+}
+
+#[test]
+fn a_key_a_tagged_or_untagged_variant_does_not_know_is_said_dropped() {
+    // serde reads these enums from its own buffer, where a variant skips a key it does not
+    // know out of the fast path's sight.
+    let said = |w: &[llmout::Warning]| -> Vec<(WarningKind, String)> {
+        w.iter().map(|w| (w.kind, w.path.clone())).collect()
+    };
+    let r = Step::from_llm(r#"{"type": "finish", "answer": "42", "reasoning": "done"}"#);
+    assert_eq!(
+        r.value,
+        Some(Step::Finish {
+            answer: "42".into()
+        })
+    );
+    assert_eq!(
+        said(&r.warnings),
+        [(WarningKind::UnknownKeyDropped, "/reasoning".to_owned())]
+    );
+    let r = Vec::<Step>::from_llm(r#"[{"type": "search", "query": "q", "lang": "en"}]"#);
+    assert_eq!(r.value, Some(vec![Step::Search { query: "q".into() }]));
+    assert_eq!(
+        said(&r.warnings),
+        [(WarningKind::UnknownKeyDropped, "/0/lang".to_owned())]
+    );
+    let r = Outcome::from_llm(r#"{"result": "ok", "note": "extra"}"#);
+    assert_eq!(
+        r.value,
+        Some(Outcome::Done {
+            result: "ok".into()
+        })
+    );
+    assert_eq!(
+        said(&r.warnings),
+        [(WarningKind::UnknownKeyDropped, "/note".to_owned())]
+    );
+    // What each variant knows: the fast path's value, nothing said.
+    for text in [
+        r#"{"type": "finish", "answer": "42"}"#,
+        r#"{"answer": "42", "type": "finish"}"#,
+    ] {
+        let r = Step::from_llm(text);
+        assert_eq!((r.value.is_some(), r.recovered), (true, false), "{text}");
+    }
+    let r = Outcome::from_llm(r#"{"error": "boom", "code": 3}"#);
+    assert_eq!((r.value.is_some(), r.recovered), (true, false));
+}

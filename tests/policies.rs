@@ -465,3 +465,31 @@ fn a_filled_in_value_is_said_as_what_it_is() {
         "/rating: missing field filled with the least value its schema allows, 1"
     );
 }
+
+#[test]
+fn a_key_the_type_does_not_take_is_dropped_with_a_warning_and_refused_under_strict() {
+    // serde would ignore it without a word: the default says it dropped it, strict (which
+    // takes only what needs no change) refuses the reply, naming the key.
+    let reply = r#"{"title": "Fix", "score": 4, "approved": true, "tags": ["auth"],
+        "verdict": "NeedsReview", "reviewer": "ann"}"#;
+    let r = Review::from_llm(reply);
+    assert_eq!(r.value, Some(review()));
+    assert_eq!(
+        warnings(&r),
+        ["/reviewer: dropped unknown key \"reviewer\""]
+    );
+    assert_eq!(
+        error(Review::from_llm_with(reply, &Options::strict())),
+        (
+            ErrorKind::Forbidden,
+            "at /reviewer: expected a value that needs no recovery (strict policy), found one \
+             that needs this: dropped unknown key \"reviewer\""
+                .to_owned()
+        )
+    );
+    // Against a schema given at run time the key is the reply's JSON, kept as it stands.
+    let schema = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+    let r = from_llm_with_schema(r#"{"title": "Fix", "n": 1}"#, &schema, &Options::strict());
+    assert_eq!(r.value, Some(json!({"title": "Fix", "n": 1})));
+    assert!(r.warnings.is_empty());
+}

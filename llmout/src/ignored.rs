@@ -9,8 +9,10 @@
 //! the fast path and goes through recovery, which names what it does with the key.
 //!
 //! What serde buffers itself (internally tagged and untagged enums, `flatten`) is replayed
-//! from serde's own buffer and cannot be watched, as with `serde_ignored`; recovery covers
-//! those when the fast path does not apply.
+//! from serde's own buffer and cannot be watched, as with `serde_ignored`: a variant skips a
+//! key it does not know out of sight. So an object read into that buffer (through
+//! `deserialize_any`) is noticed too, and the fast path then checks the value against the
+//! schema before taking it.
 //!
 //! It also notices whether an object was read by a visitor that takes any key (a map, a
 //! `Value`, serde's own buffer; asked for by `deserialize_map` or `deserialize_any`). Such a
@@ -32,6 +34,10 @@ pub(crate) struct Noticed {
     pub(crate) ignored: bool,
     /// An object was read by a visitor that takes any key.
     pub(crate) open_object: bool,
+    /// Of which through `deserialize_any`: a `Value`, or serde's own buffer of an
+    /// internally tagged or untagged enum, which a variant then reads ignoring keys it does
+    /// not know, out of sight.
+    pub(crate) buffered: bool,
 }
 
 /// Deserializes a `T` from `de`, and says what it noticed on the way.
@@ -45,6 +51,7 @@ where
         inner: de,
         noticed: &noticed,
         any_key: false,
+        any: false,
     })?;
     Ok((value, noticed.get()))
 }
@@ -55,6 +62,8 @@ struct Watch<'a, X> {
     noticed: &'a Cell<Noticed>,
     /// (A visitor's) asked for by `deserialize_map` or `deserialize_any`.
     any_key: bool,
+    /// (A visitor's) asked for by `deserialize_any`.
+    any: bool,
 }
 
 impl<'a, X> Watch<'a, X> {
@@ -63,6 +72,7 @@ impl<'a, X> Watch<'a, X> {
             inner,
             noticed: self.noticed,
             any_key: false,
+            any: false,
         }
     }
 
@@ -120,6 +130,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<'_, D> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let visitor = Watch {
             any_key: true,
+            any: true,
             ..self.wrap(visitor)
         };
         self.inner.deserialize_any(visitor)
@@ -207,7 +218,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         if self.any_key {
-            self.notice(|n| n.open_object = true);
+            let any = self.any;
+            self.notice(|n| {
+                n.open_object = true;
+                n.buffered |= any;
+            });
         }
         let map = self.wrap(map);
         self.inner.visit_map(map)
@@ -281,6 +296,7 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Watch<'a, A> {
                 inner: variant,
                 noticed: self.noticed,
                 any_key: false,
+                any: false,
             },
         ))
     }

@@ -347,8 +347,15 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
     //    deserializes to `None`), so such replies go through recovery, which renames or drops
     //    them with a warning.
     if !crate::cache::is_constrained::<T>() {
-        if let Some(value) = fast_path::<T>(raw) {
-            return ValidationResult::ok(value, Vec::new());
+        match fast_path::<T>(raw) {
+            Fast::Read(value) => return ValidationResult::ok(value, Vec::new()),
+            // Read out of the fast path's sight: taken where recovery would change nothing.
+            Fast::Buffered if raw.len() < LARGE_REPLY => {
+                if let Some(value) = checked_fast_path::<T>(raw, T::compiled_schema(), options) {
+                    return ValidationResult::ok(value, Vec::new());
+                }
+            }
+            Fast::Buffered | Fast::Not => {}
         }
     }
     let schema = T::compiled_schema();
@@ -447,14 +454,36 @@ fn checked_fast_path<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options
     T::deserialize(&value).ok()
 }
 
-/// Deserializes `raw` straight into `T`; `None` if that fails, any key was ignored, or a key
-/// is given twice in an object that a map or a `Value` read (a derived struct refuses one).
-fn fast_path<T: LlmOutput>(raw: &str) -> Option<T> {
+/// What [`fast_path`] came to.
+enum Fast<T> {
+    /// `T`, read with nothing lost.
+    Read(T),
+    /// An object was read through serde's own buffer (an internally tagged or untagged
+    /// enum, a `Value`), where a variant skips a key it does not know out of sight: the
+    /// value may have lost a key, and must be checked against the schema.
+    Buffered,
+    /// Not JSON as `T` takes it, or something was lost.
+    Not,
+}
+
+/// Deserializes `raw` straight into `T`: [`Fast::Not`] if that fails, any key was ignored,
+/// or a key is given twice in an object that a map or a `Value` read (a derived struct
+/// refuses one).
+fn fast_path<T: LlmOutput>(raw: &str) -> Fast<T> {
     let mut de = serde_json::Deserializer::from_str(raw);
-    let (value, noticed) = crate::ignored::deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    let lost = noticed.ignored || (noticed.open_object && unique::has_repeated_key(raw));
-    (!lost).then_some(value)
+    let Ok((value, noticed)) = crate::ignored::deserialize(&mut de) else {
+        return Fast::Not;
+    };
+    if de.end().is_err()
+        || noticed.ignored
+        || (noticed.open_object && unique::has_repeated_key(raw))
+    {
+        Fast::Not
+    } else if noticed.buffered {
+        Fast::Buffered
+    } else {
+        Fast::Read(value)
+    }
 }
 
 /// Step 6: deserialize. If serde refuses what recovery produced (a custom `Deserialize`, say),

@@ -51,7 +51,8 @@
 //! nothing, [`Options::keep_unknown_keys`] decides: set by the runtime-schema entry points
 //! ([`from_llm_with_schema`](crate::from_llm_with_schema), tool arguments), which keep such
 //! keys as JSON Schema allows; unset for derived types, whose serde would ignore them, so
-//! they are dropped with a warning.
+//! they are dropped with a warning (under [`Policy::Strict`], a change like any other: an
+//! error naming the key).
 //!
 //! A union weighs each branch without keeping its warnings or copying the value, then recovers
 //! the cheapest for real. Its choice for a value is memoised (by union node and value) while
@@ -1863,7 +1864,7 @@ impl Walker<'_> {
                         self.kept_member(base, &key);
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
-                    Additional::Unspecified if self.strict || self.keep_unknown => {
+                    Additional::Unspecified if self.keep_unknown => {
                         self.kept_member(base, &key);
                         extras.push((key, Extra::Kept(self.keep(value))));
                     }
