@@ -359,3 +359,45 @@ fn a_reply_of_megabytes_comes_to_the_value_a_short_one_does() {
     assert_eq!(kinds(&r), warnings);
     assert!(r.recovered);
 }
+
+/// A refund as an extraction type might hold it.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Refund {
+    amount: f64,
+    rating: u8,
+    approved: bool,
+}
+
+#[test]
+fn money_scores_and_unknown_answers_are_read_as_the_model_meant_them() {
+    let said = |r: &llmout::ValidationResult<Refund>| -> Vec<String> {
+        r.warnings.iter().map(ToString::to_string).collect()
+    };
+    // A minus sign before the currency sign is the amount's.
+    let r = Refund::from_llm(r#"{"amount": "-$45.00", "rating": 4, "approved": "yes"}"#);
+    assert_eq!(
+        r.value,
+        Some(Refund {
+            amount: -45.0,
+            rating: 4,
+            approved: true
+        })
+    );
+    assert_eq!(
+        said(&r),
+        [
+            "/amount: read \"-$45.00\" as the number -45",
+            "/approved: read \"yes\" as the boolean true"
+        ]
+    );
+    // `5/5` for an integer: a score on a scale, or a fraction.
+    let e = Refund::from_llm(r#"{"amount": 1, "rating": "5/5", "approved": true}"#)
+        .error
+        .unwrap();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Ambiguous, "/rating"));
+    // "N/A" is no "no".
+    let e = Refund::from_llm(r#"{"amount": 1, "rating": 5, "approved": "N/A"}"#)
+        .error
+        .unwrap();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Mismatch, "/approved"));
+}

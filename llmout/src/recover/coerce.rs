@@ -15,13 +15,25 @@ pub(crate) enum Reason {
     Ambiguous(String),
 }
 
-/// Reads a number from text: surrounding spaces, a currency symbol, thousands separators
-/// (`,`, `_`, a space or a narrow space, in groups of three), a trailing `%`, a fraction `3/4`,
-/// or the single number in a short phrase (at most six words). A minus sign may be the
-/// typographic one (`−5`, `–5`); a magnitude after the number multiplies it where it is a word
-/// (`2 million`, `3bn`) or a letter after an amount of money (`$1.2M`, `€50k`), and is
-/// refused where a letter could as well be a unit (`2B`, `5K`).
-pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
+/// What a number is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Want {
+    /// Any number: `a/b` is the fraction (`1/5` is 0.2).
+    Number,
+    /// An integer: `a/b` is as likely a score on a scale (`5/5`, `8/10`), refused.
+    Integer,
+}
+
+/// Reads a number from text: surrounding spaces, a currency symbol (after a minus sign too:
+/// `-$45`), thousands separators (`,`, `_`, a space or a narrow space, in groups of three),
+/// a trailing `%`, or the single number in a short phrase (at most six words). A minus sign
+/// may be the typographic one (`−5`, `–5`); a magnitude after the number multiplies it where
+/// it is a word (`2 million`, `3bn`) or a letter after an amount of money (`$1.2M`, `€50k`),
+/// and is refused where a letter could as well be a unit (`2B`, `5K`). A fraction `a/b` is
+/// its quotient for a number; for an integer it is refused as ambiguous (a fraction, or a
+/// score on a scale: `5/5`). So is a number in parentheses, which accounts write for a
+/// negative amount (`($45.00)`).
+pub(crate) fn number_from_text(s: &str, want: Want) -> Result<Number, Reason> {
     let t = s.trim();
     let minus = t.starts_with(MINUS_SIGNS);
     let ascii;
@@ -35,6 +47,17 @@ pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
     if let Some(n) = plain_number(t) {
         return Ok(n);
     }
+    if let Some((a, b)) = plain(t).split_once('/') {
+        if let (Some(a), Some(b)) = (parse_grouped(a.trim()), parse_grouped(b.trim())) {
+            return match want {
+                Want::Number => fraction(&a, &b).ok_or(Reason::NoMatch),
+                Want::Integer => Err(Reason::Ambiguous(format!(
+                    "{}: a fraction, or {a} on a scale of {b}",
+                    crate::excerpt(s, 40)
+                ))),
+            };
+        }
+    }
     if let Some(rest) = t.strip_prefix(['-', '+']) {
         if rest.starts_with(char::is_whitespace) && plain_number(rest.trim_start()).is_some() {
             // `- 5`: a sign apart from its number, or a list's bullet.
@@ -44,9 +67,12 @@ pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
             )));
         }
     }
-    if let Some((a, b)) = t.split_once('/') {
-        if parse_grouped(a.trim()).is_some() && parse_grouped(b.trim()).is_some() {
-            return Err(Reason::NoMatch); // a fraction that is not a number: x/0
+    if let Some(inner) = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        if plain_number(inner.trim()).is_some() {
+            return Err(Reason::Ambiguous(format!(
+                "{}: a number, or a negative amount as accounts write it",
+                crate::excerpt(s, 40)
+            )));
         }
     }
     let numbers = numbers_in(t);
@@ -54,7 +80,7 @@ pub(crate) fn number_from_text(s: &str) -> Result<Number, Reason> {
     match numbers.as_slice() {
         [] => Err(Reason::NoMatch),
         [one] if word_count <= 6 => {
-            let n = parse_grouped(one).ok_or(Reason::NoMatch)?;
+            let n = plain_number(one).ok_or(Reason::NoMatch)?;
             let after = &t[one.as_ptr() as usize - t.as_ptr() as usize + one.len()..];
             match magnitude(after, t.contains(['$', '€', '£', '¥', '₹'])) {
                 Magnitude::None => Ok(n),
@@ -153,28 +179,49 @@ fn scaled(n: &Number, zeros: usize) -> Option<Number> {
     serde_json::from_str::<Number>(&out).ok().map(normalize)
 }
 
-/// A number that is all of `t` apart from a currency sign, a sign, separators and `%`.
-fn plain_number(t: &str) -> Option<Number> {
-    let t = t
-        .trim_start_matches(['$', '€', '£', '¥', '₹'])
-        .trim_end_matches(['%', '$', '€', '£', '¥', '₹'])
-        .trim();
-    if t.is_empty() {
+/// Currency signs a number may stand after (or before, or between a minus sign and it).
+const CURRENCY: [char; 5] = ['$', '€', '£', '¥', '₹'];
+
+/// `t` without a currency sign before or after it, nor a `%` after it.
+fn plain(t: &str) -> &str {
+    t.trim_start_matches(CURRENCY)
+        .trim_end_matches(['%'])
+        .trim_end_matches(CURRENCY)
+        .trim()
+}
+
+/// `a / b`, where it is a finite number (`x/0` is none).
+fn fraction(a: &Number, b: &Number) -> Option<Number> {
+    let (a, b) = (a.as_f64()?, b.as_f64()?);
+    if b == 0.0 {
         return None;
     }
+    Number::from_f64(a / b).map(normalize)
+}
+
+/// A number that is all of `t` apart from a currency sign, a sign, separators and `%`.
+fn plain_number(t: &str) -> Option<Number> {
+    // A minus sign before the currency sign is the amount's (`-$45.00`).
+    let (minus, t) = match t.strip_prefix('-') {
+        Some(rest) if rest.starts_with(CURRENCY) => (true, rest),
+        _ => (false, t),
+    };
+    let t = plain(t);
+    if t.is_empty() || (minus && t.starts_with(['-', '+'])) {
+        return None;
+    }
+    let signed;
+    let t = if minus {
+        signed = format!("-{t}");
+        signed.as_str()
+    } else {
+        t
+    };
     if t.contains(['e', 'E']) {
         // A number in JSON's own exponent notation (`1e3`, `2.5E-4`).
         return serde_json::from_str::<Number>(t.strip_prefix('+').unwrap_or(t))
             .ok()
             .map(normalize);
-    }
-    if let Some((a, b)) = t.split_once('/') {
-        let (a, b) = (parse_grouped(a.trim())?, parse_grouped(b.trim())?);
-        let (a, b) = (a.as_f64()?, b.as_f64()?);
-        if b == 0.0 {
-            return None;
-        }
-        return Number::from_f64(a / b).map(normalize);
     }
     parse_grouped(t)
 }
@@ -241,12 +288,17 @@ fn numbers_in(t: &str) -> Vec<&str> {
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
             let mut start = i;
+            // A currency sign before it, and a minus sign before that (`-$45`).
+            let sign = t[..start]
+                .strip_suffix(CURRENCY)
+                .filter(|before| before.ends_with('-'))
+                .map_or(start, str::len);
             // A minus sign, not a hyphen: `-3` or `is -3`, but not `A-17`.
-            if start > 0
-                && bytes[start - 1] == b'-'
-                && (start == 1 || !bytes[start - 2].is_ascii_alphanumeric())
+            if sign > 0
+                && bytes[sign - 1] == b'-'
+                && (sign == 1 || !bytes[sign - 2].is_ascii_alphanumeric())
             {
-                start -= 1;
+                start = sign - 1;
             }
             let mut j = i;
             while j < bytes.len()
@@ -291,6 +343,19 @@ pub(crate) fn bool_from_text(s: &str) -> Result<bool, Reason> {
         if k > 0 && (w == "t" || super::text::is_negation(&words[k - 1])) {
             continue;
         }
+        // A letter alone is a yes or a no only as the whole reply: in a phrase it is an
+        // abbreviation's (`N/A`, `y-axis`). And `no` before a word for knowing says the
+        // answer is not known (`no idea`), not that it is no.
+        if w.len() == 1 && w.bytes().all(|b| b.is_ascii_alphabetic()) {
+            continue;
+        }
+        if w == "no"
+            && words
+                .get(k + 1)
+                .is_some_and(|n| UNKNOWING.contains(&n.as_str()))
+        {
+            continue;
+        }
         match bool_word(w) {
             Some(b) if !prose || matches!(w.as_str(), "true" | "false") => found.push(b),
             _ => {}
@@ -306,6 +371,20 @@ pub(crate) fn bool_from_text(s: &str) -> Result<bool, Reason> {
         (false, false) => Err(Reason::NoMatch),
     }
 }
+
+/// Words for knowing: after `no`, the answer is not known (`no idea`, `no data`).
+const UNKNOWING: [&str; 10] = [
+    "idea",
+    "clue",
+    "data",
+    "information",
+    "info",
+    "answer",
+    "opinion",
+    "comment",
+    "preference",
+    "knowledge",
+];
 
 fn bool_word(w: &str) -> Option<bool> {
     match w {
@@ -329,7 +408,21 @@ mod tests {
     use super::*;
 
     fn num(s: &str) -> Result<String, Reason> {
-        number_from_text(s).map(|n| n.to_string())
+        number_from_text(s, Want::Number).map(|n| n.to_string())
+    }
+
+    #[test]
+    fn fractions() {
+        let int = |s: &str| number_from_text(s, Want::Integer).map(|n| n.to_string());
+        assert_eq!(num("3/4"), Ok("0.75".into()));
+        assert_eq!(num("1/5"), Ok("0.2".into()));
+        assert_eq!(num("4.5/5"), Ok("0.9".into()));
+        assert_eq!(num("1/0"), Err(Reason::NoMatch));
+        // For an integer, a score on a scale as likely as a fraction.
+        for text in ["5/5", "8/10", "10/2"] {
+            assert!(matches!(int(text), Err(Reason::Ambiguous(_))), "{text}");
+        }
+        assert_eq!(int("12"), Ok("12".into()));
     }
 
     #[test]
@@ -342,7 +435,6 @@ mod tests {
         assert_eq!(num("-3"), Ok("-3".into()));
         assert_eq!(num("+7"), Ok("7".into()));
         assert_eq!(num(".5"), Ok("0.5".into()));
-        assert_eq!(num("3/4"), Ok("0.75".into()));
         assert_eq!(num("50%"), Ok("50".into()));
         assert_eq!(num("12 500"), Ok("12500".into()));
         assert_eq!(num("about 42 items"), Ok("42".into()));
@@ -365,13 +457,23 @@ mod tests {
         assert_eq!(num("3 km"), Ok("3".into()));
         assert_eq!(num("1e3"), Ok("1000".into()));
         assert_eq!(num("2.5E-4"), Ok("0.00025".into()));
+        // A minus sign before the currency sign is the amount's.
+        assert_eq!(num("-$45.00"), Ok("-45".into()));
+        assert_eq!(num("-£9.99"), Ok("-9.99".into()));
+        assert_eq!(num("\u{2212}$45"), Ok("-45".into()));
+        assert_eq!(num("$-45"), Ok("-45".into()));
+        assert_eq!(num("a refund of -$12.50"), Ok("-12.5".into()));
+        assert_eq!(num("-45 USD"), Ok("-45".into()));
     }
 
     #[test]
     fn numbers_refused() {
         assert_eq!(num("twelve"), Err(Reason::NoMatch));
         assert_eq!(num(""), Err(Reason::NoMatch));
-        assert_eq!(num("1/0"), Err(Reason::NoMatch));
+        // An amount in parentheses.
+        for text in ["($45.00)", "(45)"] {
+            assert!(matches!(num(text), Err(Reason::Ambiguous(_))), "{text}");
+        }
         assert!(matches!(num("3 or 4"), Err(Reason::Ambiguous(_))));
         // A letter that is a magnitude or a unit; a sign or a bullet.
         for text in ["1.5k", "2B", "5K", "- 5"] {
@@ -434,6 +536,11 @@ mod tests {
             assert_eq!(bool_from_text(s), Ok(b), "{s}");
         }
         assert_eq!(bool_from_text("Yes, it is valid."), Ok(true));
+        // Not known, or not applicable: no answer.
+        for text in ["N/A", "n/a", "No idea", "no data yet", "Y-axis only"] {
+            assert_eq!(bool_from_text(text), Err(Reason::NoMatch), "{text}");
+        }
+        assert_eq!(bool_from_text("No, no idea why it would"), Ok(false));
         assert_eq!(bool_from_text("No."), Ok(false));
         assert!(matches!(
             bool_from_text("true or false"),

@@ -9,7 +9,11 @@
 //!    category k5 is…" `` -> the value aliased `k5`);
 //! 5. exactly one value named as whole words in a sentence (`"The tests pass."` -> `"pass"`),
 //!    not negated (`"not approved"` names nothing); of several named, the one written in the
-//!    schema's own spelling when the others only match ignoring case.
+//!    schema's own spelling when the others only match ignoring case, where that spelling
+//!    has a capital letter, a digit or a sign (`"TWO is one of them"` -> `"TWO"`). A
+//!    spelling in lowercase letters is how prose writes any word, so it is no sign of which
+//!    was meant: `"Negative (some positive notes)"` against `positive` and `negative` is
+//!    ambiguous.
 //!
 //! Two different values matching at the same step is [`Match::Ambiguous`].
 
@@ -372,15 +376,18 @@ fn loose(text: &mut Text, spellings: &Spellings) -> Match {
         named.dedup();
         let hits = spellings.values(named.iter().copied());
         if hits.len() > 1 {
-            let exact = named
+            let exact: Vec<usize> = named
                 .iter()
                 .copied()
-                .filter(|&i| names_exactly(&whole, &spellings.list[i].name));
-            if let [one] = spellings.values(exact).as_slice() {
-                return Match::Loose {
-                    value: one.clone(),
-                    how: "named in a sentence in its own spelling",
-                };
+                .filter(|&i| names_exactly(&whole, &spellings.list[i].name))
+                .collect();
+            if let [one] = spellings.values(exact.iter().copied()).as_slice() {
+                if exact.iter().any(|&i| distinct(&spellings.list[i].name)) {
+                    return Match::Loose {
+                        value: one.clone(),
+                        how: "named in a sentence in its own spelling",
+                    };
+                }
             }
         }
         if let Some(m) = decide(hits, "named in a sentence") {
@@ -388,6 +395,14 @@ fn loose(text: &mut Text, spellings: &Spellings) -> Match {
         }
     }
     Match::None
+}
+
+/// Whether a spelling has a capital letter, a digit or a sign: one that prose does not
+/// write by chance, as it writes lowercase words. Only such a spelling, written as it is,
+/// tells one value named in a sentence from others named in another case.
+fn distinct(name: &str) -> bool {
+    name.chars()
+        .any(|c| !c.is_lowercase() && !c.is_whitespace())
 }
 
 /// Whether `name` stands in `text` as written (case included), as a whole word.
@@ -527,6 +542,30 @@ mod tests {
             match_enum(&json!("Two is one of the answers"), &s),
             Match::Ambiguous(vec![json!("ONE"), json!("TWO")])
         );
+        // A spelling in lowercase is how prose writes the word anyway: no sign of which
+        // value the model meant (the capitalised one is as often the headline).
+        let s = e(&["positive", "negative", "mixed"]);
+        for text in [
+            "Negative (some positive notes)",
+            "Positive, though some negative aspects",
+            "Mostly Positive, slightly negative",
+        ] {
+            assert_eq!(
+                match_enum(&json!(text), &s),
+                Match::Ambiguous(vec![json!("positive"), json!("negative")]),
+                "{text}"
+            );
+        }
+        // A spelling with a capital letter (or a digit, or a sign) still decides, in a
+        // sentence's first word too.
+        let s = e(&["Positive", "Negative"]);
+        assert_eq!(
+            loose(match_enum(
+                &json!("Positive overall; negative on price"),
+                &s
+            )),
+            json!("Positive")
+        );
     }
 
     #[test]
@@ -655,7 +694,9 @@ mod tests {
             let hits = candidates(&named);
             if hits.len() > 1 {
                 let exact = candidates(&|s| named(s) && names_exactly(text, &s.name));
-                if let [one] = exact.as_slice() {
+                let distinctly =
+                    candidates(&|s| named(s) && names_exactly(text, &s.name) && distinct(&s.name));
+                if let ([one], [_]) = (exact.as_slice(), distinctly.as_slice()) {
                     return Match::Loose {
                         value: one.clone(),
                         how: "named in a sentence in its own spelling",

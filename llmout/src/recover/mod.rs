@@ -114,7 +114,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::schema::{Additional, Array, Kind, NodeId, Object, Property, Schema};
 use crate::{excerpt, Error, ErrorKind, Options, Policy, Violation, Warning, WarningKind};
-use coerce::Reason;
+use coerce::{Reason, Want};
 use enums::{EnumIndex, Match};
 pub(crate) use keys::KeyIndex;
 use keys::KeyMatch;
@@ -1084,10 +1084,10 @@ impl Walker<'_> {
         Ok(self.checked(id, Value::Bool(b)))
     }
 
-    fn number_of(&mut self, v: &Value, id: NodeId) -> Result<Option<Number>, Error> {
+    fn number_of(&mut self, v: &Value, id: NodeId, want: Want) -> Result<Option<Number>, Error> {
         match v {
             Value::Number(n) => Ok(Some(n.clone())),
-            Value::String(s) => match coerce::number_from_text(s) {
+            Value::String(s) => match coerce::number_from_text(s, want) {
                 Ok(n) => Ok(Some(n)),
                 Err(Reason::Ambiguous(why)) => Err(self.ambiguous(id, why)),
                 Err(Reason::NoMatch) => Ok(None),
@@ -1104,7 +1104,7 @@ impl Walker<'_> {
             }
             return Ok(self.keep(v));
         }
-        let Some(n) = self.number_of(&v, id)? else {
+        let Some(n) = self.number_of(&v, id, Want::Number)? else {
             return Err(self.mismatch(id, &v));
         };
         self.change(
@@ -1117,7 +1117,7 @@ impl Walker<'_> {
 
     fn integer(&mut self, v: Cow<'_, Value>, id: NodeId) -> Result<Value, Error> {
         let v = self.unwrap_single(v)?;
-        let Some(n) = self.number_of(&v, id)? else {
+        let Some(n) = self.number_of(&v, id, Want::Integer)? else {
             return Err(self.mismatch(id, &v));
         };
         let Some(i) = coerce::integer_from(&n) else {
