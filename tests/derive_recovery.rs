@@ -229,3 +229,47 @@ fn a_key_a_tagged_or_untagged_variant_does_not_know_is_said_dropped() {
     let r = Outcome::from_llm(r#"{"error": "boom", "code": 3}"#);
     assert_eq!((r.value.is_some(), r.recovered), (true, false));
 }
+
+/// A command, externally tagged (serde's default).
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+#[serde(rename_all = "snake_case")]
+enum Order {
+    Move { dx: i32, dy: i32 },
+    Say(String),
+    Wait,
+}
+
+#[test]
+fn a_reply_naming_two_variants_is_ambiguous_not_a_pick() {
+    // Two variants' keys: which one to run is the model's call, and it made two.
+    for (text, found) in [
+        (
+            r#"{"say": "x", "move": {"dx": 1, "dy": 2}}"#,
+            r#"an object with the keys of 2 variants: "say", "move""#,
+        ),
+        (
+            r#"{"say": "hi", "wait": null}"#,
+            r#"an object with the keys of 2 variants: "say", "wait""#,
+        ),
+    ] {
+        let e = Order::from_llm(text).error.expect(text);
+        assert_eq!((e.kind(), e.path()), (ErrorKind::Ambiguous, ""), "{text}");
+        assert!(e.to_string().ends_with(found), "{e}");
+    }
+    // One variant's key: that variant.
+    let r = Order::from_llm(r#"{"move": {"dx": 1, "dy": 2}}"#);
+    assert_eq!(r.value, Some(Order::Move { dx: 1, dy: 2 }));
+    // A tag given as two variants' tags.
+    let e = Step::from_llm(r#"{"type": ["search", "finish"], "query": "q"}"#)
+        .error
+        .unwrap();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Ambiguous, ""));
+    assert!(
+        e.to_string()
+            .ends_with(r#""type" naming 2 of them: an array of 2 items"#),
+        "{e}"
+    );
+    // A tag in a one-item array is that tag (unwrapped, with its warning).
+    let r = Step::from_llm(r#"{"type": ["search"], "query": "q"}"#);
+    assert_eq!(r.value, Some(Step::Search { query: "q".into() }));
+}

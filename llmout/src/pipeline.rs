@@ -350,12 +350,12 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
         match fast_path::<T>(raw) {
             Fast::Read(value) => return ValidationResult::ok(value, Vec::new()),
             // Read out of the fast path's sight: taken where recovery would change nothing.
-            Fast::Buffered if raw.len() < LARGE_REPLY => {
-                if let Some(value) = checked_fast_path::<T>(raw, T::compiled_schema(), options) {
+            Fast::Buffered(value) if raw.len() < LARGE_REPLY => {
+                if fits_as_it_stands(raw, T::compiled_schema(), options) {
                     return ValidationResult::ok(value, Vec::new());
                 }
             }
-            Fast::Buffered | Fast::Not => {}
+            Fast::Buffered(_) | Fast::Not => {}
         }
     }
     let schema = T::compiled_schema();
@@ -454,6 +454,11 @@ fn checked_fast_path<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options
     T::deserialize(&value).ok()
 }
 
+/// Whether `raw` is JSON that fits the schema as it is: no change, no violation.
+fn fits_as_it_stands(raw: &str, schema: &Schema, options: &Options) -> bool {
+    unique::value_from_str(raw).is_ok_and(|value| recover::fits_as_is(&value, schema, options))
+}
+
 /// What [`fast_path`] came to.
 enum Fast<T> {
     /// `T`, read with nothing lost.
@@ -461,7 +466,7 @@ enum Fast<T> {
     /// An object was read through serde's own buffer (an internally tagged or untagged
     /// enum, a `Value`), where a variant skips a key it does not know out of sight: the
     /// value may have lost a key, and must be checked against the schema.
-    Buffered,
+    Buffered(T),
     /// Not JSON as `T` takes it, or something was lost.
     Not,
 }
@@ -480,7 +485,7 @@ fn fast_path<T: LlmOutput>(raw: &str) -> Fast<T> {
     {
         Fast::Not
     } else if noticed.buffered {
-        Fast::Buffered
+        Fast::Buffered(value)
     } else {
         Fast::Read(value)
     }

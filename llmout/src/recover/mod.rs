@@ -37,7 +37,9 @@
 //! branch's alone: by a tag's value as written (`{"type": "Square", ...}`, an internally or
 //! adjacently tagged enum), or by an externally tagged variant's key as written
 //! (`{"Move": {...}}`, where every branch is an object with one property or unit variants'
-//! names). Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
+//! names). A value naming two branches that way (a tag given as an array of two tags, the
+//! keys of two variants) is [`ErrorKind::Ambiguous`]: weighed, each branch would take its
+//! own and drop the other. Two enum values matching equally is [`ErrorKind::Ambiguous`], never a
 //! guess. An object none of whose keys is a property is not that object (an echoed schema, an
 //! example of something else, `{}`): that is an error, never a value made of defaults.
 //!
@@ -2251,6 +2253,11 @@ impl Walker<'_> {
         depth: usize,
         wrapped: bool,
     ) -> Result<Value, Error> {
+        // A value that names two branches as serde's tagged enums name one is no choice to
+        // weigh: the model's words name both.
+        if let Some(why) = self.names_several(&v, branches) {
+            return Err(self.ambiguous(id, why));
+        }
         // A tagged enum's value names its branch by a constant property (serde's tag): that
         // branch alone is tried, so a valid value costs one branch and no copy.
         if let Some(tagged) = self.tagged_branch(&v, branches) {
@@ -2458,6 +2465,81 @@ impl Walker<'_> {
             (Some(_), Some(_)) => None,
             (None, _) => external_branch(self.schema, map, branches),
         }
+    }
+
+    /// Why `v` names several of the branches, as serde's tagged enums name one: a tag
+    /// given as an array of two branches' tags (`{"type": ["click", "search"]}`), or an
+    /// externally tagged value with the keys of two variants (`{"say": "x", "move": {...}}`,
+    /// by name or alias, a unit variant's name as a key too). Weighed, each branch would
+    /// take its own and drop the other.
+    fn names_several(&self, v: &Value, branches: &[NodeId]) -> Option<String> {
+        let Value::Object(map) = v else { return None };
+        let mut objects = Vec::with_capacity(branches.len());
+        for &b in branches {
+            match &self.schema.node(self.schema.resolve(b)).kind {
+                Kind::Object(o) => objects.push(o),
+                Kind::Enum(_) => {}
+                _ => return None,
+            }
+        }
+        // A tag: a property every object branch fixes to a string of its own.
+        let tag_of = |o: &Object, name: &str| -> Option<Value> {
+            let p = o.properties.iter().find(|p| p.name == name)?;
+            match &self.schema.node(self.schema.resolve(p.schema)).kind {
+                Kind::Enum(e) if e.values.len() == 1 && e.values[0].is_string() => {
+                    Some(e.values[0].clone())
+                }
+                _ => None,
+            }
+        };
+        for (name, given) in map {
+            let Value::Array(items) = given else { continue };
+            let tags: Option<Vec<Value>> = objects.iter().map(|o| tag_of(o, name)).collect();
+            let Some(tags) = tags.filter(|t| t.len() >= 2) else {
+                continue;
+            };
+            let named: Vec<&Value> = tags.iter().filter(|t| items.contains(t)).collect();
+            if named.len() >= 2 {
+                return Some(format!(
+                    "\"{name}\" naming {} of them: {}",
+                    named.len(),
+                    describe_value(given)
+                ));
+            }
+        }
+        // Externally tagged: every branch an object of one property, or unit variants.
+        if branches.len() < 2 || objects.iter().any(|o| o.properties.len() != 1) {
+            return None;
+        }
+        // The branch each key names, by its index.
+        let variant = |key: &str| {
+            branches
+                .iter()
+                .position(|&b| match &self.schema.node(self.schema.resolve(b)).kind {
+                    Kind::Object(o) => {
+                        o.properties[0].name == key || o.aliases.iter().any(|(a, _)| a == key)
+                    }
+                    Kind::Enum(e) => e.values.iter().any(|v| v.as_str() == Some(key)),
+                    _ => false,
+                })
+        };
+        let mut seen = Vec::new();
+        let mut keys = Vec::new();
+        for key in map.keys() {
+            if let Some(b) = variant(key) {
+                if !seen.contains(&b) {
+                    seen.push(b);
+                    keys.push(format!("\"{key}\""));
+                }
+            }
+        }
+        (keys.len() >= 2).then(|| {
+            format!(
+                "an object with the keys of {} variants: {}",
+                keys.len(),
+                keys.join(", ")
+            )
+        })
     }
 
     fn ambiguous(&self, id: NodeId, why: String) -> Error {
