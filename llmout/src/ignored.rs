@@ -11,14 +11,13 @@
 //! What serde buffers itself (internally tagged and untagged enums, `flatten`) is replayed
 //! from serde's own buffer and cannot be watched, as with `serde_ignored`: a variant skips a
 //! key it does not know out of sight. So an object read into that buffer (through
-//! `deserialize_any`) is noticed too, and the fast path then checks the value against the
-//! schema before taking it.
+//! `deserialize_any`) is noticed, as below.
 //!
 //! It also notices whether an object was read by a visitor that takes any key (a map, a
 //! `Value`, serde's own buffer; asked for by `deserialize_map` or `deserialize_any`). Such a
 //! visitor keeps a key given twice with its last value and says nothing, where a derived
-//! struct's refuses it; the fast path then looks for a repeated key in the text
-//! ([`crate::unique`]).
+//! struct's refuses it; and what serde buffers a variant reads unseen. The fast path then
+//! reads the text's keys against the schema (`recover::keys_fit`).
 
 use std::cell::Cell;
 
@@ -32,12 +31,10 @@ use serde::de::{
 pub(crate) struct Noticed {
     /// A value was ignored.
     pub(crate) ignored: bool,
-    /// An object was read by a visitor that takes any key.
+    /// An object was read by a visitor that takes any key: a map, which keeps a repeated
+    /// key's last value, a `Value`, or serde's own buffer of an internally tagged or
+    /// untagged enum, which a variant then reads skipping keys it does not know, unseen.
     pub(crate) open_object: bool,
-    /// Of which through `deserialize_any`: a `Value`, or serde's own buffer of an
-    /// internally tagged or untagged enum, which a variant then reads ignoring keys it does
-    /// not know, out of sight.
-    pub(crate) buffered: bool,
 }
 
 /// Deserializes a `T` from `de`, and says what it noticed on the way.
@@ -51,7 +48,6 @@ where
         inner: de,
         noticed: &noticed,
         any_key: false,
-        any: false,
     })?;
     Ok((value, noticed.get()))
 }
@@ -62,8 +58,6 @@ struct Watch<'a, X> {
     noticed: &'a Cell<Noticed>,
     /// (A visitor's) asked for by `deserialize_map` or `deserialize_any`.
     any_key: bool,
-    /// (A visitor's) asked for by `deserialize_any`.
-    any: bool,
 }
 
 impl<'a, X> Watch<'a, X> {
@@ -72,7 +66,6 @@ impl<'a, X> Watch<'a, X> {
             inner,
             noticed: self.noticed,
             any_key: false,
-            any: false,
         }
     }
 
@@ -130,7 +123,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<'_, D> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let visitor = Watch {
             any_key: true,
-            any: true,
             ..self.wrap(visitor)
         };
         self.inner.deserialize_any(visitor)
@@ -218,11 +210,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         if self.any_key {
-            let any = self.any;
-            self.notice(|n| {
-                n.open_object = true;
-                n.buffered |= any;
-            });
+            self.notice(|n| n.open_object = true);
         }
         let map = self.wrap(map);
         self.inner.visit_map(map)
@@ -296,7 +284,6 @@ impl<'a, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Watch<'a, A> {
                 inner: variant,
                 noticed: self.noticed,
                 any_key: false,
-                any: false,
             },
         ))
     }

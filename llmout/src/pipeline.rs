@@ -349,13 +349,15 @@ pub(crate) fn from_llm_typed<T: LlmOutput>(raw: &str, options: &Options) -> Vali
     if !crate::cache::is_constrained::<T>() {
         match fast_path::<T>(raw) {
             Fast::Read(value) => return ValidationResult::ok(value, Vec::new()),
-            // Read out of the fast path's sight: taken where recovery would change nothing.
-            Fast::Buffered(value) if raw.len() < LARGE_REPLY => {
-                if fits_as_it_stands(raw, T::compiled_schema(), options) {
+            // Read partly out of the fast path's sight: taken where every key is one the
+            // schema lists where it stands, and none is given twice.
+            Fast::Unseen(value) => {
+                let keep = options.get_keep_unknown_keys().unwrap_or(false);
+                if recover::keys_fit(raw, T::compiled_schema(), keep) {
                     return ValidationResult::ok(value, Vec::new());
                 }
             }
-            Fast::Buffered(_) | Fast::Not => {}
+            Fast::Not => {}
         }
     }
     let schema = T::compiled_schema();
@@ -454,38 +456,29 @@ fn checked_fast_path<T: LlmOutput>(raw: &str, schema: &Schema, options: &Options
     T::deserialize(&value).ok()
 }
 
-/// Whether `raw` is JSON that fits the schema as it is: no change, no violation.
-fn fits_as_it_stands(raw: &str, schema: &Schema, options: &Options) -> bool {
-    unique::value_from_str(raw).is_ok_and(|value| recover::fits_as_is(&value, schema, options))
-}
-
 /// What [`fast_path`] came to.
 enum Fast<T> {
     /// `T`, read with nothing lost.
     Read(T),
-    /// An object was read through serde's own buffer (an internally tagged or untagged
-    /// enum, a `Value`), where a variant skips a key it does not know out of sight: the
-    /// value may have lost a key, and must be checked against the schema.
-    Buffered(T),
-    /// Not JSON as `T` takes it, or something was lost.
+    /// `T`, read partly out of sight: through serde's own buffer (an internally tagged or
+    /// untagged enum, a `Value`), where a variant skips a key it does not know unseen, or
+    /// by a map, which keeps a repeated key's last value. The text's keys are to be
+    /// checked ([`recover::keys_fit`]).
+    Unseen(T),
+    /// Not JSON as `T` takes it, or a key was ignored.
     Not,
 }
 
-/// Deserializes `raw` straight into `T`: [`Fast::Not`] if that fails, any key was ignored,
-/// or a key is given twice in an object that a map or a `Value` read (a derived struct
-/// refuses one).
+/// Deserializes `raw` straight into `T`.
 fn fast_path<T: LlmOutput>(raw: &str) -> Fast<T> {
     let mut de = serde_json::Deserializer::from_str(raw);
     let Ok((value, noticed)) = crate::ignored::deserialize(&mut de) else {
         return Fast::Not;
     };
-    if de.end().is_err()
-        || noticed.ignored
-        || (noticed.open_object && unique::has_repeated_key(raw))
-    {
+    if de.end().is_err() || noticed.ignored {
         Fast::Not
-    } else if noticed.buffered {
-        Fast::Buffered(value)
+    } else if noticed.open_object {
+        Fast::Unseen(value)
     } else {
         Fast::Read(value)
     }

@@ -11,9 +11,9 @@
 //!
 //! [`value_from_str`] builds the value exactly as `Value`'s own `Deserialize` does (the same
 //! calls, the same allocations: a repeated key is found by the insertion `serde_json` makes
-//! anyway), so the fast path costs what `serde_json` costs. [`has_repeated_key`] answers
-//! the same question for a text read some other way (straight into a user's type), with no
-//! value built.
+//! anyway), so the fast path costs what `serde_json` costs. A text read some other way
+//! (straight into a user's type) has its keys read again ([`crate::recover::keys_fit`],
+//! with [`repeats`] here), no value built.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -34,14 +34,6 @@ pub(crate) fn value_from_str(text: &str) -> serde_json::Result<Value> {
 /// [`value_from_str`] on what `reader` gives.
 pub(crate) fn value_from_reader<R: std::io::Read>(reader: R) -> serde_json::Result<Value> {
     serde_json::from_reader::<_, Unique>(reader).map(|u| u.0)
-}
-
-/// Whether `text`, valid JSON, has an object that gives a key twice. (`false` where it is
-/// not valid JSON.)
-pub(crate) fn has_repeated_key(text: &str) -> bool {
-    let mut de = serde_json::Deserializer::from_str(text);
-    // Nested as deep as `serde_json` reads: the text was read into a type already.
-    de.deserialize_any(Scan).unwrap_or(false)
 }
 
 /// A [`Value`] read with repeated keys refused.
@@ -123,77 +115,25 @@ impl<'de> Visitor<'de> for UniqueVisitor {
     }
 }
 
-/// Reads a value and says whether an object in it gives a key twice; builds nothing but
-/// each object's list of keys (borrowed where they need no decoding).
-struct Scan;
-
 /// Objects with at most this many members are checked by comparing their keys pairwise;
 /// larger ones by sorting.
 const PAIRWISE: usize = 16;
 
-impl<'de> DeserializeSeed<'de> for Scan {
-    type Value = bool;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<bool, D::Error> {
-        de.deserialize_any(self)
+/// Whether an object's `keys` hold one twice (they may be reordered).
+pub(crate) fn repeats(keys: &mut [Cow<'_, str>]) -> bool {
+    if keys.len() < 2 {
+        return false;
     }
+    if keys.len() <= PAIRWISE {
+        return (1..keys.len()).any(|i| keys[..i].contains(&keys[i]));
+    }
+    keys.sort_unstable();
+    keys.windows(2).any(|w| w[0] == w[1])
 }
 
-impl<'de> Visitor<'de> for Scan {
-    type Value = bool;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_unit<E>(self) -> Result<bool, E> {
-        Ok(false)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
-        let mut repeated = false;
-        while let Some(r) = seq.next_element_seed(Scan)? {
-            repeated |= r;
-        }
-        Ok(repeated)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-        let mut keys: Vec<Cow<'de, str>> = Vec::new();
-        let mut repeated = false;
-        while let Some(Key(key)) = map.next_key()? {
-            repeated |= map.next_value_seed(Scan)?;
-            keys.push(key);
-        }
-        if repeated || keys.len() < 2 {
-            return Ok(repeated);
-        }
-        if keys.len() <= PAIRWISE {
-            return Ok((1..keys.len()).any(|i| keys[..i].contains(&keys[i])));
-        }
-        keys.sort_unstable();
-        Ok(keys.windows(2).any(|w| w[0] == w[1]))
-    }
+/// An object's key, borrowed from the text where it needs no decoding.
+pub(crate) fn key<'de, D: Deserializer<'de>>(de: D) -> Result<Cow<'de, str>, D::Error> {
+    de::Deserialize::deserialize(de).map(|Key(k)| k)
 }
 
 /// A key, borrowed from the text where it needs no decoding.
@@ -230,6 +170,13 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    /// Whether the typed fast path's key check finds a key given twice (a schema that takes
+    /// any key: nothing else to find).
+    fn has_repeated_key(text: &str) -> bool {
+        let any = crate::schema::Schema::compile(&json!({})).unwrap();
+        !crate::recover::keys_fit(text, &any, true)
+    }
 
     #[test]
     fn a_repeated_key_is_refused_at_any_depth() {
@@ -268,11 +215,6 @@ mod tests {
         assert!(has_repeated_key(&members(7)));
         assert!(!has_repeated_key(&members(40)));
         assert!(value_from_str(&members(7)).is_err());
-    }
-
-    #[test]
-    fn what_is_not_json_has_no_repeated_key() {
-        assert!(!has_repeated_key(r#"{"a": 1, "a": "#));
     }
 
     /// A JSON text whose objects are written member by member, so that keys can repeat, and

@@ -105,7 +105,9 @@ mod coerce;
 mod enums;
 pub(crate) mod items;
 mod keys;
+mod known;
 mod moves;
+pub(crate) use known::keys_fit;
 pub(crate) mod text;
 
 use std::borrow::Cow;
