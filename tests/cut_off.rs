@@ -260,3 +260,37 @@ fn an_object_cut_off_after_prose_keeps_its_records_together() {
         r.warnings
     );
 }
+
+/// Counts, as a word-frequency reply holds them.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, LlmOutput)]
+struct Counts {
+    total: u32,
+    words: BTreeMap<String, u32>,
+}
+
+#[test]
+fn a_reply_cut_off_in_a_number_says_so_at_the_number() {
+    // `12` may have been `123`: kept, as the digits written, and the cut said where it is.
+    let cut = WarningKind::Repaired(RepairKind::Truncated);
+    for (text, path) in [
+        (r#"{"words": {"the": 4}, "total": 12"#, "/total"),
+        (r#"{"total": 9, "words": {"the": 4, "cat": 3"#, "/words/cat"),
+    ] {
+        let r = Counts::from_llm(text);
+        let said: Vec<_> = r
+            .warnings
+            .iter()
+            .map(|w| (w.kind, w.path.as_str(), w.message.as_ref()))
+            .collect();
+        assert_eq!(
+            said,
+            [(
+                cut,
+                path,
+                "the input was cut off here; closed what it left open"
+            )],
+            "{text}"
+        );
+        assert!(r.value.is_some(), "{text}");
+    }
+}

@@ -57,7 +57,9 @@
 //!   `"red, green"`.
 //! * **Truncation.** At the end of input every open string and container is closed; a key with
 //!   no value yet (`{"a": 1, "b` or `{"a": 1, "b":`) is dropped, a literal cut short (`tru`) is
-//!   completed, a number keeps its complete prefix (`1.` is `1`).
+//!   completed, a number keeps its complete prefix (`1.` is `1`). The `Truncated` fix is
+//!   recorded once, at the innermost value the input ended in: at a number the input ends
+//!   in too (`{"n": 12` at `/n`), whose last digits may be what was cut off.
 //! * **Closers.** A closer that does not match the innermost container closes it when an outer
 //!   container of the closer's kind is open; otherwise it is skipped.
 //! * **Text that is not JSON.** Inside a document, words and tokens that cannot be part of it
@@ -279,7 +281,7 @@ impl RepairKind {
             RepairKind::InvalidEscape => "kept an invalid escape as the characters meant",
             RepairKind::ControlCharacter => "kept a raw control character inside a string",
             RepairKind::UnescapedQuote => "kept an unescaped quote inside a string",
-            RepairKind::Truncated => "closed what the truncated input left open",
+            RepairKind::Truncated => "the input was cut off here; closed what it left open",
             RepairKind::MismatchedCloser => "closed a container with a closer of the wrong kind",
             RepairKind::ExtraCloser => "skipped a closer with nothing to close",
             RepairKind::MissingQuote => "inserted a missing quote",

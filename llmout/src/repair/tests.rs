@@ -732,14 +732,18 @@ fn truncation() {
         (r#"{"a": tru"#, json!({"a": true}), "/a"),
         (r#"{"a": nul"#, json!({"a": null}), "/a"),
         (r#"{"a": f"#, json!({"a": false}), "/a"),
-        (r#"{"a": 12"#, json!({"a": 12}), ""),
-        (r#"{"a": 1."#, json!({"a": 1.0}), ""),
+        // Cut off in a number: its last digits may be what was cut, said at the number.
+        (r#"{"a": 12"#, json!({"a": 12}), "/a"),
+        (r#"{"a": 1."#, json!({"a": 1.0}), "/a"),
+        (r#"[1, 2.5"#, json!([1, 2.5]), "/1"),
+        // A number then a space is whole: the cut is the object's.
+        (r#"{"a": 12 "#, json!({"a": 12}), ""),
         (r#"{"a": 1e"#, json!({"a": 1}), "/a"),
         (r#"{"a": -"#, json!({}), "/a"),
         (
             r#"{"a": [1, {"b": [2"#,
             json!({"a": [1, {"b": [2]}]}),
-            "/a/1/b",
+            "/a/1/b/0",
         ),
         // A backslash cut off from what it escaped is dropped with it.
         (r#"["x", "y\"#, json!(["x", "y"]), "/1"),
@@ -756,6 +760,8 @@ fn truncation() {
         let trunc: Vec<_> = repairs.iter().filter(|(k, _)| *k == Truncated).collect();
         assert_eq!(trunc, [&rp(Truncated, path)], "{text}");
     }
+    // A number alone is the whole reply, not one cut off.
+    assert_eq!(fix("12"), (json!(12), vec![]));
     // `1.` is a repaired number as well as a truncated one.
     assert_eq!(kinds(r#"{"a": 1."#), [NumberFormat, Truncated]);
 }

@@ -87,7 +87,7 @@ fn chain_through(t: &str, through: usize) -> Option<(Found, Range<usize>)> {
         Shape::One
     };
     chain.push_calls(following_value_calls(p.value)?);
-    warn_fixes(&mut chain, &p.repairs, shape, 0, 0, false);
+    warn_fixes(&mut chain, &p.repairs, shape, 0, 0, None);
     let mut end = start + len;
     let mut passed = false;
     while let Some(next) = following_calls(t, end, &mut chain) {
@@ -147,14 +147,14 @@ fn first(t: &str, found: &mut Found) -> First {
         let (base, at) = (found.calls.len(), found.warnings.len());
         let value = match envelope(value, found) {
             Ok(()) => {
-                warn_fixes(found, &repairs, Shape::Envelope, base, at, false);
+                warn_fixes(found, &repairs, Shape::Envelope, base, at, None);
                 return First::Envelope(c.range);
             }
             Err(value) => value,
         };
         let shape = Shape::of(&value);
         if value.into_calls(found) {
-            warn_fixes(found, &repairs, shape, base, at, false);
+            warn_fixes(found, &repairs, shape, base, at, None);
             return First::Calls(c.range, at);
         }
     }
@@ -274,6 +274,6 @@ fn following_calls(t: &str, end: usize, found: &mut Found) -> Option<usize> {
     if !value.into_calls(found) {
         return None;
     }
-    warn_fixes(found, &repairs, shape, base, at, false);
+    warn_fixes(found, &repairs, shape, base, at, None);
     Some(end + skip + len)
 }

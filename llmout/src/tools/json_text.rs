@@ -674,7 +674,7 @@ mod tests {
             said(&openai(r#""{\"city\": \"Par""#)),
             [(
                 "/tool_calls/0/arguments/city".into(),
-                "closed what the truncated input left open".into()
+                "the input was cut off here; closed what it left open".into()
             )]
         );
         // No object in it, or no object given: the call has none, and that is said.

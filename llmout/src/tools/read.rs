@@ -211,13 +211,13 @@ pub(crate) fn lenient_with<T>(
             None
         }
         Ok((value, repairs)) => {
-            let unclosed = ending(text, &repairs, end) == Ending::Unclosed;
+            let unclosed = (ending(text, &repairs, end) == Ending::Unclosed).then_some(text);
             let base = format!("/tool_calls/{}{under}", found.calls.len());
             for r in &repairs {
-                let kind = fix_kind(r.kind, unclosed);
+                let (kind, path) = said_as(r.kind, r.path, unclosed);
                 found.warnings.push(Warning::new(
                     WarningKind::Repaired(kind),
-                    format!("{base}{}", r.path),
+                    format!("{base}{path}"),
                     kind.description(),
                 ));
             }
@@ -329,13 +329,21 @@ pub(crate) fn cut_short(text: &str, repairs: &repair::Repairs, end: End) -> bool
     ending(text, repairs, end) == Ending::Cut
 }
 
-/// A fix as said: the parser's `Truncated` is a `MissingCloser` where the text was
-/// `unclosed` ([`Ending::Unclosed`]).
-fn fix_kind(kind: RepairKind, unclosed: bool) -> RepairKind {
-    if unclosed && kind == RepairKind::Truncated {
-        RepairKind::MissingCloser
-    } else {
-        kind
+/// A fix as said, and where: the parser's `Truncated` is a `MissingCloser` where the text
+/// was `unclosed` ([`Ending::Unclosed`], given as the text). The parser says a cut in the
+/// number a text ends in at that number (its last digits may be what was cut); the call's
+/// closer followed it, so the number is whole, and the brackets left open are around it.
+fn said_as<'p>(kind: RepairKind, path: &'p str, unclosed: Option<&str>) -> (RepairKind, &'p str) {
+    match unclosed {
+        Some(text) if kind == RepairKind::Truncated => {
+            let at_number = text.ends_with(|c: char| c.is_ascii_digit());
+            let path = match path.rsplit_once('/') {
+                Some((around, _)) if at_number => around,
+                _ => path,
+            };
+            (RepairKind::MissingCloser, path)
+        }
+        _ => (kind, path),
     }
 }
 
@@ -384,7 +392,8 @@ pub(crate) fn value_calls(text: &str, found: &mut Found, what: &str, end: End) -
             ));
             return None;
         }
-        warn_fixes(found, &repairs, shape, base, at, ended == Ending::Unclosed);
+        let unclosed = (ended == Ending::Unclosed).then_some(text);
+        warn_fixes(found, &repairs, shape, base, at, unclosed);
         return Some(text.len());
     }
     let lead = text.len() - text.trim_start().len();
@@ -427,15 +436,15 @@ impl Shape {
 /// The lenient parser's fixes (`repairs`) to JSON that was read as calls into `found`, its
 /// first call at `base`, said where the calls are (`/tool_calls/3/arguments` for a fix in
 /// the arguments of the fourth call), before the warnings from `at` on (what reading the
-/// calls' arguments changed): a fixed call is never passed on unsaid. With `unclosed`, the
-/// text was [`Ending::Unclosed`].
+/// calls' arguments changed): a fixed call is never passed on unsaid. `unclosed` is the
+/// text where it was [`Ending::Unclosed`].
 pub(crate) fn warn_fixes(
     found: &mut Found,
     repairs: &repair::Repairs,
     shape: Shape,
     base: usize,
     at: usize,
-    unclosed: bool,
+    unclosed: Option<&str>,
 ) {
     let index = |rest: &str| -> Option<(usize, usize)> {
         let rest = rest.strip_prefix('/')?;
@@ -443,7 +452,7 @@ pub(crate) fn warn_fixes(
         Some((rest[..digits].parse().ok()?, digits + 1))
     };
     let warnings = repairs.iter().map(|r| {
-        let path = r.path;
+        let (kind, path) = said_as(r.kind, r.path, unclosed);
         let placed = match shape {
             Shape::One => format!("/tool_calls/{base}{path}"),
             Shape::Items => match index(path) {
@@ -462,7 +471,6 @@ pub(crate) fn warn_fixes(
                 }
             }
         };
-        let kind = fix_kind(r.kind, unclosed);
         Warning::new(WarningKind::Repaired(kind), placed, kind.description())
     });
     let at = at.min(found.warnings.len());
@@ -508,7 +516,7 @@ fn leading_items(text: &str, found: &mut Found) -> usize {
         };
         let (base, at) = (found.calls.len(), found.warnings.len());
         found.push_call(call, notes);
-        warn_fixes(found, &item.repairs, Shape::One, base, at, false);
+        warn_fixes(found, &item.repairs, Shape::One, base, at, None);
         pos += len;
         end = pos;
     }

@@ -883,6 +883,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             }
         }
         self.emit_number(start, negative, fix, int_start..int_end, frac, exp);
+        if ctx != Ctx::Root && self.pos >= b.len() {
+            // The input ends in the number: its last digits may be what was cut off, so the
+            // cut is said here, at the number, not at the container left open around it.
+            self.truncate();
+        }
         Ok(true)
     }
 
