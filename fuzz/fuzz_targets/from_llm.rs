@@ -1,5 +1,6 @@
-//! The whole pipeline on any bytes, into a nested, recursive, enum-bearing type: never
-//! panics; a value or an error, never both or neither.
+//! The whole pipeline on any bytes, into a nested, recursive, enum-bearing type (with an
+//! internally tagged enum and a map, which the fast path reads out of serde's sight and
+//! checks key by key): never panics; a value or an error, never both or neither.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,6 +14,18 @@ struct Node {
     status: Status,
     tags: Vec<String>,
     children: Vec<Node>,
+    #[serde(default)]
+    steps: Vec<Step>,
+    #[serde(default)]
+    counts: std::collections::BTreeMap<String, u32>,
+}
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(dead_code)]
+enum Step {
+    Search { query: String },
+    Finish { answer: String },
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]

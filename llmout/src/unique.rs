@@ -132,12 +132,7 @@ pub(crate) fn repeats(keys: &mut [Cow<'_, str>]) -> bool {
 }
 
 /// An object's key, borrowed from the text where it needs no decoding.
-pub(crate) fn key<'de, D: Deserializer<'de>>(de: D) -> Result<Cow<'de, str>, D::Error> {
-    de::Deserialize::deserialize(de).map(|Key(k)| k)
-}
-
-/// A key, borrowed from the text where it needs no decoding.
-struct Key<'de>(Cow<'de, str>);
+pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
 
 impl<'de> de::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {

@@ -19,10 +19,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::schema::{Additional, Kind, NodeId, Object, Schema};
+use crate::unique::Key;
 
 /// Whether `text`, valid JSON, gives only keys `schema` lists where they stand (or takes:
 /// any key where `keep_unknown` and the schema says nothing) and no key twice in an object.
@@ -271,15 +272,6 @@ impl<'de> Visitor<'de> for Keys<'_> {
             }
         }
         Ok(!crate::unique::repeats(&mut open))
-    }
-}
-
-/// A key, borrowed from the text where it needs no decoding.
-struct Key<'de>(Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        crate::unique::key(de).map(Key)
     }
 }
 
