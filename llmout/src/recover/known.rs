@@ -3,18 +3,19 @@
 //!
 //! serde reads an internally tagged or untagged enum (and a `Value`) from a buffer of its
 //! own, where a variant skips a key it does not know without a word. Where the fast path
-//! notices such a read (`ignored::Noticed::buffered`), or an object a map read (which keeps
-//! a repeated key's last value), [`keys_fit`] reads the text once more, keys only, beside
-//! the schema: an object's key must be one of its properties (exactly: an alias or another
-//! case is recovery's to rename, with a warning), match a `patternProperties` pattern, or be
-//! taken by `additionalProperties`. Through a union it follows the branch the value names:
+//! notices such a read, or an object a map read, which keeps a repeated key's last value
+//! (`ignored::Noticed::open_object` is either), [`keys_fit`] reads the text once more,
+//! keys only, beside the schema: an object's key must be one of its properties (exactly:
+//! an alias or another case is recovery's to rename, with a warning), match a
+//! `patternProperties` pattern, or be taken by `additionalProperties`. Through a union it follows the branch the value names:
 //! the only branch of its kind (an `Option` of a struct), a serde tag given as the object's
 //! first key, or an externally tagged variant's key. Where it cannot tell (a tag written
 //! after other keys, an untagged enum of several objects) it says no, and the reply goes
 //! through recovery, which decides and says what it did.
 //!
-//! No value is built: the keys of each object are held (borrowed where they need no
-//! decoding) to find a repeat, as [`crate::unique::has_repeated_key`] does.
+//! No value is built. Of each object, the keys no property names (a map's, a `Value`'s) are
+//! held, borrowed where they need no decoding, to find one given twice
+//! ([`crate::unique::repeats`]); a struct's own fields given twice serde refuses itself.
 
 use std::borrow::Cow;
 use std::fmt;
