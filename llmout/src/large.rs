@@ -437,14 +437,7 @@ fn read_json(json: &str) -> serde_json::Result<(Value, Vec<Warning>)> {
     }
     let value = serde_json::from_str::<Value>(json)?;
     match crate::repair::parse(json, &pipeline::valid_json_options()) {
-        Ok(parsed) => {
-            let warnings = parsed
-                .repairs
-                .iter()
-                .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
-                .collect();
-            Ok((parsed.value, warnings))
-        }
+        Ok(parsed) => Ok((parsed.value, pipeline::repair_warnings(&parsed.repairs))),
         // (Valid JSON within `serde_json`'s nesting, which the lenient parser reads.)
         Err(_) => Ok((value, Vec::new())),
     }

@@ -1104,16 +1104,17 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
         return Ok((value, warnings));
     }
     match repair::parse(text, &repair_options(options)) {
-        Ok(parsed) => {
-            let warnings = parsed
-                .repairs
-                .iter()
-                .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
-                .collect();
-            Ok((parsed.value, warnings))
-        }
+        Ok(parsed) => Ok((parsed.value, repair_warnings(&parsed.repairs))),
         Err(e) => Err(syntax_error(e, text, options)),
     }
+}
+
+/// A warning for each of the lenient parser's fixes, where it made it.
+pub(crate) fn repair_warnings(repairs: &repair::Repairs) -> Vec<Warning> {
+    repairs
+        .iter()
+        .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
+        .collect()
 }
 
 /// The size from which [`strict_sanitized`] reads the sanitized text a part at a time.
