@@ -273,3 +273,18 @@ fn a_reply_naming_two_variants_is_ambiguous_not_a_pick() {
     let r = Step::from_llm(r#"{"type": ["search"], "query": "q"}"#);
     assert_eq!(r.value, Some(Step::Search { query: "q".into() }));
 }
+
+#[test]
+fn a_tag_no_variant_has_is_an_error_naming_every_tag() {
+    for text in [
+        r#"{"type": "scroll", "query": "q"}"#,
+        r#"{"type": "scroll"}"#,
+    ] {
+        let e = Step::from_llm(text).error.expect(text);
+        assert_eq!(
+            e.to_string(),
+            r#"at /type: expected one of "search", "finish" for "type", found "scroll""#,
+            "{text}"
+        );
+    }
+}

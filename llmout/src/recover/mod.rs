@@ -2291,9 +2291,55 @@ impl Walker<'_> {
                     w.next_cut = w.cut;
                     w.value(Cow::Borrowed(&*v), branches[b], depth)
                 }
-                Err(e) => Err(e),
+                Err(e) => Err(w.at_the_tag(e, branches)),
             }
         })
+    }
+
+    /// A union's error where no branch took the value: where it is at a serde tag (a
+    /// property every object branch fixes to a string of its own), it names every tag, not
+    /// only the one the branch nearest the value fixes (`{"type": "scroll"}` expects one of
+    /// `"search"`, `"click"`, `"finish"`, not `"search"`).
+    fn at_the_tag(&self, e: Error, branches: &[NodeId]) -> Error {
+        if e.kind() != ErrorKind::Mismatch {
+            return e;
+        }
+        let Some(name) = e
+            .path()
+            .strip_prefix(self.path.as_str())
+            .and_then(|rest| rest.strip_prefix('/'))
+            .filter(|rest| !rest.contains('/'))
+        else {
+            return e;
+        };
+        let name = name.replace("~1", "/").replace("~0", "~");
+        let mut tags = Vec::new();
+        for &b in branches {
+            let Kind::Object(o) = &self.schema.node(self.schema.resolve(b)).kind else {
+                continue;
+            };
+            let tag = o.properties.iter().find(|p| p.name == name).and_then(|p| {
+                match &self.schema.node(self.schema.resolve(p.schema)).kind {
+                    Kind::Enum(e) if e.values.len() == 1 && e.values[0].is_string() => {
+                        Some(describe_value(&e.values[0]))
+                    }
+                    _ => None,
+                }
+            });
+            match tag {
+                Some(t) => tags.push(t),
+                None => return e,
+            }
+        }
+        if tags.len() < 2 {
+            return e;
+        }
+        Error::new(
+            e.kind(),
+            e.path(),
+            format!("one of {} for \"{name}\"", tags.join(", ")),
+            e.found(),
+        )
     }
 
     /// Runs `f` in a scope of memoised choices of its own when the value it weighs is
