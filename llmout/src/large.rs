@@ -2129,6 +2129,34 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_no_branch_has_is_the_same_error_item_by_item() {
+        // An adjacently tagged union whose content holds the items: the tag `1` names no
+        // branch, and the error names both tags, read item by item as whole (found by the
+        // fuzzer: the branch decided apart from the items said only its own tag).
+        let schema = json!({"oneOf": [
+            {"type": "object", "properties": {"t": {"const": "a"}, "c": {"type": "object",
+                "properties": {"items": {"type": "array", "items": {"type": "number"}}}}},
+                "required": ["t", "c"]},
+            {"type": "object", "properties": {"t": {"const": "b"}, "c": {"type": "string"}},
+                "required": ["t", "c"]}
+        ]});
+        for raw in [
+            r#"{"t": 1, "c": {"items": [1, 2]}}"#,
+            r#"{t: 1, "c": {"items": [1, 2,]}}"#,
+            r#"{"t": "a", "c": {"items": ["x"]}, "t": 1}"#,
+            r#"{t: 'a', "c": {"items": ["x", 2]}, t: 1}"#,
+        ] {
+            same(raw, &schema, &Options::default());
+            let r = crate::from_llm_with_schema(raw, &schema, &Options::default());
+            assert_eq!(
+                r.error.map(|e| e.to_string()),
+                Some(r#"at /t: expected one of "a", "b" for "t", found 1"#.to_owned()),
+                "{raw}"
+            );
+        }
+    }
+
+    #[test]
     fn a_key_given_twice_is_said_item_by_item_as_whole() {
         let records = json!({"type": "array", "items": {
             "type": "object", "properties": {"id": {"type": "integer"}}}});

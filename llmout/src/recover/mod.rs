@@ -2275,7 +2275,8 @@ impl Walker<'_> {
             if let Some(b) = only {
                 self.wrapped = wrapped;
                 self.next_cut = self.cut;
-                return self.value(v, branches[b], depth);
+                let r = self.value(v, branches[b], depth);
+                return r.map_err(|e| self.at_the_tag(e, branches));
             }
             self.weighs_the_hole();
         }
