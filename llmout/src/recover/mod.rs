@@ -2556,8 +2556,15 @@ impl Walker<'_> {
                 ));
             }
         }
-        // Externally tagged: every branch an object of one property, or unit variants.
-        if branches.len() < 2 || objects.iter().any(|o| o.properties.len() != 1) {
+        // Externally tagged: every branch an object of one property and no other key
+        // (`additionalProperties: false`, as serde's variants are), or unit variants. (An
+        // object of one property that takes other keys holds another branch's key as a
+        // key of its own: no naming.)
+        if branches.len() < 2
+            || objects
+                .iter()
+                .any(|o| o.properties.len() != 1 || o.additional != Additional::Deny)
+        {
             return None;
         }
         // The branch each key names, by its index.

@@ -1186,3 +1186,30 @@ fn text_len_is_about_the_length_of_compact_json_text() {
     );
     assert_eq!(text_len(&v), 37);
 }
+
+#[test]
+fn objects_of_one_property_that_take_other_keys_are_no_tagged_enum() {
+    // Found by the fuzzer: a union of objects of one property each, which take keys they
+    // do not list, is not serde's externally tagged enum. A value with both branches' keys
+    // is recovered by weighing (the first on a tie), and recovering that value again
+    // gives it back: the keys name no variant.
+    let s = schema(json!({"anyOf": [
+        {"type": "object", "properties": {"items": {"type": "array"}}, "required": ["items"]},
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    ]}));
+    let keep = Options::default().keep_unknown_keys(true);
+    let value = json!({"items": ["x"], "a": "y"});
+    let r = recover(value.clone(), &s, &keep).unwrap();
+    assert_eq!(r.value, value);
+    assert_eq!(recover(r.value, &s, &keep).unwrap().value, value);
+    // With `additionalProperties: false` on each, as serde's variants have: two variants
+    // named, ambiguous.
+    let tagged = schema(json!({"oneOf": [
+        {"type": "object", "properties": {"items": {"type": "array"}}, "required": ["items"],
+            "additionalProperties": false},
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+            "additionalProperties": false}
+    ]}));
+    let e = recover(value, &tagged, &keep).unwrap_err();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Ambiguous, ""));
+}
