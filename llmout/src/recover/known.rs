@@ -160,14 +160,8 @@ impl<'s> Keys<'s> {
                 _ => None,
             })
         };
-        // The constant `o` fixes its property `key` to, if it does.
-        let fixed = |o: &'s Object| -> Option<&'s Value> {
-            let p = o.properties.iter().find(|p| p.name == key)?;
-            match self.kind(p.schema) {
-                Kind::Enum(e) if e.values.len() == 1 => Some(&e.values[0]),
-                _ => None,
-            }
-        };
+        // The tag each object branch fixes, if `key` is a tag.
+        let fixed = |o: &Object| super::tag_of(self.schema, o, key);
         if objects().all(|o| fixed(o).is_some()) {
             let given: Value = map.next_value()?;
             let mut named = objects().filter(|o| fixed(o) == Some(&given));

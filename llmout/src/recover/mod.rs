@@ -2319,16 +2319,8 @@ impl Walker<'_> {
             let Kind::Object(o) = &self.schema.node(self.schema.resolve(b)).kind else {
                 continue;
             };
-            let tag = o.properties.iter().find(|p| p.name == name).and_then(|p| {
-                match &self.schema.node(self.schema.resolve(p.schema)).kind {
-                    Kind::Enum(e) if e.values.len() == 1 && e.values[0].is_string() => {
-                        Some(describe_value(&e.values[0]))
-                    }
-                    _ => None,
-                }
-            });
-            match tag {
-                Some(t) => tags.push(t),
+            match tag_of(self.schema, o, &name) {
+                Some(t) => tags.push(describe_value(t)),
                 None => return e,
             }
         }
@@ -2532,22 +2524,16 @@ impl Walker<'_> {
             }
         }
         // A tag: a property every object branch fixes to a string of its own.
-        let tag_of = |o: &Object, name: &str| -> Option<Value> {
-            let p = o.properties.iter().find(|p| p.name == name)?;
-            match &self.schema.node(self.schema.resolve(p.schema)).kind {
-                Kind::Enum(e) if e.values.len() == 1 && e.values[0].is_string() => {
-                    Some(e.values[0].clone())
-                }
-                _ => None,
-            }
-        };
         for (name, given) in map {
             let Value::Array(items) = given else { continue };
-            let tags: Option<Vec<Value>> = objects.iter().map(|o| tag_of(o, name)).collect();
+            let tags: Option<Vec<&Value>> = objects
+                .iter()
+                .map(|o| tag_of(self.schema, o, name))
+                .collect();
             let Some(tags) = tags.filter(|t| t.len() >= 2) else {
                 continue;
             };
-            let named: Vec<&Value> = tags.iter().filter(|t| items.contains(t)).collect();
+            let named: Vec<&&Value> = tags.iter().filter(|t| items.contains(t)).collect();
             if named.len() >= 2 {
                 return Some(format!(
                     "\"{name}\" naming {} of them: {}",
@@ -2605,6 +2591,16 @@ impl Walker<'_> {
             self.schema.describe(id),
             why,
         )
+    }
+}
+
+/// The string the object schema `o` fixes its property `name` to (a serde tag's value), if
+/// it does.
+pub(crate) fn tag_of<'s>(schema: &'s Schema, o: &Object, name: &str) -> Option<&'s Value> {
+    let p = o.properties.iter().find(|p| p.name == name)?;
+    match &schema.node(schema.resolve(p.schema)).kind {
+        Kind::Enum(e) if e.values.len() == 1 && e.values[0].is_string() => Some(&e.values[0]),
+        _ => None,
     }
 }
 
