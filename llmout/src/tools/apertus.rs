@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::family::{Family, Found, Head, Named};
 use super::json_text::{keyed_calls_from_text, Repaired};
-use super::read::{arguments, elements, lenient_with, ArgNotes, End};
+use super::read::{arguments, json_elements, lenient_with, ArgNotes, End};
 use super::stream::window;
 use super::ToolCall;
 
@@ -20,7 +20,7 @@ impl Family for Apertus {
     }
 
     fn read(&self, t: &str, found: &mut Found) {
-        for (whole, body) in elements(t, 0..t.len(), OPEN, CLOSE) {
+        for (whole, body) in json_elements(t, 0..t.len(), OPEN, CLOSE) {
             let inner = t.get(body).unwrap_or_default();
             let read = Repaired::read_as(found);
             let v = match lenient_with(inner, found, "an Apertus call list", (End::Open, ""), read)
@@ -49,6 +49,10 @@ impl Family for Apertus {
 
     fn closers(&self) -> &'static [&'static str] {
         &[CLOSE]
+    }
+
+    fn json_whole(&self) -> bool {
+        true
     }
 
     fn head(&self, v: &str, _start: usize, head: usize) -> Head {

@@ -164,6 +164,14 @@ pub(crate) trait Family: Sync {
         }
     }
 
+    /// Whether a call read whole ([`Head::Whole`]) opens with JSON in whose strings the
+    /// family's markers are text, as its reader finds them (with
+    /// [`json_elements`](super::read::json_elements)): the stream then looks for the closer
+    /// after that JSON.
+    fn json_whole(&self) -> bool {
+        false
+    }
+
     /// Whether this family's marker, which ends at `after` in `t`, opens calls: `Some(false)`
     /// makes it text (the scan for markers goes on past it), `None` says the text ends before
     /// that can be told (only when `complete` is false: `t` is not the whole reply yet). Every

@@ -6,7 +6,7 @@
 use super::family::{Family, Found, Head};
 use super::glm::bare_name;
 use super::longcat::json_head;
-use super::read::{elements, json_block};
+use super::read::{json_block, json_elements};
 use super::ToolCall;
 use serde_json::Map;
 
@@ -24,7 +24,7 @@ impl Family for FunctionCall {
 
     fn read(&self, t: &str, found: &mut Found) {
         for (open, close) in FORMS {
-            for (whole, body) in elements(t, 0..t.len(), open, close) {
+            for (whole, body) in json_elements(t, 0..t.len(), open, close) {
                 let inner = t.get(body.clone()).unwrap_or_default();
                 if inner.trim_start().starts_with(['{', '[']) {
                     json_block(t, whole, body, found);

@@ -7,7 +7,7 @@ use super::invoke::{
     invoke_head, invokes, CLOSERS, NS_FUNCTION_CALLS, NS_FUNCTION_CALLS_CLOSE, OPENERS,
 };
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{closed_by, elements, take_calls, value_calls};
+use super::read::{closed_by, json_elements, take_calls, value_calls};
 
 pub(crate) struct FunctionCalls;
 
@@ -21,7 +21,7 @@ impl Family for FunctionCalls {
             ("<function_calls>", "</function_calls>"),
             (NS_FUNCTION_CALLS, NS_FUNCTION_CALLS_CLOSE),
         ] {
-            for (whole, body) in elements(t, 0..t.len(), open, close) {
+            for (whole, body) in json_elements(t, 0..t.len(), open, close) {
                 let inner = t.get(body.clone()).unwrap_or_default();
                 if inner.contains("invoke name=") {
                     let first = found.taken.len();

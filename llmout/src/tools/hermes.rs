@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::family::{Family, Found, Head, Named};
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{closed_by, elements, take_calls, value_calls};
+use super::read::{closed_by, json_elements, take_calls, value_calls};
 use super::stream::window;
 use super::{glm, qwen_coder};
 
@@ -62,7 +62,7 @@ impl Family for Hermes {
 
 /// Every `<tool_call>` in `t[within]`.
 pub(crate) fn read_within(t: &str, within: Range<usize>, found: &mut Found) {
-    for (whole, body) in elements(t, within.clone(), "<tool_call>", "</tool_call>") {
+    for (whole, body) in json_elements(t, within.clone(), "<tool_call>", "</tool_call>") {
         let inner = t.get(body.clone()).unwrap_or_default();
         let trimmed = inner.trim_start();
         if trimmed.starts_with('[') && starts_pythonic(trimmed) == Some(true) {

@@ -4,7 +4,7 @@
 use super::family::{Family, Found, Head};
 use super::longcat::json_head;
 use super::pythonic::{read_element, starts_pythonic};
-use super::read::{closed_by, elements, take_calls, value_calls};
+use super::read::{closed_by, json_elements, take_calls, value_calls};
 use super::stream::window;
 
 const OPEN: &str = "<|tool_call_start|>";
@@ -18,7 +18,7 @@ impl Family for Lfm2 {
     }
 
     fn read(&self, t: &str, found: &mut Found) {
-        for (whole, body) in elements(t, 0..t.len(), OPEN, CLOSE) {
+        for (whole, body) in json_elements(t, 0..t.len(), OPEN, CLOSE) {
             let inner = t.get(body.clone()).unwrap_or_default();
             if starts_pythonic(inner) == Some(true) {
                 read_element(t, whole, body.clone(), found);

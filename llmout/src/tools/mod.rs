@@ -59,7 +59,11 @@
 //! `<mm:think>`, LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4
 //! `<|channel>`, Hy3 `<think:opensource>`, harmony's `analysis`) is never calls and never
 //! content; a closer with no opener (the opener was in the prompt) makes all before it
-//! reasoning. A tag written inside a quoted string within brackets or parentheses (a JSON or
+//! reasoning. Where a call is JSON (or pythonic calls) between an opener and a closer, the
+//! family's own opener or closer written inside one of its strings (`{"text": "say
+//! </tool_call>"}`) is that string's text: the call ends at the closer after its JSON (a
+//! closer that comes before the JSON closes, outside its strings, still ends it). A tag
+//! written inside a quoted string within brackets or parentheses (a JSON or
 //! Python argument that mentions `<think>`) is that string's text, and so is one inside a
 //! parameter element (`<parameter=content>`, `<arg_value>` and their kin) or anywhere in a
 //! MiniMax M3 call, whose arguments are elements named after them.

@@ -2,7 +2,7 @@
 
 use super::family::{Family, Found, Head};
 use super::pythonic::read_element;
-use super::read::elements;
+use super::read::json_elements;
 use super::stream::window;
 
 pub(crate) struct PythonStart;
@@ -13,7 +13,7 @@ impl Family for PythonStart {
     }
 
     fn read(&self, t: &str, found: &mut Found) {
-        for (whole, body) in elements(t, 0..t.len(), "<|python_start|>", "<|python_end|>") {
+        for (whole, body) in json_elements(t, 0..t.len(), "<|python_start|>", "<|python_end|>") {
             // The calls heading it, as the stream reads them: a list cut off keeps the calls
             // written in full.
             read_element(t, whole, body, found);

@@ -20,19 +20,54 @@ pub(crate) fn elements(
     open: &str,
     close: &str,
 ) -> Vec<(Range<usize>, Range<usize>)> {
+    elements_with(t, within, open, close, false)
+}
+
+/// [`elements`] whose bodies may be JSON: where a body opens with JSON (`{…}` or `[…]`), a
+/// closer or opener written inside one of its strings (`{"text": "say </tool_call>"}`) is
+/// that string's text, and the body runs to the first closer after its values (see
+/// [`json_values_end`]). The stream reads such a body the same way.
+pub(crate) fn json_elements(
+    t: &str,
+    within: Range<usize>,
+    open: &str,
+    close: &str,
+) -> Vec<(Range<usize>, Range<usize>)> {
+    elements_with(t, within, open, close, true)
+}
+
+fn elements_with(
+    t: &str,
+    within: Range<usize>,
+    open: &str,
+    close: &str,
+    json: bool,
+) -> Vec<(Range<usize>, Range<usize>)> {
     let mut out = Vec::new();
     let mut at = within.start;
+    // Bodies that start before this are read as text: a reading of JSON got this far, and
+    // none reads any byte twice.
+    let mut plain_until = within.start;
     while let Some(i) = t.get(at..within.end).and_then(|s| s.find(open)) {
         let start = at + i;
         let body_start = start + open.len();
         let rest = t.get(body_start..within.end).unwrap_or_default();
-        let next_open = rest.find(open).map_or(rest.len(), |j| j);
+        let mut ends = None;
+        if json && body_start >= plain_until {
+            let (values, read) = json_values_end(rest, [open, close]);
+            plain_until = body_start + read;
+            // The closer after the values, before the next opener.
+            ends = values.and_then(|e| match closer_in(&rest[e..], open, close) {
+                (j, k, true) => Some((body_start + e + j, body_start + e + k)),
+                _ => None,
+            });
+        }
         // The closer is looked for only before the next opener: every byte is read a bounded
         // number of times, however many elements lack their closer.
-        let (body_end, end) = match rest.get(..next_open).and_then(|r| r.find(close)) {
-            Some(j) => (body_start + j, body_start + j + close.len()),
-            None => (body_start + next_open, body_start + next_open),
-        };
+        let (body_end, end) = ends.unwrap_or_else(|| {
+            let (j, k, _) = closer_in(rest, open, close);
+            (body_start + j, body_start + k)
+        });
         out.push((start..end, body_start..body_end));
         if end <= at {
             break;
@@ -40,6 +75,118 @@ pub(crate) fn elements(
         at = end;
     }
     out
+}
+
+/// Where the body `rest` ends: at the first `close` before the next `open` (its start and
+/// end, and true), or, with no closer, at that opener or the end of `rest` (false).
+fn closer_in(rest: &str, open: &str, close: &str) -> (usize, usize, bool) {
+    let next_open = rest.find(open).unwrap_or(rest.len());
+    match rest[..next_open].find(close) {
+        Some(j) => (j, j + close.len(), true),
+        None => (next_open, next_open, false),
+    }
+}
+
+/// Where the JSON values that `rest` opens with end (after white space, `{…}` or `[…]`,
+/// several separated by white space, `;` or `,`), read with JSON's strings: the offset past
+/// the last value, and how far the reading went. `None` where `rest` opens with no bracket,
+/// where its first value does not close, or where one of `markers` comes outside a string
+/// before it closes (the marker then ends the body, as it does where no JSON is read: a
+/// bracket left open before a closer was forgotten). A marker inside a string is text.
+fn json_values_end(rest: &str, markers: [&str; 2]) -> (Option<usize>, usize) {
+    let mut scan = JsonValues::default();
+    let end = scan.read(rest, &markers, true).flatten();
+    (end, scan.at)
+}
+
+/// [`json_values_end`] on text that is still arriving (the stream's reading of a call read
+/// whole): each call reads only what was added since the last.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct JsonValues {
+    at: usize,
+    in_value: bool,
+    depth: usize,
+    in_str: bool,
+    esc: bool,
+    last: Option<usize>,
+}
+
+impl JsonValues {
+    /// Reads `rest` (grown since the last call) from where it stopped: `Some` once the end
+    /// of the values is known (`Some(None)`: no values to go by), `None` while it waits for
+    /// more text (never when `complete`, the text being all there is). A marker that may
+    /// be cut at the end of `rest` is waited for.
+    pub(crate) fn read(
+        &mut self,
+        rest: &str,
+        markers: &[&str],
+        complete: bool,
+    ) -> Option<Option<usize>> {
+        let b = rest.as_bytes();
+        let longest = markers.iter().map(|m| m.len()).max().unwrap_or(0);
+        loop {
+            if !self.in_value {
+                while b.get(self.at).is_some_and(|&c| {
+                    c.is_ascii_whitespace() || (self.last.is_some() && matches!(c, b';' | b','))
+                }) {
+                    self.at += 1;
+                }
+                match b.get(self.at) {
+                    None if !complete => return None,
+                    Some(b'{' | b'[') => {
+                        self.in_value = true;
+                        self.depth = 0;
+                    }
+                    _ => return Some(self.last),
+                }
+            }
+            loop {
+                let i = self.at;
+                let Some(&c) = b.get(i) else {
+                    return if complete { Some(self.last) } else { None };
+                };
+                if self.in_str {
+                    match (self.esc, c) {
+                        (true, _) => self.esc = false,
+                        (false, b'\\') => self.esc = true,
+                        (false, b'"') => self.in_str = false,
+                        _ => {}
+                    }
+                    self.at += 1;
+                    continue;
+                }
+                let tail = &b[i..];
+                if !complete
+                    && tail.len() < longest
+                    && markers
+                        .iter()
+                        .any(|m| m.len() > tail.len() && m.as_bytes().starts_with(tail))
+                {
+                    return None;
+                }
+                if markers
+                    .iter()
+                    .any(|m| !m.is_empty() && tail.starts_with(m.as_bytes()))
+                {
+                    return Some(self.last);
+                }
+                self.at += 1;
+                match c {
+                    b'"' => self.in_str = true,
+                    b'{' | b'[' => self.depth += 1,
+                    b'}' | b']' => {
+                        self.depth = self.depth.saturating_sub(1);
+                        if self.depth == 0 {
+                            self.in_value = false;
+                            self.last = Some(self.at);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }
 
 /// A parameter's text as a value: JSON when it is JSON (a number only as JSON writes it back),
@@ -776,7 +923,9 @@ pub(crate) fn after_marker_json(t: &str, marker: &str, close: Option<&str>, foun
 }
 
 /// The blocks after each `marker`, up to `close` (included) when given and found, else to the
-/// end of the text: each block whole and its body.
+/// end of the text: each block whole and its body. Where the block opens with JSON, its
+/// closer is the first after the JSON's values: one inside their strings is their text (see
+/// [`json_values_end`]).
 pub(crate) fn marker_blocks(
     t: &str,
     marker: &str,
@@ -784,11 +933,24 @@ pub(crate) fn marker_blocks(
 ) -> Vec<(Range<usize>, Range<usize>)> {
     let mut out = Vec::new();
     let mut at = 0;
+    // As in `elements_with`: bodies that start before this are read as text.
+    let mut plain_until = 0;
     while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
         let start = at + i;
         let body_start = start + marker.len();
         let rest = t.get(body_start..).unwrap_or_default();
-        let (body_end, end) = match close.and_then(|c| rest.find(c).map(|j| (j, j + c.len()))) {
+        // A closer inside a string of the JSON the body opens with is that string's text.
+        let from = match close {
+            Some(c) if body_start >= plain_until => {
+                let (values, read) = json_values_end(rest, [c, ""]);
+                plain_until = body_start + read;
+                values.filter(|&e| rest[e..].contains(c)).unwrap_or(0)
+            }
+            _ => 0,
+        };
+        let (body_end, end) = match close
+            .and_then(|c| rest[from..].find(c).map(|j| (from + j, from + j + c.len())))
+        {
             Some((j, e)) => (body_start + j, body_start + e),
             None => (t.len(), t.len()),
         };
@@ -836,7 +998,7 @@ pub(crate) fn json_block(t: &str, whole: Range<usize>, body: Range<usize>, found
 /// JSON calls between `open` and `close` (the closer optional, the element then running to the
 /// next opener): each element whose JSON gives calls is taken; one cut off is content.
 pub(crate) fn tagged_json(t: &str, open: &str, close: &str, found: &mut Found) {
-    for (whole, body) in elements(t, 0..t.len(), open, close) {
+    for (whole, body) in json_elements(t, 0..t.len(), open, close) {
         let inner = t.get(body.clone()).unwrap_or_default();
         let end = closed_by(&whole, &body);
         take_calls(

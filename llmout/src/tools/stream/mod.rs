@@ -69,7 +69,7 @@ use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named
 use super::fenced::LaterFences;
 use super::json;
 use super::params::{ParamHead, ParamStyle};
-use super::read::{arguments, calls_from_json, cut_short, End};
+use super::read::{arguments, calls_from_json, cut_short, End, JsonValues};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
 use crate::repair::{self, RepairOptions};
 use crate::stream::{FieldState, Partial, ValueScan};
@@ -206,8 +206,14 @@ enum Phase {
     Params(Box<Params>),
     /// Pythonic calls: `name(args)`, each up to its matching `)`.
     Python(PyList),
-    /// A call read with the family's reader once its closer arrives.
-    Whole { call: Option<Named>, start: usize },
+    /// A call read with the family's reader once its closer arrives; where the family's
+    /// calls open with JSON, the closer after it (`json` reads it from `body`).
+    Whole {
+        call: Option<Named>,
+        start: usize,
+        body: usize,
+        json: Option<JsonValues>,
+    },
     /// After a call: its closer, which may not come.
     Close,
     /// Text the live view does not follow, from `from` up to the call's closer or the next
@@ -598,21 +604,33 @@ impl Live {
                     false
                 }
             },
-            Phase::Whole { call, start } => match family.whole_end(v, start, self.pos) {
-                Ok(end) => {
-                    let mut found = Found::default();
-                    family.read(&v[start..end], &mut found);
-                    self.calls.extend(found.calls);
-                    self.pos = end;
-                    self.phase = Phase::Seek;
-                    true
+            Phase::Whole {
+                call,
+                start,
+                body,
+                mut json,
+            } => {
+                if let Some(scan) = &mut json {
+                    let markers = [family.openers(), family.closers()].concat();
+                    match scan.read(&v[body..], &markers, false) {
+                        None => {
+                            self.phase = Phase::Whole {
+                                call,
+                                start,
+                                body,
+                                json,
+                            };
+                            return false;
+                        }
+                        // The closer is looked for after the JSON (or, with none to go by,
+                        // from the body's start).
+                        Some(end) => {
+                            self.pos = self.pos.max(body + end.unwrap_or(0));
+                        }
+                    }
                 }
-                Err(resume) => {
-                    self.pos = resume;
-                    self.phase = Phase::Whole { call, start };
-                    false
-                }
-            },
+                self.whole(family, v, call, start, body)
+            }
             Phase::Close => {
                 // The call's closer, if it comes before the next call.
                 let rest = v[self.pos..].trim_start();
@@ -694,6 +712,38 @@ impl Live {
         }
     }
 
+    /// A call read whole, opened at `start` (its body at `body`): read with the family's
+    /// reader once its closer, searched from `Live::pos`, has come.
+    fn whole(
+        &mut self,
+        family: &'static dyn Family,
+        v: &str,
+        call: Option<Named>,
+        start: usize,
+        body: usize,
+    ) -> bool {
+        match family.whole_end(v, start, self.pos) {
+            Ok(end) => {
+                let mut found = Found::default();
+                family.read(&v[start..end], &mut found);
+                self.calls.extend(found.calls);
+                self.pos = end;
+                self.phase = Phase::Seek;
+                true
+            }
+            Err(resume) => {
+                self.pos = resume;
+                self.phase = Phase::Whole {
+                    call,
+                    start,
+                    body,
+                    json: None,
+                };
+                false
+            }
+        }
+    }
+
     fn start_body(&mut self, at: usize) {
         self.pos = at;
         self.phase = Phase::Body {
@@ -739,7 +789,12 @@ impl Live {
             }
             Head::Whole(call) => {
                 self.pos = head;
-                self.phase = Phase::Whole { call, start };
+                self.phase = Phase::Whole {
+                    call,
+                    start,
+                    body: head,
+                    json: family.json_whole().then(JsonValues::default),
+                };
             }
             Head::Skip(at) => {
                 self.pos = at;
