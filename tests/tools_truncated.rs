@@ -105,6 +105,9 @@ fn arguments_cut_off_inside_a_string_at_a_brace_are_no_call() {
         "<|tool_call>call:search{q:<|\"|>a {b}",
         "<start_function_call>call:search{q:<escape>a {b}",
         "<｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n``",
+        // With no marker: a bare call, and one after prose.
+        "{\"name\": \"search\", \"arguments\": {\"q\": \"a {b}}",
+        "Searching. {\"name\": \"search\", \"arguments\": {\"q\": \"a {b}}}",
     ] {
         let r = parse(reply);
         assert_eq!(r.tool_calls, [], "{reply}");

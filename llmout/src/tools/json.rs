@@ -11,7 +11,7 @@ use super::family::Found;
 use super::fenced::LaterFences;
 use super::json_text::{self, Repaired};
 use super::pythonic::pythonic_reply;
-use super::read::{call_from_json, warn_fixes, ArgNotes, Shape};
+use super::read::{call_from_json, cut_short, warn_fixes, ArgNotes, End, Shape};
 use super::ToolCall;
 use crate::extract;
 use crate::repair::{self, RepairKind, RepairOptions};
@@ -137,7 +137,9 @@ fn first(t: &str, found: &mut Found) -> First {
         let Ok((value, repairs)) = read(c.text) else {
             continue;
         };
-        if repairs.iter().any(|r| r.kind == RepairKind::Truncated) {
+        // Cut off (a string left open included, though the repair ended it at a brace in
+        // it), as in every family: no call.
+        if cut_short(c.text, &repairs, End::Open) {
             if looks_like_calls(&value) && !warned {
                 cut_off(found);
                 warned = true;
