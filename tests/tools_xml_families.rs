@@ -272,3 +272,51 @@ fn minimax_m3_white_space_between_the_token_and_its_tag() {
     );
     streams_like_parse(&reply);
 }
+
+/// A JSON object written in place of the parameters is the call's arguments, in every family
+/// that writes calls as elements; the fixes it needed are said at the call's arguments.
+#[test]
+fn a_json_object_in_place_of_the_parameters_is_the_arguments() {
+    let calls = [
+        "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n{ARGS}\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        "<minimax:tool_call>\n<invoke name=\"get_weather\">\n{ARGS}\n</invoke>\n</minimax:tool_call>",
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"get_weather\">{ARGS}</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+        "<seed:tool_call><function=get_weather>{ARGS}</function></seed:tool_call>",
+    ];
+    for form in calls {
+        let reply = format!(
+            "Checking.\n\n{}",
+            form.replace("{ARGS}", r#"{"city": "Beijing", "days": [1, 2]}"#)
+        );
+        let r = parse(&reply);
+        assert_eq!(r.content.as_deref(), Some("Checking."), "{reply}");
+        assert_eq!(
+            r.tool_calls,
+            [call(
+                None,
+                "get_weather",
+                json!({"city": "Beijing", "days": [1, 2]})
+            )],
+            "{reply}"
+        );
+        assert_eq!(r.warnings, [], "{reply}");
+        streams_like_parse(&reply);
+
+        let reply = form.replace("{ARGS}", "{city: 'Beijing',}");
+        let r = parse(&reply);
+        assert_eq!(
+            r.tool_calls,
+            [call(None, "get_weather", json!({"city": "Beijing"}))],
+            "{reply}"
+        );
+        let said: Vec<&str> = r.warnings.iter().map(|w| w.path.as_str()).collect();
+        // The key quoted, the value's quotes, the trailing comma.
+        let args = "/tool_calls/0/arguments";
+        assert_eq!(
+            said,
+            [args, "/tool_calls/0/arguments/city", args],
+            "{reply}"
+        );
+        streams_like_parse(&reply);
+    }
+}

@@ -1,7 +1,8 @@
 //! DeepSeek V3.2 and V4 (DSML): `<｜DSML｜function_calls>` (V3.2) or `<｜DSML｜tool_calls>`
 //! (V4) around `<｜DSML｜invoke name="f">` calls whose parameters are
 //! `<｜DSML｜parameter name="p" string="true|false">v</｜DSML｜parameter>`: text when
-//! `string="true"`, JSON otherwise.
+//! `string="true"`, JSON otherwise. A JSON object written in place of the parameters is the
+//! call's arguments.
 
 use super::params::{CallSyntax, ParamName, ParamStyle};
 use super::xml_calls::XmlCalls;

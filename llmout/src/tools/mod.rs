@@ -46,7 +46,9 @@
 //! call with none and a warning saying so; the fixes a call's own JSON needed are warned of
 //! at the call, whatever the family; a text parameter value becomes
 //! JSON when it parses as JSON (a number only where JSON writes it back the same: `1.10`
-//! and `1e5` stay the text, a version or a code as likely), a string otherwise; a call cut off (its JSON unfinished, a
+//! and `1e5` stay the text, a version or a code as likely), a string otherwise; a JSON object
+//! written in place of a call's parameter elements (DSML, MiniMax M2, Step-3, MiniCPM,
+//! Seed-OSS) is its arguments; a call cut off (its JSON unfinished, a
 //! string in it left open included, even where a brace inside that string could close the
 //! object; its closer never written at the end of the reply) is not a call (but one whose
 //! closer was written, its JSON whole but for a bracket left open, is a call, the bracket

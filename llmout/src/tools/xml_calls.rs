@@ -54,11 +54,19 @@ impl Family for XmlCalls {
         if self.wrappers.iter().any(|(open, _)| opener == *open) {
             return Head::Seek(head);
         }
-        match name_at(self.call.name, window(v, head)) {
-            Some((name, after, _)) => {
-                Head::Params(Named::new(name, None), self.call.style, head + after)
-            }
+        let Some((name, after, _)) = name_at(self.call.name, window(v, head)) else {
+            return Head::Wait;
+        };
+        // A JSON object in place of the parameters is the arguments (see `read_calls`).
+        let rest = window(v, head + after);
+        let body = rest.trim_start();
+        match body.as_bytes().first() {
             None => Head::Wait,
+            Some(b'{') => Head::Args(
+                Named::new(name, None),
+                head + after + rest.len() - body.len(),
+            ),
+            Some(_) => Head::Params(Named::new(name, None), self.call.style, head + after),
         }
     }
 }
