@@ -153,6 +153,16 @@ fn no_invent_applies_every_rule_that_reinterprets_what_the_model_wrote() {
             r#"{"title": "Fix", "score": 4, "approved": true, "tags": "[\"auth\"]", "verdict": "NeedsReview"}"#,
             &["/tags: decoded a JSON document given as a string"],
         ),
+        // one escaped once more, as a model copies JSON it was given inside a string; and
+        // one that needed fixes, said with it
+        (
+            r#"{"title": "Fix", "score": 4, "approved": true, "tags": "[\\\"auth\\\"]", "verdict": "NeedsReview"}"#,
+            &["/tags: decoded a JSON document given as a string, which needed fixes: took off a level of escaping"],
+        ),
+        (
+            r#"{"title": "Fix", "score": 4, "approved": true, "tags": "['auth',]", "verdict": "NeedsReview"}"#,
+            &["/tags: decoded a JSON document given as a string, which needed fixes: read a string in non-JSON quotes; removed a trailing comma"],
+        ),
     ] {
         let r = Review::from_llm_with(reply, &no_invent());
         assert_eq!(r.value, Some(review()), "{reply}");

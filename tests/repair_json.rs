@@ -212,6 +212,15 @@ fn a_document_escaped_as_a_whole_is_unescaped() {
         agree(r#"\"plain words\""#),
         Ok(r#""plain words""#.to_owned())
     );
+    // An array of objects, and arrays within arrays: the quote after every opening bracket.
+    assert_eq!(
+        agree(r#"[{\"id\": \"1\", \"path\": \"C:\\\\tmp\"}, {\"id\": \"2\"}]"#),
+        Ok(r#"[{"id":"1","path":"C:\\tmp"},{"id":"2"}]"#.to_owned())
+    );
+    assert_eq!(
+        agree(r#"[ [{\"a\": [\"b\"]}] ]"#),
+        Ok(r#"[[{"a":["b"]}]]"#.to_owned())
+    );
 }
 
 #[test]

@@ -206,3 +206,52 @@ fn a_parameters_text_keeps_its_form() {
         )]
     );
 }
+
+/// A parameter whose text is JSON escaped once more (`[{\"id\": \"1\"}]`, as a model writes
+/// JSON it read inside a string) stays that text where no schema asks for more; against an
+/// array of objects it is unescaped and read, and the warning says so. Before, the quotes
+/// after a bracket were skipped as text and the items came out empty.
+#[test]
+fn a_parameter_of_escaped_json_is_unescaped_for_its_schema() {
+    let todo: Vec<ToolDef> = serde_json::from_value(json!([{
+        "name": "todo_write",
+        "parameters": {
+            "type": "object",
+            "properties": {"todos": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "task": {"type": "string"}},
+                "required": ["id", "task"]
+            }}},
+            "required": ["todos"]
+        }
+    }]))
+    .unwrap();
+    let escaped = r#"[{\"id\": \"1\", \"task\": \"Check C:\\\\tmp\"}, {\"id\": \"2\", \"task\": \"Report\"}]"#;
+    let reply = format!(
+        "<tool_call>todo_write<arg_key>todos</arg_key><arg_value>{escaped}</arg_value></tool_call>"
+    );
+    assert_eq!(
+        llmout::tools::parse(&reply).tool_calls,
+        [call(None, "todo_write", json!({ "todos": escaped }))]
+    );
+    let r = parse_with_tools(&reply, &todo);
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "todo_write",
+            json!({"todos": [{"id": "1", "task": "Check C:\\tmp"}, {"id": "2", "task": "Report"}]})
+        )]
+    );
+    let said: Vec<(WarningKind, &str, &str)> = (r.warnings.iter())
+        .map(|w| (w.kind, w.path.as_str(), &*w.message))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            WarningKind::Coerced,
+            "/tool_calls/0/arguments/todos",
+            "decoded a JSON document given as a string, which needed fixes: took off a level of escaping"
+        )]
+    );
+}

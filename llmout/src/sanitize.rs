@@ -25,17 +25,19 @@ use crate::pointer_push;
 /// A whole document escaped once more, as when JSON is pasted from inside a string literal:
 /// `{\"a\": \"b\"}` or `\"text\"`. Returns the document with that one level of escaping
 /// taken off (`\"` is `"`, `\\` is `\`, `\n` a line break), or `None` when the text does not
-/// start that way: a backslash and a quote, first or right after the opening bracket.
+/// start that way: a backslash and a quote, first or right after the opening brackets
+/// (`[{\"id\": 1}]`, an array of objects, as much as `{\"id\": 1}`).
 ///
 /// ```
 /// use llmout::advanced::sanitize::escaped_document;
 /// assert_eq!(escaped_document(r#"{\"a\": \"say \\"hi\\"\"}"#).unwrap(), r#"{"a": "say \"hi\""}"#);
+/// assert_eq!(escaped_document(r#"[{\"id\": 1}]"#).unwrap(), r#"[{"id": 1}]"#);
 /// assert_eq!(escaped_document(r#"{"a": "\"quoted\""}"#), None);
 /// ```
 pub fn escaped_document(text: &str) -> Option<String> {
-    let t = text.trim_start();
-    let after_bracket = t.strip_prefix(['{', '[']).map(str::trim_start);
-    if !(t.starts_with("\\\"") || after_bracket.is_some_and(|r| r.starts_with("\\\""))) {
+    let after_brackets =
+        text.trim_start_matches(|c: char| c == '{' || c == '[' || c.is_whitespace());
+    if !after_brackets.starts_with("\\\"") {
         return None;
     }
     let mut out = String::with_capacity(text.len());

@@ -1049,13 +1049,32 @@ impl Walker<'_> {
         if !(t.starts_with('{') || t.starts_with('[')) || self.in_document > 0 {
             return Ok(v);
         }
-        match crate::repair::parse(t, &crate::repair::RepairOptions::default()) {
+        // A document escaped once more (`[{\"id\": 1}]`, as a model writes JSON it was given
+        // inside a string) is unescaped first, as the pipeline does with a whole reply.
+        let unescaped = crate::sanitize::escaped_document(t);
+        let text = unescaped.as_deref().unwrap_or(t);
+        match crate::repair::parse(text, &crate::repair::RepairOptions::default()) {
             Ok(parsed) if wanted(&parsed.value) => {
-                self.change(
-                    WarningKind::Coerced,
-                    1,
-                    "decoded a JSON document given as a string".to_owned(),
-                )?;
+                // What reading it changed is said with it: a text skipped is data left out.
+                let mut said: Vec<&str> = Vec::new();
+                if unescaped.is_some() {
+                    said.push("took off a level of escaping");
+                }
+                for r in parsed.repairs.iter() {
+                    if !said.contains(&r.kind.description()) {
+                        said.push(r.kind.description());
+                    }
+                }
+                let message = if said.is_empty() {
+                    "decoded a JSON document given as a string".to_owned()
+                } else {
+                    format!(
+                        "decoded a JSON document given as a string, which needed fixes: {}",
+                        said.join("; ")
+                    )
+                };
+                let cost = u32::try_from(said.len()).unwrap_or(u32::MAX);
+                self.change(WarningKind::Coerced, cost.saturating_add(1), message)?;
                 Ok(Cow::Owned(parsed.value))
             }
             _ => Ok(v),
