@@ -75,15 +75,30 @@ impl Args {
     /// JSON, never made a value). Nothing is put, and `name` comes back, when the literal was
     /// cut off.
     pub(crate) fn insert_literal(&mut self, name: String, text: &str) -> Result<(), String> {
+        self.insert_read(name, text, Reading::Lenient)
+    }
+
+    /// The pythonic argument `name=text`: a Python literal, read with nothing changed but
+    /// what Python writes otherwise than JSON ([`python_syntax`]); anything else (a
+    /// bytes literal, a name, quotes that do not pair, a bracket too many, a number JSON
+    /// cannot hold, a value cut off) is the text the model wrote, as a parameter's text is:
+    /// nothing is guessed from it.
+    pub(crate) fn insert_python(&mut self, name: String, text: &str) {
+        if let Err(name) = self.insert_read(name, text, Reading::Python) {
+            self.insert_string(name, text);
+        }
+    }
+
+    fn insert_read(&mut self, name: String, text: &str, reading: Reading) -> Result<(), String> {
         match self {
-            Args::Map(m) => match literal_value(text) {
+            Args::Map(m) => match literal_value(text, reading) {
                 Some(v) => {
                     m.insert(name, v);
                     Ok(())
                 }
                 None => Err(name),
             },
-            Args::Text(_) if text.len() < LARGE_LITERAL => match literal_value(text) {
+            Args::Text(_) if text.len() < LARGE_LITERAL => match literal_value(text, reading) {
                 Some(v) => {
                     self.insert_value(name, v);
                     Ok(())
@@ -91,20 +106,12 @@ impl Args {
                 None => Err(name),
             },
             Args::Text(w) => match repair::to_value_text(text, &RepairOptions::default()) {
-                Ok(p) if !truncated(&p.repairs) => {
+                Ok(p) if reading.takes(&p.repairs) => {
                     w.member(&name, |json| put_json(json, p.json));
                     Ok(())
                 }
                 _ => Err(name),
             },
-        }
-    }
-
-    /// The pythonic argument `name=text`: a Python literal ([`insert_literal`](Self::insert_literal)),
-    /// or where it was cut off, the string it stands as.
-    pub(crate) fn insert_python(&mut self, name: String, text: &str) {
-        if let Err(name) = self.insert_literal(name, text) {
-            self.insert_string(name, text);
         }
     }
 
@@ -218,11 +225,46 @@ fn put_json(json: &mut String, mut value: String) {
     }
 }
 
+/// How a literal is read.
+#[derive(Clone, Copy)]
+enum Reading {
+    /// With any fix but the close of what was cut off.
+    Lenient,
+    /// As Python writes it: only its quotes and literals read as JSON's.
+    Python,
+}
+
+impl Reading {
+    /// Whether a reading that made `repairs` is taken.
+    fn takes(self, repairs: &repair::Repairs) -> bool {
+        match self {
+            Reading::Lenient => !truncated(repairs),
+            Reading::Python => python_syntax(repairs),
+        }
+    }
+}
+
+/// Whether every fix the parser made is Python's own syntax read as JSON: its quotes and
+/// literals (`'a'`, `True`, `None`), a trailing comma, a tuple or a set read as an array.
+fn python_syntax(repairs: &repair::Repairs) -> bool {
+    repairs.iter().all(|r| {
+        matches!(
+            r.kind,
+            RepairKind::QuoteStyle
+                | RepairKind::Literal
+                | RepairKind::TrailingComma
+                | RepairKind::Tuple
+                | RepairKind::Set
+        )
+    })
+}
+
 /// A JSON or Python literal, read leniently (the parser knows single quotes and
-/// `True`/`False`/`None`); `None` when it was cut off.
-fn literal_value(text: &str) -> Option<Value> {
+/// `True`/`False`/`None`); `None` when `reading` does not take what the parser did (it was
+/// cut off, or for a Python literal, any fix Python's own syntax does not explain).
+fn literal_value(text: &str, reading: Reading) -> Option<Value> {
     let p = repair::parse(text, &RepairOptions::default()).ok()?;
-    (!truncated(&p.repairs)).then_some(p.value)
+    reading.takes(&p.repairs).then_some(p.value)
 }
 
 /// Whether the parser had to close what was cut off.

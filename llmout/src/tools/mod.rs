@@ -94,7 +94,9 @@
 //! Pythonic calls (`[get_weather(city='Paris'), now()]`, Llama 3.2 and 4) are read when they
 //! are the whole reply, inside `<|python_start|>…<|python_end|>`, or after UI-TARS `Action:`
 //! (where `Thought:` is content); argument values are Python literals (`True`, `None`,
-//! `'single quotes'`, lists, dicts).
+//! `'single quotes'`, lists, dicts, tuples, sets, trailing commas), and a value that is no
+//! literal JSON can hold (`b'z'`, a name, `1e999`, quotes that do not pair) is the text
+//! written, as a parameter's text is.
 //!
 //! **Layout.** Each family is a module of its own (`hermes`, `deepseek`, `harmony`, …) that
 //! implements one small trait: its markers, how it reads a whole reply, and how a call of it
