@@ -118,11 +118,12 @@ fn llama_python_tag_json_and_pythonic() {
         ]
     );
     streams_like_parse(reply);
-    // Cut off inside a pythonic call: no call, the text kept.
+    // Cut off inside a pythonic call: no call, the text kept as written, its marker too
+    // (it marked no call), as every family keeps a call cut off.
     let cut = "<|python_tag|>get_weather(city=\"San Fra";
     let r = parse(cut);
     assert!(r.tool_calls.is_empty());
-    assert_eq!(r.content.as_deref(), Some("get_weather(city=\"San Fra"));
+    assert_eq!(r.content.as_deref(), Some(cut));
     streams_like_parse(cut);
 }
 
@@ -179,4 +180,29 @@ fn gemma_arguments_in_other_spellings() {
     streams_like_parse(reply);
     let cut = "<|tool_call>call:find_flights{origin='LH";
     assert!(parse(cut).tool_calls.is_empty());
+}
+
+/// Where a family's markers mark no call that can be read (a section with a name and no
+/// call inside, a call begun and cut off, a call that is no JSON), the reply is content as it
+/// was written, the markers too: text that is no call is content, every byte of it.
+#[test]
+fn markers_that_mark_no_call_stay_in_the_content() {
+    for reply in [
+        "Let me look that up.<｜tool▁calls▁begin｜>get_weather",
+        "<｜tool▁calls▁begin｜>foo<｜tool▁sep｜>{\"x\":1}<｜tool▁calls▁end｜>",
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>notfunction<｜tool▁sep｜>test\n```json\n{\"x\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        "Help. <|tool_calls_section_begin|>no call here<|tool_calls_section_end|>",
+        "On it. <|python_tag|> then nothing",
+    ] {
+        let r = parse(reply);
+        assert_eq!(r.tool_calls, [], "{reply}");
+        assert_eq!(r.content.as_deref(), Some(reply), "{reply}");
+        streams_like_parse(reply);
+    }
+    // With a call read, the section's markers go with it.
+    let reply = "Hi <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ls<｜tool▁sep｜>{\"d\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜> bye";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "ls", json!({"d": 1}))]);
+    assert_eq!(r.content.as_deref(), Some("Hi  bye"));
+    streams_like_parse(reply);
 }

@@ -20,6 +20,7 @@ impl Family for DeepSeek {
     }
 
     fn read(&self, t: &str, found: &mut Found) {
+        let before = found.calls.len();
         for (whole, body) in elements(t, 0..t.len(), CALL_BEGIN, CALL_END) {
             let end = closed_by(&whole, &body);
             let inner = t.get(body).unwrap_or_default();
@@ -59,6 +60,11 @@ impl Family for DeepSeek {
                 found.taken.push(whole);
             }
         }
+        // The section's markers go with the calls it holds; where none was read, the reply
+        // is content as written, markers and all.
+        if found.calls.len() == before {
+            return;
+        }
         for marker in [CALLS_BEGIN, CALLS_END] {
             let mut at = 0;
             while let Some(i) = t.get(at..).and_then(|s| s.find(marker)) {
@@ -66,10 +72,6 @@ impl Family for DeepSeek {
                 at += i + marker.len();
             }
         }
-    }
-
-    fn strip(&self) -> &'static [&'static str] {
-        &[CALLS_BEGIN, CALLS_END]
     }
 
     fn openers(&self) -> &'static [&'static str] {
@@ -96,10 +98,14 @@ impl Family for DeepSeek {
             };
             (right[..nl].trim(), nl + b)
         } else {
-            let Some(b) = right.find('{') else {
-                return Head::Wait;
-            };
-            (left, b)
+            // V3.1: the JSON right after the separator; anything else is no call to follow
+            // (`parse` finds no JSON there either).
+            let rest = right.trim_start();
+            match rest.as_bytes().first() {
+                None => return Head::Wait,
+                Some(b'{') => (left, right.len() - rest.len()),
+                Some(_) => return Head::Skip(head + s + SEP.len()),
+            }
         };
         Head::Args(Named::new(name, None), head + s + SEP.len() + brace)
     }

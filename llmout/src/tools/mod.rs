@@ -55,7 +55,7 @@
 //! closed with a warning), and no call is
 //! made of a fragment, but the calls of a list written in full before the cut are calls (as
 //! the stream shows them); text that is not a call is always content, whatever else fails (a
-//! reply with no call is all content); `needs_more_work` is the envelope's flag when it has
+//! reply with no call is all content, as written: markers that marked no call included); `needs_more_work` is the envelope's flag when it has
 //! one, else `true` when there are calls, else `None`. Reasoning (`<think>`, `<thinking>`, `<reasoning>`, and
 //! the families' own: Seed-OSS `<seed:think>`, Cohere `<|START_THINKING|>`, MiniMax M3
 //! `<mm:think>`, LongCat `<longcat_think>`, Apertus `<|inner_prefix|>`, Gemma 4
@@ -327,8 +327,9 @@ fn read(text: &str, calls: Calls) -> Read {
     let strip = family.map_or(&[][..], |f| f.strip());
     let content = match found.content.take() {
         Some(c) => c,
-        // No call: every word of the reply is content, whatever was tried on it.
-        None if found.calls.is_empty() => outside(t, &[], &[], strip),
+        // No call: the reply is content as it was written, whatever was tried on it (the
+        // family's markers too: they marked no call).
+        None if found.calls.is_empty() => outside(t, &[], &[], &[]),
         None => outside(t, &found.taken, &found.kept, strip),
     };
     let needs_more_work = found
