@@ -1,15 +1,10 @@
 //! Mistral `[TOOL_CALLS]` in all its generations.
 
-use llmout::tools::{parse, ToolCall};
-use serde_json::{json, Value};
+mod common;
 
-fn call(id: Option<&str>, name: &str, args: Value) -> ToolCall {
-    ToolCall {
-        id: id.map(str::to_owned),
-        name: name.to_owned(),
-        arguments: args.as_object().unwrap().clone(),
-    }
-}
+use common::{call, streams_like_parse};
+use llmout::tools::parse;
+use serde_json::json;
 
 #[test]
 fn mistral() {
@@ -42,4 +37,50 @@ fn mistral() {
     let r = parse("[TOOL_CALLS]search{\"q\": \"cut");
     assert!(r.tool_calls.is_empty());
     assert_eq!(r.warnings.len(), 1);
+}
+
+/// `[TOOL_CALLS]` opens a call only where a call follows it: JSON, or a name and then `{`,
+/// `[ARGS]` or `[CALL_ID]`. A marker in prose (a model explaining the format), or one
+/// followed by a word and then a list, is text: the reply is read past it, and JSON calls
+/// after it are read as in any reply with no marker. The prose was taken for a tool's name,
+/// with the real call as its arguments.
+#[test]
+fn a_marker_that_no_call_follows_is_text() {
+    let reply =
+        "[TOOL_CALLS]  planning [{\"name\": \"add\", \"arguments\": {\"a\": 1, \"b\": 2}}] done";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "add", json!({"a": 1, "b": 2}))]);
+    assert_eq!(r.content.as_deref(), Some("[TOOL_CALLS]  planning  done"));
+    // (Not streamed here: the live view reading a reply with no marker stops at the first
+    // bracketed word of its prose, `[TOOL_CALLS]` or `[x]` alike, and shows the calls after
+    // one only at `finish`.)
+
+    let reply = "Models mark calls with [TOOL_CALLS] before them.\n{\"name\": \"lookup\", \"arguments\": {\"id\": 7}}";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "lookup", json!({"id": 7}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Models mark calls with [TOOL_CALLS] before them.")
+    );
+
+    // After a call, a later marker in prose is text too.
+    let reply = "[TOOL_CALLS]get_time[ARGS]{\"tz\": \"UTC\"}\nThat was [TOOL_CALLS] at work.";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "get_time", json!({"tz": "UTC"}))]);
+    assert_eq!(r.content.as_deref(), Some("That was [TOOL_CALLS] at work."));
+    streams_like_parse(reply);
+
+    // One call object after the marker, as the array's generation writes it alone; a name
+    // then a space before its arguments.
+    for reply in [
+        "[TOOL_CALLS]{\"name\": \"add\", \"arguments\": {\"a\": 1}}",
+        "[TOOL_CALLS]add {\"a\": 1}",
+    ] {
+        assert_eq!(
+            parse(reply).tool_calls,
+            [call(None, "add", json!({"a": 1}))],
+            "{reply}"
+        );
+        streams_like_parse(reply);
+    }
 }

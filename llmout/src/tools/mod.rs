@@ -13,7 +13,7 @@
 //! | Anthropic | `<invoke name="…">` (wrapper and `antml:` prefix optional) | `<invoke name="search"><parameter name="q">rust</parameter></invoke>` |
 //! | Hermes / Qwen / xLAM / Granite 4 / GLM | `<tool_call>…</tool_call>` (closer optional) | `<tool_call>{"name": "ls", "arguments": {}}</tool_call>`; a JSON array of calls; pythonic calls; GLM `<tool_call>get_time<arg_key>tz</arg_key><arg_value>UTC</arg_value></tool_call>`, with no arguments `<tool_call>get_time</tool_call>` |
 //! | Qwen3-Coder | `<function=name>` (a parameter's closer optional, the call's when the next call or `</tool_call>` ends it) | `<function=ls><parameter=dir>/tmp</parameter></function>` |
-//! | Mistral | `[TOOL_CALLS]` | `[TOOL_CALLS]get_time[CALL_ID]a1b2c3d4e[ARGS]{"tz": "UTC"}`; older: `[TOOL_CALLS][{"name": "ls", "arguments": {}}]` |
+//! | Mistral | `[TOOL_CALLS]` (where a call follows: JSON, or a name and `{`, `[ARGS]` or `[CALL_ID]`; in prose it is text) | `[TOOL_CALLS]get_time[CALL_ID]a1b2c3d4e[ARGS]{"tz": "UTC"}`; older: `[TOOL_CALLS][{"name": "ls", "arguments": {}}]` |
 //! | Llama 3.1-3.3 | `<\|python_tag\|>` | `<\|python_tag\|>{"name": "ls", "parameters": {}}; {"name": "pwd", "parameters": {}}`; 3.3: `<\|python_tag\|>[get_weather(city="SF")]<\|eom_id\|>` |
 //! | Llama 4 | `<\|python_start\|>…<\|python_end\|>` | `<\|python_start\|>[search(q="rust")]<\|python_end\|>` |
 //! | DeepSeek V3 / V3.1 | `<｜tool▁calls▁begin｜>`, `<｜tool▁call▁begin｜>` | V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ls<｜tool▁sep｜>{"dir": "/"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`; V3: `function<｜tool▁sep｜>ls` then a fenced JSON |
