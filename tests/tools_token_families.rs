@@ -206,3 +206,48 @@ fn markers_that_mark_no_call_stay_in_the_content() {
     assert_eq!(r.content.as_deref(), Some("Hi  bye"));
     streams_like_parse(reply);
 }
+
+/// A harmony call ended by its `<|call|>` with no JSON in it is a call with no arguments:
+/// none written (a tool that takes none), or text that is no JSON, which is said. Ended by
+/// the next message instead, it is no call, as before.
+#[test]
+fn harmony_calls_with_no_json_before_their_end() {
+    let msg = |to: &str, body: &str| {
+        format!("<|start|>assistant<|channel|>commentary to=functions.{to} <|constrain|>json<|message|>{body}<|call|>")
+    };
+    let reply = [
+        msg("locate", "{\"city\": \"Tokyo\"}"),
+        msg("refresh", ""),
+        msg("lookup", "the user's city"),
+        msg("ping", "{}"),
+    ]
+    .concat();
+    let r = parse(&reply);
+    assert_eq!(
+        r.tool_calls,
+        [
+            call(None, "locate", json!({"city": "Tokyo"})),
+            call(None, "refresh", json!({})),
+            call(None, "lookup", json!({})),
+            call(None, "ping", json!({})),
+        ]
+    );
+    let said: Vec<(&str, &str)> = (r.warnings.iter())
+        .map(|w| (w.path.as_str(), &*w.message))
+        .collect();
+    assert_eq!(
+        said,
+        [(
+            "/tool_calls/2/arguments",
+            "the arguments were given as text that is no JSON (\"the user's city\"): the call has none"
+        )]
+    );
+    assert_eq!(r.content, None);
+    streams_like_parse(&reply);
+
+    // No `<|call|>` before the next message: not a call.
+    let reply = "<|start|>assistant<|channel|>commentary to=functions.lookup<|message|>the city<|start|>assistant<|channel|>final<|message|>Done.";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, []);
+    streams_like_parse(reply);
+}

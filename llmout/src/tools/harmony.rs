@@ -4,12 +4,15 @@
 //! addressed `to=functions.name` is a call, the recipient written in the role
 //! (`<|start|>assistant to=functions.x<|channel|>commentary json<|message|>`, the standard
 //! form) or after the channel (`<|channel|>commentary to=functions.x`). A call whose JSON was
-//! cut off is content.
+//! cut off is content; one ended by its `<|call|>` with no JSON in it is a call with no
+//! arguments (text that is no JSON there is said).
 
 use super::family::{Family, Found, Head, Named};
-use super::read::{lenient_call, End};
+use serde_json::Map;
+
+use super::read::{lenient_call, ArgNotes, End};
 use super::stream::window;
-use super::MAX_HEAD;
+use super::{ToolCall, MAX_HEAD};
 
 pub(crate) struct Harmony;
 
@@ -51,8 +54,28 @@ impl Family for Harmony {
             let called = match harmony_header(header) {
                 (true, _) => continue,
                 (false, Some(name)) => {
-                    let named = Named::new(name, None);
-                    lenient_call(body, found, "a harmony call", ended, named)
+                    let trimmed = body.trim();
+                    // (`end > body_len`: ended by `<|call|>`, `<|end|>` or `<|return|>`,
+                    // not by the next message.)
+                    if end > body_len && !trimmed.starts_with(['{', '[', '"']) {
+                        // Ended by its marker with no JSON: a call with no arguments (none
+                        // written, or text that is no JSON, which is said).
+                        let notes = if trimmed.is_empty() {
+                            ArgNotes::default()
+                        } else {
+                            ArgNotes::no_json(trimmed)
+                        };
+                        let call = ToolCall {
+                            id: None,
+                            name,
+                            arguments: Map::new(),
+                        };
+                        found.push_call(call, notes);
+                        true
+                    } else {
+                        let named = Named::new(name, None);
+                        lenient_call(body, found, "a harmony call", ended, named)
+                    }
                 }
                 (false, None) => false,
             };
@@ -85,13 +108,27 @@ impl Family for Harmony {
         let body = head + m + MSG.len();
         match harmony_header(&v[head..head + m]) {
             (true, _) | (_, None) => Head::Skip(body),
-            (false, Some(name)) => match window(v, body).find('{') {
-                Some(b) => Head::Args(Named::new(name, None), body + b),
-                None if v.len() - body > MAX_HEAD => {
-                    Head::Stall(body, Some(Named::new(name, None)))
+            (false, Some(name)) => {
+                // The arguments' JSON, looked for in this message only.
+                let text = window(v, body);
+                let ended = ["<|call|>", "<|end|>", "<|return|>", "<|start|>", MSG]
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, e)| Some((text.find(e)?, k)))
+                    .min();
+                let within = &text[..ended.map_or(text.len(), |(at, _)| at)];
+                match (within.find('{'), ended) {
+                    (Some(b), _) => Head::Args(Named::new(name, None), body + b),
+                    // Ended by its closer with no JSON: read whole, as `read` reads it (a
+                    // call with no arguments); by the next message, no call.
+                    (None, Some((_, k))) if k < 3 => Head::Whole(Some(Named::new(name, None))),
+                    (None, Some(_)) => Head::Skip(body),
+                    (None, None) if v.len() - body > MAX_HEAD => {
+                        Head::Stall(body, Some(Named::new(name, None)))
+                    }
+                    (None, None) => Head::Hold,
                 }
-                None => Head::Hold,
-            },
+            }
         }
     }
 }

@@ -725,6 +725,17 @@ impl ArgNotes {
         }
     }
 
+    /// Text that is no JSON (`text`), where the arguments were due.
+    pub(crate) fn no_json(text: &str) -> ArgNotes {
+        ArgNotes {
+            fixes: Vec::new(),
+            none: Some(format!(
+                "text that is no JSON ({})",
+                crate::excerpt(text, 40)
+            )),
+        }
+    }
+
     /// A value that is no object, nor a string that may hold one: `what` it is.
     pub(crate) fn not_an_object(what: &str) -> ArgNotes {
         ArgNotes {
