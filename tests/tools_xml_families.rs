@@ -320,3 +320,37 @@ fn a_json_object_in_place_of_the_parameters_is_the_arguments() {
         streams_like_parse(&reply);
     }
 }
+
+/// A parameter's value keeps its own line breaks: only the ones that lay it out, one after
+/// the opener and then one before the closer, are dropped. A value written right after its
+/// opener keeps the line break it ends in (an edit tool's `old_string` must match exactly).
+#[test]
+fn a_parameter_keeps_the_line_break_it_ends_in() {
+    let step3 = |value: &str| {
+        format!("<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"edit\"><steptml:parameter name=\"old\">{value}</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>")
+    };
+    let seed = |value: &str| {
+        format!("<seed:tool_call><function=edit><parameter=old>{value}</parameter></function></seed:tool_call>")
+    };
+    for write in [step3, seed] {
+        for (written, value) in [
+            ("return 1\n", "return 1\n"),
+            (
+                "    if x:\n        return 1\n",
+                "    if x:\n        return 1\n",
+            ),
+            ("\nreturn 1\n", "return 1"),
+            ("\nreturn 1\n\n", "return 1\n"),
+            ("  two spaces each side  ", "  two spaces each side  "),
+        ] {
+            let reply = write(written);
+            let r = parse(&reply);
+            assert_eq!(
+                r.tool_calls,
+                [call(None, "edit", json!({ "old": value }))],
+                "{reply:?}"
+            );
+            streams_like_parse(&reply);
+        }
+    }
+}

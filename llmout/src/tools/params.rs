@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::args::Args;
 use super::family::{Found, Named};
-use super::read::{closed_by, elements, json_end, lenient_call, param_value};
+use super::read::{closed_by, elements, json_end, lenient_call, param_body, param_value};
 use super::stream::{find_any, window};
 
 /// How a parameter's (or a call's) name is written after its opener.
@@ -99,7 +99,7 @@ impl ParamStyle {
 }
 
 /// The string a parameter's value is when it is text as it stands: a `<![CDATA[…]]>`
-/// section, or any text with `raw` (less a line break on each side). `None` otherwise: the
+/// section, or any text with `raw` (less the line breaks that lay it out, [`param_body`]). `None` otherwise: the
 /// text is read as [`param_value`] reads it.
 fn text_as_it_stands(text: &str, raw: bool) -> Option<&str> {
     let trimmed = text.trim();
@@ -109,10 +109,7 @@ fn text_as_it_stands(text: &str, raw: bool) -> Option<&str> {
     {
         return Some(cdata);
     }
-    raw.then(|| {
-        let t = text.strip_prefix('\n').unwrap_or(text);
-        t.strip_suffix('\n').unwrap_or(t)
-    })
+    raw.then(|| param_body(text))
 }
 
 /// A name written the `form` way at the start of `rest`: the name, the offset after it (and

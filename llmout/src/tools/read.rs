@@ -209,10 +209,14 @@ pub(crate) fn param_value(text: &str) -> Value {
     }
 }
 
-/// A parameter's text less one line break on each side.
-fn param_body(text: &str) -> &str {
-    let t = text.strip_prefix('\n').unwrap_or(text);
-    t.strip_suffix('\n').unwrap_or(t)
+/// A parameter's text less the line breaks that lay it out: one after its opener, and then
+/// one before its closer (`<parameter=p>\nvalue\n</parameter>`). A value written right after
+/// its opener keeps a line break it ends in (`>return 1\n</parameter>`: the line's own).
+pub(crate) fn param_body(text: &str) -> &str {
+    match text.strip_prefix('\n') {
+        Some(t) => t.strip_suffix('\n').unwrap_or(t),
+        None => text,
+    }
 }
 
 /// Whether a value read with `repairs` was a Python literal: nothing but quote-style and
