@@ -157,3 +157,46 @@ fn a_closer_outside_the_strings_still_ends_the_call() {
     assert_eq!(r.content.as_deref(), Some(cut));
     streams_like_parse(cut);
 }
+
+/// A reply that is a JSON call or a pythonic list, whose strings quote other families'
+/// markers: the markers are the strings' text, and the reply is read as what it opens with.
+/// (The earliest marker decided the family before: `[TOOL_CALLS]` inside the string, and the
+/// call was lost.) Prose quotes nothing: a marker after an unclosed quote in prose, or after
+/// the value the reply opens with, still opens its calls.
+#[test]
+fn markers_in_the_strings_of_a_reply_that_opens_with_json_are_text() {
+    for (reply, name, text) in [
+        (
+            "[echo(text=\"Use [TOOL_CALLS] and <tool_call> in text\")]",
+            "echo",
+            "Use [TOOL_CALLS] and <tool_call> in text",
+        ),
+        (
+            "[echo(text='a <|python_tag|> token')]",
+            "echo",
+            "a <|python_tag|> token",
+        ),
+        (
+            "{\"name\": \"write\", \"arguments\": {\"text\": \"wrap calls in <tool_call> tags\"}}",
+            "write",
+            "wrap calls in <tool_call> tags",
+        ),
+    ] {
+        let r = parse(reply);
+        assert_eq!(
+            r.tool_calls,
+            [call(None, name, json!({ "text": text }))],
+            "{reply}"
+        );
+        assert_eq!(r.content, None, "{reply}");
+        streams_like_parse(reply);
+    }
+    for reply in [
+        "{\"note\": \"x\"} then <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>",
+        "Prose (with \"a quote <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>",
+    ] {
+        let r = parse(reply);
+        assert_eq!(r.tool_calls, [call(None, "a", json!({}))], "{reply}");
+        streams_like_parse(reply);
+    }
+}

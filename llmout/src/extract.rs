@@ -423,12 +423,19 @@ pub(crate) struct Strings {
     quote: Option<u8>,
     escaped: bool,
     last: u8,
+    /// Whether the brackets open at some point all closed again.
+    emptied: bool,
 }
 
 impl Strings {
     /// Whether what was read ends inside a string within brackets.
     pub(crate) fn in_string(&self) -> bool {
         self.quote.is_some()
+    }
+
+    /// Whether the brackets open at some point in what was read all closed again.
+    pub(crate) fn emptied(&self) -> bool {
+        self.emptied
     }
 
     /// Whether what was read ends inside a `{` or `[` (and no string).
@@ -458,6 +465,7 @@ impl Strings {
                     self.brackets = self.brackets.saturating_add(usize::from(b != b'('));
                 }
                 b'}' | b']' | b')' => {
+                    self.emptied |= self.depth == 1;
                     self.depth = self.depth.saturating_sub(1);
                     self.brackets = self.brackets.saturating_sub(usize::from(b != b')'));
                 }

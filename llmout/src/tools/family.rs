@@ -276,7 +276,7 @@ pub(crate) enum Detected {
 /// The earliest marker in `t` from `from` that opens calls ([`Family::opens`]): its offset
 /// and its family (at one position, the first family in [`FAMILIES`]). `complete`: `t` is the
 /// whole reply.
-pub(crate) fn detect(t: &str, from: usize, complete: bool) -> Detected {
+pub(crate) fn detect(t: &str, from: usize, complete: bool, quoted: &mut Quoted) -> Detected {
     let ix = index();
     let b = t.as_bytes();
     let start = from.min(b.len());
@@ -287,9 +287,14 @@ pub(crate) fn detect(t: &str, from: usize, complete: bool) -> Detected {
         }
         let at = start + i;
         let candidates = ix.by_first[c0].iter().map(|&k| ix.markers[k]);
+        let mut in_string = None;
         for (m, family) in candidates {
             if !b[at..].starts_with(m.as_bytes()) {
                 continue;
+            }
+            if *in_string.get_or_insert_with(|| quoted.in_string(b, at)) {
+                // A marker a string of the reply's JSON quotes is its text.
+                break;
             }
             match family.opens(t, at + m.len(), complete) {
                 Some(true) => return Detected::At(at, family),
@@ -299,6 +304,40 @@ pub(crate) fn detect(t: &str, from: usize, complete: bool) -> Detected {
         }
     }
     Detected::None
+}
+
+/// Where a reply opens with JSON or a pythonic list (`{`, `[` first), the strings of that
+/// value, in which a family's marker is text (`[echo(text="use <tool_call> tags")]`, a JSON
+/// call whose argument quotes one): read once, forward, up to each marker the scan meets.
+/// Prose quotes nothing (a quote in it may be an inch or an apostrophe), nor does anything
+/// after the value closes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Quoted {
+    strings: crate::extract::Strings,
+    /// How far `strings` has read.
+    read: usize,
+    /// Whether the text opens with a bracket: `None` until its first byte that is not white
+    /// space has come.
+    opens: Option<bool>,
+}
+
+impl Quoted {
+    /// Whether `t[at]`, at or after what was read before, lies inside a string of the value
+    /// the text opens with.
+    fn in_string(&mut self, t: &[u8], at: usize) -> bool {
+        if self.opens.is_none() {
+            let lead = t.iter().take_while(|c| c.is_ascii_whitespace()).count();
+            self.opens = t.get(lead).map(|c| matches!(c, b'{' | b'['));
+        }
+        if self.opens != Some(true) || self.strings.emptied() {
+            return false;
+        }
+        if let Some(bytes) = t.get(self.read..at) {
+            self.strings.read(bytes);
+            self.read = at;
+        }
+        !self.strings.emptied() && self.strings.in_string()
+    }
 }
 
 /// The length of the longest marker of any family.

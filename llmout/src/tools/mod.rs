@@ -1,7 +1,8 @@
 //! Tool calls: the text formats models emit, normalised into one envelope.
 //!
 //! [`parse`] finds the format by its markers (the earliest marker in the reply decides; no
-//! parser is tried blindly), reads every call, and returns a [`ToolCallResponse`]: the text
+//! parser is tried blindly; where the reply opens with JSON or a pythonic list, a marker in
+//! one of its strings is the string's text), reads every call, and returns a [`ToolCallResponse`]: the text
 //! outside the calls as `content`, the calls, and `needs_more_work`. Calls inside reasoning
 //! blocks (`<think>…</think>`) are not calls. A reply with no call is content, never an error.
 //!
@@ -316,7 +317,7 @@ fn read(text: &str, calls: Calls) -> Read {
         calls,
         ..Found::default()
     };
-    let family = match family::detect(t, 0, true) {
+    let family = match family::detect(t, 0, true, &mut family::Quoted::default()) {
         family::Detected::At(_, f) => Some(f),
         _ => None,
     };

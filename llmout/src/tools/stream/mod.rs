@@ -65,7 +65,7 @@ use body::{body_calls, body_current, value_current};
 pub(crate) use python::{PyCalls, PyList};
 use reasoning::Reasoning;
 
-use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named};
+use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named, Quoted};
 use super::fenced::LaterFences;
 use super::json;
 use super::params::{ParamHead, ParamStyle};
@@ -253,6 +253,8 @@ struct Live {
     family: Option<&'static dyn Family>,
     /// Where the marker search resumes.
     scan: usize,
+    /// The strings of the JSON the reply opens with, whose markers are text.
+    quoted: Quoted,
     /// Where the family's reader resumes.
     pos: usize,
     phase: Phase,
@@ -331,7 +333,7 @@ impl Live {
     /// family in the registry, as [`parse`] decides).
     fn find_marker(&mut self, v: &str) -> Option<(usize, &'static dyn Family)> {
         let from = self.scan;
-        let (found, mut next) = match detect(v, from, false) {
+        let (found, mut next) = match detect(v, from, false, &mut self.quoted) {
             Detected::At(at, family) => (Some((at, family)), v.len()),
             // Whether this marker opens calls is told by text still to come: look again
             // from it.
