@@ -49,6 +49,9 @@ struct Doc {
     shipping: Option<Shipping>,
     answer: Answer,
     payment: Payment,
+    // Tuples: of one element type, and of several.
+    at: (f64, f64),
+    label: (String, u8),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -197,9 +200,10 @@ fn doc() -> impl Strategy<Value = Doc> {
             answer,
             payment,
         ),
+        ((-1e6f64..1e6, -1e6f64..1e6), (text(), any::<u8>())),
     )
         .prop_map(
-            |((title, ratio, tags, note), (items, shipping, answer, payment))| Doc {
+            |((title, ratio, tags, note), (items, shipping, answer, payment), (at, label))| Doc {
                 title,
                 ratio,
                 tags,
@@ -208,6 +212,8 @@ fn doc() -> impl Strategy<Value = Doc> {
                 shipping,
                 answer,
                 payment,
+                at,
+                label,
             },
         )
 }

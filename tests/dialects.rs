@@ -391,6 +391,7 @@ fn gemini_json_rules_hold() {
         Order::schema_for(Dialect::GeminiJson),
         Tree::schema_for(Dialect::GeminiJson),
         WithMap::schema_for(Dialect::GeminiJson),
+        Documented::schema_for(Dialect::GeminiJson),
     ] {
         let s = s.unwrap();
         walk(&s, "", &mut |path, m| {
@@ -398,8 +399,13 @@ fn gemini_json_rules_hold() {
                 assert!(KEPT.contains(&k.as_str()), "{path} has {k}");
             }
             assert!(!m.contains_key("oneOf"), "{path}");
+            // "If a schema node contains a ref, it cannot contain any other fields except for
+            // description and default" (su-kaka/gcli2api#374).
             if m.contains_key("$ref") {
-                assert!(m.keys().all(|k| k.starts_with('$')), "{path}: {m:?}");
+                assert!(
+                    m.keys().all(|k| k.starts_with('$') || k == "description"),
+                    "{path}: {m:?}"
+                );
             }
         });
     }
@@ -457,5 +463,438 @@ fn openai_size_limits_hold() {
         to(&more).unwrap_err().to_string(),
         "expected at most 120000 characters of names, enum values and consts (OpenAI), found \
          120001 characters"
+    );
+}
+
+fn to(schema: &Value, d: Dialect) -> Result<Value, llmout::Error> {
+    let value = llmout::schema::dialect::to_dialect(schema, d);
+    // The text is the value's, or the same error.
+    assert_eq!(
+        llmout::schema::dialect::to_dialect_json(schema, d),
+        value
+            .as_ref()
+            .map(ToString::to_string)
+            .map_err(Clone::clone),
+        "{d}: {schema}"
+    );
+    value
+}
+
+/// The error `to` gives, as (kind, pointer, message).
+fn refused(schema: &Value, d: Dialect) -> (ErrorKind, String, String) {
+    let e = to(schema, d).unwrap_err();
+    (e.kind(), e.path().to_owned(), e.to_string())
+}
+
+/// An invalid-schema error at `pointer` (`""`: the root, which the message does not name).
+fn invalid(pointer: &str, message: &str) -> (ErrorKind, String, String) {
+    let message = match pointer {
+        "" => message.to_owned(),
+        _ => format!("at {pointer}: {message}"),
+    };
+    (ErrorKind::InvalidSchema, pointer.to_owned(), message)
+}
+
+/// A tuple, as schemars writes `(String, u8)` and pydantic `tuple[str, int]`, has no form in
+/// OpenAI strict mode or Gemini's `responseSchema` (both want `items`): its `items` are the
+/// elements' schemas as `anyOf` branches, in order, or the one schema they all are.
+#[test]
+fn tuples_become_items_of_their_elements() {
+    let pair = serde_json::json!({
+        "type": "object",
+        "properties": {"at": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "minItems": 2, "maxItems": 2}},
+        "required": ["at"]
+    });
+    let items = serde_json::json!({
+        "type": "array",
+        "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        "minItems": 2,
+        "maxItems": 2,
+        "description": "a tuple: item i follows items.anyOf[i]"
+    });
+    for d in [Dialect::OpenAiStrict, Dialect::Gemini] {
+        assert_eq!(to(&pair, d).unwrap()["properties"]["at"], items, "{d}");
+    }
+    // gemini-json has `prefixItems`; anthropic takes the schema as it is.
+    assert_eq!(
+        to(&pair, Dialect::GeminiJson).unwrap()["properties"]["at"],
+        pair["properties"]["at"]
+    );
+
+    // Elements all of one schema (`Line(f64, f64)`): that schema, no note.
+    let same = serde_json::json!({
+        "type": "object",
+        "properties": {"p": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "minItems": 2, "maxItems": 2}},
+        "required": ["p"]
+    });
+    assert_eq!(
+        to(&same, Dialect::OpenAiStrict).unwrap()["properties"]["p"],
+        serde_json::json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2})
+    );
+
+    // Draft 7's tuple (`items` as an array) with more items after it: they are the last
+    // branch. For gemini-json it is written as 2020-12's `prefixItems` and `items`.
+    let open = serde_json::json!({
+        "type": "object",
+        "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"$ref": "#/$defs/N"}], "additionalItems": {"type": "boolean"}}},
+        "required": ["t"],
+        "$defs": {"N": {"type": "integer", "description": "A count."}}
+    });
+    assert_eq!(
+        to(&open, Dialect::OpenAiStrict).unwrap()["properties"]["t"],
+        serde_json::json!({
+            "type": "array",
+            "items": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/N"}, {"type": "boolean"}]},
+            "description": "a tuple: item i follows items.anyOf[i], and the items after the first 2 follow the last"
+        })
+    );
+    assert_eq!(
+        to(&open, Dialect::Gemini).unwrap()["properties"]["t"]["items"],
+        serde_json::json!({"anyOf": [{"type": "string"}, {"type": "integer", "description": "A count."}, {"type": "boolean"}]})
+    );
+    assert_eq!(
+        to(&open, Dialect::GeminiJson).unwrap()["properties"]["t"],
+        serde_json::json!({"type": "array", "prefixItems": [{"type": "string"}, {"$ref": "#/$defs/N"}], "items": {"type": "boolean"}})
+    );
+
+    // Items of any value after the tuple cannot be expressed: nothing bounds them here.
+    let unbounded = serde_json::json!({
+        "type": "object",
+        "properties": {"t": {"type": "array", "prefixItems": [{"type": "string"}]}}
+    });
+    for d in [Dialect::OpenAiStrict, Dialect::Gemini] {
+        assert_eq!(
+            refused(&unbounded, d),
+            invalid(
+                "/properties/t",
+                &format!(
+                    "expected a typed items or maxItems: 1 beside prefixItems ({d} cannot \
+                     express \"any value\"), found {{\"type\":\"array\",\"prefixItems\":[{{\"type\":\"string\"}}]}}"
+                )
+            )
+        );
+    }
+    // A tuple of a derived type: every value of it fits the dialects' schemas.
+    #[derive(Deserialize, JsonSchema, LlmOutput, serde::Serialize)]
+    struct Segment {
+        ends: ((f64, f64), (f64, f64)),
+        label: (String, u8),
+    }
+    let value = serde_json::to_value(Segment {
+        ends: ((0.0, 1.5), (2.0, -3.0)),
+        label: ("north".into(), 7),
+    })
+    .unwrap();
+    for d in [Dialect::OpenAiStrict, Dialect::Gemini] {
+        let schema = Segment::schema_for(d).unwrap();
+        walk(&schema, "", &mut |path, m| {
+            assert!(!m.contains_key("prefixItems"), "{d} {path}");
+            if m.get("type") == Some(&Value::from("array")) {
+                assert!(m["items"].is_object(), "{d} {path}");
+            }
+        });
+        assert!(
+            jsonschema::validator_for(&schema).unwrap().is_valid(&value),
+            "{d}"
+        );
+    }
+}
+
+/// An array whose items may be anything (`Vec<serde_json::Value>`: `items: true`; `items:
+/// {}`; no `items` at all) has no form in OpenAI strict mode or Gemini's `responseSchema`:
+/// the same error as "any value" anywhere, at the items or at the array.
+#[test]
+fn arrays_of_any_value_are_refused_where_a_type_is_needed() {
+    #[derive(Deserialize, JsonSchema, LlmOutput)]
+    #[allow(dead_code)]
+    struct Loose {
+        values: Vec<Value>,
+    }
+    for d in [Dialect::OpenAiStrict, Dialect::Gemini] {
+        let e = Loose::schema_for(d).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.path(), e.to_string()),
+            (
+                ErrorKind::InvalidSchema,
+                "/properties/values/items",
+                format!(
+                    "at /properties/values/items: expected a typed schema ({d} cannot express \
+                     \"any value\"), found true"
+                )
+            )
+        );
+        let empty = serde_json::json!({"type": "object", "properties": {"l": {"type": "array", "items": {}}}});
+        assert_eq!(
+            refused(&empty, d),
+            invalid(
+                "/properties/l/items",
+                &format!("expected a typed schema ({d} cannot express \"any value\"), found {{}}")
+            )
+        );
+        let bare =
+            serde_json::json!({"type": "object", "properties": {"l": {"type": ["array", "null"]}}});
+        assert_eq!(
+            refused(&bare, d),
+            invalid(
+                "/properties/l",
+                &format!(
+                    "expected an array with typed items ({d} cannot express \"any value\"), \
+                     found {{\"type\":[\"array\",\"null\"]}}"
+                )
+            )
+        );
+    }
+    // The dialects that take any value take these as they are.
+    for d in [Dialect::Anthropic, Dialect::GeminiJson] {
+        assert!(Loose::schema_for(d).is_ok(), "{d}");
+    }
+}
+
+/// Gemini's `responseSchema` refuses an OBJECT without properties ("properties: should be
+/// non-empty for OBJECT type", browser-use/browser-use#3786), and no reference writes one
+/// another way: an empty struct, `{"type": "object"}` and a map of any value are errors.
+#[test]
+fn gemini_refuses_objects_without_properties() {
+    #[derive(Deserialize, JsonSchema)]
+    struct Nothing {}
+    #[derive(Deserialize, JsonSchema, LlmOutput)]
+    #[allow(dead_code)]
+    struct HasNothing {
+        nothing: Nothing,
+    }
+    // (At the reference: gemini inlines it there.)
+    let e = HasNothing::schema_for(Dialect::Gemini).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.path(), e.expected()),
+        (
+            ErrorKind::InvalidSchema,
+            "/properties/nothing",
+            "an object with at least one property (gemini refuses an OBJECT without properties)"
+        )
+    );
+    let object = serde_json::json!({"type": "object", "properties": {"o": {"type": ["object", "null"], "properties": {}}}});
+    assert_eq!(
+        refused(&object, Dialect::Gemini),
+        invalid(
+            "/properties/o",
+            "expected an object with at least one property (gemini refuses an OBJECT without \
+             properties), found {\"type\":[\"object\",\"null\"],\"properties\":{}}"
+        )
+    );
+    // A map of any value: "any value"'s error, where the values' schema is.
+    #[derive(Deserialize, JsonSchema, LlmOutput)]
+    #[allow(dead_code)]
+    struct AnyMap {
+        extra: HashMap<String, Value>,
+    }
+    let e = AnyMap::schema_for(Dialect::Gemini).unwrap_err();
+    assert_eq!(
+        (e.path(), e.expected()),
+        (
+            "/properties/extra/additionalProperties",
+            "a typed schema (gemini cannot express \"any value\")"
+        )
+    );
+    // The root too.
+    let root = serde_json::json!({"type": "object"});
+    assert_eq!(
+        refused(&root, Dialect::Gemini),
+        invalid(
+            "",
+            "expected an object with at least one property (gemini refuses an OBJECT without \
+             properties), found {\"type\":\"object\"}"
+        )
+    );
+}
+
+/// Draft 7's `definitions` (schemars 0.8, zod-to-json-schema) are `$defs` in every dialect:
+/// kept for OpenAI and Anthropic (and counted against OpenAI's limits), inlined for Gemini,
+/// written as `$defs` for gemini-json, the one keyword its guide lists, with the `$ref`s into
+/// them. No output holds a `$ref` to what it does not hold.
+#[test]
+fn draft_7_definitions_are_definitions() {
+    let s = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "#/definitions/A"},
+            "definitions": {"$ref": "#/properties/a"},
+            "b": {"$ref": "#/$defs/B"}
+        },
+        "required": ["a", "definitions", "b"],
+        "definitions": {"A": {"type": "object", "properties": {"x": {"$ref": "#/definitions/A/definitions/X"}}, "required": ["x"], "definitions": {"X": {"type": "string"}}}},
+        "$defs": {"B": {"type": "integer"}}
+    });
+    assert_eq!(
+        to(&s, Dialect::GeminiJson).unwrap(),
+        serde_json::json!({
+            "type": "object",
+            "properties": {
+                "a": {"$ref": "#/$defs/A"},
+                "definitions": {"$ref": "#/properties/a"},
+                "b": {"$ref": "#/$defs/B"}
+            },
+            "required": ["a", "definitions", "b"],
+            "$defs": {
+                "A": {"type": "object", "properties": {"x": {"$ref": "#/$defs/A/$defs/X"}}, "required": ["x"], "$defs": {"X": {"type": "string"}}},
+                "B": {"type": "integer"}
+            }
+        })
+    );
+    let inlined = to(&s, Dialect::Gemini).unwrap();
+    assert_eq!(
+        inlined["properties"]["a"],
+        serde_json::json!({"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"], "propertyOrdering": ["x"]})
+    );
+    let out = to(&s, Dialect::OpenAiStrict).unwrap();
+    assert_eq!(out["definitions"]["A"]["additionalProperties"], false);
+    assert_eq!(
+        out["properties"]["a"],
+        serde_json::json!({"$ref": "#/definitions/A"})
+    );
+    // Every `$ref` resolves in what is sent.
+    for d in Dialect::ALL {
+        let out = to(&s, d).unwrap();
+        walk(&out, "", &mut |path, m| {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                assert!(out.pointer(&r[1..]).is_some(), "{d} {path}: {r}");
+            }
+        });
+    }
+
+    // A name in both: gemini-json cannot write them as one `$defs`.
+    let both = serde_json::json!({
+        "type": "object",
+        "properties": {"a": {"$ref": "#/definitions/A"}},
+        "$defs": {"A": {"type": "string"}},
+        "definitions": {"A": {"type": "integer"}}
+    });
+    assert_eq!(
+        refused(&both, Dialect::GeminiJson),
+        invalid(
+            "/definitions/A",
+            "expected a definition whose name is not also in $defs (gemini-json writes draft \
+             7's definitions as $defs), found {\"type\":\"integer\"}"
+        )
+    );
+
+    // OpenAI's limits count properties in `definitions` as in `$defs`.
+    for key in ["$defs", "definitions"] {
+        let defs: serde_json::Map<String, Value> = (0..2)
+            .map(|i| {
+                let props: serde_json::Map<String, Value> = (0..2501)
+                    .map(|p| (format!("p{p}"), serde_json::json!({"type": "integer"})))
+                    .collect();
+                (
+                    format!("D{i}"),
+                    serde_json::json!({"type": "object", "properties": props}),
+                )
+            })
+            .collect();
+        let s = serde_json::json!({"type": "object", "properties": {"d": {"type": "string"}}, key: defs});
+        assert_eq!(
+            refused(&s, Dialect::OpenAiStrict),
+            (
+                ErrorKind::InvalidSchema,
+                String::new(),
+                "expected at most 5000 object properties in all (OpenAI), found 5003 properties"
+                    .to_owned()
+            ),
+            "{key}"
+        );
+    }
+}
+
+/// A map's key schema from `propertyNames` is a string's, which `propertyNames` seldom says:
+/// the `{"key", "value"}` pairs say it.
+#[test]
+fn a_map_key_from_property_names_is_a_string() {
+    let s = serde_json::json!({
+        "type": "object",
+        "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}, "propertyNames": {"pattern": "^[a-z]+$"}, "minProperties": 1}},
+        "required": ["m"]
+    });
+    let key = serde_json::json!({"type": "string", "pattern": "^[a-z]+$"});
+    for d in [Dialect::OpenAiStrict, Dialect::Gemini] {
+        let out = to(&s, d).unwrap();
+        assert_eq!(
+            out["properties"]["m"]["items"]["properties"]["key"], key,
+            "{d}"
+        );
+        assert_eq!(out["properties"]["m"]["minItems"], 1, "{d}");
+    }
+}
+
+/// What OpenAI strict mode has no keyword for is written into `description`, one `key: value`
+/// per keyword, as `default` and unsupported `format`s are: the model still sees the bound,
+/// and recovery still checks it. `minLength`/`maxLength` among them: OpenAI's guide does not
+/// list them (only third parties report them enforced).
+#[test]
+fn openai_describes_what_it_removes() {
+    let s = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "description": "The code.", "minLength": 1, "maxLength": 20, "examples": ["ab"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+            "named": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}},
+                "required": ["a"],
+                "propertyNames": {"pattern": "^[a-z]$"},
+                "patternProperties": {"^x": {"type": "string"}},
+                "minProperties": 1,
+                "maxProperties": 2
+            },
+            "when": {"type": "string", "format": "uri", "default": "x"}
+        },
+        "required": ["code", "tags", "named", "when"]
+    });
+    let out = to(&s, Dialect::OpenAiStrict).unwrap();
+    assert_eq!(
+        out["properties"],
+        serde_json::json!({
+            "code": {"type": "string", "description": "The code. (minLength: 1, maxLength: 20, examples: [\"ab\"])"},
+            "tags": {"type": "array", "items": {"type": "string"}, "description": "uniqueItems: true"},
+            "named": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}},
+                "required": ["a"],
+                "description": "propertyNames: {\"pattern\":\"^[a-z]$\"}, patternProperties: {\"^x\":{\"type\":\"string\"}}, minProperties: 1, maxProperties: 2",
+                "additionalProperties": false
+            },
+            "when": {"type": "string", "description": "format: uri, default: \"x\""}
+        })
+    );
+}
+
+/// gemini-json keeps the keywords Gemini's guide lists for `responseJsonSchema`; the others
+/// that bound the value are written into `description`, as for OpenAI. Beside a `$ref`, the
+/// `description` stays ("cannot contain any other fields except for description and
+/// default", su-kaka/gcli2api#374).
+#[test]
+fn gemini_json_describes_what_it_removes_and_keeps_a_description_by_a_ref() {
+    let s = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "slug": {"type": "string", "pattern": "^[a-z]+$", "minLength": 2},
+            "ids": {"type": "array", "items": {"type": "integer", "multipleOf": 2}, "uniqueItems": true},
+            "home": {"$ref": "#/$defs/Place", "description": "Where they live.", "default": {"name": "x"}, "title": "Home"}
+        },
+        "required": ["slug", "ids", "home"],
+        "$defs": {"Place": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"], "description": "A place."}}
+    });
+    let out = to(&s, Dialect::GeminiJson).unwrap();
+    assert_eq!(
+        out["properties"],
+        serde_json::json!({
+            "slug": {"type": "string", "description": "pattern: \"^[a-z]+$\", minLength: 2"},
+            "ids": {"type": "array", "items": {"type": "integer", "description": "multipleOf: 2"}, "description": "uniqueItems: true"},
+            "home": {"$ref": "#/$defs/Place", "description": "Where they live. (default: {\"name\":\"x\"})"}
+        })
+    );
+    // The derived form: a documented field of a named type.
+    let s = Documented::schema_for(Dialect::GeminiJson).unwrap();
+    assert_eq!(
+        s["properties"]["payment"],
+        serde_json::json!({"$ref": "#/$defs/Payment", "description": "How it is paid."})
     );
 }

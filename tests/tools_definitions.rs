@@ -222,7 +222,14 @@ fn gemini_function_declarations() {
         "default",
         "propertyOrdering",
     ];
-    for d in decls {
+    // A tool without arguments has no `parameters`: Gemini refuses an OBJECT without
+    // properties.
+    assert_eq!(
+        decls[1],
+        json!({"name": "Finish", "description": "Stop and hand back to the user."})
+    );
+    assert!(decls[3].get("parameters").is_none());
+    for d in decls.iter().filter(|d| d.get("parameters").is_some()) {
         assert!(name_ok(d["name"].as_str().unwrap(), &['.', ':'], true));
         let params = &d["parameters"];
         assert_eq!(params["type"], "object");
@@ -255,7 +262,16 @@ fn what_a_provider_cannot_take_is_an_error_naming_where() {
     .unwrap();
     let e = tools_for(&defs, Dialect::OpenAiStrict).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidSchema);
-    assert_eq!(e.path(), "/1/function/parameters/properties/labels");
+    assert_eq!(
+        e.path(),
+        "/1/function/parameters/properties/labels/additionalProperties"
+    );
+    // The same error in gemini, and a tool without arguments is no error there.
+    let e = tools_for(&defs, Dialect::Gemini).unwrap_err();
+    assert_eq!(
+        e.path(),
+        "/0/functionDeclarations/1/parameters/properties/labels/additionalProperties"
+    );
     // A map of strings is written as {"key", "value"} pairs, and a call that follows that
     // schema has its map back.
     let defs: Vec<ToolDef> = serde_json::from_value(json!([

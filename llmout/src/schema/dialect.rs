@@ -1,11 +1,38 @@
 //! Provider dialects of a schema: what to send as a provider's structured-output or tool
 //! schema. The full schema stays the one [`from_llm`](crate::LlmOutput::from_llm) recovers
 //! against, so whatever a dialect cannot express (a map's value type in Gemini, a bound OpenAI
-//! drops) is still enforced after parsing.
+//! drops, which element of a tuple goes where) is still enforced after parsing.
 //!
 //! Every dialect drops llmout's vendor keywords (`x-aliases`, `x-no-invent`) and `$schema`.
 //! Errors are [`ErrorKind::InvalidSchema`] with the JSON pointer (into the input schema) of
 //! what cannot be expressed, raised before anything is sent.
+//!
+//! Where a dialect removes a keyword that bounds the value (`format`, `default`, `examples`,
+//! `pattern`, `minLength`, `maxLength`, `minimum`, `maximum`, `exclusiveMinimum`,
+//! `exclusiveMaximum`, `multipleOf`, `minItems`, `maxItems`, `uniqueItems`, `contains`,
+//! `minContains`, `maxContains`, `minProperties`, `maxProperties`, `propertyNames`,
+//! `patternProperties`, `dependentRequired`, `deprecated`, `readOnly`, `writeOnly`), it writes
+//! it into the node's `description` instead: `key: value` for each, in the node's order,
+//! joined by `, `, the value as compact JSON (a `format` as its bare name), after the
+//! node's own description in parentheses (`"The code. (minLength: 1, maxLength: 20)"`). The
+//! model is still told the bound, and recovery still checks it. Other keywords it removes say
+//! nothing to the model (`$comment`, `discriminator`) or are said another way (inlined
+//! definitions, a map's pairs).
+//!
+//! A tuple (`prefixItems`, or draft 7's `items` as an array: what schemars derives for
+//! tuples and tuple variants, pydantic for `tuple[...]`) has no form in the dialects that need
+//! typed `items` (`openai-strict`, `gemini`): it becomes one `items` schema, the elements'
+//! schema if they are all the same, else `{"anyOf": [...]}` of the elements' schemas in
+//! order with `"a tuple: item i follows items.anyOf[i]"` in the `description` (as pydantic-ai
+//! writes a tuple for Gemini, `profiles/google.py`, `_widen_tuple`). `minItems` and `maxItems`
+//! stay. What is lost is the order: the provider lets any element take any of the types, and
+//! recovery refuses a reply whose elements do not fit their places. Items after the tuple's
+//! (`items` beside `prefixItems`, `additionalItems` beside an `items` array) are the last
+//! branch; if nothing bounds them (no such schema, and no `maxItems` at most the tuple's
+//! length or `false`), they are items of any value, an error.
+//!
+//! Draft 7's `definitions` are treated as `$defs` in every dialect (the notes below say
+//! how): no output holds a `$ref` into definitions it does not hold.
 //!
 //! # `openai-strict`: OpenAI Structured Outputs with `strict: true`
 //!
@@ -15,12 +42,14 @@
 //! | every property is in `required` | optional properties are made nullable (`["T", "null"]`, or `anyOf` with `{"type": "null"}`) and listed |
 //! | `additionalProperties: false` on every object | set; a map (`additionalProperties` with a schema and no properties) is an error |
 //! | no `oneOf`, `allOf`, `not`, `if`/`then`/`else`, `dependent*` | `oneOf` becomes `anyOf`, a one-element `allOf` is merged, the rest are errors |
-//! | `format` only `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid` | other formats and `default` move into `description` |
-//! | no `minLength`/`maxLength`, `minProperties`/`maxProperties`, `patternProperties`, `propertyNames`, `uniqueItems`, `prefixItems`, `examples` | removed (recovery still checks what it checks) |
-//! | "any value" (`{}`, `true`) cannot be expressed | error |
-//! | limits: 5 000 properties in all, 10 levels of object nesting, 1 000 enum values, 120 000 characters of names, enum values and consts, 15 000 characters in one string enum of more than 250 values | checked; error naming the limit |
+//! | `format` only `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid`; no `default` | other formats and `default` are written into `description` |
+//! | no `minLength`/`maxLength`, `minProperties`/`maxProperties`, `patternProperties`, `propertyNames`, `uniqueItems`, `examples`, `deprecated`, `readOnly`, `writeOnly` | removed, and written into `description`. That OpenAI now enforces `minLength`/`maxLength` rests on third-party reports (pydantic/pydantic-ai#7400 and #4490), not on a page llmout could check, so they are described rather than sent |
+//! | every array has typed `items` (a tuple's `prefixItems` alone does not count) | a tuple becomes `items` of its elements (above), which the guide allows: `anyOf` is supported anywhere but at the root |
+//! | "any value" (`{}`, `true`) cannot be expressed | error, also for array items (`items: {}`, `items: true`, an array without `items`) |
+//! | limits: 5 000 properties in all, 10 levels of object nesting, 1 000 enum values, 120 000 characters of names, enum values and consts, 15 000 characters in one string enum of more than 250 values | checked (in `definitions` as in `$defs`); error naming the limit |
 //! | no keyword beside `$ref` (the SDK inlines such a reference) | a `$ref` with siblings is inlined, its own keywords kept over the definition's; a recursive one becomes `{"anyOf": [{"$ref": …}], …}` |
-//! | a map cannot be expressed (`additionalProperties` must be `false`) | written as an array of `{"key", "value"}` objects, which recovery reads back into the map; a map of any value is an error |
+//! | a map cannot be expressed (`additionalProperties` must be `false`) | written as an array of `{"key", "value"}` objects, which recovery reads back into the map; the key is `{"type": "string"}` with what `propertyNames` says; a map of any value is the "any value" error at its `additionalProperties` |
+//! | `definitions` (draft 7) | kept as `$defs` are, with the `$ref`s into them (the SDK's `to_strict_json_schema` walks both) |
 //!
 //! The rules are OpenAI's, from the Structured Outputs guide, section "Supported schemas"
 //! (<https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>): supported
@@ -28,7 +57,9 @@
 //! false must always be set in objects", the supported `format`s and keywords, the limits on
 //! nesting, size, total string length and enums; and from the OpenAI Python SDK's
 //! `to_strict_json_schema` (`openai/lib/_pydantic.py`), which inlines a `$ref` that has
-//! siblings. Each is checked on derived and runtime schemas by `tests/dialects.rs`.
+//! siblings. That an array needs typed `items` is from pydantic-ai
+//! (`profiles/openai.py`, `_check_array_items`, after pydantic/pydantic-ai#4425). Each is
+//! checked on derived and runtime schemas by `tests/dialects.rs`.
 //!
 //! # `anthropic`: a tool's `input_schema`
 //!
@@ -42,12 +73,15 @@
 //!
 //! | rule | transform |
 //! |---|---|
-//! | no `$ref`/`$defs` | references are inlined; a recursive type is an error at the reference |
+//! | no `$ref`/`$defs` | references are inlined (into `definitions` as into `$defs`), errors inside them named at the reference; a recursive type is an error at the reference |
 //! | no type arrays, no `null` type | `["T", "null"]` and `anyOf` with a null branch become `nullable: true` |
-//! | no `additionalProperties` | a map is written as an array of `{"key", "value"}` objects (as for OpenAI), which recovery reads back into the map; elsewhere removed |
+//! | no `additionalProperties` | a map is written as an array of `{"key", "value"}` objects (as for OpenAI, the key a string), which recovery reads back into the map; elsewhere removed |
+//! | an `OBJECT` has non-empty `properties` ("properties: should be non-empty for OBJECT type") | an object without properties (an empty struct, `{"type": "object"}`) is an error; a map of any value is the "any value" error at its `additionalProperties` |
+//! | an `ARRAY` has `items` ("items: missing field") | a tuple becomes `items` of its elements (above); an array without `items`, `items: {}` and `items: true` are the "any value" error |
+//! | "any value" (`{}`, `true`) cannot be expressed | error |
 //! | `enum` of strings only; no `const` | a string `const` becomes a one-value `enum`; other values are an error |
 //! | no `oneOf`/`allOf` | `oneOf` becomes `anyOf`, a one-element `allOf` is merged, else an error |
-//! | keywords: `type`, `format`, `title`, `description`, `nullable`, `enum`, `items`, `properties`, `required`, `anyOf`, `minItems`, `maxItems`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `default`, `propertyOrdering` | anything else is removed |
+//! | keywords: `type`, `format`, `title`, `description`, `nullable`, `enum`, `items`, `properties`, `required`, `anyOf`, `minItems`, `maxItems`, `minimum`, `maximum`, `minLength`, `maxLength`, `pattern`, `default`, `propertyOrdering`; `format` only `enum`, `date-time`, `float`, `double`, `int32`, `int64` | anything else is removed, a bound written into `description` (above) |
 //! | properties are generated in alphabetical order unless `propertyOrdering` says otherwise | `propertyOrdering` is set to the schema's order |
 //! | the schema counts against the input tokens, and large ones are refused ("too many states") | a schema over 1 000 000 bytes with its references inlined is an error, found before inlining |
 //!
@@ -56,7 +90,9 @@
 //! object": `type` is one type name, `enum` holds strings, `nullable` says `null`, no `$ref`),
 //! and `propertyOrdering` is from the structured-output guide
 //! (<https://ai.google.dev/gemini-api/docs/structured-output>); `tests/dialects.rs` checks
-//! each on derived types.
+//! each on derived types. The API's answers quoted for `OBJECT` and `ARRAY` are from
+//! browser-use/browser-use#3786 and AstrBotDevs/AstrBot#6029; google-genai and pydantic-ai
+//! write an object without properties as it is, so no reference has a form that keeps it.
 //!
 //! Inlining copies a definition at every use, so a schema whose definitions each use the next
 //! twice doubles per level (20 levels of 1 KB make 100 MB). Google publishes no size limit for
@@ -76,8 +112,15 @@
 //! JSON Schema, with only `$id`, `$defs`, `$ref`, `$anchor`, `type`, `format`, `title`,
 //! `description`, `enum`, `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`, `maximum`,
 //! `anyOf`, `oneOf`, `properties`, `additionalProperties`, `required` and `propertyOrdering`:
-//! anything else is removed, `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and a
-//! node with `$ref` keeps only `$`-keywords (Gemini ignores siblings of `$ref`).
+//! anything else is removed (a bound written into `description`, above: `pattern`,
+//! `minLength`, `maxLength`, `multipleOf`, `uniqueItems`, `default`…), `const` becomes a
+//! one-value `enum`, and `oneOf` becomes `anyOf`. Draft 7's forms are written in these
+//! keywords: `definitions` as `$defs` (merged with the node's own; a name in both is an error
+//! at the `definitions` one), each `$ref` through them rewritten to match, and a tuple's
+//! `items` array and `additionalItems` as `prefixItems` and `items`. A node with `$ref` keeps
+//! only `$`-keywords and `description`: "If a schema node contains a ref, it cannot contain
+//! any other fields except for description and default" (reported in su-kaka/gcli2api#374;
+//! `default` is not in the guide's list, so it is described).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -333,8 +376,8 @@ impl serde::Serialize for WithDefinitions<'_> {
 struct Deferred {
     /// For each of the root's `$defs` and `definitions`: its definitions.
     maps: Vec<(String, Vec<(String, Def)>)>,
-    /// OpenAI's limits, counted on the `$defs` held as text.
-    count: Count,
+    /// OpenAI's limits, counted on the `$defs` and on the `definitions` held as text.
+    counts: [Count; 2],
     /// The count is over a limit: the result is an error, and no more text is written.
     over: bool,
 }
@@ -349,11 +392,12 @@ enum Def {
 
 impl Deferred {
     /// Holds `out`, the definition `name` of the root's `key`, as text: counted for OpenAI's
-    /// limits first (where [`Count::add`] counts it: `$defs`).
+    /// limits first.
     fn text(&mut self, dialect: Dialect, key: &str, name: &str, out: &Value) -> Def {
-        if dialect == Dialect::OpenAiStrict && key == "$defs" {
-            self.count.definition(name, out);
-            self.over = self.over || self.count.check().is_err();
+        if dialect == Dialect::OpenAiStrict {
+            let count = &mut self.counts[Deferred::slot(key)];
+            count.definition(name, out);
+            self.over = self.over || count.check().is_err();
         }
         // Boxed: a `String` written piece by piece has up to twice its length reserved.
         Def::Text(if self.over {
@@ -363,8 +407,14 @@ impl Deferred {
         })
     }
 
+    /// Where in [`counts`](Self::counts) the definitions under `key` are counted.
+    fn slot(key: &str) -> usize {
+        usize::from(key == "definitions")
+    }
+
     /// `out` as compact JSON, each root keyword `null` in it that holds definitions written
-    /// as their texts.
+    /// as their texts (those held under that keyword, one after the other: gemini-json holds
+    /// `$defs` and `definitions` both under `$defs`).
     fn write(self, out: &Value) -> String {
         let Value::Object(root) = out else {
             return out.to_string();
@@ -386,16 +436,17 @@ impl Deferred {
             }
             let _ = serde_json::to_writer(&mut w, k);
             w.push(b':');
-            let defs = maps
-                .iter_mut()
-                .find(|(key, _)| key == k)
-                .filter(|_| v.is_null());
-            let Some((_, defs)) = defs else {
+            if !v.is_null() || !maps.iter().any(|(key, _)| key == k) {
                 let _ = serde_json::to_writer(&mut w, v);
                 continue;
-            };
+            }
+            let defs: Vec<_> = maps
+                .iter_mut()
+                .filter(|(key, _)| key == k)
+                .flat_map(|(_, defs)| std::mem::take(defs))
+                .collect();
             w.push(b'{');
-            for (j, (name, def)) in std::mem::take(defs).into_iter().enumerate() {
+            for (j, (name, def)) in defs.into_iter().enumerate() {
                 if j > 0 {
                     w.push(b',');
                 }
@@ -537,6 +588,76 @@ fn invalid(path: &At<'_>, expected: &str, found: &Value) -> Error {
     )
 }
 
+/// The error for "any value" (`{}`, `true`, an array without `items`) where `dialect` needs a
+/// type: `what` is what it needs there.
+fn any_value(dialect: Dialect, path: &At<'_>, what: &str, found: &Value) -> Error {
+    invalid(
+        path,
+        &format!("{what} ({dialect} cannot express \"any value\")"),
+        found,
+    )
+}
+
+/// `items` in the place of a tuple's `prefix_key` (`prefixItems` or `items`) in `out`, in
+/// place of the tuple's keywords.
+fn items_in_place(out: &mut Map<String, Value>, prefix_key: &str, items: Value) {
+    let mut items = Some(items);
+    *out = std::mem::take(out)
+        .into_iter()
+        .filter_map(|(k, v)| match k.as_str() {
+            k if k == prefix_key => Some(("items".to_owned(), items.take()?)),
+            "prefixItems" | "items" | "additionalItems" => None,
+            _ => Some((k, v)),
+        })
+        .collect();
+}
+
+/// Refuses an array whose items have no type (no `items`, or `items: false`) in a typed
+/// dialect: OpenAI and Gemini both refuse an array without typed `items`. (`items: {}` and
+/// `items: true` are refused as they are walked; a tuple has its `items` by now.)
+fn typed_items(
+    dialect: Dialect,
+    out: &Map<String, Value>,
+    obj: &Map<String, Value>,
+    path: &At<'_>,
+    s: &Value,
+) -> Result<(), Error> {
+    let array = match obj.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    match out.get("items") {
+        Some(no @ Value::Bool(false)) => Err(invalid(
+            &push(path, "items"),
+            &format!("typed items ({dialect} cannot express an array that must be empty)"),
+            no,
+        )),
+        None if array => Err(any_value(dialect, path, "an array with typed items", s)),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses a node whose `$defs` and `definitions` (draft 7's) share a name, for gemini-json,
+/// which writes both as `$defs`.
+fn definitions_apart(obj: &Map<String, Value>, path: &At<'_>) -> Result<(), Error> {
+    let (Some(Value::Object(defs)), Some(Value::Object(definitions))) =
+        (obj.get("$defs"), obj.get("definitions"))
+    else {
+        return Ok(());
+    };
+    let Some((name, found)) = definitions.iter().find(|(k, _)| defs.contains_key(*k)) else {
+        return Ok(());
+    };
+    let at = push(path, "definitions");
+    Err(invalid(
+        &push(&at, name),
+        "a definition whose name is not also in $defs (gemini-json writes draft 7's \
+         definitions as $defs)",
+        found,
+    ))
+}
+
 /// The pointer of `seg` below `path`, written out only for an error.
 fn push<'a>(path: &'a At<'a>, seg: &'a str) -> At<'a> {
     At::Below(path, seg)
@@ -573,6 +694,64 @@ impl std::fmt::Display for At<'_> {
     }
 }
 
+/// The keywords a dialect that removes them writes into `description` instead (as `key:
+/// value`): each says something about the value the model should still be told. What else a
+/// dialect removes says nothing to the model (`$comment`, `$id`, `discriminator`, `title`
+/// beside a `$ref`) or is said another way (definitions are inlined, a map becomes pairs).
+const DESCRIBED: [&str; 25] = [
+    "format",
+    "default",
+    "examples",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "patternProperties",
+    "dependentRequired",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Removes the keywords of `out` that `removed` picks, writing those in [`DESCRIBED`] into its
+/// `description`: `key: value` each, in the node's order, joined by `, `, the value as compact
+/// JSON as the input node `original` has it (a `format` as its bare name).
+fn remove_described(
+    out: &mut Map<String, Value>,
+    original: &Map<String, Value>,
+    removed: impl Fn(&str, &Value) -> bool,
+) {
+    let mut notes = Vec::new();
+    out.retain(|k, v| {
+        if !removed(k, v) {
+            return true;
+        }
+        if DESCRIBED.contains(&k.as_str()) {
+            notes.push(match (k.as_str(), original.get(k).unwrap_or(v)) {
+                ("format", Value::String(f)) => format!("format: {f}"),
+                (_, v) => format!("{k}: {v}"),
+            });
+        }
+        false
+    });
+    if !notes.is_empty() {
+        describe(out, notes.join(", "));
+    }
+}
+
 /// Appends `text` to a node's description.
 fn describe(node: &mut Map<String, Value>, text: String) {
     let d = match node.get("description").and_then(Value::as_str) {
@@ -594,6 +773,7 @@ const OPENAI_FORMATS: [&str; 9] = [
     "uuid",
 ];
 const OPENAI_DROPPED: [&str; 12] = [
+    "default",
     "minLength",
     "maxLength",
     "minProperties",
@@ -601,7 +781,6 @@ const OPENAI_DROPPED: [&str; 12] = [
     "patternProperties",
     "propertyNames",
     "uniqueItems",
-    "prefixItems",
     "examples",
     "deprecated",
     "readOnly",
@@ -696,8 +875,10 @@ impl<'a> Walk<'a> {
             let mut count = Count::default();
             count.add(&out, 0);
             if let Some(text) = &self.text {
-                if out.get("$defs").is_some_and(Value::is_null) {
-                    count.merge(&text.count);
+                for key in ["$defs", "definitions"] {
+                    if out.get(key).is_some_and(Value::is_null) {
+                        count.merge(&text.counts[Deferred::slot(key)]);
+                    }
                 }
             }
             count.check()?;
@@ -757,12 +938,8 @@ impl<'a> Walk<'a> {
         }
         // "Any value" (`true`, `{}`) has no form in the typed dialects.
         let any = s == &Value::Bool(true) || s.as_object().is_some_and(Map::is_empty);
-        if any && matches!(self.dialect, Dialect::OpenAiStrict | Dialect::Gemini) {
-            let expected = format!(
-                "a typed schema ({} cannot express \"any value\")",
-                self.dialect
-            );
-            return Err(invalid(path, &expected, s));
+        if any && self.typed() {
+            return Err(any_value(self.dialect, path, "a typed schema", s));
         }
         let Value::Object(obj) = s else {
             return Ok(s.clone());
@@ -794,6 +971,9 @@ impl<'a> Walk<'a> {
                 return self.inline(r, obj, path, depth);
             }
         }
+        if self.dialect == Dialect::GeminiJson {
+            definitions_apart(obj, path)?;
+        }
         // (OpenAI's root must be an object: a map there stays the error it is.)
         let pairs = match self.dialect {
             Dialect::OpenAiStrict => !at_root,
@@ -824,12 +1004,22 @@ impl<'a> Walk<'a> {
                 "properties" | "$defs" | "definitions" | "patternProperties" => {
                     self.schemas_or_clone(v, &here, depth)?
                 }
-                "items" | "additionalProperties" | "not" | "contains" | "propertyNames"
+                "items"
+                | "additionalItems"
+                | "additionalProperties"
+                | "not"
+                | "contains"
+                | "propertyNames"
                     if v.is_object() =>
                 {
                     self.node(v, &here, depth + 1)?
                 }
-                "anyOf" | "oneOf" | "allOf" | "prefixItems" => match v {
+                // Items of any value: refused in the typed dialects, as anywhere else.
+                "items" | "additionalItems" if v == &Value::Bool(true) => {
+                    self.node(v, &here, depth + 1)?
+                }
+                // (`items` as an array: draft 7's tuples.)
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" | "items" => match v {
                     Value::Array(branches) => Value::Array(
                         branches
                             .iter()
@@ -843,15 +1033,122 @@ impl<'a> Walk<'a> {
             };
             out.insert(k.clone(), v);
         }
+        if self.typed() {
+            self.tuple(&mut out, obj, path, s, depth)?;
+            typed_items(self.dialect, &out, obj, path, s)?;
+        }
         match self.dialect {
             Dialect::OpenAiStrict => {
                 let out = openai(out, obj, path, s)?;
                 self.refs_without_siblings(out, depth, holder)
             }
             Dialect::Anthropic => Ok(Value::Object(out)),
-            Dialect::Gemini => gemini(out, path, s),
-            Dialect::GeminiJson => Ok(gemini_json(out)),
+            Dialect::Gemini => gemini(out, obj, path, s),
+            Dialect::GeminiJson => {
+                if holder {
+                    if let Some(text) = &mut self.text {
+                        for (key, _) in &mut text.maps {
+                            if key == "definitions" {
+                                "$defs".clone_into(key);
+                            }
+                        }
+                    }
+                }
+                Ok(gemini_json(out, obj, self.root))
+            }
         }
+    }
+
+    /// Whether the dialect needs a type for every value (no "any value", no untyped array
+    /// items): OpenAI strict mode and Gemini's `responseSchema`.
+    fn typed(&self) -> bool {
+        matches!(self.dialect, Dialect::OpenAiStrict | Dialect::Gemini)
+    }
+
+    /// A tuple (`prefixItems`, or draft 7's `items` as an array, its elements walked) for the
+    /// typed dialects, which have neither: one `items` schema, the elements' schema if they
+    /// are all the same, else an `anyOf` of the elements' schemas in order, noted in the
+    /// `description` (which element goes where is then not enforced by the provider; recovery
+    /// checks it). The items after the tuple's (`items` beside `prefixItems`,
+    /// `additionalItems` beside an `items` array) are the last branch; where `maxItems` or a
+    /// `false` leaves no room for them they are none, and items of any value there are an
+    /// error. `minItems` and `maxItems` stay as they are.
+    fn tuple(
+        &mut self,
+        out: &mut Map<String, Value>,
+        obj: &Map<String, Value>,
+        path: &At<'_>,
+        s: &Value,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let (prefix_key, rest_key) = match (out.get("prefixItems"), out.get("items")) {
+            (Some(Value::Array(_)), _) => ("prefixItems", "items"),
+            (_, Some(Value::Array(_))) => ("items", "additionalItems"),
+            _ => return Ok(()),
+        };
+        let Some(Value::Array(mut elements)) = out.get(prefix_key).cloned() else {
+            return Ok(());
+        };
+        let rest = out.get(rest_key).cloned();
+        let n = elements.len();
+        let closed = obj.get(rest_key) == Some(&Value::Bool(false))
+            || obj
+                .get("maxItems")
+                .and_then(Value::as_u64)
+                .is_some_and(|max| max <= n as u64);
+        if !closed {
+            // (`{}` and `true` were refused as they were walked.)
+            let Some(rest @ Value::Object(_)) = rest else {
+                let what = format!("a typed {rest_key} or maxItems: {n} beside {prefix_key}");
+                return Err(match obj.get(rest_key) {
+                    Some(found) => any_value(self.dialect, &push(path, rest_key), &what, found),
+                    None => any_value(self.dialect, path, &what, s),
+                });
+            };
+            elements.push(rest);
+        }
+        let Some(first) = elements.first().cloned() else {
+            return Err(any_value(
+                self.dialect,
+                path,
+                "an array with typed items",
+                s,
+            ));
+        };
+        if elements.iter().all(|e| e == &first) {
+            items_in_place(out, prefix_key, first);
+            return Ok(());
+        }
+        let count = elements.len();
+        let mut union = Map::new();
+        let union = match self.dialect {
+            Dialect::OpenAiStrict => {
+                let branches = elements
+                    .into_iter()
+                    .map(|e| self.ref_without_siblings(e, depth + 1))
+                    .collect::<Result<_, _>>()?;
+                union.insert("anyOf".into(), Value::Array(branches));
+                Value::Object(union)
+            }
+            _ => {
+                union.insert("anyOf".into(), Value::Array(elements));
+                gemini(union, &Map::new(), path, s)?
+            }
+        };
+        // (Gemini merges null branches into `nullable`: the branches are then not the items.)
+        if union["anyOf"].as_array().is_some_and(|b| b.len() == count) {
+            let note = if closed {
+                "a tuple: item i follows items.anyOf[i]".to_owned()
+            } else {
+                format!(
+                    "a tuple: item i follows items.anyOf[i], and the items after the first {n} \
+                     follow the last"
+                )
+            };
+            describe(out, note);
+        }
+        items_in_place(out, prefix_key, union);
+        Ok(())
     }
 
     /// An object of schemas (`properties`, `$defs`…), each walked; anything else as it is.
@@ -888,7 +1185,9 @@ impl<'a> Walk<'a> {
         path: &At<'_>,
         depth: usize,
     ) -> Result<Option<Value>, Error> {
-        let Some(values @ Value::Object(_)) = obj.get("additionalProperties") else {
+        // (`true`: a map of any value, refused as "any value" is, where the value's schema is.)
+        let Some(values @ (Value::Object(_) | Value::Bool(true))) = obj.get("additionalProperties")
+        else {
             return Ok(None);
         };
         // Definitions beside the map would be lost with its keywords (and Gemini inlines them).
@@ -923,7 +1222,7 @@ impl<'a> Walk<'a> {
         }
         let mut value = self.node(values, &push(path, "additionalProperties"), depth + 1)?;
         let mut key = match obj.get("propertyNames") {
-            Some(names @ Value::Object(_)) => {
+            Some(names @ Value::Object(m)) if !m.is_empty() => {
                 self.node(names, &push(path, "propertyNames"), depth + 1)?
             }
             _ => json!({"type": "string"}),
@@ -931,6 +1230,15 @@ impl<'a> Walk<'a> {
         if self.dialect == Dialect::OpenAiStrict {
             value = self.ref_without_siblings(value, depth)?;
             key = self.ref_without_siblings(key, depth)?;
+        }
+        // A key is a string, which `propertyNames` seldom says (`{"pattern": …}`).
+        if let Value::Object(k) = &mut key {
+            if !["type", "$ref", "anyOf"].iter().any(|t| k.contains_key(*t)) {
+                let mut typed = Map::new();
+                typed.insert("type".into(), json!("string"));
+                typed.append(k);
+                *k = typed;
+            }
         }
         let mut pair = json!({
             "type": "object",
@@ -960,7 +1268,7 @@ impl<'a> Walk<'a> {
         let s = Value::Object(obj.clone());
         match self.dialect {
             Dialect::OpenAiStrict => openai(array.clone(), &array, path, &s).map(Some),
-            _ => gemini(array, path, &s).map(Some),
+            _ => gemini(array.clone(), &array, path, &s).map(Some),
         }
     }
 
@@ -1123,18 +1431,10 @@ fn openai(
         out.insert("anyOf".into(), v);
     }
     out.remove("allOf");
-    for k in OPENAI_DROPPED {
-        out.remove(k);
-    }
-    if let Some(d) = out.remove("default") {
-        describe(&mut out, format!("default: {d}"));
-    }
-    if let Some(Value::String(f)) = out.get("format").cloned() {
-        if !OPENAI_FORMATS.contains(&f.as_str()) {
-            out.remove("format");
-            describe(&mut out, format!("format: {f}"));
-        }
-    }
+    remove_described(&mut out, original, |k, v| {
+        OPENAI_DROPPED.contains(&k)
+            || k == "format" && v.as_str().is_some_and(|f| !OPENAI_FORMATS.contains(&f))
+    });
     let is_object =
         out.get("type").and_then(Value::as_str) == Some("object") || out.contains_key("properties");
     if is_object {
@@ -1239,13 +1539,13 @@ impl Count {
         self.depth = self.depth.max(d);
         for (k, x) in m {
             match k.as_str() {
-                "properties" | "$defs" => {
+                "properties" | "$defs" | "definitions" => {
                     if let Value::Object(p) = x {
                         if k == "properties" {
                             self.properties += p.len();
                         }
                         for (name, s) in p {
-                            if k == "$defs" {
+                            if k != "properties" {
                                 self.definition(name, s);
                             } else {
                                 self.chars += name.chars().count();
@@ -1282,7 +1582,8 @@ impl Count {
         }
     }
 
-    /// Counts the definition `name` of a `$defs`: its name, and its schema outside any object.
+    /// Counts the definition `name` of a `$defs` (or `definitions`): its name, and its schema
+    /// outside any object.
     fn definition(&mut self, name: &str, def: &Value) {
         self.chars += name.chars().count();
         self.add(def, 0);
@@ -1344,7 +1645,14 @@ impl Count {
     }
 }
 
-fn gemini(mut out: Map<String, Value>, path: &At<'_>, s: &Value) -> Result<Value, Error> {
+/// The Gemini `responseSchema` form of `out`, the walked node; `original` is the input node,
+/// `s` what an error shows.
+fn gemini(
+    mut out: Map<String, Value>,
+    original: &Map<String, Value>,
+    path: &At<'_>,
+    s: &Value,
+) -> Result<Value, Error> {
     if let Some(v) = out.remove("oneOf") {
         out.insert("anyOf".into(), v);
     }
@@ -1429,36 +1737,149 @@ fn gemini(mut out: Map<String, Value>, path: &At<'_>, s: &Value) -> Result<Value
             out.insert("anyOf".into(), Value::Array(rest));
         }
     }
+    let object = match out.get("type") {
+        Some(Value::String(t)) => t == "object",
+        None => out.contains_key("properties"),
+        Some(_) => false,
+    };
+    if object
+        && out
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty)
+    {
+        return Err(invalid(
+            path,
+            "an object with at least one property (gemini refuses an OBJECT without \
+             properties)",
+            s,
+        ));
+    }
     if let Some(Value::Object(props)) = out.get("properties") {
         let order: Vec<Value> = props.keys().cloned().map(Value::String).collect();
         out.insert("propertyOrdering".into(), Value::Array(order));
     }
-    if let Some(Value::String(f)) = out.get("format").cloned() {
-        let ok = matches!(
-            f.as_str(),
-            "enum" | "date-time" | "float" | "double" | "int32" | "int64"
-        );
-        if !ok {
-            out.remove("format");
-            describe(&mut out, format!("format: {f}"));
-        }
-    }
-    out.retain(|k, _| GEMINI_KEPT.contains(&k.as_str()));
+    remove_described(&mut out, original, |k, v| {
+        !GEMINI_KEPT.contains(&k)
+            || k == "format"
+                && v.as_str().is_some_and(|f| {
+                    !matches!(
+                        f,
+                        "enum" | "date-time" | "float" | "double" | "int32" | "int64"
+                    )
+                })
+    });
     Ok(Value::Object(out))
 }
 
-fn gemini_json(mut out: Map<String, Value>) -> Value {
+/// The Gemini `responseJsonSchema` form of `out`, the walked node; `original` is the input
+/// node, `root` the input schema (which its `$ref`s point into).
+fn gemini_json(mut out: Map<String, Value>, original: &Map<String, Value>, root: &Value) -> Value {
     if let Some(v) = out.remove("oneOf") {
         out.insert("anyOf".into(), v);
     }
     if let Some(c) = out.remove("const") {
         out.insert("enum".into(), json!([c]));
     }
-    if out.contains_key("$ref") {
-        out.retain(|k, _| k.starts_with('$'));
+    // Draft 7's tuples and definitions in the keywords the guide lists.
+    if out.get("items").is_some_and(Value::is_array) {
+        out = renamed(
+            out,
+            &[("items", "prefixItems"), ("additionalItems", "items")],
+        );
     }
-    out.retain(|k, _| GEMINI_JSON_KEPT.contains(&k.as_str()));
+    if out.contains_key("definitions") {
+        out = renamed(out, &[("definitions", "$defs")]);
+    }
+    if let Some(Value::String(r)) = out.get_mut("$ref") {
+        if let Some(to_defs) = ref_into_defs(root, r) {
+            *r = to_defs;
+        }
+    }
+    // "If a schema node contains a ref, it cannot contain any other fields except for
+    // description and default" (`default` is not in the guide's list: it is described).
+    let reference = out.contains_key("$ref");
+    remove_described(&mut out, original, |k, _| {
+        !GEMINI_JSON_KEPT.contains(&k) || reference && !k.starts_with('$') && k != "description"
+    });
     Value::Object(out)
+}
+
+/// `m` with the keys `renames` names renamed, each in its place; where the new name is there
+/// already, two objects are merged (`definitions` into `$defs`, the names apart by
+/// [`definitions_apart`]), and otherwise the later value is kept.
+fn renamed(m: Map<String, Value>, renames: &[(&str, &str)]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (k, v) in m {
+        let k = renames
+            .iter()
+            .find(|(from, _)| *from == k)
+            .map_or(k, |(_, to)| (*to).to_owned());
+        match (out.get_mut(&k), v) {
+            (Some(Value::Object(have)), Value::Object(more)) => have.extend(more),
+            (_, v) => {
+                out.insert(k, v);
+            }
+        }
+    }
+    out
+}
+
+/// `reference` with each draft 7 `definitions` keyword it goes through written `$defs`, as
+/// gemini-json writes the keyword; `None` if it goes through none. Only keywords count: a
+/// property named `definitions` stays.
+fn ref_into_defs(root: &Value, reference: &str) -> Option<String> {
+    let pointer = reference.strip_prefix("#/")?;
+    let mut at = Some(root);
+    // Whether `at` is a schema (its keys are keywords), else a map or list of schemas.
+    let mut schema = true;
+    let mut out = String::from("#");
+    let mut changed = false;
+    for raw in pointer.split('/') {
+        out.push('/');
+        let Some(here) = at else {
+            out.push_str(raw);
+            continue;
+        };
+        let seg = super::valid::percent_decode(raw)
+            .replace("~1", "/")
+            .replace("~0", "~");
+        let next = match here {
+            Value::Object(m) => m.get(&seg),
+            Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        };
+        if !schema {
+            out.push_str(raw);
+            (at, schema) = (next, true);
+            continue;
+        }
+        if seg == "definitions" && next.is_some_and(Value::is_object) {
+            out.push_str("$defs");
+            changed = true;
+        } else {
+            out.push_str(raw);
+        }
+        at = next;
+        match seg.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+            | "anyOf" | "oneOf" | "allOf" | "prefixItems" => schema = false,
+            "items" => schema = !next.is_some_and(Value::is_array),
+            "additionalProperties"
+            | "additionalItems"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "contains"
+            | "propertyNames"
+            | "not"
+            | "if"
+            | "then"
+            | "else" => {}
+            // Not a schema below: nothing further is a keyword.
+            _ => at = None,
+        }
+    }
+    changed.then_some(out)
 }
 
 #[cfg(test)]
@@ -1498,13 +1919,22 @@ mod tests {
             to_dialect(&root, Dialect::Gemini).unwrap()["items"]["properties"]["value"],
             json!({"type": "integer"})
         );
-        // A map of any values cannot be written for OpenAI either way.
-        let any_map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}});
-        let e = to_dialect(&any_map, Dialect::OpenAiStrict).unwrap_err();
-        assert_eq!(
-            (e.kind(), e.path()),
-            (ErrorKind::InvalidSchema, "/properties/m")
-        );
+        // A map of any value cannot be written for OpenAI or Gemini either way: the error is
+        // "any value"'s, where the values' schema is.
+        for values in [json!(true), json!({})] {
+            let any_map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": values}}});
+            for d in [Dialect::OpenAiStrict, Dialect::Gemini] {
+                let e = to_dialect(&any_map, d).unwrap_err();
+                assert_eq!(
+                    (e.kind(), e.path(), e.expected()),
+                    (
+                        ErrorKind::InvalidSchema,
+                        "/properties/m/additionalProperties",
+                        format!("a typed schema ({d} cannot express \"any value\")").as_str()
+                    )
+                );
+            }
+        }
         let any = json!({"type": "object", "properties": {"a": {}}});
         assert_eq!(
             to_dialect(&any, Dialect::OpenAiStrict).unwrap_err().path(),
@@ -1541,7 +1971,7 @@ mod tests {
             json!({
                 "r": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "description": "A ref."},
                 "e": {"type": ["string", "null"], "enum": ["a", "b", null]},
-                "u": {"type": ["string", "null"], "description": "default: \"x\" (format: uri)"}
+                "u": {"type": ["string", "null"], "description": "format: uri, default: \"x\", minLength: 1"}
             })
         );
         assert_eq!(
@@ -1832,11 +2262,11 @@ mod tests {
     }
 
     #[test]
-    fn gemini_json_keeps_refs_bare() {
-        let s = json!({"$ref": "#/$defs/A", "description": "d", "$defs": {"A": {"const": "x", "x-aliases": {}}}});
+    fn gemini_json_keeps_only_a_description_beside_a_ref() {
+        let s = json!({"$ref": "#/$defs/A", "description": "d", "title": "T", "default": "x", "$defs": {"A": {"const": "x", "x-aliases": {}}}});
         assert_eq!(
             to_dialect(&s, Dialect::GeminiJson).unwrap(),
-            json!({"$ref": "#/$defs/A", "$defs": {"A": {"enum": ["x"]}}})
+            json!({"$ref": "#/$defs/A", "description": "d (default: \"x\")", "$defs": {"A": {"enum": ["x"]}}})
         );
     }
 }

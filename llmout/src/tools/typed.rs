@@ -170,7 +170,7 @@ fn variant_order<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
 /// |---|---|
 /// | `OpenAiStrict` | `{"type": "function", "function": {"name", "description", "parameters", "strict": true}}`, the parameters in strict mode's subset |
 /// | `Anthropic` | `{"name", "description", "input_schema"}` |
-/// | `Gemini` | one `{"functionDeclarations": [{"name", "description", "parameters"}]}`, the parameters in the OpenAPI subset |
+/// | `Gemini` | one `{"functionDeclarations": [{"name", "description", "parameters"}]}`, the parameters in the OpenAPI subset; a tool without arguments (parameters an object with no properties) has no `parameters`, as Gemini refuses an `OBJECT` without properties and takes a declaration without them |
 /// | `GeminiJson` | one `{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}` |
 ///
 /// A schema the provider cannot express, or a name its rules do not allow (OpenAI and
@@ -223,14 +223,21 @@ pub fn tools_for(defs: &[ToolDef], dialect: Dialect) -> Result<Vec<Value>, Error
             ),
         };
         check_name(&def.name, dialect, &base)?;
-        let parameters = to_dialect(&def.parameters, dialect)
-            .map_err(|e| e.at_prefix(&format!("{base}/{key}")))?;
+        let parameters = if dialect == Dialect::Gemini && no_arguments(&def.parameters) {
+            None
+        } else {
+            let p = to_dialect(&def.parameters, dialect)
+                .map_err(|e| e.at_prefix(&format!("{base}/{key}")))?;
+            Some(p)
+        };
         let mut tool = Map::new();
         tool.insert("name".into(), Value::String(def.name.clone()));
         if let Some(d) = &def.description {
             tool.insert("description".into(), Value::String(d.clone()));
         }
-        tool.insert(key.into(), parameters);
+        if let Some(parameters) = parameters {
+            tool.insert(key.into(), parameters);
+        }
         match dialect {
             Dialect::OpenAiStrict => {
                 tool.insert("strict".into(), Value::Bool(true));
@@ -244,6 +251,23 @@ pub fn tools_for(defs: &[ToolDef], dialect: Dialect) -> Result<Vec<Value>, Error
         out.push(serde_json::json!({"functionDeclarations": declarations}));
     }
     Ok(out)
+}
+
+/// Whether a tool's parameters take no arguments: an object schema (`"type": "object"`, or
+/// no `type`) with no properties and nothing else beside them but annotations and
+/// `additionalProperties: false`, as derived for a unit variant.
+fn no_arguments(parameters: &Value) -> bool {
+    let Value::Object(m) = parameters else {
+        return false;
+    };
+    m.iter().all(|(k, v)| match k.as_str() {
+        "type" => v == "object",
+        "properties" => v.as_object().is_some_and(Map::is_empty),
+        "additionalProperties" => v == &Value::Bool(false),
+        "required" => v.as_array().is_some_and(Vec::is_empty),
+        "title" | "description" | "$schema" => true,
+        k => k.starts_with("x-"),
+    })
 }
 
 /// A tool's name against the provider's rules.
