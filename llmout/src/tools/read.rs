@@ -124,6 +124,17 @@ impl JsonValues {
     ) -> Option<Option<usize>> {
         let b = rest.as_bytes();
         let longest = markers.iter().map(|m| m.len()).max().unwrap_or(0);
+        // Outside strings, the bytes that matter: the structure's, and each marker's first.
+        let mut stops = [false; 256];
+        for c in [b'"', b'{', b'[', b'}', b']'] {
+            stops[usize::from(c)] = true;
+        }
+        for m in markers {
+            if let Some(&c) = m.as_bytes().first() {
+                stops[usize::from(c)] = true;
+            }
+        }
+        let ran_out = |complete: bool, last: Option<usize>| complete.then_some(last);
         loop {
             if !self.in_value {
                 while b.get(self.at).is_some_and(|&c| {
@@ -141,33 +152,51 @@ impl JsonValues {
                 }
             }
             loop {
-                let i = self.at;
-                let Some(&c) = b.get(i) else {
-                    return if complete { Some(self.last) } else { None };
-                };
                 if self.in_str {
-                    match (self.esc, c) {
-                        (true, _) => self.esc = false,
-                        (false, b'\\') => self.esc = true,
-                        (false, b'"') => self.in_str = false,
-                        _ => {}
+                    if self.esc {
+                        if self.at >= b.len() {
+                            return ran_out(complete, self.last);
+                        }
+                        self.esc = false;
+                        self.at += 1;
                     }
-                    self.at += 1;
+                    // To the string's next quote or backslash.
+                    let Some(k) = memchr::memchr2(b'"', b'\\', &b[self.at.min(b.len())..]) else {
+                        self.at = b.len();
+                        return ran_out(complete, self.last);
+                    };
+                    let j = self.at + k;
+                    if b[j] == b'\\' {
+                        self.esc = true;
+                    } else {
+                        self.in_str = false;
+                    }
+                    self.at = j + 1;
                     continue;
                 }
-                let tail = &b[i..];
-                if !complete
-                    && tail.len() < longest
-                    && markers
-                        .iter()
-                        .any(|m| m.len() > tail.len() && m.as_bytes().starts_with(tail))
-                {
-                    return None;
-                }
-                if markers
+                let Some(k) = b[self.at.min(b.len())..]
                     .iter()
-                    .any(|m| !m.is_empty() && tail.starts_with(m.as_bytes()))
-                {
+                    .position(|&c| stops[usize::from(c)])
+                else {
+                    self.at = b.len();
+                    return ran_out(complete, self.last);
+                };
+                self.at += k;
+                let c = b[self.at];
+                let tail = &b[self.at..];
+                let mut at_marker = false;
+                for m in markers.iter().map(|m| m.as_bytes()) {
+                    if m.first() != Some(&c) {
+                        continue;
+                    }
+                    if tail.starts_with(m) {
+                        at_marker = true;
+                    } else if !complete && tail.len() < longest && m.starts_with(tail) {
+                        // A marker perhaps, cut by the end of the text so far.
+                        return None;
+                    }
+                }
+                if at_marker {
                     return Some(self.last);
                 }
                 self.at += 1;
