@@ -7,9 +7,9 @@
 //! cut off is content; one ended by its `<|call|>` with no JSON in it is a call with no
 //! arguments (text that is no JSON there is said).
 
-use super::family::{Family, Found, Head, Named};
 use serde_json::Map;
 
+use super::family::{Family, Found, Head, Named};
 use super::read::{lenient_call, ArgNotes, End};
 use super::stream::window;
 use super::{ToolCall, MAX_HEAD};
@@ -57,7 +57,9 @@ impl Family for Harmony {
                     let trimmed = body.trim();
                     // (`end > body_len`: ended by `<|call|>`, `<|end|>` or `<|return|>`,
                     // not by the next message.)
-                    if end > body_len && !trimmed.starts_with(['{', '[', '"']) {
+                    let json = trimmed.starts_with(['{', '[', '"'])
+                        || serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok();
+                    if end > body_len && !json {
                         // Ended by its marker with no JSON: a call with no arguments (none
                         // written, or text that is no JSON, which is said).
                         let notes = if trimmed.is_empty() {
