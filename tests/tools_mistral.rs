@@ -51,9 +51,7 @@ fn a_marker_that_no_call_follows_is_text() {
     let r = parse(reply);
     assert_eq!(r.tool_calls, [call(None, "add", json!({"a": 1, "b": 2}))]);
     assert_eq!(r.content.as_deref(), Some("[TOOL_CALLS]  planning  done"));
-    // (Not streamed here: the live view reading a reply with no marker stops at the first
-    // bracketed word of its prose, `[TOOL_CALLS]` or `[x]` alike, and shows the calls after
-    // one only at `finish`.)
+    streams_like_parse(reply);
 
     let reply = "Models mark calls with [TOOL_CALLS] before them.\n{\"name\": \"lookup\", \"arguments\": {\"id\": 7}}";
     let r = parse(reply);
@@ -62,6 +60,7 @@ fn a_marker_that_no_call_follows_is_text() {
         r.content.as_deref(),
         Some("Models mark calls with [TOOL_CALLS] before them.")
     );
+    streams_like_parse(reply);
 
     // After a call, a later marker in prose is text too.
     let reply = "[TOOL_CALLS]get_time[ARGS]{\"tz\": \"UTC\"}\nThat was [TOOL_CALLS] at work.";

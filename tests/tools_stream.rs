@@ -482,6 +482,21 @@ fn hostile_inputs_in_small_chunks_finish_as_parse() {
     assert_eq!(s.calls().len(), 100);
 }
 
+/// A reply with no marker whose prose holds words in brackets before its calls (`see [1]`,
+/// `[x]`): the live view, which cannot follow such a value, goes on past its brackets to the
+/// calls, as `parse` tries the reply's spans in turn. It stalled there, and showed the calls
+/// only at `finish`.
+#[test]
+fn words_in_brackets_before_the_calls_are_passed_by() {
+    for reply in [
+        "Models mark calls with [x] before them.\n{\"name\": \"lookup\", \"arguments\": {\"id\": 7}}",
+        "See [docs] and [a, b] then {\"name\": \"lookup\", \"arguments\": {\"id\": 7}}; {\"name\": \"x\", \"arguments\": {}}",
+    ] {
+        assert!(!parse(reply).tool_calls.is_empty(), "{reply}");
+        common::streams_like_parse(reply);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

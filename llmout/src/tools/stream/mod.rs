@@ -69,7 +69,7 @@ use super::family::{detect, longest_marker, Detected, Family, Found, Head, Named
 use super::fenced::LaterFences;
 use super::json;
 use super::params::{ParamHead, ParamStyle};
-use super::read::{arguments, calls_from_json, cut_short, End, JsonValues};
+use super::read::{arguments, calls_from_json, cut_short, json_end, End, JsonValues};
 use super::{parse, parse_with_tools, ToolCall, ToolCallResponse, ToolDef};
 use crate::repair::{self, RepairOptions};
 use crate::stream::{FieldState, Partial, ValueScan};
@@ -446,6 +446,18 @@ impl Live {
                         **scan = Default::default();
                         *done = 0;
                         *base = from;
+                    } else if scan.partial().stalled() && self.calls.is_empty() {
+                        // A value the live view cannot follow (`[x]`, a word in brackets in
+                        // the prose): once its brackets close, the calls may be a later one,
+                        // as `parse` tries the reply's spans in turn.
+                        let start = v[*base..].find(['{', '[']).map(|i| *base + i);
+                        let end = start.and_then(|s| Some(s + json_end(&v[s..])?));
+                        if let Some(end) = end.filter(|&e| e <= from) {
+                            **scan = Default::default();
+                            *done = 0;
+                            *base = end;
+                            from = end;
+                        }
                     }
                     if from == v.len() {
                         break;
