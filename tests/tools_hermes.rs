@@ -141,3 +141,33 @@ fn a_tagged_block_that_names_no_tool_is_said_to() {
     );
     common::streams_like_parse(reply);
 }
+
+/// `<tool_call>` in prose (a model explaining the format) opens no call: it is text, and the
+/// reply is read past it, its JSON calls with no marker included. Where a call can follow it
+/// (JSON, `<function=`, a name and its keys or the closer), it opens one, as before.
+#[test]
+fn a_tool_call_marker_in_prose_is_text() {
+    let reply = "Calls go in <tool_call> tags, like this one:\n{\"name\": \"lookup\", \"arguments\": {\"id\": 7}}";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, [call(None, "lookup", json!({"id": 7}))]);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("Calls go in <tool_call> tags, like this one:")
+    );
+    common::streams_like_parse(reply);
+
+    let reply = "Wrap calls in <tool_call> tags.";
+    let r = parse(reply);
+    assert_eq!(r.tool_calls, []);
+    assert_eq!(r.content.as_deref(), Some(reply));
+    common::streams_like_parse(reply);
+
+    for reply in [
+        "<tool_call>get_time</tool_call>",
+        "<tool_call>\nget_time\n<arg_key>tz</arg_key>\n<arg_value>UTC</arg_value>\n</tool_call>",
+        "<tool_call>\n<function=get_time>\n<parameter=tz>\nUTC\n</parameter>\n</function>\n</tool_call>",
+    ] {
+        assert_eq!(parse(reply).tool_calls.len(), 1, "{reply}");
+        common::streams_like_parse(reply);
+    }
+}

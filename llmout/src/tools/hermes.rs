@@ -9,6 +9,7 @@ use super::family::{Family, Found, Head, Named};
 use super::pythonic::{read_element, starts_pythonic};
 use super::read::{closed_by, json_elements, take_calls, value_calls};
 use super::stream::window;
+use super::MAX_HEAD;
 use super::{glm, qwen_coder};
 
 pub(crate) struct Hermes;
@@ -20,6 +21,39 @@ impl Family for Hermes {
 
     fn read(&self, t: &str, found: &mut Found) {
         read_within(t, 0..t.len(), found);
+    }
+
+    /// `<tool_call>` opens a call where one can follow it: JSON (or pythonic calls),
+    /// Qwen3-Coder's `<function=`, or GLM's name and then its keys or the closer. In prose
+    /// (`wrap it in <tool_call> tags`) it is text, and the reply is read past it.
+    fn opens(&self, t: &str, after: usize, complete: bool) -> Option<bool> {
+        let text = window(t, after);
+        let trimmed = text.trim_start();
+        if trimmed.starts_with(['{', '['])
+            || trimmed.starts_with("<function=")
+            || text.contains("<arg_key>")
+            || text.contains("</tool_call>")
+        {
+            return Some(true);
+        }
+        // What more text may still make a call.
+        let waiting = !complete && text.len() <= MAX_HEAD;
+        let name = trimmed
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+            .count();
+        let rest = trimmed[name..].trim_start();
+        let may_open = rest.is_empty()
+            || if name == 0 {
+                "<function=".starts_with(rest)
+            } else {
+                // HY v3's `name<tool_sep>` before its keys; or a marker cut by the end.
+                rest.starts_with("<tool_sep>")
+                    || ["<arg_key>", "</tool_call>", "<tool_sep>"]
+                        .iter()
+                        .any(|m| m.starts_with(rest))
+            };
+        (!(may_open && waiting)).then_some(false)
     }
 
     fn closers(&self) -> &'static [&'static str] {
