@@ -32,6 +32,14 @@ fn kimi_ids_in_both_spellings() {
     // A tool whose own name ends in a number keeps it: only the index is dropped.
     let r = parse("<|tool_calls_section_begin|><|tool_call_begin|>functions_step_2_3<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>");
     assert_eq!(r.tool_calls[0].name, "step_2");
+    // An id with no index still loses its `functions.` (it kept it, `functions.get_time`).
+    let reply = "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_time<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let r = parse(reply);
+    assert_eq!(
+        r.tool_calls,
+        [call(Some("functions.get_time"), "get_time", json!({}))]
+    );
+    streams_like_parse(reply);
 }
 
 #[test]

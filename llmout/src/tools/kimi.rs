@@ -85,9 +85,6 @@ fn kimi_name(id: &str) -> String {
         };
         return name.to_owned();
     }
-    id.strip_prefix("functions.")
-        .unwrap_or(id)
-        .rsplit_once(':')
-        .map_or(id, |(n, _)| n)
-        .to_owned()
+    let rest = id.strip_prefix("functions.").unwrap_or(id);
+    rest.rsplit_once(':').map_or(rest, |(n, _)| n).to_owned()
 }
