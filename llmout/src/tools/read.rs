@@ -54,7 +54,7 @@ fn elements_with(
         let rest = t.get(body_start..within.end).unwrap_or_default();
         let mut ends = None;
         if json && body_start >= plain_until {
-            let (values, read) = json_values_end(rest, [open, close]);
+            let (values, read) = json_values_end(rest, &[open, close]);
             plain_until = body_start + read;
             // The closer after the values, before the next opener.
             ends = values.and_then(|e| match closer_in(&rest[e..], open, close) {
@@ -93,9 +93,9 @@ fn closer_in(rest: &str, open: &str, close: &str) -> (usize, usize, bool) {
 /// where its first value does not close, or where one of `markers` comes outside a string
 /// before it closes (the marker then ends the body, as it does where no JSON is read: a
 /// bracket left open before a closer was forgotten). A marker inside a string is text.
-fn json_values_end(rest: &str, markers: [&str; 2]) -> (Option<usize>, usize) {
+fn json_values_end(rest: &str, markers: &[&str]) -> (Option<usize>, usize) {
     let mut scan = JsonValues::default();
-    let end = scan.read(rest, &markers, true).flatten();
+    let end = scan.read(rest, markers, true).flatten();
     (end, scan.at)
 }
 
@@ -983,18 +983,19 @@ pub(crate) fn marker_blocks(
         let start = at + i;
         let body_start = start + marker.len();
         let rest = t.get(body_start..).unwrap_or_default();
-        // A closer inside a string of the JSON the body opens with is that string's text.
-        let from = match close {
-            Some(c) if body_start >= plain_until => {
-                let (values, read) = json_values_end(rest, [c, ""]);
+        let closer = close.and_then(|c| {
+            // A closer inside a string of the JSON the body opens with is that string's
+            // text: the first after the JSON's values, else (none there) the first.
+            let mut after_values = None;
+            if body_start >= plain_until {
+                let (values, read) = json_values_end(rest, &[c]);
                 plain_until = body_start + read;
-                values.filter(|&e| rest[e..].contains(c)).unwrap_or(0)
+                after_values = values.and_then(|e| Some(e + rest[e..].find(c)?));
             }
-            _ => 0,
-        };
-        let (body_end, end) = match close
-            .and_then(|c| rest[from..].find(c).map(|j| (from + j, from + j + c.len())))
-        {
+            let j = after_values.or_else(|| rest.find(c))?;
+            Some((j, j + c.len()))
+        });
+        let (body_end, end) = match closer {
             Some((j, e)) => (body_start + j, body_start + e),
             None => (t.len(), t.len()),
         };
