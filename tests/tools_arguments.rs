@@ -8,6 +8,13 @@ use llmout::tools::{parse_with_tools, ToolDef};
 use llmout::{ErrorKind, WarningKind};
 use serde_json::json;
 
+/// Each warning of `r`: its kind, path and message.
+fn said(r: &llmout::tools::ToolCallResponse) -> Vec<(WarningKind, &str, &str)> {
+    (r.warnings.iter())
+        .map(|w| (w.kind, w.path.as_str(), &*w.message))
+        .collect()
+}
+
 fn tools() -> Vec<ToolDef> {
     serde_json::from_value(json!([
         {
@@ -194,11 +201,8 @@ fn a_parameters_text_keeps_its_form() {
             json!({"package": "numpy", "version": "1.10", "retries": 3, "timeout": 100})
         )]
     );
-    let said: Vec<(WarningKind, &str, &str)> = (r.warnings.iter())
-        .map(|w| (w.kind, w.path.as_str(), &*w.message))
-        .collect();
     assert_eq!(
-        said,
+        said(&r),
         [(
             WarningKind::Coerced,
             "/tool_calls/0/arguments/timeout",
@@ -243,11 +247,8 @@ fn a_parameter_of_escaped_json_is_unescaped_for_its_schema() {
             json!({"todos": [{"id": "1", "task": "Check C:\\tmp"}, {"id": "2", "task": "Report"}]})
         )]
     );
-    let said: Vec<(WarningKind, &str, &str)> = (r.warnings.iter())
-        .map(|w| (w.kind, w.path.as_str(), &*w.message))
-        .collect();
     assert_eq!(
-        said,
+        said(&r),
         [(
             WarningKind::Coerced,
             "/tool_calls/0/arguments/todos",
