@@ -118,7 +118,8 @@ child forked from it starts small: Linux counts a child's peak from before its e
   followed by `\\u12` repeated (`repair-unicode_escapes`), and one closed string of `\\q`
   repeated (`repair-invalid_escapes`), read by `repair`.
 * `raw-breaks`: records whose note holds a raw line break and a tab (valid once sanitized),
-  read by `parse --schema` with their array schema (`parse-raw-breaks`); `escapes`: one
+  read by `parse --schema` with their array schema (`parse-raw-breaks`) and by `repair`
+  (`repair-raw-breaks`, session 39); `escapes`: one
   string of `\\q` repeated as an object's field, against that object's schema
   (`parse-escapes`). Since session 29. And one string of the raw control character U+0001
   repeated, by `repair` (`repair-control_chars`) and `parse` (`parse-control-chars`): its
@@ -415,6 +416,15 @@ ADVERSARIAL = {
     # six times the input (session 30).
     "control_chars": ('{"a": "', "\x01", '"}'),
 }
+
+
+def write_raw_breaks(f) -> None:
+    """Records whose note holds a raw line break and a tab: valid JSON once sanitized."""
+    write_pattern(
+        "[",
+        '{"id": 7, "note": "line one\nline two\tend"}, ',
+        '{"id": 8, "note": "last"}]',
+    )(f)
 
 
 def write_object(f) -> None:
@@ -733,6 +743,11 @@ def lib_binary() -> str:
 # The library's functions (benches/memory_lib.rs) on the inputs above: (name, input, schema).
 LIB_RUNS = [
     ("repair_json", "messy", None),
+    # Its output whole is six times one string of raw control characters: written as it is
+    # made by `large::repair_json` (session 39), held by `repair_json`.
+    ("repair_json", "control_chars", None),
+    ("large::repair_json", "messy", None),
+    ("large::repair_json", "control_chars", None),
     ("repair_text", "messy", None),
     ("repair::parse", "messy", None),
     ("repair::parse_borrowed", "messy", None),
@@ -1120,15 +1135,16 @@ def main() -> None:
             # item by item, each string's fixes one warning, found as it is written.
             (
                 "parse-raw-breaks",
-                lambda: doc(
-                    "raw-breaks",
-                    write_pattern(
-                        "[",
-                        '{"id": 7, "note": "line one\nline two\tend"}, ',
-                        '{"id": 8, "note": "last"}]',
-                    ),
-                ),
+                lambda: doc("raw-breaks", write_raw_breaks),
                 ["parse", "--schema", note_path],
+                None,
+            ),
+            # The same records through `repair` (session 39): a sanitized copy about as long
+            # as the reply, written over itself.
+            (
+                "repair-raw-breaks",
+                lambda: doc("raw-breaks", write_raw_breaks),
+                ["repair"],
                 None,
             ),
             # One string of invalid escapes (`\q` repeated), against an object with a
@@ -1283,6 +1299,7 @@ def main() -> None:
             "fenced": write_fenced,
             "cut-nested": write_cut("nested"),
             "cut-x": write_cut("x"),
+            "control_chars": write_pattern(*ADVERSARIAL["control_chars"]),
         }
         schemas = {"records": schema_path}
         for function, input_name, schema in LIB_RUNS:

@@ -31,6 +31,17 @@ fn main() {
         "repair_json" => llmout::repair_json(&text, &options)
             .map(|r| r.json.len())
             .map_err(|e| e.to_string()),
+        // Written to a file, as `llmout repair` writes it.
+        "large::repair_json" => llmout::large::repair_json(&text, &options)
+            .map_err(|e| e.to_string())
+            .and_then(|r| {
+                let out =
+                    std::fs::File::create(std::env::temp_dir().join("llmout-memory-lib.json"))
+                        .map_err(|e| e.to_string())?;
+                r.write_to(std::io::BufWriter::new(out))
+                    .map(|()| r.changes())
+                    .map_err(|e| e.to_string())
+            }),
         "repair_text" => llmout::repair_text(&text, &options)
             .map(|r| nodes(&r.value) + r.warnings.len())
             .map_err(|e| e.to_string()),

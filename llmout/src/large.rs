@@ -1,5 +1,6 @@
 //! Large replies: [`from_llm_with_compiled`](crate::from_llm_with_compiled) for a reply that
-//! may be too large to hold as a value, such as 100 MB of records; and [`recover_json`],
+//! may be too large to hold as a value, such as 100 MB of records; [`repair_json`] for one
+//! whose JSON text may be too large to hold (written as it is made); and [`recover_json`],
 //! [`crate::recover_with_schema`] for JSON text in hand (recovery alone: what
 //! [`tools::check_arguments`](crate::tools::check_arguments) checks a large tool call with).
 //!
@@ -440,6 +441,59 @@ fn read_json(json: &str) -> serde_json::Result<(Value, Vec<Warning>)> {
         Ok(parsed) => Ok((parsed.value, pipeline::repair_warnings(&parsed.repairs))),
         // (Valid JSON within `serde_json`'s nesting, which the lenient parser reads.)
         Err(_) => Ok((value, Vec::new())),
+    }
+}
+
+/// [`crate::repair_json`] for a reply whose JSON may be too large to hold as text: the same
+/// JSON and the same number of changes, written when asked for ([`RepairedJson::write_to`]).
+/// Where the reply (or the candidate chosen in it) is valid JSON once sanitized and at
+/// least a MiB long, nothing of the sanitized text is held: it is checked, then written, a
+/// part at a time as the reply is sanitized, so memory is the reply and a few parts (the
+/// text whole is up to six times the reply: `\u0001` for a raw U+0001). Any other JSON is
+/// written as `repair_json` writes it, and held.
+///
+/// An error is found before anything is written: the only errors `write_to` gives are the
+/// writer's.
+///
+/// ```
+/// let raw = format!("{{\"log\": \"{}\"}}", "\u{1}".repeat(2 << 20));
+/// let options = llmout::Options::default();
+/// let repaired = llmout::large::repair_json(&raw, &options).unwrap();
+/// let mut out = Vec::new();
+/// repaired.write_to(&mut out).unwrap();
+/// assert_eq!(out.len(), 8 + 6 * (2 << 20) + 2); // `{"log":"`, `\u0001` for each, `"}`
+/// assert_eq!(repaired.changes(), 1); // one run of escapes in one string
+/// let whole = llmout::repair_json(&raw, &options).unwrap();
+/// assert_eq!((out, repaired.changes()), (whole.json.into_bytes(), whole.changes));
+/// ```
+pub fn repair_json<'a>(raw: &'a str, options: &Options) -> Result<RepairedJson<'a>, Error> {
+    let (json, changes) = pipeline::repaired_json(raw, options)?;
+    Ok(RepairedJson { json, changes })
+}
+
+/// The JSON [`repair_json`] found in a reply, to be written, and the changes it took.
+#[derive(Debug)]
+pub struct RepairedJson<'a> {
+    json: pipeline::Written<'a>,
+    changes: usize,
+}
+
+impl RepairedJson<'_> {
+    /// How many changes it took: as many as [`crate::repair_text`] reports warnings.
+    pub fn changes(&self) -> usize {
+        self.changes
+    }
+
+    /// Writes the compact JSON text to `out` (its bytes only, no line break after it).
+    /// Writes go to `out` as they are made, in pieces of at least 64 KiB but the last: a
+    /// [`std::io::BufWriter`] around `out` adds nothing.
+    pub fn write_to<W: std::io::Write>(&self, mut out: W) -> std::io::Result<()> {
+        self.json.write_to(&mut out)
+    }
+
+    /// The compact JSON text, as [`crate::repair_json`] gives it.
+    pub fn into_string(self) -> String {
+        self.json.into_string()
     }
 }
 

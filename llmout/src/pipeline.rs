@@ -102,32 +102,50 @@ pub struct RepairedJson {
 /// assert_eq!(r.changes, 3); // the unquoted key, the single quotes, the trailing comma
 /// ```
 pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> {
+    let (written, changes) = repaired_json(raw, options)?;
+    Ok(RepairedJson {
+        json: written.into_string(),
+        changes,
+    })
+}
+
+/// [`repair_json`]'s work: the JSON, written or to be written, and the changes it took.
+pub(crate) fn repaired_json<'a>(
+    raw: &'a str,
+    options: &Options,
+) -> Result<(Written<'a>, usize), Error> {
+    repaired_json_reading(raw, options, READ_SANITIZED)
+}
+
+/// [`repaired_json`], a candidate valid once sanitized read in parts from `read_from` bytes.
+fn repaired_json_reading<'a>(
+    raw: &'a str,
+    options: &Options,
+    read_from: usize,
+) -> Result<(Written<'a>, usize), Error> {
     // As `repair_text`: valid JSON as it stands (where no key is given twice: the first
     // value's loss is a change, and the candidates' reading counts it).
     if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() {
         if let Ok(c) = repair::to_string_counted(raw, &valid_json_options()) {
             if c.fixes == 0 {
-                return Ok(RepairedJson {
-                    json: c.json,
-                    changes: 0,
-                });
+                return Ok((Written::Text(c.json), 0));
             }
         }
     }
     let (candidates, unread) = extract::candidates_and_unread(raw);
     if let Some(chosen) = fenced_answers(&candidates, options) {
-        return Ok(RepairedJson {
-            json: chosen.value.to_string(),
-            changes: chosen.warnings.len(),
-        });
+        return Ok((
+            Written::Text(chosen.value.to_string()),
+            chosen.warnings.len(),
+        ));
     }
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
     let mut ranking = rank(candidates, |text, holds_all| {
         let changed = if holds_all {
-            changes(text, options, WRITING).map(|(n, json)| (n, Some(json)))
+            changes(text, options, writing(read_from)).map(|(n, json)| (n, Some(json)))
         } else {
-            changes(text, options, COUNTING).map(|(n, ())| (n, None))
+            changes(text, options, counting(read_from)).map(|(n, ())| (n, None))
         };
         match changed {
             Ok((n, json)) => Outcome::Parsed {
@@ -145,45 +163,123 @@ pub fn repair_json(raw: &str, options: &Options) -> Result<RepairedJson, Error> 
         let e = no_value(raw, None, ranking);
         if e.kind() == ErrorKind::NoJson {
             if let Some(bare) = bare_text(raw) {
-                return Ok(RepairedJson {
-                    json: bare.value.to_string(),
-                    changes: bare.warnings.len(),
-                });
+                return Ok((Written::Text(bare.value.to_string()), bare.warnings.len()));
             }
         }
         return Err(e);
     };
     let json = match best.out {
         Some(json) => json,
-        None => changes(best.candidate.text, options, WRITING)?.1,
+        None => changes(best.candidate.text, options, writing(read_from))?.1,
     };
-    Ok(RepairedJson {
-        json,
-        changes: best.syntax + extracted,
-    })
+    Ok((json, best.syntax + extracted))
 }
 
-/// How [`changes`] reads a candidate: `parse` with the lenient parser, and `valid` a candidate
-/// that is valid JSON once sanitized, given the sanitized text.
-struct Run<T> {
+/// Compact JSON text that [`repair_json`] made: written, or to be written from a large text
+/// that is valid once sanitized, a part at a time as it is sanitized ([`Written::write_to`]),
+/// where the text written whole could be six times the reply (`\u0001` for each raw
+/// U+0001).
+#[derive(Debug)]
+pub(crate) enum Written<'a> {
+    Text(String),
+    Sanitized(Cow<'a, str>),
+}
+
+impl Written<'_> {
+    /// Writes the JSON text to `out`.
+    pub(crate) fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            Written::Text(json) => out.write_all(json.as_bytes()),
+            Written::Sanitized(text) => {
+                let mut buf = Vec::with_capacity(2 * WRITE_BUFFER);
+                write_sanitized(text, &mut buf, |buf| {
+                    let written = out.write_all(buf);
+                    buf.clear();
+                    written
+                })
+            }
+        }
+    }
+
+    /// The JSON text.
+    pub(crate) fn into_string(self) -> String {
+        match self {
+            Written::Text(json) => json,
+            Written::Sanitized(text) => {
+                let mut out = Vec::with_capacity(text.len());
+                let Ok(()) = write_sanitized(&text, &mut out, |_| Ok(())) else {
+                    unreachable!("a Vec takes every write")
+                };
+                // Whole characters are copied or written, in order: the text is UTF-8 still.
+                String::from_utf8(out)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            }
+        }
+    }
+}
+
+/// The bytes of the text from which [`Written::write_to`] hands what it wrote on.
+const WRITE_BUFFER: usize = 1 << 16;
+
+/// `text`, sanitized and written as compact JSON ([`repair::compact::Compactor`]) to `buf`,
+/// which `flush` is given each time it holds [`WRITE_BUFFER`] bytes or more, and at the end.
+/// The sanitized text is made and written a part at a time: at most a part of it is held.
+fn write_sanitized(
+    text: &str,
+    buf: &mut Vec<u8>,
+    mut flush: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut parts = sanitize::Reader::counting(text);
+    let mut compactor = repair::compact::Compactor::default();
+    while let Some(part) = parts.next_part() {
+        // (The text before the first fix comes whole: it is written a piece at a time.)
+        for piece in part.chunks(WRITE_BUFFER) {
+            compactor.part(piece, buf);
+            if buf.len() >= WRITE_BUFFER {
+                flush(buf)?;
+            }
+        }
+    }
+    compactor.finish(buf);
+    flush(buf)
+}
+
+/// How [`changes`] reads a candidate: `parse` with the lenient parser, `valid` a candidate
+/// that is valid JSON once sanitized, given the sanitized text, and `sanitized` one of at
+/// least `read_from` bytes that is, given the candidate's text (the sanitized text is read
+/// in parts, not copied: see [`valid_once_sanitized`]).
+struct Run<'a, T> {
     parse: fn(&str, &RepairOptions) -> Ran<T>,
     valid: fn(Cow<'_, str>) -> Ran<T>,
+    sanitized: fn(Cow<'a, str>) -> T,
+    read_from: usize,
 }
 
 /// What a [`Run`] came to: fixes, and what it produced.
 type Ran<T> = Result<(usize, T), repair::RepairError>;
 
-/// Writes the JSON text.
-const WRITING: Run<String> = Run {
-    parse: parse_writing,
-    valid: valid_writing,
-};
+/// Writes the JSON text (a text valid once sanitized of `read_from` bytes or more when it is
+/// asked for).
+fn writing<'a>(read_from: usize) -> Run<'a, Written<'a>> {
+    Run {
+        parse: |text, options| {
+            parse_writing(text, options).map(|(n, json)| (n, Written::Text(json)))
+        },
+        valid: |json| valid_writing(json).map(|(n, json)| (n, Written::Text(json))),
+        sanitized: Written::Sanitized,
+        read_from,
+    }
+}
 
 /// Only counts.
-const COUNTING: Run<()> = Run {
-    parse: parse_counting,
-    valid: |json| parse_counting(&json, &valid_json_options()),
-};
+fn counting<'a>(read_from: usize) -> Run<'a, ()> {
+    Run {
+        parse: parse_counting,
+        valid: |json| parse_counting(&json, &valid_json_options()),
+        sanitized: |_| (),
+        read_from,
+    }
+}
 
 /// JSON valid once sanitized, written. A large sanitized copy that the parser reads with no
 /// fix is written over itself ([`repair::compact`]): the input, the copy and the output at
@@ -214,20 +310,41 @@ fn parse_counting(text: &str, options: &RepairOptions) -> Ran<()> {
 /// many changes as [`parse`] reports warnings, and what `run` produced. Valid JSON once
 /// sanitized is taken as [`parse`] takes it, the sanitizer's fixes being the changes; anything
 /// else goes to the lenient parser.
-fn changes<T>(text: &str, options: &Options, run: Run<T>) -> Result<(usize, T), Error> {
+fn changes<'a, T>(text: &'a str, options: &Options, run: Run<'a, T>) -> Result<(usize, T), Error> {
     if let Some(unescaped) = sanitize::escaped_document(text) {
-        return changes_unescaped(&unescaped, options, run).map(|(n, out)| (n + 1, out));
+        return changes_unescaped(Cow::Owned(unescaped), options, run).map(|(n, out)| (n + 1, out));
     }
-    changes_unescaped(text, options, run)
+    changes_unescaped(Cow::Borrowed(text), options, run)
 }
 
 /// [`changes`] on a text that is not escaped as a whole.
-fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(usize, T), Error> {
-    {
-        // In a block, so that a sanitized copy is gone before the lenient parser writes: the
-        // input, a copy and the output at once would be 3x a huge input.
-        // (One warning a fix, as `parse` gives them: only their number is wanted here.)
-        let (sanitized, sanitizer_fixes) = sanitize::sanitize_counted(text);
+fn changes_unescaped<'a, T>(
+    text: Cow<'a, str>,
+    options: &Options,
+    run: Run<'a, T>,
+) -> Result<(usize, T), Error> {
+    // In a block, so that a sanitized copy is gone before the lenient parser writes: the
+    // input, a copy and the output at once would be 3x a huge input.
+    // (One warning a fix, as `parse` gives them: only their number is wanted here.)
+    'copy: {
+        let (sanitized, sanitizer_fixes) = if text.len() < run.read_from {
+            sanitize::sanitize_counted(&text)
+        } else {
+            // A large text whose sanitized copy would be over half as large again (up to six
+            // times: `\u0001` for each raw U+0001) is not copied: where it is valid once
+            // sanitized, as `parse` reads it, the sanitized text is read in parts, and
+            // written so later; else it goes to the lenient parser, as below.
+            match sanitize::sanitize_counted_within(
+                &text,
+                text.len().saturating_add(text.len() / 2),
+            ) {
+                Some(copy) => copy,
+                None => match valid_once_sanitized(&text) {
+                    Some(fixes) => return Ok((fixes, (run.sanitized)(text))),
+                    None => break 'copy,
+                },
+            }
+        };
         if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized).is_ok() {
             // Numbers out of range pass `IgnoredAny` but not `Value`, and a key given twice
             // is a change ([`unique`]): the lenient parser reads both.
@@ -238,10 +355,26 @@ fn changes_unescaped<T>(text: &str, options: &Options, run: Run<T>) -> Result<(u
             }
         }
     }
-    match (run.parse)(text, &repair_options(options)) {
+    match (run.parse)(&text, &repair_options(options)) {
         Ok((fixes, out)) => Ok((fixes, out)),
-        Err(e) => Err(syntax_error(e, text, options)),
+        Err(e) => Err(syntax_error(e, &text, options)),
     }
+}
+
+/// The sanitizer's fixes, counted as [`sanitize::sanitize_counted`] counts them, where
+/// `text` needs some and is JSON once sanitized as [`parse`] reads it
+/// ([`unique::value_from_str`]: no key given twice, no number out of range), read from the
+/// sanitized text's parts as they are made, no value built. `None` where it needs none or
+/// is no such JSON.
+fn valid_once_sanitized(text: &str) -> Option<usize> {
+    let mut reader = sanitize::Reader::counting(text);
+    if !reader.fixes_any() {
+        return None;
+    }
+    // (Through a `BufReader`, which the standard library reads a byte at a time from its
+    // buffer: `serde_json` asks for one byte a call. It reads to the end of the text.)
+    unique::check_reader(std::io::BufReader::new(&mut reader)).ok()?;
+    Some(reader.count())
 }
 
 /// Lenient-parser options for JSON `serde_json` already accepts: its own nesting limit (128)
@@ -1982,31 +2115,44 @@ mod tests {
     }
 
     #[test]
-    fn a_large_reply_valid_once_sanitized_is_written_over_its_copy() {
-        // What the parser writes from the sanitized copy, as below a MiB.
-        const BESIDE: Run<String> = Run {
-            parse: parse_writing,
-            valid: |json| parse_writing(&json, &valid_json_options()),
-        };
+    fn a_large_reply_valid_once_sanitized_is_written_over_its_copy_or_from_its_parts() {
         // Over a MiB, in a fence: the sanitizer's fixes, escapes that are written shorter,
-        // white space; a key given twice and a lone surrogate (fixes of the parser's) are
-        // written by the parser.
-        let body = "\u{1}\\q\t\\u0041\\/\\ud83d\\ude00 é".repeat(50_000);
-        for (tail, count) in [("", 1), (", \"a\": 2", 3), (", \"b\": \"\\udc00\"", 3)] {
-            let raw = format!(
-                "Here:\n```json\n{{ \"a\" : \"{body}\" ,\n \"n\": [1, 2.50e3]{tail} }}\n```"
-            );
-            let candidate = &raw[raw.find('{').unwrap()..raw.rfind('}').unwrap() + 1];
-            let options = Options::default();
-            let beside = changes(candidate, &options, BESIDE).unwrap();
-            assert!(
-                changes(candidate, &options, WRITING).unwrap() == beside,
-                "{tail}"
-            );
-            let r = repair_json(&raw, &options).unwrap();
-            assert!(r.json == beside.1, "{tail}");
-            assert_eq!((r.changes, beside.0), (count, count), "{tail}");
-            assert_eq!(repair_text(&raw, &options).unwrap().warnings.len(), count);
+        // a surrogate pair, white space; a copy about as long as the reply, written over
+        // itself, and one six times as long, not made: read and written in parts. A key
+        // given twice and a lone surrogate (fixes of the parser's) are not JSON as `parse`
+        // reads it: the parser writes them.
+        let short = "\u{1}\\q\t\\u0041\\/\\ud83d\\ude00 é".repeat(50_000);
+        let long = format!("{}\\/ é", "\u{1}".repeat(20)).repeat(50_000);
+        // (The parser says the short body's control characters and its invalid escapes
+        // apart, the sanitizer as one run of escapes.)
+        for (body, parts, fixes) in [(short, false, 2), (long, true, 1)] {
+            for (tail, count, read) in [
+                ("", 1, parts),
+                (", \"a\": 2", fixes + 1, false),
+                (", \"b\": \"\\udc00\"", fixes + 1, false),
+            ] {
+                let raw = format!(
+                    "Here:\n```json\n{{ \"a\" : \"{body}\" ,\n \"n\": [1, 2.50e3]{tail} }}\n```"
+                );
+                let candidate = &raw[raw.find('{').unwrap()..raw.rfind('}').unwrap() + 1];
+                let options = Options::default();
+                // What the parser writes from a sanitized copy beside the reply.
+                let beside = Run {
+                    parse: parse_writing,
+                    valid: |json| parse_writing(&json, &valid_json_options()),
+                    sanitized: |_| unreachable!("copied"),
+                    read_from: usize::MAX,
+                };
+                let (n, copied) = changes(candidate, &options, beside).unwrap();
+                let (m, written) = changes(candidate, &options, writing(READ_SANITIZED)).unwrap();
+                assert_eq!(matches!(written, Written::Sanitized(_)), read, "{tail}");
+                assert!(written.into_string() == copied, "{tail}");
+                assert_eq!((n, m), (count, count), "{tail}");
+                let r = repair_json(&raw, &options).unwrap();
+                assert!(r.json == copied, "{tail}");
+                assert_eq!(r.changes, count, "{tail}");
+                assert_eq!(repair_text(&raw, &options).unwrap().warnings.len(), count);
+            }
         }
     }
 
@@ -2039,6 +2185,53 @@ mod tests {
                 let ranked = choice(rank(extract::candidates(&raw), |text, _| evaluate(text, schema, &options)));
                 prop_assert_eq!(ranked, exhaustive(&raw, schema));
             }
+        }
+
+        /// A reply valid once sanitized, written over its copy or (where the copy would be
+        /// long) from its parts, as above a MiB, is the JSON and the count the copy beside
+        /// it gives: around prose and in fences, with keys given twice, lone surrogates,
+        /// numbers out of range, and (now and then) a syntax error.
+        #[test]
+        fn reading_the_sanitized_parts_writes_what_the_copy_writes(
+            members in proptest::collection::vec((
+                // (`a` may be given twice; the others are numbered.)
+                proptest::sample::select(vec!["k", "k", "k\t", "a"]),
+                proptest::collection::vec(proptest::sample::select(vec![
+                    "\u{1}", "\t", "\n", "\n  ", "\\q", "\\u12", "\\'", "\\u0041",
+                    "\\ud83d\\ude00", "é", "x", "\\\"", "\\\n", "\u{1f}", "\u{1}", "\t",
+                ]), 1..6),
+                // Now and then a lone surrogate, which `parse` does not read as JSON.
+                proptest::sample::select(vec!["", "", "", "", "", "", "", "", "", "\\udc00"]),
+                // Raw control characters, which make the sanitized text longer than half as
+                // long again, to be read in parts.
+                0..40usize,
+                proptest::sample::select(vec![
+                    "\"{}\"", "[1, \"{}\"]", "{\"s\": \"{}\"}", "\"{}\"", "[1, \"{}\"]",
+                    "2", "\"{}\"", "[1, \"{}\"]", "1e400",
+                ]),
+            ), 1..5),
+            around in proptest::sample::select(vec![
+                "{}", "{}", "Here: {} Done.", "```json\n{}\n```", "{},", "{} {\"b\": \"\t\"}",
+            ]),
+        ) {
+            let members: Vec<String> = members
+                .iter()
+                .enumerate()
+                .map(|(i, (key, body, lone, controls, shape))| {
+                    let key = if *key == "a" { "a".to_owned() } else { format!("{key}{i}") };
+                    let body = body.concat() + lone + &"\u{1}".repeat(*controls);
+                    format!("\"{key}\": {}", shape.replacen("{}", &body, 1))
+                })
+                .collect();
+            let document = format!("{{{}}}", members.join(", "));
+            let raw = around.replacen("{}", &document, 1);
+            let options = Options::default();
+            let copied = repaired_json_reading(&raw, &options, usize::MAX);
+            let read = repaired_json_reading(&raw, &options, 0);
+            prop_assert_eq!(
+                read.map(|(json, n)| (json.into_string(), n)),
+                copied.map(|(json, n)| (json.into_string(), n))
+            );
         }
     }
 

@@ -86,27 +86,35 @@ pub fn sanitize(input: &str) -> Sanitized<'_> {
 /// run of fixes with the same message in one string counts once: where the text is JSON
 /// once sanitized, each string is one value, and two strings are two.
 pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
-    let mut runs = Runs {
-        input,
-        count: 0,
-        last: None,
-    };
+    let mut runs = Runs::new(input);
     let text = sanitize_into(input, &mut runs);
     (text, runs.count)
+}
+
+/// [`sanitize_counted`] where its text is at most `limit` bytes long: `None` once it would be
+/// longer (found as it is written: no more than `limit` bytes and a part are written).
+pub(crate) fn sanitize_counted_within(input: &str, limit: usize) -> Option<(Cow<'_, str>, usize)> {
+    let mut runs = Runs::new(input);
+    let Some(mut walk) = Walk::start(input) else {
+        return Some((Cow::Borrowed(input), 0));
+    };
+    let mut out = String::with_capacity(input.len() + 16);
+    out.push_str(&input[..walk.pos]);
+    while !walk.done() {
+        let until = walk.pos.saturating_add(PART);
+        walk.write::<true>(&mut out, &mut runs, until);
+        if out.len() > limit {
+            return None;
+        }
+    }
+    Some((Cow::Owned(out), runs.count))
 }
 
 /// [`sanitize`] with only the first fix of each run that [`fix_warnings`] says once (one
 /// message in one string): the warnings are the same, and the list is a few offsets where
 /// [`sanitize`]'s is 8 bytes a fix (four times the input for a string of `\q` repeated).
 pub(crate) fn sanitize_runs(input: &str) -> Sanitized<'_> {
-    let mut runs = RunStarts {
-        runs: Runs {
-            input,
-            count: 0,
-            last: None,
-        },
-        starts: Vec::new(),
-    };
+    let mut runs = RunStarts::new(input);
     let text = sanitize_into(input, &mut runs);
     Sanitized {
         text,
@@ -115,7 +123,7 @@ pub(crate) fn sanitize_runs(input: &str) -> Sanitized<'_> {
 }
 
 /// Where [`sanitize_into`] puts each fix: its offset, and the number of the string it is in.
-trait Fixes {
+pub(crate) trait Fixes {
     fn push(&mut self, at: usize, string: usize);
 }
 
@@ -126,13 +134,24 @@ impl Fixes for Vec<usize> {
 }
 
 /// The runs of fixes in `input` with one message ([`fix_message`]) in one string, counted.
-struct Runs<'a> {
+pub(crate) struct Runs<'a> {
     input: &'a str,
     count: usize,
     last: Option<(usize, &'static str)>,
 }
 
+impl<'a> Runs<'a> {
+    fn new(input: &'a str) -> Self {
+        Runs {
+            input,
+            count: 0,
+            last: None,
+        }
+    }
+}
+
 impl Fixes for Runs<'_> {
+    #[inline]
     fn push(&mut self, at: usize, string: usize) {
         let message = fix_message(self.input, at);
         if self.last != Some((string, message)) {
@@ -143,9 +162,18 @@ impl Fixes for Runs<'_> {
 }
 
 /// [`Runs`], and the offset of each run's first fix.
-struct RunStarts<'a> {
+pub(crate) struct RunStarts<'a> {
     runs: Runs<'a>,
     starts: Vec<usize>,
+}
+
+impl<'a> RunStarts<'a> {
+    fn new(input: &'a str) -> Self {
+        RunStarts {
+            runs: Runs::new(input),
+            starts: Vec::new(),
+        }
+    }
 }
 
 impl Fixes for RunStarts<'_> {
@@ -206,91 +234,133 @@ impl<'a> Walk<'a> {
     /// [`sanitize`]'s own loop.
     fn write<const PARTS: bool>(&mut self, out: &mut String, fixes: &mut impl Fixes, until: usize) {
         let input = self.input;
-        let base = self.pos;
+        let bytes = input.as_bytes();
         // (The state in locals, stored where the walk stops.)
         let (mut in_string, mut string) = (self.in_string, self.string);
-        let mut chars = input[base..].char_indices().peekable();
-        while let Some((k, c)) = chars.next() {
-            let at = base + k;
+        let mut at = self.pos;
+        while at < bytes.len() {
             if PARTS && at >= until {
-                // `c` is the next call's first.
-                (self.pos, self.in_string, self.string) = (at, in_string, string);
-                return;
+                break;
             }
-            if !in_string {
-                out.push(c);
-                if c == '"' {
-                    in_string = true;
-                    string += 1;
+            // The run of bytes written as they are: outside strings to the next quote,
+            // inside to the next quote, backslash or control character (all ASCII, so the
+            // run ends between characters).
+            let mut end = if in_string {
+                bytes[at..]
+                    .iter()
+                    .position(|&b| STRING_STOPS[usize::from(b)])
+                    .map_or(bytes.len(), |k| at + k)
+            } else {
+                memchr::memchr(b'"', &bytes[at..]).map_or(bytes.len(), |k| at + k)
+            };
+            if PARTS && end > until {
+                end = (until..end)
+                    .find(|&k| input.is_char_boundary(k))
+                    .unwrap_or(end);
+            }
+            if end > at {
+                // (One byte is an ASCII character: pushed as one, not copied.)
+                if end == at + 1 {
+                    out.push(char::from(bytes[at]));
+                } else {
+                    out.push_str(&input[at..end]);
                 }
+                at = end;
+                continue;
+            }
+            let c = bytes[at];
+            if !in_string {
+                // A quote opens a string.
+                out.push('"');
+                in_string = true;
+                string += 1;
+                at += 1;
                 continue;
             }
             match c {
-                '"' => {
+                b'"' => {
                     in_string = false;
-                    out.push(c);
+                    out.push('"');
+                    at += 1;
                 }
-                '\\' => match chars.peek().map(|&(_, n)| n) {
-                    Some('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't') => {
-                        out.push('\\');
-                        if let Some((_, n)) = chars.next() {
-                            out.push(n);
-                        }
+                b'\\' => match bytes.get(at + 1).map(|&n| {
+                    if n.is_ascii() {
+                        char::from(n)
+                    } else {
+                        input[at + 1..]
+                            .chars()
+                            .next()
+                            .unwrap_or(char::REPLACEMENT_CHARACTER)
                     }
-                    Some('u') if is_unicode_escape(&input.as_bytes()[at..]) => out.push('\\'),
+                }) {
+                    Some(n @ ('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't')) => {
+                        out.push('\\');
+                        out.push(n);
+                        at += 2;
+                    }
+                    // (The `u` and its digits are written as the string's next run.)
+                    Some('u') if is_unicode_escape(&bytes[at..]) => {
+                        out.push('\\');
+                        at += 1;
+                    }
                     Some('\'') => {
-                        chars.next();
                         out.push('\'');
                         fixes.push(at, string);
+                        at += 2;
                     }
                     // Before a character outside ASCII a backslash escapes nothing: dropped, as
                     // the lenient parser reads it.
-                    Some(n) if !n.is_ascii() => fixes.push(at, string),
+                    Some(n) if !n.is_ascii() => {
+                        fixes.push(at, string);
+                        at += 1;
+                    }
                     // Before a line break it continues the line: the break is the text, as the
                     // lenient parser reads it.
                     Some('\n') => {
-                        chars.next();
                         out.push_str("\\n");
                         fixes.push(at, string);
+                        at += 2;
                     }
-                    Some('\r') if input.as_bytes().get(at + 2) == Some(&b'\n') => {
-                        chars.next();
-                        chars.next();
+                    Some('\r') if bytes.get(at + 2) == Some(&b'\n') => {
                         out.push_str("\\r\\n");
                         fixes.push(at, string);
+                        at += 3;
                     }
                     _ => {
                         out.push_str("\\\\");
                         fixes.push(at, string);
+                        at += 1;
                     }
                 },
-                '\n' | '\r' if closes_after_layout(&input.as_bytes()[at..]) => {
+                b'\n' | b'\r' if closes_after_layout(&bytes[at..]) => {
                     // The line break before a closing quote at the start of a line is layout, as
                     // the lenient parser reads it: dropped with the indentation after it.
-                    while chars.peek().is_some_and(|&(_, n)| n != '"') {
-                        chars.next();
-                    }
                     fixes.push(at, string);
+                    at += memchr::memchr(b'"', &bytes[at..]).unwrap_or(bytes.len() - at);
                 }
-                c if (c as u32) < 0x20 => {
-                    push_control_escape(out, c);
+                c => {
+                    // A control character (the only other byte a string's run stops at).
+                    push_control_escape(out, char::from(c));
                     fixes.push(at, string);
+                    at += 1;
                 }
-                c => out.push(c),
             }
         }
-        (self.pos, self.in_string, self.string) = (input.len(), in_string, string);
+        (self.pos, self.in_string, self.string) = (at, in_string, string);
     }
 }
 
-/// The text [`sanitize_runs`] gives, read a part at a time (`std::io::Read`), with its list
-/// of fixes at the end ([`Reader::fixes`]): what `serde_json` reads a large reply from, where
-/// the whole copy would be up to six times the reply (`\u0001` for each raw U+0001).
-pub(crate) struct Reader<'a> {
+/// The text [`sanitize_runs`] gives, read a part at a time (`std::io::Read`, or
+/// [`Reader::next_part`]), with what it keeps of the fixes at the end: what `serde_json`
+/// reads a large reply from, and what a large reply valid once sanitized is written from,
+/// where the whole copy would be up to six times the reply (`\u0001` for each raw U+0001).
+/// `F` keeps the fixes: each run's first ([`Reader::new`], [`Reader::fixes`]) or their
+/// number ([`Reader::counting`], [`Reader::count`]).
+pub(crate) struct Reader<'a, F = RunStarts<'a>> {
     /// The input before its first fix, read as it stands.
     unchanged: &'a [u8],
     walk: Option<Walk<'a>>,
-    runs: RunStarts<'a>,
+    runs: F,
     /// The part written last, and how much of it is read.
     part: String,
     read: usize,
@@ -298,26 +368,41 @@ pub(crate) struct Reader<'a> {
     part_len: usize,
 }
 
+/// The input's bytes a [`Reader`]'s part is written from.
+const PART: usize = 1 << 16;
+
 impl<'a> Reader<'a> {
-    /// Parts written from 64 KiB of the input at a time.
+    /// Parts written from 64 KiB of the input at a time, each run's first fix kept.
     pub(crate) fn new(input: &'a str) -> Self {
-        Reader::with_parts(input, 1 << 16)
+        Reader::with_parts(input, PART, RunStarts::new(input))
     }
 
-    fn with_parts(input: &'a str, part_len: usize) -> Self {
+    /// [`sanitize_runs`]'s list of fixes: whole once every byte is read.
+    pub(crate) fn fixes(self) -> Vec<usize> {
+        self.runs.starts
+    }
+}
+
+impl<'a> Reader<'a, Runs<'a>> {
+    /// [`Reader::new`] with the fixes counted, as [`sanitize_counted`] counts them.
+    pub(crate) fn counting(input: &'a str) -> Self {
+        Reader::with_parts(input, PART, Runs::new(input))
+    }
+
+    /// [`sanitize_counted`]'s count: whole once every byte is read.
+    pub(crate) fn count(&self) -> usize {
+        self.runs.count
+    }
+}
+
+impl<'a, F: Fixes> Reader<'a, F> {
+    fn with_parts(input: &'a str, part_len: usize, runs: F) -> Self {
         let walk = Walk::start(input);
         let unchanged = &input.as_bytes()[..walk.as_ref().map_or(input.len(), |w| w.pos)];
         Reader {
             unchanged,
             walk,
-            runs: RunStarts {
-                runs: Runs {
-                    input,
-                    count: 0,
-                    last: None,
-                },
-                starts: Vec::new(),
-            },
+            runs,
             part: String::new(),
             read: 0,
             part_len: part_len.max(1),
@@ -329,13 +414,33 @@ impl<'a> Reader<'a> {
         self.walk.is_some()
     }
 
-    /// [`sanitize_runs`]'s list of fixes: whole once every byte is read.
-    pub(crate) fn fixes(self) -> Vec<usize> {
-        self.runs.starts
+    /// The text not yet read, up to the end of the next part: the input before its first
+    /// fix, then each part as it is written (whole characters and escapes in each, but a
+    /// surrogate pair's two escapes may fall in two parts). `None` at the end.
+    pub(crate) fn next_part(&mut self) -> Option<&[u8]> {
+        if !self.unchanged.is_empty() {
+            return Some(std::mem::take(&mut self.unchanged));
+        }
+        self.fill()?;
+        self.read = self.part.len();
+        Some(self.part.as_bytes())
+    }
+
+    /// Writes the next part where the last is read; `None` at the end of the text.
+    fn fill(&mut self) -> Option<()> {
+        // (A part may be empty: a line break dropped as layout writes nothing.)
+        while self.read == self.part.len() {
+            let walk = self.walk.as_mut().filter(|w| !w.done())?;
+            self.part.clear();
+            self.read = 0;
+            let until = walk.pos.saturating_add(self.part_len);
+            walk.write::<true>(&mut self.part, &mut self.runs, until);
+        }
+        Some(())
     }
 }
 
-impl std::io::Read for Reader<'_> {
+impl<F: Fixes> std::io::Read for Reader<'_, F> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if !self.unchanged.is_empty() {
             let n = buf.len().min(self.unchanged.len());
@@ -343,15 +448,8 @@ impl std::io::Read for Reader<'_> {
             self.unchanged = &self.unchanged[n..];
             return Ok(n);
         }
-        // (A part may be empty: a line break dropped as layout writes nothing.)
-        while self.read == self.part.len() {
-            let Some(walk) = self.walk.as_mut().filter(|w| !w.done()) else {
-                return Ok(0);
-            };
-            self.part.clear();
-            self.read = 0;
-            let until = walk.pos.saturating_add(self.part_len);
-            walk.write::<true>(&mut self.part, &mut self.runs, until);
+        if self.fill().is_none() {
+            return Ok(0);
         }
         let rest = &self.part.as_bytes()[self.read..];
         let n = buf.len().min(rest.len());
@@ -403,7 +501,13 @@ fn push_control_escape(out: &mut String, c: char) {
         '\t' => out.push_str("\\t"),
         '\u{8}' => out.push_str("\\b"),
         '\u{c}' => out.push_str("\\f"),
-        c => out.push_str(&format!("\\u{:04x}", c as u32)),
+        c => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let c = c as usize;
+            out.push_str("\\u00");
+            out.push(char::from(HEX[c >> 4]));
+            out.push(char::from(HEX[c & 0xf]));
+        }
     }
 }
 
@@ -640,6 +744,20 @@ mod tests {
             sanitize_runs("[\"\\q\\q\\q\\q\\q\\q\\q\\q\\q\\q\"]").fixes,
             [2]
         );
+        // Within a limit, the same text and count; over it, none.
+        for raw in [
+            "{\"a\": \"x\ty\"}",
+            "[\"\\q\"]",
+            "{\"a\": 1}",
+            "\"\u{1}\u{1}\"",
+        ] {
+            let counted = sanitize_counted(raw);
+            let len = counted.0.len();
+            assert_eq!(sanitize_counted_within(raw, len), Some(counted), "{raw:?}");
+            if len > raw.len() {
+                assert_eq!(sanitize_counted_within(raw, len - 1), None, "{raw:?}");
+            }
+        }
         assert_eq!(sanitize_counted("[\"\\u12\\u12\"]").1, 1);
         assert_eq!(sanitize_counted("[\"\\u12\", \"\\u12\"]").1, 2);
     }
@@ -647,7 +765,7 @@ mod tests {
     /// All of [`Reader`]'s text, read `n` bytes a call, and its fixes.
     fn read_in_parts(raw: &str, part_len: usize, n: usize) -> (String, Vec<usize>) {
         use std::io::Read;
-        let mut reader = Reader::with_parts(raw, part_len);
+        let mut reader = Reader::with_parts(raw, part_len, RunStarts::new(raw));
         let mut text = Vec::new();
         let mut buf = vec![0; n];
         loop {

@@ -115,6 +115,83 @@ impl<'de> Visitor<'de> for UniqueVisitor {
     }
 }
 
+/// Whether what `reader` gives is JSON that [`value_from_reader`] reads, found with no value
+/// built: the same calls to `serde_json` (so the same numbers, escapes and nesting refused),
+/// with each object's keys remembered by a hash of each, not the keys. A hash that two keys
+/// share reads as a key given twice: an error where [`value_from_reader`] reads a value, never
+/// the other way round (for a caller that then reads the text another way, only a cost).
+pub(crate) fn check_reader<R: std::io::Read>(reader: R) -> serde_json::Result<()> {
+    let hashes = std::hash::RandomState::new();
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    Check(&hashes).deserialize(&mut de)?;
+    de.end()
+}
+
+/// [`UniqueVisitor`] with nothing built: each object's keys' hashes, made with the same keys.
+#[derive(Clone, Copy)]
+struct Check<'h>(&'h std::hash::RandomState);
+
+impl<'de> DeserializeSeed<'de> for Check<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Check<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_none<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        use std::hash::BuildHasher;
+        let mut keys = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            map.next_value_seed(self)?;
+            if !keys.insert(self.0.hash_one(&key)) {
+                return Err(de::Error::custom(REPEATED));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Objects with at most this many members are checked by comparing their keys pairwise;
 /// larger ones by sorting.
 const PAIRWISE: usize = 16;

@@ -139,7 +139,19 @@ fn any_bytes_on_stdin_never_crash() {
 /// A reader that stops early closes the pipe: llmout exits quietly, not with a panic.
 #[test]
 fn a_closed_stdout_is_not_a_crash() {
-    let reply = format!("[{}1]", "1, ".repeat(2_000_000));
+    // A value written whole, and one written from its parts as they are made.
+    for (reply, opens) in [
+        (format!("[{}1]", "1, ".repeat(2_000_000)), b'['),
+        (
+            format!("{{\"a\": \"{}\"}}", "\u{1}".repeat(2_000_000)),
+            b'{',
+        ),
+    ] {
+        closed_early(reply, opens);
+    }
+}
+
+fn closed_early(reply: String, opens: u8) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_llmout"))
         .arg("repair")
         .stdin(Stdio::piped())
@@ -157,8 +169,27 @@ fn a_closed_stdout_is_not_a_crash() {
     drop(out);
     let o = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    assert_eq!(first, *b"[");
+    assert_eq!(first, [opens]);
     assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}
+
+/// A large reply valid once sanitized whose JSON is six times as long (`\u0001` for each raw
+/// U+0001) is written as it is made: the same text, and the same changes, as the library's.
+#[test]
+fn repair_writes_a_large_string_of_control_characters_as_it_is_made() {
+    let reply = format!(
+        "{{\"log\": \"{}\\q\", \"n\": 1}}",
+        "\u{1}\u{1f}\t".repeat(400_000)
+    );
+    let o = llmout(&["repair"], reply.as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = format!(
+        "{{\"log\":\"{}\\\\q\",\"n\":1}}\n",
+        "\\u0001\\u001f\\t".repeat(400_000)
+    );
+    assert!(stdout(&o) == expected, "{} bytes", o.stdout.len());
+    let r = llmout::repair_json(&reply, &llmout::Options::default()).unwrap();
+    assert_eq!((r.json + "\n", r.changes), (expected, 1));
 }
 
 /// Invalid UTF-8 is replaced with U+FFFD and said: where, and how often.

@@ -800,22 +800,20 @@ impl<'de> serde::de::Visitor<'de> for ExactVisitor {
 }
 
 /// `repair`: the reply's JSON as compact text, written without building a tree, so memory
-/// stays at about the input and the output.
+/// stays at about the input and the output; the output is not held where it is the reply
+/// valid once sanitized ([`llmout::large::repair_json`]), which may be six times the input.
 struct Repair;
 
 impl Answers for Repair {
     fn answer<'a>(&'a self, input: &'a mut Input) -> Result<Output<'a>, Failure> {
-        let json = llmout::repair_json(&input.text, &llmout::Options::default())
-            .map(|r| r.json)
+        let json = llmout::large::repair_json(&input.text, &llmout::Options::default())
             .map_err(|e| Failure::error(&e))?;
         // stdout holds only the value: the note about the input goes to stderr.
         if let Some(w) = &input.invalid_utf8 {
             let message = w["message"].as_str().unwrap_or_default();
             let _ = writeln!(std::io::stderr(), "llmout: warning: {message}");
         }
-        Ok(Box::new(move |w: &mut dyn Write| {
-            w.write_all(json.as_bytes())
-        }))
+        Ok(Box::new(move |w: &mut dyn Write| json.write_to(w)))
     }
 }
 

@@ -1,19 +1,72 @@
-//! Valid JSON rewritten over itself as [`to_string`](super::to_string) writes it: for a large
-//! reply that is valid once sanitized, the sanitized copy becomes the output, where writing
-//! the output beside it would hold a third text as large as the reply.
+//! Valid JSON written as [`to_string`](super::to_string) writes it, a part at a time: for a
+//! large reply that is valid once sanitized, the sanitized text is written from its parts as
+//! they are made ([`crate::sanitize`]'s reader), where a sanitized copy beside the reply and
+//! the output would hold texts up to six times the reply's size.
 
 use super::sink::ESCAPE;
 
-/// `json` as [`to_string`](super::to_string) writes it, when `json` is valid JSON that the
-/// lenient parser reads with no fix (no key given twice, no number out of range): no white
-/// space between tokens, and each string's escapes written as `serde_json` writes them
-/// (`\u0041` and `\/` decoded, `\u000a` written `\n`). No token grows, so each is written
-/// over itself. A `\u` escape that is half a character (a lone surrogate) is U+FFFD, as the
-/// parser reads it, with a fix.
+/// The longest escape [`Compactor`] reads at once: a surrogate pair, `\ud83d\ude00`.
+const LONGEST_ESCAPE: usize = 12;
+
+/// Writes valid JSON that the lenient parser reads with no fix (no key given twice, no
+/// number out of range) as [`to_string`](super::to_string) writes it: no white space between
+/// tokens, and each string's escapes written as `serde_json` writes them (`\u0041` and `\/`
+/// decoded, `\u000a` written `\n`). The text comes in parts ([`Compactor::part`]) cut
+/// anywhere; what the parts make is the same as the text whole makes. A `\u` escape that is
+/// half a character (a lone surrogate) is U+FFFD, as the parser reads it (with a fix, so a
+/// text the parser reads with none has no such escape).
+#[derive(Debug, Default)]
+pub(crate) struct Compactor {
+    in_str: bool,
+    /// The part being written over itself, after what the last one left: an escape at its
+    /// end that the next part's bytes may finish.
+    scratch: Vec<u8>,
+}
+
+impl Compactor {
+    /// Writes what `part`, the text's next bytes, makes to `out`; an escape at its end that
+    /// may go on in the next part is kept for it.
+    pub(crate) fn part(&mut self, part: &[u8], out: &mut Vec<u8>) {
+        self.scratch.extend_from_slice(part);
+        let (read, written) = compact(&mut self.scratch, &mut self.in_str, false);
+        out.extend_from_slice(&self.scratch[..written]);
+        self.scratch.drain(..read);
+    }
+
+    /// Writes what the text's last bytes make.
+    pub(crate) fn finish(mut self, out: &mut Vec<u8>) {
+        let (_, written) = compact(&mut self.scratch, &mut self.in_str, true);
+        out.extend_from_slice(&self.scratch[..written]);
+    }
+}
+
+/// The text `json` makes ([`Compactor`]), written over `json` itself: for a large sanitized
+/// copy, which is then the output rather than a third text beside the reply and the copy.
 pub(crate) fn compact_in_place(json: String) -> String {
     let mut b = json.into_bytes();
+    let (_, written) = compact(&mut b, &mut false, true);
+    b.truncate(written);
+    // Whole characters were copied or written: the text is UTF-8 still.
+    String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The text `json` makes, whole, a part at a time (see [`Compactor`]).
+#[cfg(test)]
+pub(crate) fn compact_whole(json: &str) -> String {
+    let mut out = Vec::with_capacity(json.len());
+    let mut c = Compactor::default();
+    c.part(json.as_bytes(), &mut out);
+    c.finish(&mut out);
+    String::from_utf8(out).unwrap()
+}
+
+/// [`Compactor`]'s work, over `b` itself, starting inside a string where `in_str` says so:
+/// the bytes read and the bytes written at the start of `b` (never more: no token grows).
+/// All of `b` is read at the text's `end`; else the reading stops before an escape that the
+/// bytes after `b` may go on.
+fn compact(b: &mut [u8], in_string: &mut bool, end: bool) -> (usize, usize) {
     let (mut r, mut w) = (0, 0);
-    let mut in_str = false;
+    let mut in_str = *in_string;
     while r < b.len() {
         let c = b[r];
         if !in_str {
@@ -33,6 +86,9 @@ pub(crate) fn compact_in_place(json: String) -> String {
             (r, w) = (r + 1, w + 1);
             continue;
         }
+        if !end && b.len() - r < LONGEST_ESCAPE {
+            break;
+        }
         let decoded = match b.get(r + 1) {
             Some(b'u') => unicode_escape(&b[r..]),
             Some(b'/') => Some(('/', 2)),
@@ -51,9 +107,8 @@ pub(crate) fn compact_in_place(json: String) -> String {
             }
         }
     }
-    b.truncate(w);
-    // Whole characters were copied or written: the text is UTF-8 still.
-    String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    *in_string = in_str;
+    (r, w)
 }
 
 /// The character a `\u` escape at the start of `b` writes, and the escape's length (12 for
@@ -138,14 +193,37 @@ mod tests {
             "\t\"\\u0000\"\r\n",
             "0",
         ] {
-            assert_eq!(compact_in_place(json.to_owned()), written(json));
+            assert_eq!(compact_whole(json), written(json));
+        }
+    }
+
+    /// A large text in parts of 64 KiB, escapes and characters falling across their ends
+    /// wherever the padding puts them: what the text makes whole.
+    #[test]
+    fn a_large_text_in_parts() {
+        for pad in 0..13 {
+            let item = format!(
+                "{{ \"a{}\" : \"\\u0041\\/ \\ud83d\\ude00 é\\u000a\" }}",
+                "x".repeat(pad)
+            );
+            let json = format!("[{}1]", format!("{item},\n ").repeat(20_000));
+            assert!(json.len() > 10 << 16);
+            let mut out = Vec::new();
+            let mut c = Compactor::default();
+            for part in json.as_bytes().chunks(1 << 16) {
+                c.part(part, &mut out);
+            }
+            c.finish(&mut out);
+            let whole = written(&json);
+            assert!(out == whole.as_bytes(), "pad {pad}");
+            assert!(compact_in_place(json) == whole, "pad {pad}");
         }
     }
 
     #[test]
     fn a_lone_surrogate_is_what_the_parser_reads() {
         for json in [r#""\ud800""#, r#""\ud800\u0041""#, r#""\udc00 ""#] {
-            assert_eq!(compact_in_place(json.to_owned()), written(json));
+            assert_eq!(compact_whole(json), written(json));
         }
     }
 
@@ -187,13 +265,36 @@ mod tests {
                     .replace("\\u006E\\u0075\\u006C\\u006C", "null");
             }
             prop_assume!(serde_json::from_str::<serde_json::Value>(&json).is_ok());
+            prop_assert_eq!(compact_whole(&json), written(&json));
             prop_assert_eq!(compact_in_place(json.clone()), written(&json));
         }
 
         #[test]
-        fn any_text_is_rewritten_without_a_panic(text in "[ \"\\\\u/dDcC80a-fA-F\n{}\\[\\],:é]{0,40}") {
-            let out = compact_in_place(text.clone());
+        fn any_text_is_written_without_a_panic(text in "[ \"\\\\u/dDcC80a-fA-F\n{}\\[\\],:é]{0,40}") {
+            let out = compact_whole(&text);
             prop_assert!(out.len() <= text.len());
+            prop_assert_eq!(compact_in_place(text), out);
+        }
+
+        /// Parts cut anywhere, even inside an escape or a character, make what the text makes
+        /// whole.
+        #[test]
+        fn parts_make_what_the_whole_makes(
+            text in "[ \"\\\\u/dDcC80a-fA-F\n{}\\[\\],:é]{0,60}",
+            cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8),
+        ) {
+            let mut cuts: Vec<usize> = cuts.iter().map(|c| c.index(text.len() + 1)).collect();
+            cuts.sort_unstable();
+            let mut out = Vec::new();
+            let mut c = Compactor::default();
+            let mut from = 0;
+            for cut in cuts {
+                c.part(&text.as_bytes()[from..cut], &mut out);
+                from = cut;
+            }
+            c.part(&text.as_bytes()[from..], &mut out);
+            c.finish(&mut out);
+            prop_assert_eq!(String::from_utf8(out).unwrap(), compact_in_place(text));
         }
     }
 }
