@@ -33,7 +33,7 @@
 //! | asking again when a reply does not do | [`retry()`], [`retry_async`], [`ValidationResult::feedback`] |
 //! | tool calls in any model's format | [`tools::parse`], [`tools::parse_with_tools`], [`ToolCall`], [`ToolDef`], [`ToolCallResponse`] |
 //! | a reply still arriving | [`Stream`] (a value), [`ToolStream`] (tool calls), [`Partial`], [`FieldState`] |
-//! | JSON repair alone | [`repair_json`], [`repair_text`], [`repair`] |
+//! | JSON repair alone | [`repair_json`], [`repair_text`], [`repair`]; [`large::repair_json`] to write it as it is made |
 //! | one stage of the pipeline alone | [`advanced`] |
 //!
 //! # The pipeline

@@ -88,7 +88,9 @@ pub struct RepairedJson {
 /// [`repair_text`] for callers that want JSON text to hand on (what `llmout repair` prints):
 /// the same candidate is chosen and repaired the same way, but the result is written as
 /// compact JSON instead of built as a [`Value`], and the changes are counted instead of
-/// described. Memory stays at about the input plus the output, whatever the input's size. A
+/// described. Memory stays at about the input plus the output, whatever the input's size
+/// (the output may be six times the input: `\u0001` for a raw U+0001;
+/// [`large::repair_json`](crate::large::repair_json) writes such JSON as it is made). A
 /// reply that is one document (around any comments or wrapper) is parsed once, writing;
 /// otherwise each candidate is counted and the winner written.
 ///
