@@ -800,8 +800,9 @@ impl<'de> serde::de::Visitor<'de> for ExactVisitor {
 }
 
 /// `repair`: the reply's JSON as compact text, written without building a tree, so memory
-/// stays at about the input and the output; the output is not held where it is the reply
-/// valid once sanitized ([`llmout::large::repair_json`]), which may be six times the input.
+/// stays at about the input and the output; the output is not held where it is a reply
+/// valid once sanitized whose JSON is much longer than it (raw control characters: six
+/// times), which is written as it is made ([`llmout::large::repair_json`]).
 struct Repair;
 
 impl Answers for Repair {
