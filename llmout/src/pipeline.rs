@@ -178,9 +178,9 @@ fn repaired_json_reading<'a>(
 }
 
 /// Compact JSON text that [`repair_json`] made: written, or to be written from a large text
-/// that is valid once sanitized, a part at a time as it is sanitized ([`Written::write_to`]),
-/// where the text written whole could be six times the reply (`\u0001` for each raw
-/// U+0001).
+/// that is valid once sanitized and whose sanitized copy would be long, a part at a time as
+/// it is sanitized ([`Written::write_to`]), where the text written whole could be six times
+/// the reply (`\u0001` for each raw U+0001).
 #[derive(Debug)]
 pub(crate) enum Written<'a> {
     Text(String),
@@ -248,8 +248,9 @@ fn write_sanitized(
 
 /// How [`changes`] reads a candidate: `parse` with the lenient parser, `valid` a candidate
 /// that is valid JSON once sanitized, given the sanitized text, and `sanitized` one of at
-/// least `read_from` bytes that is, given the candidate's text (the sanitized text is read
-/// in parts, not copied: see [`valid_once_sanitized`]).
+/// least `read_from` bytes that is but whose sanitized copy would pass 1.5 times it, given
+/// the candidate's text (the sanitized text is read in parts, not copied: see
+/// [`changes_unescaped`], [`valid_once_sanitized`]).
 struct Run<'a, T> {
     parse: fn(&str, &RepairOptions) -> Ran<T>,
     valid: fn(Cow<'_, str>) -> Ran<T>,
@@ -260,8 +261,8 @@ struct Run<'a, T> {
 /// What a [`Run`] came to: fixes, and what it produced.
 type Ran<T> = Result<(usize, T), repair::RepairError>;
 
-/// Writes the JSON text (a text valid once sanitized of `read_from` bytes or more when it is
-/// asked for).
+/// Writes the JSON text (a text of `read_from` bytes or more that is valid once sanitized,
+/// and whose copy would be long, when it is asked for).
 fn writing<'a>(read_from: usize) -> Run<'a, Written<'a>> {
     Run {
         parse: |text, options| {
