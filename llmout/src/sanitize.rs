@@ -95,19 +95,8 @@ pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
 /// longer (found as it is written: no more than `limit` bytes and a part are written).
 pub(crate) fn sanitize_counted_within(input: &str, limit: usize) -> Option<(Cow<'_, str>, usize)> {
     let mut runs = Runs::new(input);
-    let Some(mut walk) = Walk::start(input) else {
-        return Some((Cow::Borrowed(input), 0));
-    };
-    let mut out = String::with_capacity(input.len() + 16);
-    out.push_str(&input[..walk.pos]);
-    while !walk.done() {
-        let until = walk.pos.saturating_add(PART);
-        walk.write::<true>(&mut out, &mut runs, until);
-        if out.len() > limit {
-            return None;
-        }
-    }
-    Some((Cow::Owned(out), runs.count))
+    let text = sanitize_within(input, &mut runs, limit)?;
+    Some((text, runs.count))
 }
 
 /// [`sanitize`] with only the first fix of each run that [`fix_warnings`] says once (one
@@ -188,13 +177,36 @@ impl Fixes for RunStarts<'_> {
 
 /// The text of [`sanitize`]; each fix's offset is given to `fixes`.
 fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
+    let Some(text) = sanitize_within(input, fixes, usize::MAX) else {
+        unreachable!("no text is longer than usize::MAX")
+    };
+    text
+}
+
+/// [`sanitize_into`] where the text is at most `limit` bytes long, `None` once it would be
+/// longer: written a part at a time, the length looked at after each, where there is a limit.
+fn sanitize_within<'a>(
+    input: &'a str,
+    fixes: &mut impl Fixes,
+    limit: usize,
+) -> Option<Cow<'a, str>> {
     let Some(mut walk) = Walk::start(input) else {
-        return Cow::Borrowed(input);
+        return Some(Cow::Borrowed(input));
     };
     let mut out = String::with_capacity(input.len() + 16);
     out.push_str(&input[..walk.pos]);
-    walk.write::<false>(&mut out, fixes, input.len());
-    Cow::Owned(out)
+    if limit == usize::MAX {
+        walk.write::<false>(&mut out, fixes, input.len());
+        return Some(Cow::Owned(out));
+    }
+    while !walk.done() {
+        let until = walk.pos.saturating_add(PART);
+        walk.write::<true>(&mut out, fixes, until);
+        if out.len() > limit {
+            return None;
+        }
+    }
+    Some(Cow::Owned(out))
 }
 
 /// [`sanitize_into`]'s walk through the input from its first fix, able to stop before any
@@ -283,16 +295,7 @@ impl<'a> Walk<'a> {
                     out.push('"');
                     at += 1;
                 }
-                b'\\' => match bytes.get(at + 1).map(|&n| {
-                    if n.is_ascii() {
-                        char::from(n)
-                    } else {
-                        input[at + 1..]
-                            .chars()
-                            .next()
-                            .unwrap_or(char::REPLACEMENT_CHARACTER)
-                    }
-                }) {
+                b'\\' => match input[at + 1..].chars().next() {
                     Some(n @ ('"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't')) => {
                         out.push('\\');
                         out.push(n);
@@ -340,7 +343,7 @@ impl<'a> Walk<'a> {
                 }
                 c => {
                     // A control character (the only other byte a string's run stops at).
-                    push_control_escape(out, char::from(c));
+                    crate::repair::push_escape(out, c);
                     fixes.push(at, string);
                     at += 1;
                 }
@@ -492,23 +495,6 @@ fn closes_after_layout(rest: &[u8]) -> bool {
 
 fn is_unicode_escape(at_backslash: &[u8]) -> bool {
     at_backslash.len() >= 6 && at_backslash[2..6].iter().all(u8::is_ascii_hexdigit)
-}
-
-fn push_control_escape(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        '\u{8}' => out.push_str("\\b"),
-        '\u{c}' => out.push_str("\\f"),
-        c => {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            let c = c as usize;
-            out.push_str("\\u00");
-            out.push(char::from(HEX[c >> 4]));
-            out.push(char::from(HEX[c & 0xf]));
-        }
-    }
 }
 
 /// The fast scan: the offset of the first string that needs a fix, or `None`.

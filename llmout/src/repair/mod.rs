@@ -127,6 +127,7 @@ use std::fmt;
 pub(crate) use log::Counter;
 pub use log::{Iter, Repair, Repairs};
 pub use node::Node;
+pub(crate) use sink::push_escape;
 use sink::{KeySink, TextSink, ValueSink, ValueTextSink};
 
 /// The largest nesting depth the parser accepts, whatever [`RepairOptions::max_depth`] says:

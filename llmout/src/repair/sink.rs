@@ -1019,22 +1019,27 @@ fn escape_body(out: &mut String, s: &str) {
     while let Some(i) = rest.bytes().position(|c| ESCAPE[usize::from(c)] != 0) {
         let (plain, tail) = rest.split_at(i);
         out.push_str(plain);
-        let c = tail.as_bytes()[0];
-        match ESCAPE[usize::from(c)] {
-            b'u' => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(c >> 4)]));
-                out.push(char::from(HEX[usize::from(c & 0xf)]));
-            }
-            e => {
-                out.push('\\');
-                out.push(char::from(e));
-            }
-        }
+        push_escape(out, tail.as_bytes()[0]);
         rest = &tail[1..];
     }
     out.push_str(rest);
+}
+
+/// Appends the escape `serde_json` writes for `c`, a byte JSON escapes in a string (a quote,
+/// a backslash, a control character: `\n` or `\u001f`).
+pub(crate) fn push_escape(out: &mut String, c: u8) {
+    match ESCAPE[usize::from(c)] {
+        b'u' => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(c >> 4)]));
+            out.push(char::from(HEX[usize::from(c & 0xf)]));
+        }
+        e => {
+            out.push('\\');
+            out.push(char::from(e));
+        }
+    }
 }
 
 #[cfg(test)]
