@@ -243,6 +243,37 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::json;
 
+    /// The check refuses exactly what reading the value refuses: a key given twice at any
+    /// depth (spelled alike or by escapes), numbers out of range, lone surrogates, 128 levels
+    /// of nesting (`serde_json` reads 127), text after the value; and takes the rest.
+    #[test]
+    fn the_check_refuses_what_reading_the_value_refuses() {
+        let deep = format!("{}1{}", "[".repeat(128), "]".repeat(128));
+        let shallow = format!("{}1{}", "[".repeat(127), "]".repeat(127));
+        for (text, valid) in [
+            (r#"{"a": 1, "b": {"a": 2}, "c": [{"a": 3, "b": 4}]}"#, true),
+            (r#"{"a": 1, "a": 2}"#, false),
+            (r#"[{"x": {"k": 1, "k": 2}}]"#, false),
+            (r#"{"A": 1, "\u0041": 2}"#, false),
+            (r#"{"a": 1e400}"#, false),
+            (
+                r#"{"a": 1e300, "b": -0, "c": 12345678901234567890123}"#,
+                true,
+            ),
+            (r#"["\ud800"]"#, false),
+            (r#"["\ud83d\ude00", "\u0000"]"#, true),
+            (deep.as_str(), false),
+            (shallow.as_str(), true),
+            ("{} x", false),
+            (" null \\n", false),
+            (" null \n", true),
+            ("", false),
+        ] {
+            assert_eq!(value_from_str(text).is_ok(), valid, "{text:?}");
+            assert_eq!(check_reader(text.as_bytes()).is_ok(), valid, "{text:?}");
+        }
+    }
+
     /// Whether the typed fast path's key check finds a key given twice (a schema that takes
     /// any key: nothing else to find).
     fn has_repeated_key(text: &str) -> bool {

@@ -1,7 +1,9 @@
-//! Valid JSON written as [`to_string`](super::to_string) writes it, a part at a time: for a
-//! large reply that is valid once sanitized, the sanitized text is written from its parts as
-//! they are made ([`crate::sanitize`]'s reader), where a sanitized copy beside the reply and
-//! the output would hold texts up to six times the reply's size.
+//! Valid JSON written as [`to_string`](super::to_string) writes it, without the parser: for a
+//! large reply that is valid once sanitized, its sanitized copy written over itself
+//! ([`compact_in_place`]: the copy becomes the output, where writing the output beside it
+//! would hold a third text as large as the reply), or, where that copy would be over half
+//! as long again as the reply, the sanitized text written a part at a time as it is made
+//! ([`Compactor`], from [`crate::sanitize`]'s reader).
 
 use super::sink::ESCAPE;
 
