@@ -123,7 +123,10 @@ child forked from it starts small: Linux counts a child's peak from before its e
   string of `\\q` repeated as an object's field, against that object's schema
   (`parse-escapes`). Since session 29. And one string of the raw control character U+0001
   repeated, by `repair` (`repair-control_chars`) and `parse` (`parse-control-chars`): its
-  JSON is six times the input (session 30). `valid-string`: one valid string with one escape
+  JSON is six times the input (session 30); the same string as a reply that is only a
+  ```` ```json ```` fence (`repair-fenced-control_chars`, 7.05x before session 40, when the
+  fence markers made it no JSON once sanitized) and in a fence between two sentences
+  (`repair-prose-fenced-control_chars`). `valid-string`: one valid string with one escape
   (`parse-valid-string`, session 31), the floor under the last two: `serde_json` decodes it
   into its scratch buffer, then copies it into the value.
 * `schema`: a schema of 20 000 object definitions, each referring to the next two
@@ -416,6 +419,17 @@ ADVERSARIAL = {
     # six times the input (session 30).
     "control_chars": ('{"a": "', "\x01", '"}'),
 }
+
+
+def write_in_fence(writer, before: str = "", after: str = ""):
+    """A writer of `writer`'s text in a ```` ```json ```` fence, `before` and `after` it."""
+
+    def write(f) -> None:
+        f.write((before + "```json\n").encode())
+        writer(f)
+        f.write(("\n```\n" + after).encode())
+
+    return write
 
 
 def write_raw_breaks(f) -> None:
@@ -1291,6 +1305,28 @@ def main() -> None:
                     None,
                 )
             )
+        # The string of raw control characters as the whole reply's one fence, and in a
+        # fence between two sentences (session 40: read from the fence's body, as bare).
+        control_chars = write_pattern(*ADVERSARIAL["control_chars"])
+        runs.append(
+            (
+                "repair-fenced-control_chars",
+                lambda: doc("fenced-control_chars", write_in_fence(control_chars)),
+                ["repair"],
+                None,
+            )
+        )
+        runs.append(
+            (
+                "repair-prose-fenced-control_chars",
+                lambda: doc(
+                    "prose-fenced-control_chars",
+                    write_in_fence(control_chars, "Here it is:\n", "Done.\n"),
+                ),
+                ["repair"],
+                None,
+            )
+        )
         writers = {
             "messy": write_messy,
             "hermes": write_hermes,

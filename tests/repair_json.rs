@@ -202,6 +202,60 @@ fn a_reply_that_is_only_a_fence_is_what_the_fence_holds() {
     );
 }
 
+/// A warning's kind, path and message.
+type Said = (WarningKind, String, String);
+
+/// What `repair_text` gives for `raw`: the value and its warnings, or the error's text.
+fn read(raw: &str) -> Result<(Value, Vec<Said>), String> {
+    let r = repair_text(raw, &Options::default()).map_err(|e| e.to_string())?;
+    let warnings = r.warnings.into_iter();
+    let warnings = warnings.map(|w| (w.kind, w.path, w.message.into_owned()));
+    Ok((r.value, warnings.collect()))
+}
+
+#[test]
+fn a_reply_that_is_only_a_fence_reads_as_its_body_bare() {
+    // Raw control characters and line breaks, invalid escapes: the sanitizer's fixes, one a
+    // run, as in the bare document (the fence markers are no part of the JSON). And one the
+    // lenient parser reads.
+    let bodies = [
+        "{\"a\": \"x\u{1}\u{1}y\", \"b\": \"line\nbreak\tand \\q\"}",
+        "[\"one\ttab\"]",
+        "{a: 'x', b: [1, 2,], c: True} // done",
+    ];
+    for body in bodies {
+        for fence in [
+            format!("```json\n{body}\n```"),
+            format!("  ```\n{body}\n````\n"),
+            format!("~~~json\n{body}\n~~~"),
+            format!("```json\n{body}"),
+        ] {
+            assert_eq!(read(&fence), read(body), "{fence:?}");
+            assert_eq!(agree(&fence), agree(body), "{fence:?}");
+        }
+    }
+    // A document cut off at the token limit inside its fence.
+    for body in bodies.iter().chain(&["{\"a\": [1, 2, {\"b\": \"cut\u{1}"]) {
+        let cut = &body[..body.len() - 1];
+        assert_eq!(read(&format!("```json\n{cut}")), read(cut), "{cut:?}");
+    }
+    let (_, warnings) = read("```json\n{\"a\": \"x\u{1}\u{1}y\"}\n```").unwrap();
+    assert_eq!(
+        warnings,
+        [(
+            WarningKind::Sanitized,
+            "/a".to_owned(),
+            "escaped a raw control character or an invalid escape in a string".to_owned()
+        )]
+    );
+    // A fence with prose after its closing line, or a second word on its opening line, is
+    // no fence alone: the reply is read as it stands, and the fence's body as a candidate.
+    assert_eq!(
+        agree("```json\n{\"a\": 1}\n```\nDone."),
+        Ok(r#"{"a":1}"#.to_owned())
+    );
+}
+
 #[test]
 fn a_document_escaped_as_a_whole_is_unescaped() {
     let raw = r#"{\"title\": \"Say \\\"hi\\\"\", \"n\": 2}"#;

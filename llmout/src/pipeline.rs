@@ -852,6 +852,9 @@ pub(crate) fn rank<'a, O>(
     let cut_off: Vec<bool> = (0..candidates.len())
         .map(|k| cut_off(&candidates, k))
         .collect();
+    let fence_only: Vec<bool> = (0..candidates.len())
+        .map(|k| only_a_fence(&candidates, k))
+        .collect();
     // A JSON document cut off that parsed: the spans inside it are its parts (see `cut_off`).
     let mut parts_of: Option<std::ops::Range<usize>> = None;
     for (k, candidate) in candidates.into_iter().enumerate() {
@@ -859,6 +862,9 @@ pub(crate) fn rank<'a, O>(
             .as_ref()
             .is_some_and(|r| r.start < candidate.range.start && candidate.range.end <= r.end)
         {
+            continue;
+        }
+        if fence_only[k] {
             continue;
         }
         let holds_all = ranking.best.is_none() && rest_end[k + 1] <= candidate.range.end;
@@ -942,6 +948,31 @@ fn cut_off(candidates: &[Candidate<'_>], k: usize) -> bool {
         }),
         Origin::Balanced => false,
     }
+}
+
+/// Whether candidate `k` is the whole reply and nothing but the markdown fence whose body is
+/// candidate `k + 1`: its opening line (three backticks or tildes or more, and at most one
+/// word, `json`), the body, and its closing marker, if any. The body is then the reply, and
+/// read as the reply would be written bare; the fence markers are markup, no part of the
+/// JSON. (Read with them, the reply is no JSON once sanitized: each raw control character
+/// in it would be a fix of the lenient parser, its text written whole, where the body is
+/// the sanitizer's one fix a run and read in parts.)
+fn only_a_fence(candidates: &[Candidate<'_>], k: usize) -> bool {
+    let (Some(whole), Some(body)) = (candidates.get(k), candidates.get(k + 1)) else {
+        return false;
+    };
+    if whole.origin != Origin::Whole || body.origin != Origin::Fence || !whole.contains(body) {
+        return false;
+    }
+    let before = &whole.text[..body.range.start - whole.range.start];
+    let after = &whole.text[body.range.end - whole.range.start..];
+    let Some(marker) = before.bytes().next().filter(|b| matches!(b, b'`' | b'~')) else {
+        return false;
+    };
+    let info = before.trim_start_matches(marker as char);
+    // (The opening line ends in the body's line break; a word there is the fence's language.)
+    let one_word = info.split_whitespace().count() <= 1 && !info.contains(['`', '{', '[']);
+    one_word && before.len() - info.len() >= 3 && after.trim().bytes().all(|b| b == marker)
 }
 
 /// Whether the first value inside `text` (which opens with `[` or `{`) starts at `at`: its
@@ -1780,7 +1811,8 @@ mod tests {
             let inside = parts_of
                 .as_ref()
                 .is_some_and(|r| r.start < candidate.range.start && candidate.range.end <= r.end);
-            if inside {
+            // (A whole reply that is only a fence is read as its body: see `only_a_fence`.)
+            if inside || only_a_fence(&candidates, k) {
                 continue;
             }
             let outcome = evaluate(candidate.text, schema, &options);
