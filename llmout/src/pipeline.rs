@@ -125,14 +125,11 @@ fn repaired_json_reading<'a>(
     options: &Options,
     read_from: usize,
 ) -> Result<(Written<'a>, usize), Error> {
-    // As `repair_text`: valid JSON as it stands (where no key is given twice: the first
-    // value's loss is a change, and the candidates' reading counts it).
-    if serde_json::from_str::<serde::de::IgnoredAny>(raw).is_ok() {
-        if let Ok(c) = repair::to_string_counted(raw, &valid_json_options()) {
-            if c.fixes == 0 {
-                return Ok((Written::Text(c.json), 0));
-            }
-        }
+    // As `repair_text`: valid JSON as it stands, as `parse` reads it (where no key is given
+    // twice: the first value's loss is a change, and the candidates' reading counts it), is
+    // written as the lenient parser would write it with no fix, without it.
+    if unique::check_str(raw).is_ok() {
+        return Ok((Written::Text(compacted(Cow::Borrowed(raw))), 0));
     }
     let (candidates, unread) = extract::candidates_and_unread(raw);
     if let Some(chosen) = fenced_answers(&candidates, options) {
@@ -247,7 +244,8 @@ fn write_sanitized(
 }
 
 /// How [`changes`] reads a candidate: `parse` with the lenient parser, `valid` a candidate
-/// that is valid JSON once sanitized, given the sanitized text, and `sanitized` one of at
+/// that is valid JSON once sanitized as [`parse`] reads it ([`unique::check_str`]: no key
+/// given twice, no number out of range), given the sanitized text, and `sanitized` one of at
 /// least `read_from` bytes that is but whose sanitized copy would pass 1.5 times it, given
 /// the candidate's text (the sanitized text is read in parts, not copied: see
 /// [`changes_unescaped`], [`valid_once_sanitized`]).
@@ -268,7 +266,7 @@ fn writing<'a>(read_from: usize) -> Run<'a, Written<'a>> {
         parse: |text, options| {
             parse_writing(text, options).map(|(n, json)| (n, Written::Text(json)))
         },
-        valid: |json| valid_writing(json).map(|(n, json)| (n, Written::Text(json))),
+        valid: |json| Ok((0, Written::Text(compacted(json)))),
         sanitized: Written::Sanitized,
         read_from,
     }
@@ -278,25 +276,17 @@ fn writing<'a>(read_from: usize) -> Run<'a, Written<'a>> {
 fn counting<'a>(read_from: usize) -> Run<'a, ()> {
     Run {
         parse: parse_counting,
-        valid: |json| parse_counting(&json, &valid_json_options()),
+        valid: |_| Ok((0, ())),
         sanitized: |_| (),
         read_from,
     }
 }
 
-/// JSON valid once sanitized, written. A large sanitized copy that the parser reads with no
-/// fix is written over itself ([`repair::compact`]): the input, the copy and the output at
-/// once would be three texts as large as the reply.
-fn valid_writing(json: Cow<'_, str>) -> Ran<String> {
-    let options = valid_json_options();
-    match json {
-        Cow::Owned(json)
-            if json.len() >= READ_SANITIZED && repair::count(&json, &options)?.fixes == 0 =>
-        {
-            Ok((0, repair::compact::compact_in_place(json)))
-        }
-        json => parse_writing(&json, &options),
-    }
+/// JSON that [`parse`] reads as it stands, written as the lenient parser writes it, which
+/// would read it with no fix ([`repair::compact`]). A sanitized copy is written over itself:
+/// the input, the copy and the output at once would be three texts as large as the reply.
+fn compacted(json: Cow<'_, str>) -> String {
+    repair::compact::compact_in_place(json.into_owned())
 }
 
 /// The lenient parse that writes the JSON text.
@@ -348,9 +338,9 @@ fn changes_unescaped<'a, T>(
                 },
             }
         };
-        if serde_json::from_str::<serde::de::IgnoredAny>(&sanitized).is_ok() {
-            // Numbers out of range pass `IgnoredAny` but not `Value`, and a key given twice
-            // is a change ([`unique`]): the lenient parser reads both.
+        // Numbers out of range and a key given twice are changes ([`unique`]): the lenient
+        // parser reads those.
+        if unique::check_str(&sanitized).is_ok() {
             if let Ok((fixes, out)) = (run.valid)(sanitized) {
                 if fixes == 0 {
                     return Ok((sanitizer_fixes, out));

@@ -121,15 +121,35 @@ impl<'de> Visitor<'de> for UniqueVisitor {
 /// share reads as a key given twice: an error where [`value_from_reader`] reads a value, never
 /// the other way round (for a caller that then reads the text another way, only a cost).
 pub(crate) fn check_reader<R: std::io::Read>(reader: R) -> serde_json::Result<()> {
+    check(serde_json::Deserializer::from_reader(reader))
+}
+
+/// [`check_reader`] on a text: whether [`value_from_str`] reads it.
+pub(crate) fn check_str(text: &str) -> serde_json::Result<()> {
+    check(serde_json::Deserializer::from_str(text))
+}
+
+fn check<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+) -> serde_json::Result<()> {
     let hashes = std::hash::RandomState::new();
-    let mut de = serde_json::Deserializer::from_reader(reader);
-    Check(&hashes).deserialize(&mut de)?;
+    let keys = std::cell::RefCell::new(Vec::new());
+    Check {
+        hashes: &hashes,
+        keys: &keys,
+    }
+    .deserialize(&mut de)?;
     de.end()
 }
 
-/// [`UniqueVisitor`] with nothing built: each object's keys' hashes, made with the same keys.
+/// [`UniqueVisitor`] with nothing built: each object's keys' hashes, made with the same keys,
+/// on one stack for every object open (an object's own above its parent's, gone when it
+/// closes), so that an object costs no allocation of its own.
 #[derive(Clone, Copy)]
-struct Check<'h>(&'h std::hash::RandomState);
+struct Check<'h> {
+    hashes: &'h std::hash::RandomState,
+    keys: &'h std::cell::RefCell<Vec<u64>>,
+}
 
 impl<'de> DeserializeSeed<'de> for Check<'_> {
     type Value = ();
@@ -180,15 +200,61 @@ impl<'de> Visitor<'de> for Check<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        use std::hash::BuildHasher;
-        let mut keys = std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
+        let start = self.keys.borrow().len();
+        // Past `PAIRWISE` members, a set of them (a list compared with each key would be
+        // quadratic in the object's size).
+        let mut many: Option<std::collections::HashSet<u64>> = None;
+        let mut repeated = false;
+        while let Some(hash) = map.next_key_seed(KeyHash(self.hashes))? {
             map.next_value_seed(self)?;
-            if !keys.insert(self.0.hash_one(&key)) {
-                return Err(de::Error::custom(REPEATED));
+            let mut keys = self.keys.borrow_mut();
+            repeated = match &mut many {
+                Some(set) => !set.insert(hash),
+                None if keys.len() - start < PAIRWISE => {
+                    let seen = keys[start..].contains(&hash);
+                    keys.push(hash);
+                    seen
+                }
+                None => {
+                    let mut set: std::collections::HashSet<u64> = keys.drain(start..).collect();
+                    let seen = !set.insert(hash);
+                    many = Some(set);
+                    seen
+                }
+            };
+            if repeated {
+                break;
             }
         }
+        self.keys.borrow_mut().truncate(start);
+        if repeated {
+            return Err(de::Error::custom(REPEATED));
+        }
         Ok(())
+    }
+}
+
+/// A key read as its hash (no copy made of it).
+struct KeyHash<'h>(&'h std::hash::RandomState);
+
+impl<'de> DeserializeSeed<'de> for KeyHash<'_> {
+    type Value = u64;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<u64, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyHash<'_> {
+    type Value = u64;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<u64, E> {
+        use std::hash::BuildHasher;
+        Ok(self.0.hash_one(key))
     }
 }
 
@@ -271,6 +337,7 @@ mod tests {
         ] {
             assert_eq!(value_from_str(text).is_ok(), valid, "{text:?}");
             assert_eq!(check_reader(text.as_bytes()).is_ok(), valid, "{text:?}");
+            assert_eq!(check_str(text).is_ok(), valid, "{text:?}");
         }
     }
 
@@ -360,5 +427,61 @@ mod tests {
                 Err(_) => prop_assert!(repeated),
             }
         }
+
+        /// What the check takes, the lenient parser reads with no fix and writes as the
+        /// compactor writes it: `repair_json` writes such JSON without the parser. Keys from
+        /// a few (so some are given twice, spelled alike or by escapes), numbers in and out
+        /// of range, escapes, lone surrogates, white space, nesting.
+        #[test]
+        fn what_the_check_takes_the_parser_reads_with_no_fix(text in json_text()) {
+            if check_str(&text).is_ok() {
+                let options = crate::pipeline::valid_json_options();
+                let parsed = crate::repair::to_string_counted(&text, &options).unwrap();
+                prop_assert_eq!(parsed.fixes, 0, "{}", text);
+                prop_assert_eq!(
+                    crate::repair::compact::compact_in_place(text.clone()),
+                    parsed.json
+                );
+            }
+        }
+    }
+
+    /// JSON texts, mostly valid (see `what_the_check_takes_the_parser_reads_with_no_fix`).
+    fn json_text() -> impl Strategy<Value = String> {
+        let gap = proptest::sample::select(vec!["", "", " ", "\n  ", "\t"]);
+        let leaf = proptest::sample::select(vec![
+            "0",
+            "-0",
+            "1.50",
+            "-2.5e+3",
+            "1e999",
+            "-1e400",
+            "123456789012345678901234567890",
+            "true",
+            "null",
+            "\"\"",
+            "\"x\\/y\"",
+            "\"\\u0041\\n\"",
+            "\"\\ud83d\\ude00\"",
+            "\"\\ud800\"",
+            "\"é\\u00e9\"",
+        ])
+        .prop_map(str::to_owned);
+        leaf.prop_recursive(4, 32, 4, move |inner| {
+            let key = proptest::sample::select(vec!["\"a\"", "\"b\"", "\"\\u0061\"", "\"c\""]);
+            prop_oneof![
+                (proptest::collection::vec(inner.clone(), 0..4), gap.clone())
+                    .prop_map(|(items, g)| format!("[{g}{}{g}]", items.join(&format!(",{g}")))),
+                (proptest::collection::vec((key, inner), 0..4), gap.clone()).prop_map(
+                    |(members, g)| {
+                        let members: Vec<String> = members
+                            .iter()
+                            .map(|(k, v)| format!("{k}{g}:{g}{v}"))
+                            .collect();
+                        format!("{{{g}{}{g}}}", members.join(&format!("{g},")))
+                    }
+                ),
+            ]
+        })
     }
 }
