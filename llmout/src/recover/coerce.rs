@@ -81,7 +81,14 @@ pub(crate) fn number_from_text(s: &str, want: Want) -> Result<Number, Reason> {
         [] => Err(Reason::NoMatch),
         [one] if word_count <= 6 => {
             let n = plain_number(one).ok_or(Reason::NoMatch)?;
-            let after = &t[one.as_ptr() as usize - t.as_ptr() as usize + one.len()..];
+            let at = one.as_ptr() as usize - t.as_ptr() as usize;
+            if let Some(words) = bound_or_sign(&t[..at]) {
+                return Err(Reason::Ambiguous(format!(
+                    "{}: {words} the number",
+                    crate::excerpt(s, 40)
+                )));
+            }
+            let after = &t[at + one.len()..];
             match magnitude(after, t.contains(['$', '€', '£', '¥', '₹'])) {
                 Magnitude::None => Ok(n),
                 Magnitude::Times(zeros) => scaled(&n, zeros).ok_or(Reason::NoMatch),
@@ -97,6 +104,28 @@ pub(crate) fn number_from_text(s: &str, want: Want) -> Result<Number, Reason> {
             numbers.len(),
             crate::excerpt(t, 40)
         ))),
+    }
+}
+
+/// What the words or signs `before` a number in a phrase (its text before the number) say
+/// that the number alone would not: that it is a bound (`at least 3`, `< 5`, `up to 10`), not
+/// the value, or that its sign is written as a word (`minus 3`). `None` where they say
+/// nothing of the kind (`about 3`, `~3`: the value, approximately).
+fn bound_or_sign(before: &str) -> Option<&'static str> {
+    let before = before.trim_end().to_lowercase();
+    if before.ends_with(['<', '>', '≤', '≥', '=']) {
+        return Some("a bound before");
+    }
+    let words: Vec<&str> = before
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    match words.as_slice() {
+        [.., "minus" | "negative"] => Some("a sign written as a word before"),
+        [.., "up", "to"]
+        | [.., "least" | "most" | "than" | "under" | "over" | "below" | "above"]
+        | [.., "min" | "max" | "minimum" | "maximum" | "within"] => Some("a bound before"),
+        _ => None,
     }
 }
 
@@ -217,6 +246,18 @@ fn plain_number(t: &str) -> Option<Number> {
     } else {
         t
     };
+    let (negative, digits) = t.strip_prefix('-').map_or((false, t), |d| (true, d));
+    if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        // A hexadecimal integer, as JSON5 and most languages write it (`0xFF`).
+        let n = u64::from_str_radix(hex, 16).ok()?;
+        return Some(match negative {
+            false => Number::from(n),
+            true => Number::from(0i64.checked_sub_unsigned(n)?),
+        });
+    }
     if t.contains(['e', 'E']) {
         // A number in JSON's own exponent notation (`1e3`, `2.5E-4`).
         return serde_json::from_str::<Number>(t.strip_prefix('+').unwrap_or(t))
@@ -307,6 +348,16 @@ fn numbers_in(t: &str) -> Vec<&str> {
                         && bytes.get(j + 1).is_some_and(u8::is_ascii_digit)))
             {
                 j += 1;
+            }
+            // `0x1F`: a hexadecimal number, its letters with it (`0xZZ` is a word).
+            if &t[i..j] == "0" && matches!(bytes.get(j), Some(b'x' | b'X')) {
+                let hex = bytes[j + 1..].iter().take_while(|b| b.is_ascii_hexdigit());
+                let n = hex.count();
+                if n == 0 {
+                    i = j;
+                    continue;
+                }
+                j += 1 + n;
             }
             out.push(&t[start..j]);
             i = j;
@@ -464,6 +515,13 @@ mod tests {
         assert_eq!(num("$-45"), Ok("-45".into()));
         assert_eq!(num("a refund of -$12.50"), Ok("-12.5".into()));
         assert_eq!(num("-45 USD"), Ok("-45".into()));
+        // Hexadecimal, alone or in a phrase; the value, approximately.
+        assert_eq!(num("0xFF"), Ok("255".into()));
+        assert_eq!(num("0x0f"), Ok("15".into()));
+        assert_eq!(num("-0X10"), Ok("-16".into()));
+        assert_eq!(num("mask 0x1F"), Ok("31".into()));
+        assert_eq!(num("~3"), Ok("3".into()));
+        assert_eq!(num("set to 5"), Ok("5".into()));
     }
 
     #[test]
@@ -479,6 +537,24 @@ mod tests {
         for text in ["1.5k", "2B", "5K", "- 5"] {
             assert!(matches!(num(text), Err(Reason::Ambiguous(_))), "{text}");
         }
+        // A bound is not the value; a sign in words is not dropped.
+        for text in [
+            "<5",
+            "> 2",
+            "<= 10",
+            "at least 3",
+            "no more than 4",
+            "fewer than 10 items",
+            "up to 8 hours",
+            "under $5",
+            "max 12",
+            "minus 3",
+            "Negative 7",
+        ] {
+            assert!(matches!(num(text), Err(Reason::Ambiguous(_))), "{text}");
+        }
+        // Hexadecimal digits that are no number.
+        assert_eq!(num("0xZZ"), Err(Reason::NoMatch));
         // A decimal comma or a thousands separator: refused, not guessed.
         assert_eq!(num("1,5"), Err(Reason::NoMatch));
         assert_eq!(num("12,50,0"), Err(Reason::NoMatch));
