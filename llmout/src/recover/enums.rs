@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::text::{fold, is_negation, stem, strip_decoration, words};
+use super::text::{fold, negated_at, stem, strip_decoration, words};
 use crate::schema::{Enum, NodeId};
 
 /// The outcome of matching.
@@ -364,7 +364,7 @@ fn loose(text: &mut Text, spellings: &Spellings) -> Match {
         // The spellings whose stems stand at some word `k`, not right after a negation.
         let mut named: Vec<usize> = Vec::new();
         for (k, first) in sentence_stems.iter().enumerate() {
-            let negated = k > 0 && is_negation(&sentence[k - 1]);
+            let negated = negated_at(sentence, k);
             for &i in spellings.first_stem.get(first).into_iter().flatten() {
                 let stems = &spellings.list[i].stems;
                 if !negated && sentence_stems[k..].starts_with(stems) {
@@ -522,6 +522,15 @@ mod tests {
         assert_eq!(
             loose(match_enum(&json!("Rejected, not approved."), &s)),
             json!("Rejected")
+        );
+        // After a negation and a word that carries it on, too.
+        let s = e(&["active", "inactive", "pending"]);
+        for text in ["no longer active", "Not yet active.", "never been active"] {
+            assert_eq!(match_enum(&json!(text), &s), Match::None, "{text}");
+        }
+        assert_eq!(
+            loose(match_enum(&json!("Pending: not yet active"), &s)),
+            json!("pending")
         );
         // `non-` too: not the value named after it.
         let s = e(&["positive", "negative", "neutral"]);
@@ -687,8 +696,7 @@ mod tests {
                         .windows(s.stems.len())
                         .enumerate()
                         .any(|(k, window)| {
-                            window == s.stems.as_slice()
-                                && !(k > 0 && is_negation(&sentence[k - 1]))
+                            window == s.stems.as_slice() && !negated_at(&sentence, k)
                         })
             };
             let hits = candidates(&named);

@@ -63,6 +63,35 @@ pub(crate) fn is_negation(word: &str) -> bool {
     )
 }
 
+/// Whether the word at `k` of `words` is negated: right after a negation (`not approved`),
+/// or after one and a word that carries it on (`no longer active`, `not yet approved`,
+/// `never been paid`).
+pub(crate) fn negated_at(words: &[String], k: usize) -> bool {
+    let carries = |w: &str| {
+        matches!(
+            w,
+            "longer"
+                | "yet"
+                | "currently"
+                | "really"
+                | "very"
+                | "fully"
+                | "quite"
+                | "entirely"
+                | "completely"
+                | "always"
+                | "ever"
+                | "been"
+                | "be"
+                | "being"
+                | "so"
+                | "too"
+        )
+    };
+    (k > 0 && is_negation(&words[k - 1]))
+        || (k > 1 && is_negation(&words[k - 2]) && carries(&words[k - 1]))
+}
+
 /// A crude English stem: drops `ing`, `ed`, `es`, `s`, a silent final `e` and a doubled
 /// final consonant, so `skipped`, `skipping`, `skips` and `skip` agree, and `complete`,
 /// `completed` and `completing`. Only used after exact and folded matching failed, and only
