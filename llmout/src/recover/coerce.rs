@@ -1,8 +1,9 @@
 //! Scalar coercions: numbers, integers and booleans from the text models write.
 //!
 //! Each function returns the coerced value, or why it could not (`Err(Reason)`), never a guess:
-//! `"12,500"` is 12500, `"€9.99"` is 9.99, `"about 3 days"` is 3, but `"1,5"` (a decimal
-//! comma or a thousands separator?) and `"3 or 4"` are refused.
+//! `"12,500"` is 12500, `"€9.99"` is 9.99, `"about 3 days"` is 3, `"0xFF"` is 255, but `"1,5"`
+//! (a decimal comma or a thousands separator?), `"3 or 4"`, a bound (`"at least 3"`) and a sign
+//! in words (`"minus 3"`) are refused.
 
 use serde_json::{Number, Value};
 
