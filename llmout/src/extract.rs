@@ -574,6 +574,77 @@ fn push_trimmed<'a>(
     }
 }
 
+/// For each of `candidates` (as [`candidates`] gives them), whether it is part of the code in
+/// a fence whose opening line names a language other than JSON (```` ```python ````,
+/// ```` ```js ````): inside the fence's body, and not the body itself. A dict or an object in
+/// a program (`data = {"id": 0}`, `print(data["id"])`) is code that uses a value, not the
+/// value; the body of such a fence, taken whole, is a candidate like any fence's. A fence's
+/// opening line is read from the whole reply's candidate around it (the segment).
+pub(crate) fn in_code(candidates: &[Candidate<'_>]) -> Vec<bool> {
+    let mut code_bodies: Vec<Range<usize>> = Vec::new();
+    let mut whole: Option<&Candidate<'_>> = None;
+    for c in candidates {
+        match c.origin {
+            Origin::Whole => whole = Some(c),
+            Origin::Fence => {
+                let Some(w) = whole.filter(|w| w.contains(c) && w.range.start < c.range.start)
+                else {
+                    continue;
+                };
+                let before = w.text[..c.range.start - w.range.start].trim_end();
+                let opener = before.rsplit('\n').next().unwrap_or(before).trim_start();
+                let Some(mark) = opener.chars().next().filter(|m| matches!(m, '`' | '~')) else {
+                    continue;
+                };
+                let info = opener.trim_start_matches(mark).trim();
+                if opener.len() - opener.trim_start_matches(mark).len() >= 3 && is_code(info) {
+                    code_bodies.push(c.range.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    // The bodies come in order and apart (fences do not nest): the one that may hold a
+    // candidate is the last that starts no later than it.
+    candidates
+        .iter()
+        .map(|c| {
+            let k = code_bodies.partition_point(|b| b.start <= c.range.start);
+            k.checked_sub(1)
+                .map(|k| &code_bodies[k])
+                .is_some_and(|b| c.range.end <= b.end && c.range != *b)
+        })
+        .collect()
+}
+
+/// Whether a fence's info string names a programming language: a first word that is
+/// neither JSON's (`json`, `json5`, `jsonc`, `jsonl`, `ndjson`) nor plain text's (`text`,
+/// `output`, `markdown`, ...), nor absent.
+fn is_code(info: &str) -> bool {
+    let Some(word) = info.split_whitespace().next() else {
+        return false;
+    };
+    let word = word.to_ascii_lowercase();
+    !matches!(
+        word.as_str(),
+        "json"
+            | "json5"
+            | "jsonc"
+            | "jsonl"
+            | "ndjson"
+            | "text"
+            | "txt"
+            | "plaintext"
+            | "plain"
+            | "output"
+            | "result"
+            | "response"
+            | "answer"
+            | "markdown"
+            | "md"
+    )
+}
+
 /// Markdown fences: an opener line of 3+ backticks or tildes (indented or not) with an
 /// optional info string; the closer is a line of at least as many of the same character.
 fn fences<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidate<'a>>) {

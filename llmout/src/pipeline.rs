@@ -682,6 +682,9 @@ pub(crate) struct Evaluated<'a, O> {
     cost: u32,
     /// Syntax fixes, the tie-breaker between overlapping candidates.
     syntax: usize,
+    /// Part of the code in a fence of another language ([`extract::in_code`]): any other
+    /// candidate of the same cost beats it, wherever it stands.
+    code: bool,
 }
 
 /// What evaluating one candidate came to.
@@ -845,6 +848,7 @@ pub(crate) fn rank<'a, O>(
     let fence_only: Vec<bool> = (0..candidates.len())
         .map(|k| only_a_fence(&candidates, k))
         .collect();
+    let code = extract::in_code(&candidates);
     // A JSON document cut off that parsed: the spans inside it are its parts (see `cut_off`).
     let mut parts_of: Option<std::ops::Range<usize>> = None;
     for (k, candidate) in candidates.into_iter().enumerate() {
@@ -895,6 +899,7 @@ pub(crate) fn rank<'a, O>(
             out,
             cost,
             syntax,
+            code: code[k],
         });
         if best.cost == 0 && rest_end[k + 1] <= best.candidate.range.end {
             break;
@@ -1211,14 +1216,23 @@ fn no_value<O>(raw: &str, schema: Option<&Schema>, ranking: Ranking<'_, O>) -> E
         })
 }
 
-/// Candidates arrive in text order. The cheaper wins; on equal cost, an enclosing candidate
-/// beats one inside it, and a later disjoint one beats an earlier one; between overlapping
-/// candidates the one with fewer syntax fixes wins.
+/// Candidates arrive in text order. The cheaper wins; on equal cost, one that is not part
+/// of a program's code beats one that is, an enclosing candidate beats one inside it, and a
+/// later disjoint one beats an earlier one; between overlapping candidates the one with fewer
+/// syntax fixes wins. (A candidate inside code is code too, unless it is the whole body of
+/// a fence, which is not: so an enclosing candidate is never code where one inside it is not.)
 fn better<'a, O>(current: Evaluated<'a, O>, next: Evaluated<'a, O>) -> Evaluated<'a, O> {
     use std::cmp::Ordering::*;
     match next.cost.cmp(&current.cost) {
         Less => next,
         Greater => current,
+        Equal if current.code != next.code => {
+            if current.code {
+                next
+            } else {
+                current
+            }
+        }
         Equal => {
             if current.candidate.contains(&next.candidate) {
                 current
@@ -1795,6 +1809,7 @@ mod tests {
         let options = Options::default();
         let mut ranking = Ranking::new();
         let candidates = extract::candidates(raw);
+        let code = extract::in_code(&candidates);
         // (The parts of a document cut off that parsed are none: see `cut_off`.)
         let mut parts_of: Option<std::ops::Range<usize>> = None;
         for (k, candidate) in candidates.iter().cloned().enumerate() {
@@ -1816,6 +1831,7 @@ mod tests {
                         out,
                         cost,
                         syntax,
+                        code: code[k],
                     });
                 }
                 Outcome::Recovery(_) => ranking.parsed.push(candidate.range.clone()),
@@ -2028,6 +2044,45 @@ mod tests {
     }
 
     #[test]
+    fn code_that_uses_the_answer_is_not_the_answer() {
+        // The answer in a JSON fence, then a program that reads it: the program's dict, its
+        // subscript, its object literal are code, which any other candidate beats, before
+        // or after it, with a schema that both fit or none.
+        let chose = |n: usize| {
+            let plural = if n == 1 { "value" } else { "values" };
+            w(
+                "extracted",
+                "",
+                &format!(
+                    "chose the JSON in a markdown fence over {n} other JSON {plural} in the reply"
+                ),
+            )
+        };
+        let schema = json!({"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "integer"}}});
+        let python = "Result:\n```json\n{\"id\": 7}\n```\nRead it so:\n```python\nrow = {\"id\": 0}\nprint(row[\"id\"])\n```";
+        for schema in [json!({}), schema] {
+            assert_eq!(
+                answer(python, &schema),
+                (Some(json!({"id": 7})), vec![chose(2)])
+            );
+        }
+        let js = "```js\nconst out = { id: ids.length };\n```\nwhich gives\n~~~\n{\"id\": 3}\n~~~";
+        assert_eq!(
+            answer(js, &json!({})),
+            (Some(json!({"id": 3})), vec![chose(1)])
+        );
+        // A fence of a language taken whole is a fence like any other: the last of two.
+        let whole = "```json\n{\"id\": 1}\n```\n```python\n{\"id\": 2}\n```";
+        assert_eq!(answer(whole, &json!({})).0, Some(json!({"id": 2})));
+        // Code alone is still read, and a text fence is no code.
+        let only = "```python\nrow = {\"id\": 5}\n```";
+        assert_eq!(answer(only, &json!({})).0, Some(json!({"id": 5})));
+        let text = "```json\n{\"id\": 1}\n```\n```text\nlog: {\"id\": 9}\n```";
+        assert_eq!(answer(text, &json!({})).0, Some(json!({"id": 9})));
+    }
+
+    #[test]
     fn a_document_that_holds_every_other_candidate_is_parsed_alone() {
         let raw = "// the records\n[{a: 1}, {b: [2, 3]}]";
         assert_eq!(evaluated(raw), [(raw.to_owned(), true)]);
@@ -2085,6 +2140,7 @@ mod tests {
         let piece = proptest::sample::select(vec![
             "Sure! ",
             "```json\n",
+            "```python\nx = ",
             "\n```",
             "<answer>",
             "</answer>",
