@@ -617,6 +617,174 @@ pub(crate) fn in_code(candidates: &[Candidate<'_>]) -> Vec<bool> {
         .collect()
 }
 
+/// For each of `candidates` (as [`candidates`] gives them), whether the reply sets it aside
+/// from its answer: part of a program's code ([`in_code`]), or a value the prose just before
+/// it introduces as something else ([`introduced_aside`]: an example, a wrong or invalid
+/// value, an earlier draft) or the sentence after it calls so ([`called_aside`]), or inside
+/// such a value. The ranking lets any other candidate of
+/// the same cost beat one set aside, so an example after the answer does not win as the
+/// model's last word. A candidate inside one set aside is set aside too: an enclosing
+/// candidate is never set aside where one inside it is not.
+pub(crate) fn set_aside(candidates: &[Candidate<'_>]) -> Vec<bool> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut aside = in_code(candidates);
+    let mut whole: Option<&Candidate<'_>> = None;
+    // The furthest end of a candidate before this one (and apart from it): the prose that
+    // introduces a candidate starts no earlier. `ends` holds the ends not yet passed.
+    let mut ends: BinaryHeap<Reverse<usize>> = BinaryHeap::new();
+    let mut prose_from = 0;
+    let mut introduced: Option<Range<usize>> = None;
+    for (k, c) in candidates.iter().enumerate() {
+        if c.origin == Origin::Whole {
+            whole = Some(c);
+            ends.clear();
+            prose_from = c.range.start;
+            continue;
+        }
+        while ends.peek().is_some_and(|&Reverse(e)| e <= c.range.start) {
+            prose_from = prose_from.max(ends.pop().map_or(0, |Reverse(e)| e));
+        }
+        ends.push(Reverse(c.range.end));
+        let inside = |r: &Range<usize>| r.start <= c.range.start && c.range.end <= r.end;
+        if introduced.as_ref().is_some_and(inside) {
+            aside[k] = true;
+            continue;
+        }
+        let Some(w) = whole.filter(|w| w.contains(c)) else {
+            continue;
+        };
+        let from = prose_from.max(w.range.start) - w.range.start;
+        // The prose after it runs to the next candidate apart from it, at most.
+        let next = candidates.partition_point(|d| d.range.start < c.range.end);
+        let to = candidates
+            .get(next)
+            .map_or(w.range.end, |d| d.range.start.min(w.range.end))
+            - w.range.start;
+        let after = &w.text[c.range.end - w.range.start..to];
+        if introduced_aside(&w.text[from..c.range.start - w.range.start]) || called_aside(after) {
+            aside[k] = true;
+            introduced = Some(c.range.clone());
+        }
+    }
+    aside
+}
+
+/// How much prose before a candidate is read for what introduces it: its line, or the line
+/// before when its own holds nothing but markup.
+const INTRO_LOOK: usize = 240;
+
+/// Whether `before` (the reply's text before a candidate, from the end of the candidate
+/// before it) introduces the candidate as something other than the answer. What is read is
+/// the last clause before it: on its own line, or, where the candidate starts its line (after
+/// a fence's opening line, a bullet, blank lines), the last line of prose before it, after its
+/// last sentence end. The clause sets the candidate aside when it names an example (`for
+/// example`, `e.g.`, `such as`, `sample`), a value that is wrong (`wrong`, `invalid`,
+/// `incorrect`, `not valid`, `malformed`), one to avoid (`instead of`, `rather than`, `do
+/// not`, `avoid`) or an earlier one (`earlier`, `previous`, `draft`), and does not also name
+/// the answer (`answer`, `final`, `correct`, `fixed`, `result`, `output`, `actual`): "an
+/// example of the output" introduces an answer as much as an example.
+fn introduced_aside(before: &str) -> bool {
+    let mut cut = before.len().saturating_sub(INTRO_LOOK);
+    while !before.is_char_boundary(cut) {
+        cut += 1;
+    }
+    let tail = &before[cut..];
+    let markup = |line: &str| {
+        let t = line.trim();
+        t.is_empty()
+            || t.starts_with("```")
+            || t.starts_with("~~~")
+            || t.chars()
+                .all(|c| matches!(c, '-' | '*' | '>' | '#' | '`' | ' '))
+    };
+    let Some(line) = tail.rsplit('\n').take(4).find(|l| !markup(l)) else {
+        return false;
+    };
+    let lower = line
+        .to_ascii_lowercase()
+        .replace("e.g.", "eg")
+        .replace("i.e.", "ie");
+    // (A line that ends its sentence, `I fixed an earlier mistake.`, introduces nothing.)
+    let clause = lower
+        .rsplit(['.', '!', '?', ';'])
+        .next()
+        .unwrap_or("");
+    names_an_aside(&words_of(clause))
+}
+
+/// Whether `after` (the reply's text after a candidate, up to the next one) calls the
+/// candidate something other than the answer, in the sentence the candidate is the subject
+/// of: ``` `{"id": 8}` is not valid ```, `{...} would be wrong`. The clause must start with
+/// the verb (`is`, `was`, `would`, ...) on the candidate's line: prose that goes on about
+/// something else (`{...} (not the previous one)`) says nothing of the candidate.
+fn called_aside(after: &str) -> bool {
+    let mut end = after.len().min(INTRO_LOOK);
+    while !after.is_char_boundary(end) {
+        end -= 1;
+    }
+    let clause = after[..end]
+        .split(['\n', '.', '!', '?', ';'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let words = words_of(&clause);
+    words.first().is_some_and(|w| {
+        matches!(
+            *w,
+            "is" | "was" | "are" | "were" | "would" | "isn't" | "wasn't" | "looks"
+        )
+    }) && names_an_aside(&words)
+}
+
+/// The words of `clause` (ASCII letters, digits, apostrophes).
+fn words_of(clause: &str) -> Vec<&str> {
+    clause
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Whether the words of a clause about a value (lowercase) name it an aside (see
+/// [`introduced_aside`]) and not the answer.
+fn names_an_aside(words: &[&str]) -> bool {
+    let pair = |a: &str, b: &[&str]| words.windows(2).any(|w| w[0] == a && b.contains(&w[1]));
+    let aside = words.iter().any(|w| {
+        matches!(
+            *w,
+            "example"
+                | "examples"
+                | "eg"
+                | "sample"
+                | "wrong"
+                | "invalid"
+                | "incorrect"
+                | "malformed"
+                | "bad"
+                | "avoid"
+                | "don't"
+                | "never"
+                | "earlier"
+                | "previous"
+                | "previously"
+                | "draft"
+        )
+    }) || pair("for", &["instance"])
+        || pair("such", &["as"])
+        || pair("instead", &["of"])
+        || pair("rather", &["than"])
+        || pair("do", &["not"])
+        || pair("not", &["valid", "correct", "this", "like"]);
+    // (`not correct` names no answer.)
+    let answer = words.iter().enumerate().any(|(i, w)| {
+        matches!(
+            *w,
+            "answer" | "final" | "correct" | "corrected" | "fixed" | "result" | "output" | "actual"
+        ) && (i == 0 || words[i - 1] != "not")
+    });
+    aside && !answer
+}
+
 /// Whether a fence's info string names a programming language: a first word that is
 /// neither JSON's (`json`, `json5`, `jsonc`, `jsonl`, `ndjson`) nor plain text's (`text`,
 /// `output`, `markdown`, ...), nor absent.
@@ -1428,5 +1596,100 @@ mod tests {
         assert!(all.iter().all(|c| c.text == "{\"n\": 1}"));
         assert!(all.windows(2).all(|w| w[0].range.end < w[1].range.start));
         assert_eq!(all_balanced_spans(&"{}".repeat(100)), None);
+    }
+
+    #[test]
+    fn prose_that_introduces_an_example_sets_it_aside() {
+        // The clause just before the value, on its line or the line of prose before it.
+        for before in [
+            "For example, ",
+            "a wrong reply would be ",
+            "e.g. ",
+            "Never write `",
+            "Here is an invalid one:\n```json\n",
+            "Do NOT send this:\n\n",
+            "Instead of ",
+            "My earlier draft was\n- ",
+            "It is not valid: ",
+        ] {
+            assert!(introduced_aside(before), "{before:?}");
+        }
+        for before in [
+            "",
+            "Answer: ",
+            "Here is the JSON:\n```json\n",
+            // The answer named beside the example, a cue in a sentence already ended, or
+            // one line further back than the value's line and the one before it.
+            "An example of the output: ",
+            "The correct example is ",
+            "I fixed an earlier mistake.\n```json\n",
+            "That was wrong. The reply: ",
+            "For example\nthe list\n\n",
+        ] {
+            assert!(!introduced_aside(before), "{before:?}");
+        }
+        // Only the last bytes before the value are read.
+        let far = format!("For example {}then ", "x".repeat(INTRO_LOOK));
+        assert!(!introduced_aside(&far));
+        let wide = format!("{}For example ", "\u{e9}".repeat(INTRO_LOOK));
+        assert!(introduced_aside(&wide));
+        // After it, only a sentence the value is the subject of.
+        for after in [
+            "` is not valid here.",
+            " would be wrong",
+            " was my earlier draft",
+        ] {
+            assert!(called_aside(after), "{after:?}");
+        }
+        for after in [
+            " (not the previous one)",
+            " is the answer; an example follows",
+            "\nis wrong",
+            ". Wrong ones are rare",
+            " is the fixed version of the wrong one",
+        ] {
+            assert!(!called_aside(after), "{after:?}");
+        }
+        assert!(!called_aside(&format!(
+            " is {} wrong",
+            "\u{e9}".repeat(INTRO_LOOK)
+        )));
+    }
+
+    #[test]
+    fn what_is_set_aside_is_read_from_the_prose_after_the_value_before_it() {
+        fn aside(t: &str) -> Vec<(&str, bool)> {
+            let c = candidates(t);
+            let a = set_aside(&c);
+            c.iter().map(|c| c.text).zip(a).collect()
+        }
+        // The example's values are set aside, the answer after it is not: the prose before
+        // the answer starts where the example ends.
+        assert_eq!(
+            aside("For example {\"a\": [1]} or, the answer, [2]"),
+            [
+                ("For example {\"a\": [1]} or, the answer, [2]", false),
+                ("{\"a\": [1]}", true),
+                ("[2]", false),
+            ]
+        );
+        // What lies inside a value set aside is set aside with it.
+        assert_eq!(
+            aside("E.g.\n```\n{\"a\": 1} {\"b\": 2}\n```"),
+            [
+                ("E.g.\n```\n{\"a\": 1} {\"b\": 2}\n```", false),
+                ("{\"a\": 1} {\"b\": 2}", true),
+                ("{\"a\": 1}", true),
+                ("{\"b\": 2}", true),
+            ]
+        );
+        assert_eq!(
+            aside("[1]\nAvoid:\n```json\n[2]\n```"),
+            [
+                ("[1]\nAvoid:\n```json\n[2]\n```", false),
+                ("[1]", false),
+                ("[2]", true),
+            ]
+        );
     }
 }

@@ -682,9 +682,10 @@ pub(crate) struct Evaluated<'a, O> {
     cost: u32,
     /// Syntax fixes, the tie-breaker between overlapping candidates.
     syntax: usize,
-    /// Part of the code in a fence of another language ([`extract::in_code`]): any other
-    /// candidate of the same cost beats it, wherever it stands.
-    code: bool,
+    /// Set aside from the answer by the reply ([`extract::set_aside`]: code in a fence of
+    /// another language, or a value its prose introduces as an example or a wrong one): any
+    /// other candidate of the same cost beats it, wherever it stands.
+    aside: bool,
 }
 
 /// What evaluating one candidate came to.
@@ -848,7 +849,7 @@ pub(crate) fn rank<'a, O>(
     let fence_only: Vec<bool> = (0..candidates.len())
         .map(|k| only_a_fence(&candidates, k))
         .collect();
-    let code = extract::in_code(&candidates);
+    let aside = extract::set_aside(&candidates);
     // A JSON document cut off that parsed: the spans inside it are its parts (see `cut_off`).
     let mut parts_of: Option<std::ops::Range<usize>> = None;
     for (k, candidate) in candidates.into_iter().enumerate() {
@@ -899,7 +900,7 @@ pub(crate) fn rank<'a, O>(
             out,
             cost,
             syntax,
-            code: code[k],
+            aside: aside[k],
         });
         if best.cost == 0 && rest_end[k + 1] <= best.candidate.range.end {
             break;
@@ -1216,18 +1217,18 @@ fn no_value<O>(raw: &str, schema: Option<&Schema>, ranking: Ranking<'_, O>) -> E
         })
 }
 
-/// Candidates arrive in text order. The cheaper wins; on equal cost, one that is not part
-/// of a program's code beats one that is, an enclosing candidate beats one inside it, and a
-/// later disjoint one beats an earlier one; between overlapping candidates the one with fewer
-/// syntax fixes wins. (A candidate inside code is code too, unless it is the whole body of
-/// a fence, which is not: so an enclosing candidate is never code where one inside it is not.)
+/// Candidates arrive in text order. The cheaper wins; on equal cost, one the reply does not
+/// set aside (as code, an example, a wrong value: [`extract::set_aside`]) beats one it does,
+/// an enclosing candidate beats one inside it, and a later disjoint one beats an earlier one;
+/// between overlapping candidates the one with fewer syntax fixes wins. (An enclosing
+/// candidate is never set aside where one inside it is not.)
 fn better<'a, O>(current: Evaluated<'a, O>, next: Evaluated<'a, O>) -> Evaluated<'a, O> {
     use std::cmp::Ordering::*;
     match next.cost.cmp(&current.cost) {
         Less => next,
         Greater => current,
-        Equal if current.code != next.code => {
-            if current.code {
+        Equal if current.aside != next.aside => {
+            if current.aside {
                 next
             } else {
                 current
@@ -1517,11 +1518,15 @@ fn plain_text(
 /// Several fenced blocks of JSON in one reply, and no schema to choose between them: all of
 /// them, in order, as an array (each block's fixes under its index), rather than one picked by
 /// a guess. `None` unless there are two or more fences, none inside another, each holding an
-/// object or an array.
+/// object or an array. A fence the reply sets aside ([`extract::set_aside`]: `For example:`
+/// before it) is none of them: the ranking weighs it, and any other fence beats it.
 fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Chosen> {
+    let aside = extract::set_aside(candidates);
     let fences: Vec<&Candidate<'_>> = candidates
         .iter()
-        .filter(|c| c.origin == Origin::Fence)
+        .zip(aside)
+        .filter(|(c, aside)| c.origin == Origin::Fence && !aside)
+        .map(|(c, _)| c)
         .collect();
     if fences.len() < 2 || fences.windows(2).any(|w| w[1].range.start < w[0].range.end) {
         return None;
@@ -1809,7 +1814,7 @@ mod tests {
         let options = Options::default();
         let mut ranking = Ranking::new();
         let candidates = extract::candidates(raw);
-        let code = extract::in_code(&candidates);
+        let aside = extract::set_aside(&candidates);
         // (The parts of a document cut off that parsed are none: see `cut_off`.)
         let mut parts_of: Option<std::ops::Range<usize>> = None;
         for (k, candidate) in candidates.iter().cloned().enumerate() {
@@ -1831,7 +1836,7 @@ mod tests {
                         out,
                         cost,
                         syntax,
-                        code: code[k],
+                        aside: aside[k],
                     });
                 }
                 Outcome::Recovery(_) => ranking.parsed.push(candidate.range.clone()),
@@ -2080,6 +2085,37 @@ mod tests {
         assert_eq!(answer(only, &json!({})).0, Some(json!({"id": 5})));
         let text = "```json\n{\"id\": 1}\n```\n```text\nlog: {\"id\": 9}\n```";
         assert_eq!(answer(text, &json!({})).0, Some(json!({"id": 9})));
+    }
+
+    #[test]
+    fn an_example_or_a_wrong_value_after_the_answer_is_not_the_answer() {
+        let schema = json!({"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "integer"}}});
+        let replies = [
+            "Answer: {\"id\": 7}\n\nFor example, a reply with a typo would be {\"id\": 8}.",
+            "```json\n{\"id\": 7}\n```\nNote that `{\"id\": 8}` is not valid here.",
+            "Draft rejected.\n```json\n{\"id\": 7}\n```\nA wrong one:\n```json\n{\"id\": 8}\n```",
+        ];
+        for raw in replies {
+            for schema in [json!({}), schema.clone()] {
+                assert_eq!(answer(raw, &schema).0, Some(json!({"id": 7})), "{raw}");
+            }
+            let r = repair_text(raw, &Options::default()).unwrap();
+            assert_eq!(r.value, json!({"id": 7}), "{raw}");
+            let written = repair_json(raw, &Options::default()).unwrap();
+            assert_eq!(written.json, r#"{"id":7}"#, "{raw}");
+        }
+        // An example before the answer loses as it did, and one that costs less than the
+        // answer still wins: the aside decides ties only.
+        let before = "E.g. {\"id\": 8}. The answer: {\"id\": 7}";
+        assert_eq!(answer(before, &schema).0, Some(json!({"id": 7})));
+        let cheaper = "{\"id\": \"seven\"}\nFor example {\"id\": 8}";
+        assert_eq!(answer(cheaper, &schema).0, Some(json!({"id": 8})));
+        // Fences the reply does not set aside are still collected, all of them.
+        let two =
+            "```json\n{\"id\": 1}\n```\n```json\n{\"id\": 2}\n```\nE.g.\n```json\n{\"id\": 3}\n```";
+        let r = repair_text(two, &Options::default()).unwrap();
+        assert_eq!(r.value, json!([{"id": 1}, {"id": 2}]));
     }
 
     #[test]
