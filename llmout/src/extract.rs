@@ -706,10 +706,7 @@ fn introduced_aside(before: &str) -> bool {
         .replace("e.g.", "eg")
         .replace("i.e.", "ie");
     // (A line that ends its sentence, `I fixed an earlier mistake.`, introduces nothing.)
-    let clause = lower
-        .rsplit(['.', '!', '?', ';'])
-        .next()
-        .unwrap_or("");
+    let clause = lower.rsplit(['.', '!', '?', ';']).next().unwrap_or("");
     names_an_aside(&words_of(clause))
 }
 

@@ -81,6 +81,21 @@ impl<N> Default for Path<N> {
 }
 
 impl<N: NodeRef> Path<N> {
+    /// Whether the value being built is a member's (the path ends with a key).
+    pub(super) fn in_member(&self) -> bool {
+        matches!(self.segs.last(), Some(Seg::Key { .. }))
+    }
+
+    /// Where the path ends with an index: the index, and whether the array is a member's
+    /// value (the segment before is a key). `(0, false)` otherwise.
+    pub(super) fn item_of_member(&self) -> (usize, bool) {
+        match self.segs.as_slice() {
+            [.., Seg::Key { .. }, Seg::Index(i)] => (*i, true),
+            [.., Seg::Index(i)] => (*i, false),
+            _ => (0, false),
+        }
+    }
+
     pub(super) fn push(&mut self, seg: Seg) {
         self.segs.push(seg);
     }

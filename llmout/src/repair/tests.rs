@@ -789,6 +789,55 @@ fn closers() {
         fix("{\"a\": 1]}"),
         (json!({"a": 1}), vec![rp(ExtraCloser, "")])
     );
+    // A `]` after an object in an array, and then another object: the `]` was the
+    // object's closer, written wrong, and the array goes on.
+    assert_eq!(
+        fix(r#"[{"x": 1], {"x": 2}]"#),
+        (
+            json!([{"x": 1}, {"x": 2}]),
+            vec![rp(MismatchedCloser, "/0")]
+        )
+    );
+}
+
+#[test]
+fn an_array_left_open_before_its_objects_next_key() {
+    // Items, then a key whose member ends with the object's `}`: the array's `]` is missing.
+    assert_eq!(
+        fix(r#"{"ids": [4, 5, "total": 2}"#),
+        (
+            json!({"ids": [4, 5], "total": 2}),
+            vec![rp(MissingCloser, "/ids")]
+        )
+    );
+    assert_eq!(
+        fix(r#"{"tags": ["a", "b" "more": {"n": [1]}, "z": 0}"#),
+        (
+            json!({"tags": ["a", "b"], "more": {"n": [1]}, "z": 0}),
+            vec![rp(MissingCloser, "/tags"), rp(MissingComma, "")]
+        )
+    );
+    // Where the array's own `]` comes first, the key starts an object in it; so after an
+    // object item (its braces left out of the next), and in an array no object holds.
+    assert_eq!(
+        fix(r#"{"ids": [4, "total": 2]}"#),
+        (
+            json!({"ids": [4, {"total": 2}]}),
+            vec![rp(KeyValueInArray, "/ids/1")]
+        )
+    );
+    assert_eq!(
+        value(r#"{"p": [{"n": "a"}, "n": "b"}]}"#),
+        json!({"p": [{"n": "a"}, {"n": "b"}]})
+    );
+    assert_eq!(value(r#"[4, "total": 2}"#), json!([4, {"total": 2}]));
+    // A member cut off, or longer than the look, leaves the key the array's.
+    assert_eq!(
+        value(r#"{"ids": [4, "total": 2"#),
+        json!({"ids": [4, {"total": 2}]})
+    );
+    let long = format!(r#"{{"ids": [4, "t": "{}"}}"#, "x".repeat(300));
+    assert!(value(&long)["ids"].as_array().is_some_and(|a| a.len() == 2));
 }
 
 #[test]
@@ -1127,6 +1176,32 @@ fn quotes_inside_text_stay_text() {
     );
     // A truncated reply keeps what it had, but for whitespace at the very end.
     assert_eq!(value("{\"a\": \"b c\n"), json!({"a": "b c"}));
+    // A `)` after a quote closes the text's `(`: JSON has no container it could close.
+    assert_eq!(
+        fix(r#"{"call": "f("x") }", "n": 1}"#),
+        (
+            json!({"call": "f(\"x\") }", "n": 1}),
+            vec![rp(UnescapedQuote, "/call")]
+        )
+    );
+    // A colon after a member's quote followed by words, then a quote that ends the member,
+    // is text (`"code "E1": bad input"`).
+    assert_eq!(
+        fix(r#"{"err": "code "E1": bad input", "n": 1}"#),
+        (
+            json!({"err": "code \"E1\": bad input", "n": 1}),
+            vec![rp(UnescapedQuote, "/err")]
+        )
+    );
+    // After a member's quote, a comma and an object: the object around it was left
+    // unclosed before the next item, as with a number there.
+    assert_eq!(
+        fix(r#"[{"k": "a", {"k": "b"}]"#),
+        (
+            json!([{"k": "a"}, {"k": "b"}]),
+            vec![rp(MissingCloser, "/0")]
+        )
+    );
 }
 
 #[test]

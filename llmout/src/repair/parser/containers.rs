@@ -109,6 +109,11 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 b']' if implicit => return Ok(None),
                 b']' if self.open_arrays > 0 => {
                     self.repair(RepairKind::MismatchedCloser, self.pos);
+                    // `[{"a": 1], {"b": 2}]`: another object follows, as the array's next
+                    // item: the `]` stood for this object's `}`.
+                    if ctx == Ctx::Item && self.object_item_after(self.pos + 1) {
+                        self.pos += 1;
+                    }
                     return Ok(None);
                 }
                 b']' | b')' => {
@@ -156,9 +161,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                         self.repair(RepairKind::Ellipsis, self.pos);
                         self.pos += n;
                     } else {
-                        if after_member {
+                        if after_member && !std::mem::take(&mut self.separated) {
                             self.repair(RepairKind::MissingComma, self.pos);
                         }
+                        self.separated = false;
                         match self.member(empty)? {
                             Member::SetItem(first) => return Ok(Some(first)),
                             Member::Stray => continue,
@@ -597,15 +603,30 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                         self.repair(RepairKind::Ellipsis, self.pos);
                         self.pos += n;
                     } else {
+                        let start = self.pos;
                         if after_item && !std::mem::take(&mut self.separated) {
-                            self.repair(RepairKind::MissingComma, self.pos);
+                            if closer == b']'
+                                && self.array_may_close(items, start, self.path.in_member())
+                                && self.member_key_after_items()
+                            {
+                                self.repair(RepairKind::MissingCloser, start);
+                                break;
+                            }
+                            self.repair(RepairKind::MissingComma, start);
                         }
                         self.separated = false;
                         self.path.push(Seg::Index(items));
-                        if self.item()? {
-                            items += 1;
-                        }
+                        let item = self.item(closer == b']')?;
                         self.path.pop();
+                        match item {
+                            Item::Read => items += 1,
+                            Item::None => {}
+                            Item::ClosesArray => {
+                                self.repair(RepairKind::MissingCloser, start);
+                                self.separated = pending_comma.is_some();
+                                break;
+                            }
+                        }
                         self.stray_quote();
                     }
                     pending_comma = None;
@@ -616,17 +637,100 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         Ok((items, comma))
     }
 
+    /// Whether a key at `at`, after `items` items of an array, may close the array: the
+    /// array is a member's value, and the item before is no object (whose next item may be
+    /// an object with its braces left out: `[{"a": 1}, "a": 2}]`).
+    /// (`{"ids": [1, 2, "count": 2}`: the key is the next of the object around the array.)
+    /// (`in_member`: whether the array is a member's value.)
+    fn array_may_close(&self, items: usize, at: usize, in_member: bool) -> bool {
+        let b = self.b;
+        let before = b[..at]
+            .iter()
+            .rposition(|&c| !(is_ws(c) || c == b','))
+            .map(|k| b[k]);
+        items > 0 && in_member && before != Some(b'}')
+    }
+
+    /// Whether, at the cursor in an array that is a member's value, a quoted key starts
+    /// whose member ends with a `}` before any `]`: the key is the next of the object around
+    /// the array, which was left unclosed (`{"ids": [1, 2, "count": 2}`), not the first of
+    /// an object in the array whose braces were left out (`["a": 1]`). The look runs from
+    /// the key to the first closer outside strings and the brackets it opens, at most
+    /// [`KEY_LOOK`] bytes past the key, and is charged to the look budget; once that is
+    /// spent, or where no closer comes within the look, the key stays the array's.
+    fn member_key_after_items(&mut self) -> bool {
+        let b = self.b;
+        let Some((q, len)) = Quote::at(b, self.pos) else {
+            return false;
+        };
+        if !matches!(q, Quote::Double | Quote::Single) {
+            return false;
+        }
+        let quote = b[self.pos];
+        let limit = (self.pos + len + KEY_LOOK).min(b.len());
+        let Some(close) = (self.pos + len..limit).find(|&k| b[k] == quote || b[k] == b'\n') else {
+            return false;
+        };
+        let (colon, _) = self.skip_gap(close + 1);
+        b[close] == quote && b.get(colon) == Some(&b':') && self.brace_ends_member(colon)
+    }
+
+    /// Whether the member whose colon is at `colon` ends with a `}` before any `]` (see
+    /// [`member_key_after_items`](Self::member_key_after_items)).
+    fn brace_ends_member(&mut self, colon: usize) -> bool {
+        let b = self.b;
+        if self.look_spent() {
+            return false;
+        }
+        let limit = (colon + KEY_LOOK).min(b.len());
+        let (mut depth, mut in_string, mut k) = (0usize, false, colon + 1);
+        let found = loop {
+            let Some(&c) = b.get(k).filter(|_| k < limit) else {
+                break None;
+            };
+            match c {
+                b'\\' if in_string => k += 1,
+                b'"' => in_string = !in_string,
+                b'{' | b'[' if !in_string => depth += 1,
+                b'}' | b']' if !in_string && depth > 0 => depth -= 1,
+                b'}' | b']' if !in_string => break Some(c),
+                _ => {}
+            }
+            k += 1;
+        };
+        self.charge(k - colon);
+        found == Some(b'}')
+    }
+
+    /// Whether, after a `]` at `i - 1` that closed an object in an array, a `,` and another
+    /// object follow.
+    fn object_item_after(&self, i: usize) -> bool {
+        let (i, _) = self.skip_gap(i);
+        if self.b.get(i) != Some(&b',') {
+            return false;
+        }
+        let (j, _) = self.skip_gap(i + 1);
+        self.b.get(j) == Some(&b'{')
+    }
+
     /// One item of an array. A quoted string followed by `:` is the first key of an object
-    /// the model left out the braces of (`["a": 1]`). False when the input ended before the
-    /// item began.
-    fn item(&mut self) -> Result<bool> {
+    /// the model left out the braces of (`["a": 1]`), or, in an array closed by `]`
+    /// (`bracketed`) that may close there ([`array_may_close`](Self::array_may_close)) and
+    /// where its member ends with a `}`, the next key of the object around the array: then
+    /// nothing is read, and the cursor is left at the key.
+    fn item(&mut self, bracketed: bool) -> Result<Item> {
         if self.plain_string(Ctx::Item) {
-            return Ok(true);
+            return Ok(Item::Read);
         }
         let Some((q, len)) = Quote::at(self.b, self.pos) else {
-            return self.value(Ctx::Item);
+            return Ok(if self.value(Ctx::Item)? {
+                Item::Read
+            } else {
+                Item::None
+            });
         };
         let key_start = self.pos;
+        let fixes = self.count;
         if q != Quote::Double {
             self.repair(RepairKind::QuoteStyle, self.pos);
         }
@@ -634,12 +738,21 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let (text, complete, end) = self.string(q, len, Ctx::Item);
         if !complete && self.src[start..end].trim().is_empty() {
             // Cut off before its first character: no item yet.
-            return Ok(false);
+            return Ok(Item::None);
         }
         let (after, _) = self.skip_gap(self.pos);
         if !complete || self.b.get(after) != Some(&b':') {
             self.string_value(text, Ctx::Item);
-            return Ok(true);
+            return Ok(Item::Read);
+        }
+        // (A key read with no fix is read again as the object's with none.)
+        if bracketed && q == Quote::Double && self.count == fixes {
+            // The path ends with this item's index, and what is before it is the array's.
+            let (items, in_member) = self.path.item_of_member();
+            if self.array_may_close(items, key_start, in_member) && self.brace_ends_member(after) {
+                self.pos = key_start;
+                return Ok(Item::ClosesArray);
+            }
         }
         self.enter()?;
         self.repair(RepairKind::KeyValueInArray, key_start);
@@ -669,8 +782,19 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.open_objects -= 1;
         self.depth -= 1;
         self.sink.end_object();
-        Ok(true)
+        Ok(Item::Read)
     }
+}
+
+/// What [`Parser::item`] read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Item {
+    /// An item.
+    Read,
+    /// Nothing: the input ended before the item began.
+    None,
+    /// Nothing: a key of the object around the array follows, which closes it.
+    ClosesArray,
 }
 
 /// Whether `text` (a bare key, as written) is a number.

@@ -12,9 +12,10 @@
 //!
 //! A closing quote ends the string when what follows it, past whitespace and comments, can
 //! follow a string in its place ([`Parser::verdict`]): `:` after a key; after a member's
-//! value a `}`, or a `,` and then the next key; after an item a `]`, or a `,` and then the
-//! next item; another value (a missing comma); the end of the input. Nearly every string ends
-//! at its first closing quote, with no more looking than that.
+//! value a `}`, or a `,` and then the next key (or an object: the object around the member
+//! was left unclosed before the next item); after an item a `]`, or a `,` and then the next
+//! item; another value (a missing comma); the end of the input. Nearly every string ends at
+//! its first closing quote, with no more looking than that.
 //!
 //! Otherwise the quote is either text inside the string (`"She said "no" twice"`) or a sign
 //! that the real closing quote was never written, and [`Parser::string_end_slow`] decides
@@ -27,7 +28,9 @@
 //!   next key or a line that starts one, for a member's value; a `,`, `]` or line end for an
 //!   item; the `:` for a key);
 //! * a quote followed by a `,` and then text that is neither the next key nor a value is kept
-//!   in mind: if no better end comes, it is the end (`["a "b", c]`);
+//!   in mind: if no better end comes, it is the end (`["a "b", c]`); so is a member's quote
+//!   followed by a `:` and words (`"Error "404": not found"`), and a quote followed by a `)`
+//!   where the text opened a `(` (`"f("x") }"`);
 //! * at the end of the input, a string whose text runs up to a closer or comma at the very end
 //!   ends at its stop (`{"a": "b}`), and any other runs to the end (a reply cut off).
 //!
@@ -762,7 +765,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Whether the budget for reading ahead is spent.
-    fn look_spent(&self) -> bool {
+    pub(super) fn look_spent(&self) -> bool {
         self.look >= self.look_budget
     }
 
@@ -880,7 +883,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Charges `n` bytes read ahead to the budget.
-    fn charge(&mut self, n: usize) {
+    pub(super) fn charge(&mut self, n: usize) {
         self.look = self.look.saturating_add(n);
     }
 
@@ -1017,16 +1020,26 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             // A colon after a member's value belongs to an object written inside the text
             // (`"answer is {"k": 1}, so"`) when the text opened one.
             b':' if ctx == Ctx::Member && open(brackets).opens(b'}') => return Verdict::Inside,
+            // After a member's value, a colon makes the string a key with no value before
+            // it, unless what follows the colon is no value but words, which read on as
+            // text (`"Error "404": not found"`): then it is only a possible end.
+            b':' if ctx == Ctx::Member && self.words_follow(i + 1) => return Verdict::Maybe,
             b':' => return Verdict::End,
             b',' => {
                 let (next, _) = self.skip_gap(i + 1);
                 let fits = if ctx == Ctx::Member {
-                    self.key_follows(i + 1) || self.word_then_key(next)
+                    // (`"a", {"b": 2}`: the object was left unclosed before the next item.)
+                    self.key_follows(i + 1)
+                        || self.word_then_key(next)
+                        || b.get(next) == Some(&b'{')
                 } else {
                     starts_item(b, next)
                 };
                 return if fits { Verdict::End } else { Verdict::Maybe };
             }
+            // A `)` closes no container of JSON's where the text opened a `(`: the text's
+            // own (`"g("a") }"`), or at most a possible end.
+            b')' if open(brackets).opens(c) => return Verdict::Maybe,
             b'}' | b']' | b')' => {
                 if !open(brackets).opens(c) {
                     return Verdict::End;
@@ -1096,6 +1109,22 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             Some(d) if matches!(b[d], b':' | b'[' | b'{' | b'(') => Verdict::EndedAtStop,
             _ => Verdict::Inside,
         }
+    }
+
+    /// Whether what follows the colon at `i - 1` is words, not a value: a letter that
+    /// starts no literal, then more letters or spaces up to the next quote on the line
+    /// (`: not found"`), read no further than a key is.
+    fn words_follow(&self, i: usize) -> bool {
+        let b = self.b;
+        let (i, newline) = self.skip_gap(i);
+        if newline || !b.get(i).is_some_and(|c| c.is_ascii_alphabetic()) || literal_at(b, i) {
+            return false;
+        }
+        let limit = (i + KEY_LOOK).min(b.len());
+        b[i..limit]
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b' ' || c == b'-' || c == b'\''))
+            .is_some_and(|k| b[i + k] == b'"')
     }
 
     /// Whether a word and then a quoted key start at `i` (`COMMENT "b": 1`): a stray word the
