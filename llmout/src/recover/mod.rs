@@ -16,7 +16,7 @@
 //! | enum value or tag loosely | `"needs review"`, `"SKIPPED"` | `EnumMatched` | 1 |
 //! | one value to a one-element array, and back | `"x"` for `["x"]` | `Reshaped` | 2 |
 //! | the value of an object's only field, given alone (when it fits the field with no constraint broken, or fits the object as given no better) | `42` for `{"count": 42}`, `{"name": "f"}` for `{"selected": {"name": "f"}}` | `Reshaped` | 2 |
-//! | a wrapper around the expected value (not when its key is a field of the items); around an object, each of nested wrappers, when what it holds fits the object with no constraint broken or the wrapper as given fits no better | `{"results": [...]}`, `{"Commit": {...}}`, `{"response": {"data": {...}}}` | `Reshaped` | 2 each |
+//! | a wrapper around the expected value (not when its key is a field of the items); around an array, one array beside scalars only, which are left out and named (not when any key is a field of the items); around an object, each of nested wrappers, when what it holds fits the object with no constraint broken or the wrapper as given fits no better | `{"results": [...]}`, `{"rows": [...], "total": 2}`, `{"Commit": {...}}`, `{"response": {"data": {...}}}` | `Reshaped` | 2 each; 2 and one a scalar left out (at most 8 more) |
 //! | a map written as `{"key", "value"}` objects (how the OpenAI and Gemini dialects ask for one) | `[{"key": "a", "value": 1}]` | `Reshaped` | 1 |
 //! | an optional field that cannot be recovered is dropped | `"emoji": [1]` | `RequiredOnly` | 4 |
 //! | an array item that cannot be recovered is dropped, only with `drop_invalid_items` | `[1, "x"]` | `ItemDropped` | 4 |
@@ -1284,9 +1284,10 @@ impl Walker<'_> {
     }
 
     /// The items to recover against an array schema: the array's, the array inside a
-    /// `{"results": [...]}` wrapper (whose key is given), or the value wrapped in a
-    /// one-element array (unless it was just wrapped: a recursive schema would wrap it
-    /// forever). The flag says it was.
+    /// `{"results": [...]}` wrapper (whose key is given; the wrapper may hold scalars
+    /// besides, `{"results": [...], "count": 2}`, which are left out and named), or the
+    /// value wrapped in a one-element array (unless it was just wrapped: a recursive schema
+    /// would wrap it forever). The flag says it was.
     #[inline(never)]
     fn array_items<'v>(
         &mut self,
@@ -1299,30 +1300,50 @@ impl Walker<'_> {
         let v = self.decode_string(v, Value::is_array)?;
         // (`value` restores the count when this array is done.)
         self.in_document += u32::from(was_string && !v.is_string());
+        // One array, and nothing else but scalars (a count, a page token, a status).
         let wrapper = match &*v {
-            Value::Object(map) if map.len() == 1 && map.values().all(Value::is_array) => {
-                map.keys().next().cloned()
+            Value::Object(map) => {
+                let mut arrays = map.iter().filter(|(_, x)| x.is_array());
+                match (arrays.next(), arrays.next()) {
+                    (Some((key, _)), None) if map.values().all(|x| !x.is_object()) => {
+                        Some((key.clone(), map))
+                    }
+                    _ => None,
+                }
             }
             _ => None,
         };
         // `{"tags": [...]}` is no wrapper when the items are objects with a `tags` field: it
-        // is one item.
+        // is one item (and so with any of its keys a field of the items).
         let schema = self.schema;
-        let wrapper = wrapper.filter(|key| {
+        let wrapper = wrapper.filter(|(_, map)| {
             let Some(item) = item.map(|i| schema.resolve(i)) else {
                 return true;
             };
             match &schema.node(item).kind {
-                Kind::Object(o) => matches!(self.keys.lookup(item, o, key), KeyMatch::Unknown),
+                Kind::Object(o) => map
+                    .keys()
+                    .all(|key| matches!(self.keys.lookup(item, o, key), KeyMatch::Unknown)),
                 _ => true,
             }
         });
-        if let Some(key) = wrapper {
-            self.change(
-                WarningKind::Reshaped,
-                2,
-                format!("took the array out of the wrapper object {{\"{key}\": [...]}}"),
-            )?;
+        if let Some((key, map)) = wrapper {
+            let others: Vec<String> = map
+                .keys()
+                .filter(|k| **k != key)
+                .map(|k| format!("{k:?}"))
+                .collect();
+            let message = if others.is_empty() {
+                format!("took the array out of the wrapper object {{\"{key}\": [...]}}")
+            } else {
+                format!(
+                    "took the array out of the wrapper object {{\"{key}\": [...]}}, leaving \
+                     out its other members {}",
+                    others.join(", ")
+                )
+            };
+            let cost = 2 + u32::try_from(others.len()).unwrap_or(u32::MAX).min(8);
+            self.change(WarningKind::Reshaped, cost, message)?;
             self.moved(&key, None);
             return Ok((Items::of(array_in(v)), false, Some(key)));
         }
@@ -2762,16 +2783,16 @@ fn only_item(v: Cow<'_, Value>) -> Cow<'_, Value> {
     }
 }
 
-/// The items of an array, or of the array inside a one-key wrapper object.
+/// The items of an array, or of the one array inside a wrapper object.
 fn array_in(v: Cow<'_, Value>) -> Cow<'_, [Value]> {
     match v {
         Cow::Owned(Value::Array(items)) => Cow::Owned(items),
         Cow::Borrowed(Value::Array(items)) => Cow::Borrowed(items),
-        Cow::Owned(Value::Object(map)) => match map.into_iter().next() {
+        Cow::Owned(Value::Object(map)) => match map.into_iter().find(|(_, x)| x.is_array()) {
             Some((_, Value::Array(items))) => Cow::Owned(items),
             _ => Cow::Owned(Vec::new()),
         },
-        Cow::Borrowed(Value::Object(map)) => match map.values().next() {
+        Cow::Borrowed(Value::Object(map)) => match map.values().find(|x| x.is_array()) {
             Some(Value::Array(items)) => Cow::Borrowed(items),
             _ => Cow::Owned(Vec::new()),
         },

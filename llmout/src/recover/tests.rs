@@ -215,6 +215,41 @@ fn wrappers_are_removed() {
     );
 }
 
+/// A wrapper of an array may hold scalars besides it (a count, a cursor): they are left out,
+/// each named. Two arrays, an object beside it, or a key the items know, and it is no wrapper.
+#[test]
+fn an_array_comes_out_of_a_wrapper_with_its_count_beside_it() {
+    let rows = schema(json!({"type": "array", "items": {"type": "object",
+        "properties": {"id": {"type": "integer"}, "tags": {"type": "array"}},
+        "required": ["id"]}}));
+    let r = run(
+        json!({"total": 1, "rows": [{"id": 4}], "cursor": null}),
+        &rows,
+    );
+    assert_eq!(r.value, json!([{"id": 4}]));
+    let said: Vec<String> = r.warnings.iter().map(|w| w.message.to_string()).collect();
+    assert_eq!(
+        said,
+        [
+            "took the array out of the wrapper object {\"rows\": [...]}, leaving out its other \
+          members \"total\", \"cursor\""
+        ]
+    );
+    assert_eq!(r.remap("/rows/0/id"), "/0/id");
+    for not_one in [
+        json!({"rows": [{"id": 4}], "more": [{"id": 5}]}),
+        json!({"rows": [{"id": 4}], "meta": {"total": 1}}),
+    ] {
+        assert!(
+            recover(not_one.clone(), &rows, &Options::default()).is_err(),
+            "{not_one}"
+        );
+    }
+    // An item with an array field: wrapped as the one item, not unwrapped.
+    let r = run(json!({"id": 4, "tags": ["a"]}), &rows);
+    assert_eq!(r.value, json!([{"id": 4, "tags": ["a"]}]));
+}
+
 /// A wrapper inside a wrapper is taken off too, each one said; so what comes out is no wrapper
 /// itself, and recovering it again changes nothing (found by the fuzzer: with unknown keys
 /// kept, one `{"k": {}}` left inside came off on the second recovery, and the value then broke
