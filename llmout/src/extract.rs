@@ -112,9 +112,12 @@ pub(crate) fn candidates_and_unread(text: &str) -> (Vec<Candidate<'_>>, bool) {
     for segment in segments {
         let seg = &text[segment.clone()];
         push_trimmed(&mut out, text, segment.clone(), Origin::Whole);
+        let first = out.len();
         fences(seg, segment.start, text, &mut out);
+        let fenced = first..out.len();
         answer_tags(seg, segment.start, text, &mut out);
         unread |= balanced_spans(seg, segment.start, text, &in_json, &mut out);
+        end_in_fence(&mut out, fenced, text);
     }
     in_order(&mut out);
     (out, unread)
@@ -916,6 +919,35 @@ fn answer_tags<'a>(seg: &str, base: usize, text: &'a str, out: &mut Vec<Candidat
     }
 }
 
+/// Where the span left unclosed (the last of `out`, if any) starts in the body of a fence
+/// that closes before the span's end, the span ends with the fence: the model closed the
+/// fence, and with it the document (`{"a": "cut` and then a closing fence line is the
+/// document `{"a": "cut`, not one whose string holds the fence and the prose after it).
+/// The segment's fence bodies are `out[fenced]`, in order.
+fn end_in_fence<'a>(out: &mut [Candidate<'a>], fenced: Range<usize>, text: &'a str) {
+    let Some((last, _)) = out
+        .split_last()
+        .filter(|(l, _)| l.origin == Origin::Truncated)
+    else {
+        return;
+    };
+    let (at, cut_end) = (last.range.start, last.range.end);
+    let fences = &out[fenced];
+    let k = fences.partition_point(|f| f.range.start <= at);
+    let Some(end) = k
+        .checked_sub(1)
+        .map(|k| fences[k].range.end)
+        .filter(|&end| at < end && end < cut_end)
+    else {
+        return;
+    };
+    let Some(last) = out.last_mut() else {
+        return;
+    };
+    last.text = text[at..end].trim_end();
+    last.range = at..at + last.text.len();
+}
+
 /// Outermost bracket-balanced spans, string-aware inside brackets, plus the span from the
 /// outermost unclosed bracket to the end. Keeps the [`MAX_SPANS`] longest.
 ///
@@ -1360,6 +1392,18 @@ mod tests {
         let l = list(t);
         assert!(l.contains(&(Origin::Truncated, "{\"a\": [1, 2, {\"b\": 3}")));
         assert!(l.contains(&(Origin::Balanced, "{\"b\": 3}")));
+    }
+
+    #[test]
+    fn a_document_left_open_in_a_fence_ends_with_the_fence() {
+        // The fence closes after a string left open: the document ends there, one
+        // candidate with the fence's body, not one that runs on over the fence and prose.
+        let t = "So:\n```json\n{\"a\": [\"x\", \"y\n```\nThat is all.";
+        assert_eq!(list(t)[1..], [(Origin::Fence, "{\"a\": [\"x\", \"y")]);
+        // Left open past a fence it did not start in, the span runs to the end as before.
+        let t = "Here: {\"a\": 1,\n```\nb\n```\n";
+        let l = list(t);
+        assert!(l.contains(&(Origin::Truncated, "{\"a\": 1,\n```\nb\n```")));
     }
 
     #[test]
