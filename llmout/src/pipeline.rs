@@ -1586,7 +1586,8 @@ pub(crate) fn array_root(schema: &Schema) -> bool {
     )
 }
 
-/// The separate JSON values of `raw` ([`outermost`] of its `candidates`), for [`collected`].
+/// The separate JSON values of `raw` ([`outermost`] of its `candidates`, but for those it
+/// sets aside), for [`collected`].
 /// Extraction keeps the [`MAX_SPANS`](extract::MAX_SPANS) longest bracketed spans of a
 /// segment; where it let some go (`unread`), the reply is read again for all of them, so
 /// that 5 000 objects given one by one are 5 000 items, not the 16 longest. None where they
@@ -1597,7 +1598,7 @@ pub(crate) fn separate_values<'a>(
     unread: bool,
 ) -> Vec<Candidate<'a>> {
     if !unread {
-        return outermost(candidates);
+        return outermost(&answers(candidates));
     }
     let Some(all) = extract::all_balanced_spans(raw) else {
         return Vec::new();
@@ -1609,7 +1610,19 @@ pub(crate) fn separate_values<'a>(
         .chain(all)
         .collect();
     extract::in_order(&mut every);
-    outermost(&every)
+    outermost(&answers(&every))
+}
+
+/// The candidates the reply does not set aside ([`extract::set_aside`]): an example among
+/// the objects given one by one is none of the items.
+fn answers<'a>(candidates: &[Candidate<'a>]) -> Vec<Candidate<'a>> {
+    let aside = extract::set_aside(candidates);
+    candidates
+        .iter()
+        .zip(aside)
+        .filter(|(_, aside)| !aside)
+        .map(|(c, _)| c.clone())
+        .collect()
 }
 
 /// The candidates that lie inside no other, in order, leaving out the whole reply and a span
@@ -2111,6 +2124,13 @@ mod tests {
         assert_eq!(answer(before, &schema).0, Some(json!({"id": 7})));
         let cheaper = "{\"id\": \"seven\"}\nFor example {\"id\": 8}";
         assert_eq!(answer(cheaper, &schema).0, Some(json!({"id": 8})));
+        // Objects given one by one for an array are its items, but for an example.
+        let items = json!({"type": "array", "items": schema});
+        let one_by_one = "A bad item: {\"id\": \"x\"}\nThe items:\n{\"id\": 1}\n{\"id\": 2}";
+        assert_eq!(
+            answer(one_by_one, &items).0,
+            Some(json!([{"id": 1}, {"id": 2}]))
+        );
         // Fences the reply does not set aside are still collected, all of them.
         let two =
             "```json\n{\"id\": 1}\n```\n```json\n{\"id\": 2}\n```\nE.g.\n```json\n{\"id\": 3}\n```";
