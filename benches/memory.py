@@ -145,7 +145,7 @@ Usage (from the repository root): python3 benches/memory.py [NAME ...]
   parse-one-or-many-error, parse-bounded-error, parse-unique-error,
   parse-jsonl, parse-object, parse-object-one-or-many, parse-object-any, parse-object-open,
   parse-object-bounded, parse-any,
-  parse-wrapped, parse-nested, parse-nested-any, parse-nested-value, parse-deep, parse-deep-any, parse-long-key, repair-keyed, repair-flat, parse-keyed-any,
+  parse-wrapped, parse-wrapped-counted, parse-nested, parse-nested-any, parse-nested-value, parse-deep, parse-deep-any, parse-long-key, repair-keyed, repair-flat, parse-keyed-any,
   parse-keyed-open, parse-flat-any, parse-keyed-map, parse-users, parse-users-any, parse-users-open, parse-tagged, parse-untagged,
   parse-two-pages, parse-tagged-both, parse-untagged-error,
   parse-external, parse-adjacent, parse-optional-error, parse-two, parse-two-any,
@@ -446,6 +446,14 @@ def write_object(f) -> None:
     f.write(b"{records: ")
     write_messy(f)
     f.write(b"}")
+
+
+def write_counted(f) -> None:
+    """The messy records in a page envelope: `{"total": N, "records": [...], "next": null}`,
+    the scalars beside the array left out when it is taken out against the array schema."""
+    f.write(b'{"total": %d, records: ' % RECORDS)
+    write_messy(f)
+    f.write(b', "next": null}')
 
 
 def write_long_key(f) -> None:
@@ -1104,6 +1112,8 @@ def main() -> None:
             # The records' array in a wrapper object, against the array schema: recovery takes
             # the array out of the wrapper (see BENCHMARKS, issue 20).
             ("parse-wrapped", lambda: doc("object", write_object), ["parse", "--schema", schema_path], None),
+            # The same with a count and a cursor beside the array (session 41).
+            ("parse-wrapped-counted", lambda: doc("counted", write_counted), ["parse", "--schema", schema_path], None),
             # One large object: of the records keyed by id, and of 4.3 million small members.
             ("repair-keyed", lambda: doc("keyed", write_keyed), ["repair"], None),
             ("repair-flat", lambda: doc("flat", write_flat), ["repair"], None),
