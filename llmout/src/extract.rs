@@ -673,6 +673,62 @@ pub(crate) fn set_aside(candidates: &[Candidate<'_>]) -> Vec<bool> {
     aside
 }
 
+/// How the reply presents a candidate, the better first: the ranking lets a candidate of a
+/// better standing beat one of the same cost ([`standing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Standing {
+    /// The whole reply, a fence's or an answer tag's body, or a value inside one (or one
+    /// that holds one).
+    Presented,
+    /// A bracketed span in prose: JSON written inside a sentence, as a mention.
+    Prose,
+    /// Set aside from the answer ([`set_aside`]): code, an example, a wrong value.
+    Aside,
+}
+
+/// For each of `candidates` (as [`candidates`] gives them), how the reply presents it
+/// ([`Standing`]): set aside ([`set_aside`]); in prose, a bracketed span that meets no
+/// fence or tag body (lies in none, holds none, overlaps none); or presented. A fenced answer followed by a sentence
+/// that quotes another value (`had it been a colleague, {"label": "ham"}`) is the answer,
+/// where the model's last word would take the quote. An enclosing candidate never stands
+/// worse than one inside it: what holds a fence is presented, what lies inside one set aside
+/// is set aside.
+pub(crate) fn standing(candidates: &[Candidate<'_>]) -> Vec<Standing> {
+    let aside = set_aside(candidates);
+    let bodies: Vec<&Range<usize>> = candidates
+        .iter()
+        .filter(|c| matches!(c.origin, Origin::Fence | Origin::Tag))
+        .map(|c| &c.range)
+        .collect();
+    // `reach[k]`: the furthest end of the bodies `..=k`, which start in order.
+    let reach: Vec<usize> = bodies
+        .iter()
+        .scan(0, |far, b| {
+            *far = (*far).max(b.end);
+            Some(*far)
+        })
+        .collect();
+    candidates
+        .iter()
+        .zip(aside)
+        .map(|(c, aside)| {
+            if aside {
+                return Standing::Aside;
+            }
+            if !matches!(c.origin, Origin::Balanced | Origin::Truncated) {
+                return Standing::Presented;
+            }
+            // A body meets it where one that starts before its end ends after its start.
+            let m = bodies.partition_point(|b| b.start < c.range.end);
+            if m.checked_sub(1).is_some_and(|m| reach[m] > c.range.start) {
+                Standing::Presented
+            } else {
+                Standing::Prose
+            }
+        })
+        .collect()
+}
+
 /// How much prose before a candidate is read for what introduces it: its line, or the line
 /// before when its own holds nothing but markup.
 const INTRO_LOOK: usize = 240;
@@ -684,9 +740,10 @@ const INTRO_LOOK: usize = 240;
 /// last sentence end. The clause sets the candidate aside when it names an example (`for
 /// example`, `e.g.`, `such as`, `sample`), a value that is wrong (`wrong`, `invalid`,
 /// `incorrect`, `not valid`, `malformed`), one to avoid (`instead of`, `rather than`, `do
-/// not`, `avoid`) or an earlier one (`earlier`, `previous`, `draft`), and does not also name
-/// the answer (`answer`, `final`, `correct`, `fixed`, `result`, `output`, `actual`): "an
-/// example of the output" introduces an answer as much as an example.
+/// not`, `avoid`), an alternative (`another option`, `could also`, `for comparison`), a
+/// template (`template`, `placeholder`) or an earlier one (`earlier`, `previous`, `draft`),
+/// and does not also name the answer (`answer`, `final`, `correct`, `fixed`, `actual`): "the
+/// final answer, an example of the format" introduces an answer as much as an example.
 fn introduced_aside(before: &str) -> bool {
     let mut cut = before.len().saturating_sub(INTRO_LOOK);
     while !before.is_char_boundary(cut) {
@@ -768,8 +825,20 @@ fn names_an_aside(words: &[&str]) -> bool {
                 | "previous"
                 | "previously"
                 | "draft"
+                | "template"
+                | "placeholder"
+                | "placeholders"
+                | "comparison"
+                | "contrast"
+                | "alternative"
+                | "alternatively"
+                | "hypothetical"
+                | "otherwise"
         )
     }) || pair("for", &["instance"])
+        || pair("another", &["option", "way", "one"])
+        || pair("could", &["also"])
+        || pair("can", &["also"])
         || pair("such", &["as"])
         || pair("instead", &["of"])
         || pair("rather", &["than"])
@@ -779,7 +848,7 @@ fn names_an_aside(words: &[&str]) -> bool {
     let answer = words.iter().enumerate().any(|(i, w)| {
         matches!(
             *w,
-            "answer" | "final" | "correct" | "corrected" | "fixed" | "result" | "output" | "actual"
+            "answer" | "final" | "correct" | "corrected" | "fixed" | "actual"
         ) && (i == 0 || words[i - 1] != "not")
     });
     aside && !answer
@@ -1648,6 +1717,9 @@ mod tests {
             "e.g. ",
             "Never write `",
             "Here is an invalid one:\n```json\n",
+            "An example of the output: ",
+            "Another option: ",
+            "You could also write ",
             "Do NOT send this:\n\n",
             "Instead of ",
             "My earlier draft was\n- ",
@@ -1661,7 +1733,7 @@ mod tests {
             "Here is the JSON:\n```json\n",
             // The answer named beside the example, a cue in a sentence already ended, or
             // one line further back than the value's line and the one before it.
-            "An example of the output: ",
+            "The final answer, in the example's form: ",
             "The correct example is ",
             "I fixed an earlier mistake.\n```json\n",
             "That was wrong. The reply: ",
@@ -1695,6 +1767,39 @@ mod tests {
             " is {} wrong",
             "\u{e9}".repeat(INTRO_LOOK)
         )));
+    }
+
+    #[test]
+    fn values_in_prose_stand_below_those_in_a_fence_or_tag() {
+        use Standing::*;
+        fn of(t: &str) -> Vec<(&str, Standing)> {
+            let c = candidates(t);
+            let s = standing(&c);
+            c.iter().map(|c| c.text).zip(s).collect()
+        }
+        assert_eq!(
+            of("```json\n{\"a\": [1]}\n```\nor {\"a\": 2} e.g. {\"a\": 3}"),
+            [
+                (
+                    "```json\n{\"a\": [1]}\n```\nor {\"a\": 2} e.g. {\"a\": 3}",
+                    Presented
+                ),
+                ("{\"a\": [1]}", Presented),
+                ("{\"a\": 2}", Prose),
+                ("{\"a\": 3}", Aside),
+            ]
+        );
+        // A span that meets a tag's body (here it starts inside and runs past it) stands
+        // as the body does, as do the values inside it.
+        assert_eq!(
+            of("<answer>Hi {{a: 1}</answer>"),
+            [
+                ("<answer>Hi {{a: 1}</answer>", Presented),
+                ("Hi {{a: 1}", Presented),
+                ("{{a: 1}</answer>", Presented),
+                ("{a: 1}", Presented),
+            ]
+        );
     }
 
     #[test]

@@ -682,10 +682,10 @@ pub(crate) struct Evaluated<'a, O> {
     cost: u32,
     /// Syntax fixes, the tie-breaker between overlapping candidates.
     syntax: usize,
-    /// Set aside from the answer by the reply ([`extract::set_aside`]: code in a fence of
-    /// another language, or a value its prose introduces as an example or a wrong one): any
-    /// other candidate of the same cost beats it, wherever it stands.
-    aside: bool,
+    /// How the reply presents it ([`extract::standing`]: in a fence or tag, in prose, or set
+    /// aside as code, an example, a wrong value): a candidate of the same cost that stands
+    /// better beats it, wherever it is.
+    standing: extract::Standing,
 }
 
 /// What evaluating one candidate came to.
@@ -849,7 +849,7 @@ pub(crate) fn rank<'a, O>(
     let fence_only: Vec<bool> = (0..candidates.len())
         .map(|k| only_a_fence(&candidates, k))
         .collect();
-    let aside = extract::set_aside(&candidates);
+    let standing = extract::standing(&candidates);
     // A JSON document cut off that parsed: the spans inside it are its parts (see `cut_off`).
     let mut parts_of: Option<std::ops::Range<usize>> = None;
     for (k, candidate) in candidates.into_iter().enumerate() {
@@ -900,7 +900,7 @@ pub(crate) fn rank<'a, O>(
             out,
             cost,
             syntax,
-            aside: aside[k],
+            standing: standing[k],
         });
         if best.cost == 0 && rest_end[k + 1] <= best.candidate.range.end {
             break;
@@ -1217,18 +1217,19 @@ fn no_value<O>(raw: &str, schema: Option<&Schema>, ranking: Ranking<'_, O>) -> E
         })
 }
 
-/// Candidates arrive in text order. The cheaper wins; on equal cost, one the reply does not
-/// set aside (as code, an example, a wrong value: [`extract::set_aside`]) beats one it does,
-/// an enclosing candidate beats one inside it, and a later disjoint one beats an earlier one;
-/// between overlapping candidates the one with fewer syntax fixes wins. (An enclosing
-/// candidate is never set aside where one inside it is not.)
+/// Candidates arrive in text order. The cheaper wins; on equal cost, the one the reply
+/// presents better ([`extract::standing`]: in a fence or a tag, then in prose, then set
+/// aside as code, an example, a wrong value) wins, then an enclosing candidate beats one
+/// inside it, and a later disjoint one beats an earlier one; between overlapping candidates
+/// the one with fewer syntax fixes wins. (An enclosing candidate never stands worse than one
+/// inside it.)
 fn better<'a, O>(current: Evaluated<'a, O>, next: Evaluated<'a, O>) -> Evaluated<'a, O> {
     use std::cmp::Ordering::*;
     match next.cost.cmp(&current.cost) {
         Less => next,
         Greater => current,
-        Equal if current.aside != next.aside => {
-            if current.aside {
+        Equal if current.standing != next.standing => {
+            if next.standing < current.standing {
                 next
             } else {
                 current
@@ -1827,7 +1828,7 @@ mod tests {
         let options = Options::default();
         let mut ranking = Ranking::new();
         let candidates = extract::candidates(raw);
-        let aside = extract::set_aside(&candidates);
+        let standing = extract::standing(&candidates);
         // (The parts of a document cut off that parsed are none: see `cut_off`.)
         let mut parts_of: Option<std::ops::Range<usize>> = None;
         for (k, candidate) in candidates.iter().cloned().enumerate() {
@@ -1849,7 +1850,7 @@ mod tests {
                         out,
                         cost,
                         syntax,
-                        aside: aside[k],
+                        standing: standing[k],
                     });
                 }
                 Outcome::Recovery(_) => ranking.parsed.push(candidate.range.clone()),
@@ -2117,6 +2118,30 @@ mod tests {
             assert_eq!(r.value, json!({"id": 7}), "{raw}");
             let written = repair_json(raw, &Options::default()).unwrap();
             assert_eq!(written.json, r#"{"id":7}"#, "{raw}");
+        }
+        // A value quoted in a sentence after a fenced answer is a mention: the fence, the
+        // reply's presented answer, wins; between two values in prose the later still does,
+        // and a template after the answer is set aside.
+        for (raw, id) in [
+            (
+                "```json\n{\"id\": 7}\n```\nHad it been Bob, I would write {\"id\": 8}.",
+                7,
+            ),
+            (
+                "<answer>{\"id\": 7}</answer> (Bob's would be {\"id\": 8})",
+                7,
+            ),
+            ("First {\"id\": 8}, then on reflection {\"id\": 7}", 7),
+            (
+                "```json\n{\"id\": 7}\n```\nTemplate:\n```json\n{\"id\": 0}\n```",
+                7,
+            ),
+        ] {
+            for schema in [json!({}), schema.clone()] {
+                assert_eq!(answer(raw, &schema).0, Some(json!({"id": id})), "{raw}");
+            }
+            let r = repair_text(raw, &Options::default()).unwrap();
+            assert_eq!(r.value, json!({"id": id}), "{raw}");
         }
         // An example before the answer loses as it did, and one that costs less than the
         // answer still wins: the aside decides ties only.
