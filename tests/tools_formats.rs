@@ -73,6 +73,36 @@ fn qwen3_coder_functions_with_missing_closers() {
 }
 
 #[test]
+fn a_function_element_holding_json_has_those_arguments() {
+    // Llama 3.1's custom tool call: the arguments as one JSON object inside the element,
+    // repaired as any call's JSON is, and the same as it streams in.
+    let reply =
+        "Checking.\n<function=get_weather>\n{\"city\": \"Paris\", \"days\": 3,}\n</function>";
+    let r = parse(reply);
+    assert_eq!(r.content.as_deref(), Some("Checking."));
+    assert_eq!(
+        r.tool_calls,
+        [call(
+            None,
+            "get_weather",
+            json!({"city": "Paris", "days": 3})
+        )]
+    );
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].path, "/tool_calls/0/arguments");
+    streams_like_parse(reply);
+    let bare = "<function=ping>{}</function><function=get_time>{\"tz\": \"UTC\"}</function>";
+    assert_eq!(
+        parse(bare).tool_calls,
+        [
+            call(None, "ping", json!({})),
+            call(None, "get_time", json!({"tz": "UTC"}))
+        ]
+    );
+    streams_like_parse(bare);
+}
+
+#[test]
 fn anthropic_invoke_without_wrapper_and_namespaced() {
     let r = parse("Checking.\n<invoke name=\"search\">\n<parameter name=\"q\">rust \"serde\" {derive}</parameter>\n</invoke>");
     assert_eq!(r.content.as_deref(), Some("Checking."));

@@ -1,14 +1,16 @@
 //! Qwen3-Coder: `<function=name><parameter=p>value</parameter></function>`, alone or inside
 //! `<tool_call>`. A parameter's closer may be left out, and a call's when the next call or its
 //! `</tool_call>` ends it; a call that runs to the end of the reply with no closer was cut off
-//! and is not a call. One text value per parameter.
+//! and is not a call. One text value per parameter. A JSON object in place of the
+//! parameters is the arguments written whole, as Llama 3.1 writes a custom tool's call
+//! (`<function=get_weather>{"city": "Paris"}</function>`).
 
 use std::ops::Range;
 
 use super::args::Args;
 use super::family::{Family, Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
-use super::read::elements;
+use super::read::{closed_by, elements, json_end, lenient_call};
 use super::stream::window;
 
 /// `<parameter=p>v</parameter>`, ended by `</function>` (or `</tool_call>`, or nothing).
@@ -37,9 +39,17 @@ impl Family for QwenCoder {
 
     fn head(&self, v: &str, _start: usize, head: usize) -> Head {
         let text = window(v, head);
-        match text.find('>') {
-            Some(gt) => Head::Params(Named::new(text[..gt].trim(), None), &QWEN, head + gt + 1),
+        let Some(gt) = text.find('>') else {
+            return Head::Wait;
+        };
+        let named = Named::new(text[..gt].trim(), None);
+        let rest = &text[gt + 1..];
+        let body = rest.trim_start();
+        match body.as_bytes().first() {
             None => Head::Wait,
+            // A JSON object in place of the parameters (see `functions`).
+            Some(b'{') => Head::Args(named, head + gt + 1 + rest.len() - body.len()),
+            Some(_) => Head::Params(named, &QWEN, head + gt + 1),
         }
     }
 }
@@ -56,6 +66,22 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
         let head = t.get(body.clone()).unwrap_or_default();
         let Some(gt) = head.find('>') else { continue };
         let name = head[..gt].trim().to_owned();
+        let text = head[gt + 1..].trim_start();
+        if text.starts_with('{') {
+            // The arguments as one JSON object, read as a named call's JSON is.
+            let json = &text[..json_end(text).unwrap_or(text.len())];
+            let end = closed_by(&whole, &body);
+            if lenient_call(
+                json,
+                found,
+                "a call's arguments",
+                end,
+                Named::new(name, None),
+            ) {
+                found.taken.push(whole);
+            }
+            continue;
+        }
         let mut args = Args::new(&found.calls);
         for (_, pbody) in elements(
             t,
