@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::args::Args;
 use super::family::{Found, Named};
-use super::read::{closed_by, elements, json_end, lenient_call, param_body, param_value};
+use super::read::{elements, json_params, param_body, param_value};
 use super::stream::{find_any, window};
 
 /// How a parameter's (or a call's) name is written after its opener.
@@ -201,18 +201,7 @@ pub(crate) fn read_calls(
         // V3.2 models sometimes write them), read as a named call's JSON is, and as the
         // stream reads them.
         let text = t.get(params.clone()).unwrap_or_default().trim_start();
-        if text.starts_with('{') {
-            let json = &text[..json_end(text).unwrap_or(text.len())];
-            let end = closed_by(&whole, &body);
-            if lenient_call(
-                json,
-                found,
-                "a call's arguments",
-                end,
-                Named::new(name, None),
-            ) {
-                found.taken.push(whole);
-            }
+        if json_params(text, &whole, &body, &name, found) {
             continue;
         }
         let mut args = Args::new(&found.calls);

@@ -10,7 +10,7 @@ use std::ops::Range;
 use super::args::Args;
 use super::family::{Family, Found, Head, Named};
 use super::params::{ParamName, ParamStyle};
-use super::read::{closed_by, elements, json_end, lenient_call};
+use super::read::{elements, json_params};
 use super::stream::window;
 
 /// `<parameter=p>v</parameter>`, ended by `</function>` (or `</tool_call>`, or nothing).
@@ -67,19 +67,7 @@ pub(crate) fn functions(t: &str, within: Range<usize>, found: &mut Found) {
         let Some(gt) = head.find('>') else { continue };
         let name = head[..gt].trim().to_owned();
         let text = head[gt + 1..].trim_start();
-        if text.starts_with('{') {
-            // The arguments as one JSON object, read as a named call's JSON is.
-            let json = &text[..json_end(text).unwrap_or(text.len())];
-            let end = closed_by(&whole, &body);
-            if lenient_call(
-                json,
-                found,
-                "a call's arguments",
-                end,
-                Named::new(name, None),
-            ) {
-                found.taken.push(whole);
-            }
+        if json_params(text, &whole, &body, &name, found) {
             continue;
         }
         let mut args = Args::new(&found.calls);

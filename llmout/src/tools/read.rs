@@ -459,6 +459,33 @@ pub(crate) fn lenient_call(
 
 /// How the text `body` of the element `whole` ends: at the element's closer where one was
 /// written after it.
+/// A call whose parameters are one JSON object, `text` (trimmed at its start; any text after
+/// the object is passed over): the arguments written whole, read as a named call's JSON is.
+/// False when `text` is no object; otherwise the call is read (or dropped with a warning,
+/// as [`lenient_call`] decides) and `whole` taken when it was read.
+pub(crate) fn json_params(
+    text: &str,
+    whole: &Range<usize>,
+    body: &Range<usize>,
+    name: &str,
+    found: &mut Found,
+) -> bool {
+    if !text.starts_with('{') {
+        return false;
+    }
+    let json = &text[..json_end(text).unwrap_or(text.len())];
+    if lenient_call(
+        json,
+        found,
+        "a call's arguments",
+        closed_by(whole, body),
+        Named::new(name, None),
+    ) {
+        found.taken.push(whole.clone());
+    }
+    true
+}
+
 pub(crate) fn closed_by(whole: &Range<usize>, body: &Range<usize>) -> End {
     if whole.end > body.end {
         End::Closed
