@@ -8,7 +8,9 @@
 //! 4. the first line of a longer text, on its own, matching as in step 2 (`` "`k5`\n\nThe
 //!    category k5 is…" `` -> the value aliased `k5`);
 //! 5. exactly one value named as whole words in a sentence (`"The tests pass."` -> `"pass"`),
-//!    not negated (`"not approved"` names nothing); of several named, the one written in the
+//!    not negated (`"not approved"`, `"isn't really a bug"`, `"doesn't look like spam"` name
+//!    nothing; a negation reaches over articles, adverbs and linking verbs, not across a
+//!    comma or a stop, so `"No, a bug."` names a bug); of several named, the one written in the
 //!    schema's own spelling when the others only match ignoring case, where that spelling
 //!    has a capital letter, a digit or a sign (`"TWO is one of them"` -> `"TWO"`). A
 //!    spelling in lowercase letters is how prose writes any word, so it is no sign of which
@@ -21,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::text::{fold, negated_at, stem, strip_decoration, words};
+use super::text::{clauses, fold, negated_at, stem, strip_decoration, words};
 use crate::schema::{Enum, NodeId};
 
 /// The outcome of matching.
@@ -198,7 +200,14 @@ struct Text {
     /// The first line folded, where the text has more than one (step 4).
     first_line: Option<Option<String>>,
     /// The text's words and their stems (step 5).
-    sentence: Option<(Vec<String>, Vec<String>)>,
+    sentence: Option<Sentence>,
+}
+
+/// A text's words, where its clauses break ([`clauses`]) and the words' stems (step 5).
+struct Sentence {
+    words: Vec<String>,
+    breaks: Vec<bool>,
+    stems: Vec<String>,
 }
 
 impl Text {
@@ -229,12 +238,16 @@ impl Text {
             .as_deref()
     }
 
-    fn sentence(&mut self) -> &(Vec<String>, Vec<String>) {
+    fn sentence(&mut self) -> &Sentence {
         let text = &self.text;
         self.sentence.get_or_insert_with(|| {
-            let sentence = words(text);
-            let stems = sentence.iter().map(|w| stem(w)).collect();
-            (sentence, stems)
+            let (words, breaks) = clauses(text);
+            let stems = words.iter().map(|w| stem(w)).collect();
+            Sentence {
+                words,
+                breaks,
+                stems,
+            }
         })
     }
 }
@@ -359,15 +372,15 @@ fn loose(text: &mut Text, spellings: &Spellings) -> Match {
     // Step 5: named inside a short sentence, as consecutive whole words (or their stems), and
     // not right after a negation.
     let whole = text.text.clone();
-    let (sentence, sentence_stems) = text.sentence();
-    if sentence.len() <= 40 {
-        // The spellings whose stems stand at some word `k`, not right after a negation.
+    let sentence = text.sentence();
+    if sentence.words.len() <= 40 {
+        // The spellings whose stems stand at some word `k`, not after a negation.
         let mut named: Vec<usize> = Vec::new();
-        for (k, first) in sentence_stems.iter().enumerate() {
-            let negated = negated_at(sentence, k);
+        for (k, first) in sentence.stems.iter().enumerate() {
+            let negated = negated_at(&sentence.words, &sentence.breaks, k);
             for &i in spellings.first_stem.get(first).into_iter().flatten() {
                 let stems = &spellings.list[i].stems;
-                if !negated && sentence_stems[k..].starts_with(stems) {
+                if !negated && sentence.stems[k..].starts_with(stems) {
                     named.push(i);
                 }
             }
@@ -537,6 +550,36 @@ mod tests {
         for text in ["non-negative", "Non Positive", "non negative"] {
             assert_eq!(match_enum(&json!(text), &s), Match::None, "{text}");
         }
+        // Across an article, an adverb or a verb that carries the negation on.
+        let s = e(&["defect", "enhancement", "question"]);
+        for text in [
+            "not a defect",
+            "It isn't a defect.",
+            "Not really a defect",
+            "Reported without a defect",
+            "doesn't look like a defect",
+            "hardly a defect",
+            "not to be a defect",
+        ] {
+            assert_eq!(match_enum(&json!(text), &s), Match::None, "{text}");
+        }
+        // A negation does not reach across a clause mark, nor over a word that carries
+        // nothing.
+        for text in ["No, a defect.", "No - a defect", "No idea, a defect"] {
+            assert_eq!(
+                loose(match_enum(&json!(text), &s)),
+                json!("defect"),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            loose(match_enum(&json!("Not an enhancement: a defect"), &s)),
+            json!("defect")
+        );
+        assert_eq!(
+            loose(match_enum(&json!("not reproducible, so a defect"), &s)),
+            json!("defect")
+        );
     }
 
     #[test]
@@ -687,7 +730,7 @@ mod tests {
                 }
             }
         }
-        let sentence = words(text);
+        let (sentence, breaks) = clauses(text);
         if sentence.len() <= 40 {
             let sentence_stems: Vec<String> = sentence.iter().map(|w| stem(w)).collect();
             let named = |s: &Spelling| {
@@ -696,7 +739,7 @@ mod tests {
                         .windows(s.stems.len())
                         .enumerate()
                         .any(|(k, window)| {
-                            window == s.stems.as_slice() && !negated_at(&sentence, k)
+                            window == s.stems.as_slice() && !negated_at(&sentence, &breaks, k)
                         })
             };
             let hits = candidates(&named);

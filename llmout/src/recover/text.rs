@@ -29,67 +29,120 @@ fn push_lower(out: &mut String, c: char) {
 /// Words of `s`: runs of alphanumerics, also split at lower->upper case changes
 /// (`"NeedsReview"` -> `["needs", "review"]`), lower-cased and accent-folded.
 pub(crate) fn words(s: &str) -> Vec<String> {
+    clauses(s).0
+}
+
+/// [`words`] and, for each word, whether a clause mark (`,` `;` `:` `.` `!` `?` a bracket,
+/// a dash standing alone, or a line break) stands between it and the word before: the
+/// places a negation does not reach across (`"No, a bug"` names a bug).
+pub(crate) fn clauses(s: &str) -> (Vec<String>, Vec<bool>) {
     let mut out: Vec<String> = Vec::new();
+    let mut breaks: Vec<bool> = Vec::new();
     let mut current = String::new();
     let mut prev_lower = false;
-    for c in s.chars() {
+    let mut broken = false;
+    let mut push = |word: &mut String, broken: &mut bool| {
+        out.push(std::mem::take(word));
+        breaks.push(std::mem::take(broken));
+    };
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         let c = unaccent(c);
         if c.is_alphanumeric() {
             if c.is_uppercase() && prev_lower && !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+                push(&mut current, &mut broken);
             }
             prev_lower = c.is_lowercase() || c.is_ascii_digit();
             push_lower(&mut current, c);
         } else {
             prev_lower = false;
             if !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+                push(&mut current, &mut broken);
+            }
+            let dash =
+                matches!(c, '-' | '–' | '—') && chars.peek().is_none_or(|n| n.is_whitespace());
+            if dash
+                || matches!(
+                    c,
+                    ',' | ';' | ':' | '.' | '!' | '?' | '(' | ')' | '[' | ']' | '\n'
+                )
+            {
+                broken = true;
             }
         }
     }
     if !current.is_empty() {
-        out.push(current);
+        push(&mut current, &mut broken);
     }
-    out
+    (out, breaks)
 }
 
-/// Whether a word (as [`words`] splits them) negates the one after it: `not`, `no`,
-/// `never`, `without`, `nor`, the `non` of `non-negative`, and the `t` of `isn't`, `don't`,
-/// `can't`.
+/// Whether a word (as [`words`] splits them) negates what follows it: `not`, `no`,
+/// `never`, `without`, `nor`, `hardly`, the `non` of `non-negative`, and the `t` of `isn't`,
+/// `don't`, `can't`.
 pub(crate) fn is_negation(word: &str) -> bool {
     matches!(
         word,
-        "not" | "no" | "non" | "never" | "without" | "nor" | "neither" | "t"
+        "not" | "no" | "non" | "never" | "without" | "nor" | "neither" | "hardly" | "barely" | "t"
     )
 }
 
-/// Whether the word at `k` of `words` is negated: right after a negation (`not approved`),
-/// or after one and a word that carries it on (`no longer active`, `not yet approved`,
-/// `never been paid`).
-pub(crate) fn negated_at(words: &[String], k: usize) -> bool {
-    let carries = |w: &str| {
-        matches!(
-            w,
-            "longer"
-                | "yet"
-                | "currently"
-                | "really"
-                | "very"
-                | "fully"
-                | "quite"
-                | "entirely"
-                | "completely"
-                | "always"
-                | "ever"
-                | "been"
-                | "be"
-                | "being"
-                | "so"
-                | "too"
-        )
-    };
-    (k > 0 && is_negation(&words[k - 1]))
-        || (k > 1 && is_negation(&words[k - 2]) && carries(&words[k - 1]))
+/// Words that carry a negation on to the word after them: articles, adverbs and the verbs of
+/// `isn't really a bug`, `doesn't look like spam`, `not to be approved`, `no longer active`.
+fn carries(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an"
+            | "the"
+            | "any"
+            | "longer"
+            | "yet"
+            | "currently"
+            | "really"
+            | "actually"
+            | "exactly"
+            | "necessarily"
+            | "likely"
+            | "very"
+            | "fully"
+            | "quite"
+            | "entirely"
+            | "completely"
+            | "always"
+            | "ever"
+            | "been"
+            | "be"
+            | "being"
+            | "to"
+            | "so"
+            | "too"
+            | "look"
+            | "looks"
+            | "seem"
+            | "seems"
+            | "like"
+    )
+}
+
+/// How many carrying words a negation reaches across.
+const CARRY: usize = 3;
+
+/// Whether the word at `k` of `words` is negated: after a negation, with at most [`CARRY`]
+/// words that carry it on between (`not approved`, `not yet approved`, `isn't really a bug`,
+/// `doesn't look like spam`), and no clause mark ([`clauses`]'s `breaks`) from the negation
+/// to the word.
+pub(crate) fn negated_at(words: &[String], breaks: &[bool], k: usize) -> bool {
+    let mut j = k;
+    while j > 0 && !breaks[j] && k - j <= CARRY {
+        j -= 1;
+        if is_negation(&words[j]) {
+            return true;
+        }
+        if !carries(&words[j]) {
+            return false;
+        }
+    }
+    false
 }
 
 /// A crude English stem: drops `ing`, `ed`, `es`, `s`, a silent final `e` and a doubled
