@@ -1193,6 +1193,33 @@ fn quotes_inside_text_stay_text() {
             vec![rp(UnescapedQuote, "/err")]
         )
     );
+    // So is a colon followed by a value and then a word, or by a value and a quote that
+    // ends the member: a pair quoted in the text, not a key.
+    assert_eq!(
+        fix(r#"{"tip": "raise "retries": 3 when it flakes", "n": 1}"#),
+        (
+            json!({"tip": "raise \"retries\": 3 when it flakes", "n": 1}),
+            vec![rp(UnescapedQuote, "/tip")]
+        )
+    );
+    assert_eq!(
+        value(r#"{"tip": "avoid "mode": "fast" in tests", "n": 1}"#),
+        json!({"tip": "avoid \"mode\": \"fast\" in tests", "n": 1})
+    );
+    assert_eq!(
+        value(r#"{"tip": "try "cache": false"}"#),
+        json!({"tip": "try \"cache\": false"})
+    );
+    assert_eq!(
+        value(r#"{"tip": "from "a": 1 to "a": 2", "n": 1}"#),
+        json!({"tip": "from \"a\": 1 to \"a\": 2", "n": 1})
+    );
+    // A value the object goes on after is still a member's.
+    assert_eq!(
+        value(r#"{"a": "x", "b": 1, "c": 2}"#),
+        json!({"a": "x", "b": 1, "c": 2})
+    );
+    assert_eq!(value(r#"{"a": "x, b": 1, "c": 2}"#)["c"], json!(2));
     // After a member's quote, a comma and an object: the object around it was left
     // unclosed before the next item, as with a number there.
     assert_eq!(

@@ -29,7 +29,8 @@
 //!   item; the `:` for a key);
 //! * a quote followed by a `,` and then text that is neither the next key nor a value is kept
 //!   in mind: if no better end comes, it is the end (`["a "b", c]`); so is a member's quote
-//!   followed by a `:` and words (`"Error "404": not found"`), and a quote followed by a `)`
+//!   followed by a `:` and words (`"Error "404": not found"`) or by a `:`, a value and then a
+//!   word or a quote before a closer (`"set "retries": 3 here"`), and a quote followed by a `)`
 //!   where the text opened a `(` (`"f("x") }"`);
 //! * at the end of the input, a string whose text runs up to a closer or comma at the very end
 //!   ends at its stop (`{"a": "b}`), and any other runs to the end (a reply cut off).
@@ -1024,6 +1025,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             // it, unless what follows the colon is no value but words, which read on as
             // text (`"Error "404": not found"`): then it is only a possible end.
             b':' if ctx == Ctx::Member && self.words_follow(i + 1) => return Verdict::Maybe,
+            // The same when a value follows the colon and then text no member goes on with: a
+            // word, or a quote glued to the value before a closer (`"Set "retries": 3 here"`,
+            // `"Use "debug": true"}`): a pair quoted inside the text.
+            b':' if ctx == Ctx::Member && self.value_then_text(q, i + 1) => return Verdict::Maybe,
             b':' => return Verdict::End,
             b',' => {
                 let (next, _) = self.skip_gap(i + 1);
@@ -1125,6 +1130,51 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             .iter()
             .position(|&c| !(c.is_ascii_alphanumeric() || c == b' ' || c == b'-' || c == b'\''))
             .is_some_and(|k| b[i + k] == b'"')
+    }
+
+    /// Whether what follows the colon at `i - 1` is a value (a number, a literal or a short
+    /// quoted string) on the same line and then what no member's value is followed by: a word
+    /// that starts no literal (`: 3 here`, `: "low" for now`), or a quote of kind `q` glued to
+    /// the value before a closer, a comma or the end (`: true"}`). Read no further than a key.
+    fn value_then_text(&self, q: Quote, i: usize) -> bool {
+        let b = self.b;
+        let (i, newline) = self.skip_gap(i);
+        let limit = (i + KEY_LOOK).min(b.len());
+        if newline || i >= limit {
+            return false;
+        }
+        let end = match b[i] {
+            b'-' | b'0'..=b'9' => {
+                i + 1
+                    + b[i + 1..limit]
+                        .iter()
+                        .take_while(|&&c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E'))
+                        .count()
+            }
+            quote @ (b'"' | b'\'') => match b[i + 1..limit]
+                .iter()
+                .position(|&c| c == quote || c == b'\n')
+            {
+                Some(k) if b[i + 1 + k] == quote => i + k + 2,
+                _ => return false,
+            },
+            _ if literal_at(b, i) => {
+                i + b[i..limit]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .count()
+            }
+            _ => return false,
+        };
+        if let Some(len) = q.closes_at(b, end) {
+            let (j, _) = self.skip_gap(end + len);
+            return b.get(j).is_none_or(|&d| matches!(d, b',' | b'}' | b']'));
+        }
+        let (j, newline) = self.skip_gap(end);
+        j > end
+            && !newline
+            && b.get(j).is_some_and(|c| c.is_ascii_alphabetic())
+            && !literal_at(b, j)
     }
 
     /// Whether a word and then a quoted key start at `i` (`COMMENT "b": 1`): a stray word the
