@@ -36,3 +36,47 @@ fn json_family() {
         Some("{\"name\": \"read\", \"arguments\": {\"path\": \"a")
     );
 }
+
+/// A call the reply gives as an example, or quotes as code inside a sentence, is content with
+/// a warning: the model described a call, it did not make one.
+#[test]
+fn a_call_the_text_mentions_is_content() {
+    let mentioned = [
+        "If you want the forecast, an example request is\n```json\n{\"name\": \"forecast\", \"arguments\": {\"town\": \"Oslo\"}}\n```\nSay which town.",
+        "I have no tool access, so run `{\"name\": \"grep\", \"arguments\": {\"pattern\": \"TODO\"}}` on your side.",
+        "A search would be `{\"name\": \"grep\", \"arguments\": {\"pattern\": \"x\"}}` with your own pattern.",
+        "Here is a sample:\n{\"name\": \"grep\", \"arguments\": {\"pattern\": \"x\"}}",
+    ];
+    for text in mentioned {
+        let r = parse(text);
+        assert_eq!(r.tool_calls, [], "{text}");
+        assert_eq!(r.content.as_deref(), Some(text));
+        let said: Vec<_> = r
+            .warnings
+            .iter()
+            .map(|w| (w.path.to_string(), w.message.to_string()))
+            .collect();
+        let message = "a tool call the text gives as an example or quotes in a sentence is kept \
+                       as content, not called";
+        assert_eq!(
+            said,
+            [("/tool_calls".to_owned(), message.to_owned())],
+            "{text}"
+        );
+    }
+    // Presented: the line a colon ends, a line of its own, or the whole reply in backticks.
+    let grep = || call(None, "grep", json!({"pattern": "TODO"}));
+    let r = parse("Searching now: `{\"name\": \"grep\", \"arguments\": {\"pattern\": \"TODO\"}}`");
+    assert_eq!(
+        (r.tool_calls, r.content.as_deref()),
+        (vec![grep()], Some("Searching now:"))
+    );
+    let r = parse("Searching.\n`{\"name\": \"grep\", \"arguments\": {\"pattern\": \"TODO\"}}`");
+    assert_eq!(
+        (r.tool_calls, r.content.as_deref()),
+        (vec![grep()], Some("Searching."))
+    );
+    let r = parse("`{\"name\": \"grep\", \"arguments\": {\"pattern\": \"TODO\"}}`");
+    assert_eq!((r.tool_calls, r.content), (vec![grep()], None));
+    assert!(r.warnings.is_empty());
+}

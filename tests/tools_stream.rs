@@ -589,3 +589,32 @@ proptest! {
         prop_assert_eq!(s.finish(), parse(&reply));
     }
 }
+
+/// A call the text mentions (after "for example", or quoted in a sentence) is never shown as
+/// a call, in any chunking, and the call after it is.
+#[test]
+fn a_mentioned_call_is_not_shown() {
+    let reply = "For example:\n{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}\nInstead, I run `{\"name\": \"ls\", \"arguments\": {}}` now.\nDone:\n{\"name\": \"pwd\", \"arguments\": {}}";
+    let fin = parse(reply);
+    assert_eq!(
+        fin.tool_calls
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>(),
+        ["pwd"]
+    );
+    for size in [1, 2, 5, 17, reply.len()] {
+        let mut s = Stream::new();
+        let mut at = 0;
+        while at < reply.len() {
+            let end = (at + size).min(reply.len());
+            s.push(&reply[at..end]);
+            at = end;
+            assert!(s.calls().iter().all(|c| c.name == "pwd"), "{size} at {at}");
+            assert!(s
+                .current()
+                .is_none_or(|c| c.name != Some("rm") && c.name != Some("ls")));
+        }
+        assert_eq!(s.calls(), &fin.tool_calls[..], "{size}");
+    }
+}

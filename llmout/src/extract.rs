@@ -744,7 +744,7 @@ const INTRO_LOOK: usize = 240;
 /// template (`template`, `placeholder`) or an earlier one (`earlier`, `previous`, `draft`),
 /// and does not also name the answer (`answer`, `final`, `correct`, `fixed`, `actual`): "the
 /// final answer, an example of the format" introduces an answer as much as an example.
-fn introduced_aside(before: &str) -> bool {
+pub(crate) fn introduced_aside(before: &str) -> bool {
     let mut cut = before.len().saturating_sub(INTRO_LOOK);
     while !before.is_char_boundary(cut) {
         cut += 1;

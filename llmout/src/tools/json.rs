@@ -1,7 +1,9 @@
 //! Replies with no family's marker: a JSON envelope (`{"content", "tool_calls"/"toolCalls",
 //! "needs_more_work"/"needsMoreWork"}`), a single `{"name", "arguments"}` call, an OpenAI-shaped
 //! object, or an array of calls, whole, fenced or in prose; or a reply that is nothing but
-//! pythonic calls. Anything else is content.
+//! pythonic calls. Anything else is content, and so is a call the text mentions rather than
+//! makes: one it introduces as an example or a wrong value (`for example:`), or quotes as
+//! code inside a sentence (``run `{"name": ...}` yourself``); a warning says so.
 
 use std::ops::Range;
 
@@ -98,9 +100,18 @@ fn chain_through(t: &str, through: usize) -> Option<(Found, Range<usize>)> {
     passed.then_some((chain, start..end))
 }
 
-/// `range` and the markdown fence around it, if it is all a fence holds: the fence is no
-/// content.
+/// `range` and the markdown fence (or single backticks) around it, if it is all a fence
+/// holds: the fence is no content.
 fn with_fence(t: &str, range: Range<usize>) -> Range<usize> {
+    let b = t.as_bytes();
+    if range.start >= 1
+        && b[range.start - 1] == b'`'
+        && (range.start < 2 || b[range.start - 2] != b'`')
+        && b.get(range.end) == Some(&b'`')
+        && b.get(range.end + 1) != Some(&b'`')
+    {
+        return range.start - 1..range.end + 1;
+    }
     let before = t.get(..range.start).unwrap_or_default().trim_end();
     let after = t.get(range.end..).unwrap_or_default().trim_start();
     let line = before.rsplit('\n').next().unwrap_or(before);
@@ -128,8 +139,23 @@ enum First {
 /// off are no calls (a warning says so); complete calls inside them or after them still are.
 fn first(t: &str, found: &mut Found) -> First {
     let mut warned = false;
+    let mut warned_mention = false;
     let read = Repaired::read_as(found);
     for c in extract::candidates(t) {
+        // A call the text gives as an example, or quotes as code inside a sentence, is a
+        // mention: content, with a warning, and never a call.
+        if mentioned(t, c.range.start) {
+            if !warned_mention && read(c.text).is_ok_and(|(v, _)| looks_like_calls(&v)) {
+                warned_mention = true;
+                found.warnings.push(Warning::new(
+                    WarningKind::ItemDropped,
+                    "/tool_calls",
+                    "a tool call the text gives as an example or quotes in a sentence is kept \
+                     as content, not called",
+                ));
+            }
+            continue;
+        }
         // Written calls: an envelope that is JSON as it stands is read where it is.
         if found.calls.is_written() && json_text::envelope_as_it_stands(c.text, found).is_some() {
             return First::Envelope(c.range);
@@ -161,6 +187,28 @@ fn first(t: &str, found: &mut Found) -> First {
         }
     }
     First::Nothing
+}
+
+/// Whether a value starting at `start` of `t` is one the text mentions rather than makes:
+/// the text before it, since any value before it, introduces an example or a wrong value
+/// (``for example:``, see [`extract::introduced_aside`]), or it is code quoted inside a sentence, a single backtick
+/// opening it after words on its line (``run `{"name": ...}` yourself``) that no colon ends
+/// (``Calling it now: `{"name": ...}` `` is a call). Only the text before the value decides,
+/// so that [`Stream`](super::Stream) knows it when the value opens, as `parse` does.
+pub(crate) fn mentioned(t: &str, start: usize) -> bool {
+    let Some(before) = t.get(..start) else {
+        return false;
+    };
+    // (What an earlier value ends is not the clause that introduces this one.)
+    let clause = &before[before.rfind(['}', ']']).map_or(0, |i| i + 1)..];
+    if extract::introduced_aside(clause) {
+        return true;
+    }
+    let Some(quoted) = before.strip_suffix('`').filter(|b| !b.ends_with('`')) else {
+        return false;
+    };
+    let line = &quoted[quoted.rfind('\n').map_or(0, |i| i + 1)..];
+    line.bytes().any(|c| c.is_ascii_alphabetic()) && !line.trim_end().ends_with(':')
 }
 
 /// Says that calls were cut off, and kept as content.

@@ -13,7 +13,9 @@
 //!   in the visible text, as for [`parse`] (markers are met in text order, so
 //!   the first one seen is the earliest); with no marker, a JSON value or a pythonic call list
 //!   in the prose is read as the calls (past JSON that is none), and a marker appearing later
-//!   takes over. JSON calls after the first ones (after `;`, or in later markdown fences)
+//!   takes over. A value the text mentions rather than makes (after `for example:`, or
+//!   quoted in backticks inside a sentence) is decided by the text before it, so it is
+//!   never shown as calls. JSON calls after the first ones (after `;`, or in later markdown fences)
 //!   join the calls when their value closes; meanwhile a lone call, or an array's first, is
 //!   shown while it is written.
 //! * Each family has a resumable reader: it finds a call's opener, reads its name when the
@@ -287,6 +289,9 @@ enum Loose {
         scan: Box<crate::Stream<Value>>,
         done: usize,
         base: usize,
+        /// Whether the value is one the text mentions ([`json::mentioned`]), once it opened:
+        /// its calls are not shown, and `parse` makes none of it.
+        held: Option<bool>,
     },
     /// A reply that is a pythonic list.
     Python(PyList),
@@ -352,6 +357,9 @@ impl Live {
     fn current(&self) -> Option<CallInProgress<'_>> {
         if self.family.is_none() {
             return match &self.loose {
+                Some(Loose::Json {
+                    held: Some(true), ..
+                }) => None,
                 Some(Loose::Json { scan, done, .. }) => body_current(scan.partial(), *done),
                 Some(Loose::Python(list)) => {
                     list.call.as_ref().map(|p| CallInProgress::named(&p.call))
@@ -416,11 +424,17 @@ impl Live {
                     scan: Box::default(),
                     done: 0,
                     base: 0,
+                    held: None,
                 }),
             };
         }
         match &mut self.loose {
-            Some(Loose::Json { scan, done, base }) => {
+            Some(Loose::Json {
+                scan,
+                done,
+                base,
+                held,
+            }) => {
                 // Fed up to each closing bracket, so that the first value that gives calls is
                 // seen complete exactly where it ends: calls may follow it there (Llama 3's
                 // JSON calls after prose).
@@ -432,7 +446,15 @@ impl Live {
                         .map_or(v.len(), |i| from + i + 1);
                     scan.push(&v[from..piece]);
                     from = piece;
-                    body_calls(scan.partial(), done, &mut self.calls);
+                    if held.is_none() {
+                        *held = scan
+                            .text()
+                            .find(['{', '['])
+                            .map(|i| json::mentioned(v, *base + i));
+                    }
+                    if *held != Some(true) {
+                        body_calls(scan.partial(), done, &mut self.calls);
+                    }
                     if scan.partial().is_complete() && !self.calls.is_empty() {
                         self.loose = Some(Loose::Follow {
                             pos: from,
@@ -446,6 +468,7 @@ impl Live {
                         **scan = Default::default();
                         *done = 0;
                         *base = from;
+                        *held = None;
                     } else if scan.partial().stalled() && self.calls.is_empty() {
                         // A value the live view cannot follow (`[x]`, a word in brackets in
                         // the prose): once its brackets close, the calls may be a later one,
@@ -456,6 +479,7 @@ impl Live {
                             **scan = Default::default();
                             *done = 0;
                             *base = end;
+                            *held = None;
                             from = end;
                         }
                     }
