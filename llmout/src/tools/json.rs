@@ -191,14 +191,20 @@ fn first(t: &str, found: &mut Found) -> First {
 
 /// Whether a value starting at `start` of `t` is one the text mentions rather than makes:
 /// the text before it, since any value before it, introduces an example or a wrong value
-/// (``for example:``, see [`extract::introduced_aside`]), or it is code quoted inside a sentence, a single backtick
-/// opening it after words on its line (``run `{"name": ...}` yourself``) that no colon ends
-/// (``Calling it now: `{"name": ...}` `` is a call). Only the text before the value decides,
-/// so that [`Stream`](super::Stream) knows it when the value opens, as `parse` does.
+/// (``for example:``, see [`extract::introduced_aside`]), or it is code quoted inside a
+/// sentence, a single backtick opening it after words on its line (``run `{"name": ...}`
+/// yourself``) that no colon ends (``Calling it now: `{"name": ...}` `` is a call). Only the
+/// text before the value decides, so that [`Stream`](super::Stream) knows it when the value
+/// opens, as `parse` does; at most [`MENTION_LOOK`] bytes of it are read.
 pub(crate) fn mentioned(t: &str, start: usize) -> bool {
     let Some(before) = t.get(..start) else {
         return false;
     };
+    let mut cut = start.saturating_sub(MENTION_LOOK);
+    while !before.is_char_boundary(cut) {
+        cut += 1;
+    }
+    let before = &before[cut..];
     // (What an earlier value ends is not the clause that introduces this one.)
     let clause = &before[before.rfind(['}', ']']).map_or(0, |i| i + 1)..];
     if extract::introduced_aside(clause) {
@@ -210,6 +216,10 @@ pub(crate) fn mentioned(t: &str, start: usize) -> bool {
     let line = &quoted[quoted.rfind('\n').map_or(0, |i| i + 1)..];
     line.bytes().any(|c| c.is_ascii_alphabetic()) && !line.trim_end().ends_with(':')
 }
+
+/// How much of the text before a value [`mentioned`] reads: more than the clause
+/// [`extract::introduced_aside`] looks at.
+const MENTION_LOOK: usize = 512;
 
 /// Says that calls were cut off, and kept as content.
 fn cut_off(found: &mut Found) {

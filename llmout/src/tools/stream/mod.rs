@@ -15,8 +15,8 @@
 //!   in the prose is read as the calls (past JSON that is none), and a marker appearing later
 //!   takes over. A value the text mentions rather than makes (after `for example:`, or
 //!   quoted in backticks inside a sentence) is decided by the text before it, so it is
-//!   never shown as calls. JSON calls after the first ones (after `;`, or in later markdown fences)
-//!   join the calls when their value closes; meanwhile a lone call, or an array's first, is
+//!   never shown as calls. JSON calls after the first ones (after `;`, or in later markdown
+//!   fences) join the calls when their value closes; meanwhile a lone call, or an array's first, is
 //!   shown while it is written.
 //! * Each family has a resumable reader: it finds a call's opener, reads its name when the
 //!   name's delimiter has arrived, then its arguments. JSON arguments (and JSON calls, whose
@@ -445,13 +445,13 @@ impl Live {
                         .position(|c| c == b'}' || c == b']')
                         .map_or(v.len(), |i| from + i + 1);
                     scan.push(&v[from..piece]);
-                    from = piece;
+                    // (Until the value opens, no bracket was fed: look in this piece only.)
                     if held.is_none() {
-                        *held = scan
-                            .text()
+                        *held = v[from..piece]
                             .find(['{', '['])
-                            .map(|i| json::mentioned(v, *base + i));
+                            .map(|i| json::mentioned(v, from + i));
                     }
+                    from = piece;
                     if *held != Some(true) {
                         body_calls(scan.partial(), done, &mut self.calls);
                     }
