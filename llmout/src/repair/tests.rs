@@ -1321,11 +1321,36 @@ fn braces_missing_doubled_or_early() {
         (json!([{"n": 1}, {"n": 2}]), vec![rp(MissingCloser, "/0")])
     );
     assert_eq!(value("[{\"n\": 1 {\"n\": 2}]"), json!([{"n": 1}, {"n": 2}]));
+    // Two braces with neither a key nor a closer after them are two objects left open.
     assert_eq!(value("[{{]"), json!([{}, {}]));
-    // Template-style doubled braces.
+    assert_eq!(value("[{{"), json!([{}, {}]));
+    // Template-style doubled braces, at the top and for each item of an array.
     assert_eq!(
         fix("{{\"a\": 1}}"),
         (json!({"a": 1}), vec![rp(StrayText, "")])
+    );
+    assert_eq!(
+        fix("[{{\"x\": 1}}, {{\"x\": 2}}, {{}}]"),
+        (
+            json!([{"x": 1}, {"x": 2}, {}]),
+            vec![
+                rp(StrayText, "/0"),
+                rp(StrayText, "/1"),
+                rp(StrayText, "/2")
+            ]
+        )
+    );
+    assert_eq!(
+        value("{\"rows\": [ { /* one */ {\"x\": 1} } ]}"),
+        json!({"rows": [{"x": 1}]})
+    );
+    // One doubled opener, single closers: each object is still its own item.
+    assert_eq!(
+        fix("[{{\"x\": 1}, {\"x\": 2}]"),
+        (
+            json!([{"x": 1}, {"x": 2}]),
+            vec![rp(StrayText, "/0"), rp(MissingCloser, "/0")]
+        )
     );
     // A top-level object closed before its last members.
     assert_eq!(

@@ -77,11 +77,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let mut pending_comma = None;
         let mut empty = !implicit;
         let mut hoisted = 0usize;
+        // Nothing but a gap was read since the object's `{`.
+        let mut fresh = !implicit;
         // An array is joinable only to a member of this object.
         self.joinable = None;
         loop {
             self.within_budget()?;
             self.skip_ws();
+            let at_open = std::mem::take(&mut fresh);
             let Some(c) = self.peek() else {
                 self.truncate();
                 return Ok(None);
@@ -134,7 +137,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     self.repair(RepairKind::StrayText, self.pos);
                     self.pos += 1;
                 }
-                b'{' | b'[' if ctx == Ctx::Item || implicit => {
+                // (A `{` right after the object's own is a doubled brace, below: `[{{"a": 1}}]`.)
+                b'{' | b'['
+                    if (ctx == Ctx::Item || implicit) && !(at_open && self.doubled_brace()) =>
+                {
                     // `[{"a": 1, {"a": 2}]`: the object was left unclosed before the next item.
                     self.repair(RepairKind::MissingCloser, self.pos);
                     self.separated = pending_comma.is_some();
@@ -176,6 +182,19 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 }
             }
         }
+    }
+
+    /// At a `{` right after an object's own `{`: whether it doubles that brace, as templates
+    /// write them (`{{"a": 1}}`), being followed by a key or a closer. `[{{]` and `[{{` are
+    /// two objects left open, not a doubled brace with nothing in it.
+    fn doubled_brace(&self) -> bool {
+        if self.b[self.pos] != b'{' {
+            return false;
+        }
+        let (i, _) = self.skip_gap(self.pos + 1);
+        self.b
+            .get(i)
+            .is_some_and(|&c| c == b'}' || is_key_byte(c) || Quote::at(self.b, i).is_some())
     }
 
     /// At `at`, after an object's first member, a lone value: whether the object is
