@@ -26,18 +26,30 @@ use crate::pointer_push;
 /// `{\"a\": \"b\"}` or `\"text\"`. Returns the document with that one level of escaping
 /// taken off (`\"` is `"`, `\\` is `\`, `\n` a line break), or `None` when the text does not
 /// start that way: a backslash and a quote, first or right after the opening brackets
-/// (`[{\"id\": 1}]`, an array of objects, as much as `{\"id\": 1}`).
+/// (`[{\"id\": 1}]`, an array of objects, as much as `{\"id\": 1}`). Between those brackets
+/// the line breaks and tabs of pretty-printed JSON may be escaped too (`{\n  \"id\": 1\n}`).
 ///
 /// ```
 /// use llmout::advanced::sanitize::escaped_document;
 /// assert_eq!(escaped_document(r#"{\"a\": \"say \\"hi\\"\"}"#).unwrap(), r#"{"a": "say \"hi\""}"#);
 /// assert_eq!(escaped_document(r#"[{\"id\": 1}]"#).unwrap(), r#"[{"id": 1}]"#);
+/// assert_eq!(escaped_document(r#"[\n  {\n    \"id\": 1\n  }\n]"#).unwrap(), "[\n  {\n    \"id\": 1\n  }\n]");
 /// assert_eq!(escaped_document(r#"{"a": "\"quoted\""}"#), None);
+/// assert_eq!(escaped_document(r#"{\n"a": 1}"#), None);
 /// ```
 pub fn escaped_document(text: &str) -> Option<String> {
-    let after_brackets =
-        text.trim_start_matches(|c: char| c == '{' || c == '[' || c.is_whitespace());
-    if !after_brackets.starts_with("\\\"") {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c == '{' || c == '[' || c.is_whitespace());
+        match ["\\n", "\\r", "\\t"]
+            .iter()
+            .find_map(|e| rest.strip_prefix(e))
+        {
+            Some(after) => rest = after,
+            None => break,
+        }
+    }
+    if !rest.starts_with("\\\"") {
         return None;
     }
     let mut out = String::with_capacity(text.len());
