@@ -275,6 +275,26 @@ fn a_document_escaped_as_a_whole_is_unescaped() {
         agree(r#"[ [{\"a\": [\"b\"]}] ]"#),
         Ok(r#"[[{"a":["b"]}]]"#.to_owned())
     );
+    // Pretty-printed before it was escaped: its line breaks and indents are escapes too.
+    assert_eq!(
+        agree(r#"{\n  \"city\": \"Oslo\",\n\t\"tags\": [\n    \"cold\"\n  ]\n}"#),
+        Ok(r#"{"city":"Oslo","tags":["cold"]}"#.to_owned())
+    );
+    // In prose: the value ends where its brackets close, its strings being read at the
+    // level of escaping they have (an escaped quote of that level, `\\\"`, is inside).
+    let prose = r#"The record:
+{\n  \"note\": \"a \\\"b\\\" {c\",\n  \"n\": 1\n}
+That is all."#;
+    assert_eq!(
+        agree(prose),
+        Ok(r#"{"note":"a \"b\" {c","n":1}"#.to_owned())
+    );
+    let r = repair_text(prose, &Options::default()).unwrap();
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert_eq!(
+        agree(r#"Saved {\"k\": \"v\"} to disk."#),
+        Ok(r#"{"k":"v"}"#.to_owned())
+    );
 }
 
 #[test]

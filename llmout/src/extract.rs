@@ -1064,6 +1064,10 @@ fn spans_of(
     let mut open_brackets = 0usize;
     let mut spans: Vec<Range<usize>> = Vec::new();
     let mut in_string = false;
+    // The string was opened by `\"`: the JSON is escaped once more (`{\"a\": \"b\"}`, as
+    // pasted from a string literal), and the string closes at the next `\"` that is not an
+    // escaped quote of that level (`\\\"`).
+    let mut escaped_string = false;
     // Backtick runs of these lengths (bit n-3) have no closing run left: not looked for again,
     // so the scan stays linear.
     let mut unclosed_runs = 0u32;
@@ -1075,11 +1079,25 @@ fn spans_of(
                 break;
             };
             i += k;
-            if bytes[i] == b'\\' {
-                i += 2;
-            } else {
+            if bytes[i] == b'"' {
                 in_string = false;
                 i += 1;
+            } else if !escaped_string {
+                i += 2;
+            } else {
+                match bytes.get(i + 1) {
+                    Some(b'"') => {
+                        in_string = false;
+                        i += 2;
+                    }
+                    // `\\`, a backslash of the inner level: it escapes what follows, one
+                    // byte or, when that is a backslash too, an escape of the outer level.
+                    Some(b'\\') => {
+                        i += 2;
+                        i += if bytes.get(i) == Some(&b'\\') { 2 } else { 1 };
+                    }
+                    _ => i += 2,
+                }
             }
             continue;
         }
@@ -1111,7 +1129,10 @@ fn spans_of(
             }
         }
         match b {
-            b'"' if !stack.is_empty() => in_string = true,
+            b'"' if !stack.is_empty() => {
+                in_string = true;
+                escaped_string = i > 0 && bytes[i - 1] == b'\\';
+            }
             b'{' | b'[' => {
                 if b == b'{' {
                     open_braces += 1;
