@@ -123,6 +123,21 @@ fn a_megabyte_of_commas_is_one_warning() {
 }
 
 #[test]
+fn a_string_left_open_over_many_blank_and_comment_lines() {
+    // Where a member's string with no closing quote could end is weighed at its line
+    // breaks; a run of blank lines (or of `#` lines, comments to the parser) is one gap,
+    // weighed once. Read again at each break, 200 000 of them took minutes.
+    for (line, escaped) in [("\n", "\\n"), ("\n# h", "\\n# h")] {
+        let reply = format!("{{\"name\": \"x{}\" and \"y}}", line.repeat(200_000));
+        let r = llmout::repair_json(&reply, &Options::default()).expect("repaired");
+        assert_eq!(
+            r.json,
+            format!(r#"{{"name":"x{}\" and \"y"}}"#, escaped.repeat(200_000))
+        );
+    }
+}
+
+#[test]
 fn a_megabyte_of_quotes_backslashes_and_alternating_quotes() {
     // A megabyte of quotes needs a fix every few bytes: noise, not a million warnings. The
     // parser refuses it.

@@ -779,6 +779,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let (mut stop, mut hard_stop) = (None, None);
         let mut maybe = None;
         let mut first = true;
+        // Where the gap after the last line break weighed as a stop ends: the line breaks
+        // before it open the same next line, weighed once (a run of blank or comment lines
+        // read again at each of its breaks would make the scan quadratic).
+        let mut gap_end = start;
         let mut i = start;
         while i < b.len() {
             let c = b[i];
@@ -832,10 +836,20 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 i += len;
                 continue;
             }
-            if hard_stop.is_none() && brackets.is_empty() && self.is_stop(i, ctx) {
-                stop.get_or_insert(i);
-                if c != b'\n' {
-                    hard_stop = Some(i);
+            if hard_stop.is_none() && brackets.is_empty() {
+                if c == b'\n' && ctx == Ctx::Member {
+                    if i >= gap_end {
+                        let (next, _) = self.skip_gap(i + 1);
+                        gap_end = next;
+                        if self.key_line_at(i, next) {
+                            stop.get_or_insert(i);
+                        }
+                    }
+                } else if self.is_stop(i, ctx) {
+                    stop.get_or_insert(i);
+                    if c != b'\n' {
+                        hard_stop = Some(i);
+                    }
                 }
             }
             brackets.note(c);
@@ -889,16 +903,26 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Whether a string with no closing quote, in place `ctx`, could have ended at `i` (which
-    /// no bracket opened in the string encloses).
+    /// no bracket opened in the string encloses). A member value's line break is weighed by
+    /// [`key_line_at`](Self::key_line_at), once a gap.
     fn is_stop(&self, i: usize, ctx: Ctx) -> bool {
         let b = self.b;
         match (ctx, b[i]) {
             (Ctx::Member, b'}') => true,
             (Ctx::Member, b',') => self.key_follows(i + 1),
-            (Ctx::Member, b'\n') => self.key_follows(i + 1) && self.skip_blank(i + 1) < b.len(),
             (Ctx::Item, b',' | b']' | b'\n') => true,
             (Ctx::Key, b':') => true,
             _ => false,
+        }
+    }
+
+    /// Whether the line break at `i`, whose gap ends at `next`, is a member value's stop:
+    /// the next line starts a key or closes the object (or only comments follow).
+    fn key_line_at(&self, i: usize, next: usize) -> bool {
+        if next < self.b.len() {
+            self.key_follows(next)
+        } else {
+            self.skip_blank(i + 1) < self.b.len()
         }
     }
 
