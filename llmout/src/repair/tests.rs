@@ -1155,6 +1155,29 @@ fn a_missing_closing_quote_ends_the_string_where_the_next_token_begins() {
     );
     // A key whose closing quote is missing ends at its colon.
     assert_eq!(value(r#"{"name:"Ada"}"#), json!({"name": "Ada"}));
+    // A line that opens an object with a key, after a string left open at the end of the
+    // line before: the next item began there, and the object before it was left open too.
+    assert_eq!(
+        fix("[\n {\"k\": 1, \"s\": \"ab\n {\"k\": 2, \"s\": \"cd\"}\n]"),
+        (
+            json!([{"k": 1, "s": "ab"}, {"k": 2, "s": "cd"}]),
+            vec![
+                rp(MissingQuote, "/0/s"),
+                rp(MissingCloser, "/0"),
+                rp(MissingComma, "")
+            ]
+        )
+    );
+    // Inside an object, its members are the open object's (as `{"a": 1, {"b": 2}}`'s are).
+    assert_eq!(
+        value("{\"o\": {\"s\": \"ab\n {\"k\": 2}}}"),
+        json!({"o": {"s": "ab", "k": 2}})
+    );
+    // A brace the text opened holds the line: it is text.
+    assert_eq!(
+        value("{\"code\": \"if x {\n {\"k\": 1}\n}\"}"),
+        json!({"code": "if x {\n {\"k\": 1}\n}"})
+    );
 }
 
 #[test]

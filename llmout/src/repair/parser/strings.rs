@@ -783,6 +783,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         // before it open the same next line, weighed once (a run of blank or comment lines
         // read again at each of its breaks would make the scan quadratic).
         let mut gap_end = start;
+        // The last line break followed by a line that opens an object with a key, and
+        // where that key's quote is (`"Ann\n  {"id": 2`, the next item of an array).
+        let mut object_line: Option<(usize, usize)> = None;
         let mut i = start;
         while i < b.len() {
             let c = b[i];
@@ -816,8 +819,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     }
                     Verdict::EndedAtStop => {
                         // A line that looks like a key is weaker evidence than the quote is
-                        // against it: only a comma or closer stop ends the string here.
-                        if let Some(s) = hard_stop.filter(|_| !self.careful) {
+                        // against it: only a comma or closer stop ends the string here, or
+                        // the line break before an object this quote opens the first key of.
+                        let opened = object_line.filter(|&(_, key)| key == i).map(|(s, _)| s);
+                        if let Some(s) = hard_stop.or(opened).filter(|_| !self.careful) {
                             self.guessed = true;
                             self.charge(i - start);
                             return End {
@@ -843,6 +848,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                         gap_end = next;
                         if self.key_line_at(i, next) {
                             stop.get_or_insert(i);
+                        } else if let Some(key) = self.object_key_at(next) {
+                            object_line = Some((i, key));
                         }
                     }
                 } else if self.is_stop(i, ctx) {
@@ -924,6 +931,15 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         } else {
             self.skip_blank(i + 1) < self.b.len()
         }
+    }
+
+    /// Where the quote of a key is when an object opens at `i` with one (`{"id": 2`).
+    fn object_key_at(&self, i: usize) -> Option<usize> {
+        if self.b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let (k, _) = self.skip_gap(i + 1);
+        (Quote::at(self.b, k).is_some() && k < self.b.len() && self.key_follows(k)).then_some(k)
     }
 
     /// Whether the document can end from the stop at `s`: a separator (the next key or item
