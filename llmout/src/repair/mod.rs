@@ -20,6 +20,7 @@
 //! | number glued to text, or with leading zeros | `12abc`, `2024-01-05`, `007` | `"12abc"`, `"2024-01-05"`, `"007"` | [`UnquotedValue`](RepairKind::UnquotedValue) |
 //! | invalid escape | `"\'"`, `"C:\xyz"`, lone `\uD800` | `"'"`, `"C:\\xyz"`, `"\uFFFD"` | [`InvalidEscape`](RepairKind::InvalidEscape) |
 //! | raw control character | a newline inside a string | kept | [`ControlCharacter`](RepairKind::ControlCharacter) |
+//! | layout before a closing quote on a line of its own | `"text`, a line break, `  "` | `"text"` | [`StrayText`](RepairKind::StrayText) |
 //! | unescaped inner quote | `"She said "no" twice"` | one string | [`UnescapedQuote`](RepairKind::UnescapedQuote) |
 //! | missing quote | `{"a": "b, "c": 1}`, `{"a": "x}` | `{"a": "b", "c": 1}`, `{"a": "x"}` | [`MissingQuote`](RepairKind::MissingQuote) |
 //! | strings joined with `+` | `"a" + "b"` | `"ab"` | [`Concatenation`](RepairKind::Concatenation) |

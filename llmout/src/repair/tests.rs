@@ -1283,7 +1283,15 @@ fn a_line_break_before_a_closing_quote_on_its_own_line_is_layout() {
         fix("{\"a\": \"\n  text\n  \", \"b\": 1}"),
         (
             json!({"a": "\n  text", "b": 1}),
-            vec![rp(ControlCharacter, "/a")]
+            vec![rp(ControlCharacter, "/a"), rp(StrayText, "/a")]
+        )
+    );
+    // Said where it is dropped; a raw line break that is only layout is not said kept.
+    assert_eq!(
+        fix("{\"a\": \"one \"two\"\n\", \"b\": 1}"),
+        (
+            json!({"a": "one \"two\"", "b": 1}),
+            vec![rp(UnescapedQuote, "/a"), rp(StrayText, "/a")]
         )
     );
     // In a key too; an escaped line break is text.

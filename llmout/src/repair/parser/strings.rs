@@ -421,10 +421,14 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let start = self.pos + len;
         let end = self.string_end(q, start, ctx);
         self.doubled_quote = false;
+        // The body's text ends here: before the layout of a closing quote on a line of its
+        // own, which is left out before the body is read, so nothing in it is said to be kept.
+        // (Only a body with a control character can hold a raw line break.)
+        let mut body_end = end.body_end;
         let text = match end.body {
             Body::Plain => Text::Input {
                 start,
-                end: end.body_end,
+                end: body_end,
                 safe: true,
             },
             Body::Raw { inner, safe } => {
@@ -434,13 +438,16 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 }
                 Text::Input {
                     start,
-                    end: end.body_end,
+                    end: body_end,
                     safe,
                 }
             }
             Body::Decode => {
+                if end.how == Closed::Quote && !q.is_block() {
+                    body_end = self.layout_start(start, body_end);
+                }
                 let parts = !doubled && self.streams(q, ctx, start, &end);
-                self.decode(q, start, end.body_end, parts)
+                self.decode(q, start, body_end, parts)
             }
         };
         let text = if q.is_block() {
@@ -451,11 +458,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.pos = end.resume;
         match end.how {
             Closed::Quote if q.is_block() => (text, true, end.body_end),
-            Closed::Quote => (
-                self.trim_layout(text, start, end.body_end),
-                true,
-                end.body_end,
-            ),
+            Closed::Quote => {
+                if body_end < end.body_end {
+                    // (Said as text left out: the log's 32 kinds are all taken.)
+                    self.repair(RepairKind::StrayText, body_end);
+                }
+                (text, true, end.body_end)
+            }
             Closed::Missing => {
                 self.repair(RepairKind::MissingQuote, end.body_end);
                 (self.trim_end(text), true, end.body_end)
@@ -1455,17 +1464,13 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
 
     /// Once the scratch buffer has grown to `parts.at`, hands its text to the sink but for
     /// what a trim at the end could still take: a trailing run of whitespace and quotes
-    /// (`trim_end`, and `trim_layout`, whose cut is line breaks, blanks and the quote of a
-    /// closing quote written twice). The next hand-over waits until the buffer has doubled,
+    /// (`trim_end`'s). The next hand-over waits until the buffer has doubled,
     /// so a long trailing run is looked at a bounded number of times.
     fn hand_over(&mut self, parts: &mut Parts) {
         if self.scratch.len() < parts.at {
             return;
         }
-        let text = self
-            .scratch
-            .trim_end_matches(|c: char| c.is_whitespace() || c == '"')
-            .len();
+        let text = self.scratch.trim_end_matches(char::is_whitespace).len();
         if text > 0 {
             if !parts.begun {
                 parts.begun = self.sink.begin_string();
@@ -1484,17 +1489,25 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// A string written over several lines with its closing quote at the start of a line
     /// (`"a": "\n  some text\n",`): the raw line break before the quote is layout, not text,
     /// and is dropped with the indentation after it. Escaped line breaks (`\n`) are text.
-    fn trim_layout(&mut self, text: Text, start: usize, end: usize) -> Text {
-        let b = self.b;
-        if end == start || !matches!(b[end - 1], b' ' | b'\t' | b'\n') {
-            return text;
+    /// Returns where the text of the body `start..end` ends (`end` when it has no layout).
+    #[inline(always)]
+    fn layout_start(&self, start: usize, end: usize) -> usize {
+        if end == start || !matches!(self.b[end - 1], b' ' | b'\t' | b'\n') {
+            return end;
         }
+        self.layout_start_slow(start, end)
+    }
+
+    /// [`layout_start`](Self::layout_start) where the body ends in a blank or line break.
+    #[inline(never)]
+    fn layout_start_slow(&self, start: usize, end: usize) -> usize {
+        let b = self.b;
         let mut k = end;
         while k > start && matches!(b[k - 1], b' ' | b'\t') {
             k -= 1;
         }
         if k == start || b[k - 1] != b'\n' || k - 1 > start && b[k - 2] == b'\\' {
-            return text;
+            return end;
         }
         let mut k = k - 1;
         if k > start && b[k - 1] == b'\r' {
@@ -1512,19 +1525,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 k = j - 2;
             }
         }
-        let cut = end - k;
-        match text {
-            Text::Input { start, end, safe } => Text::Input {
-                start,
-                end: end - cut,
-                safe,
-            },
-            Text::Scratch | Text::Streamed => {
-                let keep = self.scratch.len().saturating_sub(cut);
-                self.scratch.truncate(keep);
-                text
-            }
-        }
+        k
     }
 
     /// A string's text without trailing whitespace (a string whose closing quote was missing
