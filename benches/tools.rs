@@ -340,6 +340,16 @@ pub fn adversarial(n: usize) -> Vec<(&'static str, String)> {
             "Action: get_user(\n".repeat(n / 18),
         ),
         ("action_words", "Action: maybe ".repeat(n / 14)),
+        // The mention check (a call the text gives as an example) reads a bounded window
+        // before each value, and the stream looks for a value's opening in new text only.
+        (
+            "backticked_prose_after_example",
+            format!("For example, {}", "run `ls` now ".repeat(n / 13)),
+        ),
+        (
+            "mentioned_calls",
+            "For example: `{\"name\": \"f\", \"arguments\": {}}`\n".repeat(n / 46),
+        ),
         ("every_marker", {
             let all: String = MARKERS.concat();
             all.repeat(n / all.len())
