@@ -1463,9 +1463,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Once the scratch buffer has grown to `parts.at`, hands its text to the sink but for
-    /// what a trim at the end could still take: a trailing run of whitespace and quotes
-    /// (`trim_end`'s). The next hand-over waits until the buffer has doubled,
-    /// so a long trailing run is looked at a bounded number of times.
+    /// what a trim at the end could still take: a trailing run of whitespace (`trim_end`'s;
+    /// a closing quote's layout is left out before the body is decoded). The next hand-over
+    /// waits until the buffer has doubled, so a long trailing run is looked at a bounded
+    /// number of times.
     fn hand_over(&mut self, parts: &mut Parts) {
         if self.scratch.len() < parts.at {
             return;
