@@ -413,6 +413,8 @@ ADVERSARIAL = {
     "quotes_in_a_quotation": ('{"a": "', 'x "y" ', '"}'),
     "reasoning_between_items": ("[", '"a", <think>{ ] "</think> ', ""),
     "unclosed_reasoning_after_quotes": ('{"a": "', 'x" <think>', ""),
+    "blank_lines_in_open_string": ('{"a": "x', "\n", '" and "y}'),
+    "comment_lines_in_open_string": ('{"a": "x', "\n# h", '" and "y}'),
     "unicode_escapes": ('["', "\\u12", ""),
     "invalid_escapes": ('{"a": "', "\\q", '"}'),
     # A raw control character is written `\u0001` in JSON, six bytes for one: the output is

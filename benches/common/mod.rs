@@ -200,6 +200,18 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
             "unclosed_reasoning_after_quotes",
             format!("{{\"a\": \"{}", "x\" <think>".repeat(N / 10)),
         ),
+        // A member's string left open over a long run of blank lines, or of `#` comment
+        // lines, before a quote: where the string could end is weighed at its line breaks,
+        // and the run is one gap, weighed once (weighed again at each break, this was
+        // quadratic: a million lines took minutes).
+        (
+            "blank_lines_in_open_string",
+            format!("{{\"a\": \"x{}\" and \"y}}", "\n".repeat(N)),
+        ),
+        (
+            "comment_lines_in_open_string",
+            format!("{{\"a\": \"x{}\" and \"y}}", "\n# h".repeat(N / 4)),
+        ),
     ]
 }
 
