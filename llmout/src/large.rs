@@ -448,11 +448,13 @@ fn read_json(json: &str) -> serde_json::Result<(Value, Vec<Warning>)> {
 /// [`crate::repair_json`] for a reply whose JSON may be too large to hold as text: the same
 /// JSON and the same number of changes, written when asked for ([`RepairedJson::write_to`]).
 /// Where the reply (or the candidate chosen in it) is at least a MiB long, valid JSON once
-/// sanitized, and its sanitized text would be over half as long again (raw control
-/// characters: `\u0001` for each byte, six times), nothing of that text is held: it is
-/// checked, then written, a part at a time as the reply is sanitized, so memory is the
-/// reply and a few parts. Any other JSON is made as `repair_json` makes it and held until it
-/// is written (a sanitized copy within 1.5 times the reply is written over itself).
+/// sanitized, and its sanitized text and longest string would be over twice the reply
+/// together (raw control characters: `\u0001` for each byte, six times; or one string
+/// nearly the whole reply, which checking the text holds decoded), nothing of that text is
+/// held: it is checked, then written, a part at a time as the reply is sanitized, so memory
+/// is the reply, its longest string and a few parts. Any other JSON is made as
+/// `repair_json` makes it and held until it is written (a sanitized copy that is held is
+/// written over itself).
 ///
 /// An error is found before anything is written: the only errors `write_to` gives are the
 /// writer's.

@@ -246,8 +246,8 @@ fn write_sanitized(
 /// How [`changes`] reads a candidate: `parse` with the lenient parser, `valid` a candidate
 /// that is valid JSON once sanitized as [`parse`] reads it ([`unique::check_str`]: no key
 /// given twice, no number out of range), given the sanitized text, and `sanitized` one of at
-/// least `read_from` bytes that is but whose sanitized copy would pass 1.5 times it, given
-/// the candidate's text (the sanitized text is read in parts, not copied: see
+/// least `read_from` bytes that is but whose sanitized copy would be too large to hold
+/// beside it (see [`changes_unescaped`]), given the candidate's text (the sanitized text is read in parts, not copied: see
 /// [`changes_unescaped`], [`valid_once_sanitized`]).
 struct Run<'a, T> {
     parse: fn(&str, &RepairOptions) -> Ran<T>,
@@ -323,14 +323,18 @@ fn changes_unescaped<'a, T>(
         let (sanitized, sanitizer_fixes) = if text.len() < run.read_from {
             sanitize::sanitize_counted(&text)
         } else {
-            // A large text whose sanitized copy would be over half as large again (up to six
-            // times: `\u0001` for each raw U+0001) is not copied: where it is valid once
-            // sanitized, as `parse` reads it, the sanitized text is read in parts, and
-            // written so later; else it goes to the lenient parser, as below.
-            match sanitize::sanitize_counted_within(
-                &text,
-                text.len().saturating_add(text.len() / 2),
-            ) {
+            // A large text is copied only where the copy is at most half as large again
+            // (up to six times: `\u0001` for each raw U+0001), and the input, the copy and
+            // `serde_json`'s scratch buffer for the copy's longest string (no longer than
+            // that string in the input) stay within three times the input (one string can
+            // be nearly the whole reply). Else, where it is valid once sanitized, as `parse`
+            // reads it, the sanitized text is read in parts, and written so later; else it
+            // goes to the lenient parser, as below.
+            let limit = sanitize::Within {
+                text: text.len().saturating_add(text.len() / 2),
+                with_longest: text.len().saturating_mul(2),
+            };
+            match sanitize::sanitize_counted_within(&text, limit) {
                 Some(copy) => copy,
                 None => match valid_once_sanitized(&text) {
                     Some(fixes) => return Ok((fixes, (run.sanitized)(text))),
@@ -2279,22 +2283,29 @@ mod tests {
     #[test]
     fn a_large_reply_valid_once_sanitized_is_written_over_its_copy_or_from_its_parts() {
         // Over a MiB, in a fence: the sanitizer's fixes, escapes that are written shorter,
-        // a surrogate pair, white space; a copy about as long as the reply, written over
-        // itself, and one six times as long, not made: read and written in parts. A key
-        // given twice and a lone surrogate (fixes of the parser's) are not JSON as `parse`
-        // reads it: the parser writes them.
-        let short = "\u{1}\\q\t\\u0041\\/\\ud83d\\ude00 é".repeat(50_000);
+        // a surrogate pair, white space. A copy about as long as the reply, its strings
+        // short, is written over itself; one six times as long is not made, nor is one
+        // about as long whose one string is nearly the whole reply (checking the copy would
+        // hold that string decoded beside the reply and the copy): read and written in parts.
+        // A key given twice and a lone surrogate (fixes of the parser's) are not JSON as
+        // `parse` reads it: the parser writes them.
+        let unit = "\u{1}\\q\t\\u0041\\/\\ud83d\\ude00 é";
         let long = format!("{}\\/ é", "\u{1}".repeat(20)).repeat(50_000);
+        let numbers = ", 0".repeat(400_000);
         // (The parser says the short body's control characters and its invalid escapes
         // apart, the sanitizer as one run of escapes.)
-        for (body, parts, fixes) in [(short, false, 2), (long, true, 1)] {
+        for (body, pad, parts, fixes) in [
+            (unit.repeat(20), numbers.as_str(), false, 2),
+            (unit.repeat(50_000), "", true, 2),
+            (long, "", true, 1),
+        ] {
             for (tail, count, read) in [
                 ("", 1, parts),
                 (", \"a\": 2", fixes + 1, false),
                 (", \"b\": \"\\udc00\"", fixes + 1, false),
             ] {
                 let raw = format!(
-                    "Here:\n```json\n{{ \"a\" : \"{body}\" ,\n \"n\": [1, 2.50e3]{tail} }}\n```"
+                    "Here:\n```json\n{{ \"a\" : \"{body}\" ,\n \"n\": [1, 2.50e3{pad}]{tail} }}\n```"
                 );
                 let candidate = &raw[raw.find('{').unwrap()..raw.rfind('}').unwrap() + 1];
                 let options = Options::default();

@@ -103,9 +103,27 @@ pub(crate) fn sanitize_counted(input: &str) -> (Cow<'_, str>, usize) {
     (text, runs.count)
 }
 
-/// [`sanitize_counted`] where its text is at most `limit` bytes long: `None` once it would be
-/// longer (found as it is written: no more than `limit` bytes and a part are written).
-pub(crate) fn sanitize_counted_within(input: &str, limit: usize) -> Option<(Cow<'_, str>, usize)> {
+/// How long a sanitized copy may be ([`sanitize_counted_within`]), in bytes: the text alone,
+/// and the text and its longest string together. The string is measured in the input (see
+/// [`Walk::longest_string`]): what reading the copy with `serde_json` holds beside it, whose
+/// scratch buffer takes a string's decoded text, never longer than the string's input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Within {
+    pub(crate) text: usize,
+    pub(crate) with_longest: usize,
+}
+
+impl Within {
+    /// No limit.
+    const ANY: Within = Within {
+        text: usize::MAX,
+        with_longest: usize::MAX,
+    };
+}
+
+/// [`sanitize_counted`] where its text is within `limit`: `None` once it would not be (found
+/// as it is written: no more than the limit and a part are written).
+pub(crate) fn sanitize_counted_within(input: &str, limit: Within) -> Option<(Cow<'_, str>, usize)> {
     let mut runs = Runs::new(input);
     let text = sanitize_within(input, &mut runs, limit)?;
     Some((text, runs.count))
@@ -189,32 +207,34 @@ impl Fixes for RunStarts<'_> {
 
 /// The text of [`sanitize`]; each fix's offset is given to `fixes`.
 fn sanitize_into<'a>(input: &'a str, fixes: &mut impl Fixes) -> Cow<'a, str> {
-    let Some(text) = sanitize_within(input, fixes, usize::MAX) else {
+    let Some(text) = sanitize_within(input, fixes, Within::ANY) else {
         unreachable!("no text is longer than usize::MAX")
     };
     text
 }
 
-/// [`sanitize_into`] where the text is at most `limit` bytes long, `None` once it would be
-/// longer: written a part at a time, the length looked at after each, where there is a limit.
+/// [`sanitize_into`] where the text is within `limit`, `None` once it would not be: written a
+/// part at a time, the lengths looked at after each, where there is a limit.
 fn sanitize_within<'a>(
     input: &'a str,
     fixes: &mut impl Fixes,
-    limit: usize,
+    limit: Within,
 ) -> Option<Cow<'a, str>> {
     let Some(mut walk) = Walk::start(input) else {
         return Some(Cow::Borrowed(input));
     };
     let mut out = String::with_capacity(input.len() + 16);
     out.push_str(&input[..walk.pos]);
-    if limit == usize::MAX {
+    if limit == Within::ANY {
         walk.write::<false>(&mut out, fixes, input.len());
         return Some(Cow::Owned(out));
     }
     while !walk.done() {
         let until = walk.pos.saturating_add(PART);
         walk.write::<true>(&mut out, fixes, until);
-        if out.len() > limit {
+        if out.len() > limit.text
+            || out.len().saturating_add(walk.longest_string()) > limit.with_longest
+        {
             return None;
         }
     }
@@ -230,6 +250,11 @@ struct Walk<'a> {
     in_string: bool,
     /// The number of the string the walk is in, or was last in (counted from the first fix's).
     string: usize,
+    /// Where the string the walk is in, or was last in, opened (0 for the first fix's, whose
+    /// start is not looked for), and the longest closed so far, in the input's bytes: kept
+    /// where the walk writes in parts ([`Walk::longest_string`]).
+    opened: usize,
+    longest: usize,
 }
 
 impl<'a> Walk<'a> {
@@ -243,7 +268,20 @@ impl<'a> Walk<'a> {
             // The first fix is always inside a string.
             in_string: true,
             string: 0,
+            opened: 0,
+            longest: 0,
         })
+    }
+
+    /// The longest string read so far, the one open included, in the input's bytes from
+    /// its opening quote (the first fix's string from the start of the input: every string
+    /// before it fits there too). Kept only by walks in parts.
+    fn longest_string(&self) -> usize {
+        if self.in_string {
+            self.longest.max(self.pos - self.opened)
+        } else {
+            self.longest
+        }
     }
 
     fn done(&self) -> bool {
@@ -261,6 +299,7 @@ impl<'a> Walk<'a> {
         let bytes = input.as_bytes();
         // (The state in locals, stored where the walk stops.)
         let (mut in_string, mut string) = (self.in_string, self.string);
+        let (mut opened, mut longest) = (self.opened, self.longest);
         let mut at = self.pos;
         while at < bytes.len() {
             if PARTS && at >= until {
@@ -298,12 +337,18 @@ impl<'a> Walk<'a> {
                 out.push('"');
                 in_string = true;
                 string += 1;
+                if PARTS {
+                    opened = at;
+                }
                 at += 1;
                 continue;
             }
             match c {
                 b'"' => {
                     in_string = false;
+                    if PARTS {
+                        longest = longest.max(at - opened);
+                    }
                     out.push('"');
                     at += 1;
                 }
@@ -362,6 +407,7 @@ impl<'a> Walk<'a> {
             }
         }
         (self.pos, self.in_string, self.string) = (at, in_string, string);
+        (self.opened, self.longest) = (opened, longest);
     }
 }
 
@@ -742,20 +788,33 @@ mod tests {
             sanitize_runs("[\"\\q\\q\\q\\q\\q\\q\\q\\q\\q\\q\"]").fixes,
             [2]
         );
-        // Within a limit, the same text and count; over it, none.
-        for raw in [
-            "{\"a\": \"x\ty\"}",
-            "[\"\\q\"]",
-            "{\"a\": 1}",
-            "\"\u{1}\u{1}\"",
+        // Within a limit on the text and its longest string together, the same text and
+        // count; over it, none. The longest string is measured in the input from its opening
+        // quote, the first fix's from the start of the input.
+        for (raw, longest) in [
+            ("{\"a\": \"x\ty\"}", 10),
+            ("[\"\\q\"]", 4),
+            ("\"\u{1}\u{1}\"", 3),
+            ("[\"\tx\", \"a long string, never fixed\"]", 27),
+            ("[\"a long string with a\tfix\", \"\tb\"]", 26),
         ] {
             let counted = sanitize_counted(raw);
             let len = counted.0.len();
-            assert_eq!(sanitize_counted_within(raw, len), Some(counted), "{raw:?}");
-            if len > raw.len() {
-                assert_eq!(sanitize_counted_within(raw, len - 1), None, "{raw:?}");
-            }
+            let within =
+                |text, with_longest| sanitize_counted_within(raw, Within { text, with_longest });
+            assert_eq!(within(len, len + longest), Some(counted), "{raw:?}");
+            assert_eq!(within(len - 1, usize::MAX), None, "{raw:?}");
+            assert_eq!(within(len, len + longest - 1), None, "{raw:?}");
         }
+        // A text that needs no fix is itself, whatever the limit.
+        let none = Within {
+            text: 0,
+            with_longest: 0,
+        };
+        assert_eq!(
+            sanitize_counted_within("{\"a\": 1}", none),
+            Some((Cow::Borrowed("{\"a\": 1}"), 0))
+        );
         assert_eq!(sanitize_counted("[\"\\u12\\u12\"]").1, 1);
         assert_eq!(sanitize_counted("[\"\\u12\", \"\\u12\"]").1, 2);
     }
