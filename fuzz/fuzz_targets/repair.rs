@@ -28,7 +28,9 @@ fuzz_target!(|data: &[u8]| {
             let reread: serde_json::Value =
                 serde::Deserialize::deserialize(&mut de).expect("the text output is JSON");
             assert_eq!(reread, parsed.value, "{:?}", written.json);
-            assert_eq!(written.repairs, parsed.repairs);
+            // The same fixes; the text keeps every integer's digits, so it rounds none.
+            assert!(written.repairs.iter().eq(parsed.repairs.iter()));
+            assert_eq!(written.repairs.rounded().len(), 0);
             let counted = counted.expect("the counted text fails where the value does not");
             assert_eq!(counted.json, written.json);
             assert_eq!(counted.fixes, parsed.repairs.len());

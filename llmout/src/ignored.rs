@@ -18,6 +18,10 @@
 //! visitor keeps a key given twice with its last value and says nothing, where a derived
 //! struct's refuses it; and what serde buffers a variant reads unseen. The fast path then
 //! reads the text's keys against the schema (`recover::keys_fit`).
+//!
+//! And it notices a float beyond the 64-bit integers, which may be an integer held rounded
+//! (`serde_json` hands both over alike): the fast path leaves it to recovery, whose lenient
+//! parser sees how the number was written and says where digits were lost.
 
 use std::cell::Cell;
 
@@ -35,6 +39,10 @@ pub(crate) struct Noticed {
     /// key's last value, a `Value`, or serde's own buffer of an internally tagged or
     /// untagged enum, which a variant then reads skipping keys it does not know, unseen.
     pub(crate) open_object: bool,
+    /// A float beyond the 64-bit integers was read (above `u64::MAX`, or at or below
+    /// `i64::MIN`): it may be an integer held rounded, digits lost, which `serde_json`
+    /// hands over no differently. Recovery reads how it was written, and says so.
+    pub(crate) rounded: bool,
 }
 
 /// Deserializes a `T` from `de`, and says what it noticed on the way.
@@ -175,7 +183,6 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
         visit_u64(u64);
         visit_u128(u128);
         visit_f32(f32);
-        visit_f64(f64);
         visit_char(char);
         visit_str(&str);
         visit_borrowed_str(&'de str);
@@ -183,6 +190,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Watch<'_, V> {
         visit_bytes(&[u8]);
         visit_borrowed_bytes(&'de [u8]);
         visit_byte_buf(Vec<u8>);
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
+        if !(-9_223_372_036_854_775_808.0 < v && v < 18_446_744_073_709_551_616.0) {
+            self.notice(|n| n.rounded = true);
+        }
+        self.inner.visit_f64(v)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
@@ -412,5 +426,43 @@ mod tests {
         // An empty map, an array of values, are objects no visitor read.
         assert!(!watch::<Vec<serde_json::Value>>("[1, [2]]").1.open_object);
         assert!(watch::<BTreeMap<String, u8>>("{}").1.open_object);
+    }
+
+    #[test]
+    fn a_float_beyond_the_64_bit_integers_is_noticed() {
+        let rounded = |text: &str| watch::<Vec<f64>>(text).1.rounded;
+        // An integer above `u64::MAX` (or below `i64::MIN`) comes as a float, as does one
+        // written with an exponent; those within 64 bits come as integers.
+        assert!(rounded("[18446744073709551616]"));
+        assert!(rounded("[-9223372036854775809]"));
+        assert!(rounded("[1, 2e19]"));
+        assert!(!rounded(
+            "[18446744073709551615, -9223372036854775808, 1.5e19, 0.5]"
+        ));
+        // Through serde's own buffer (an untagged enum) and into a `Value` too; not where
+        // it is read as `u128`.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        enum Either {
+            Text(String),
+            Number(f64),
+        }
+        assert!(
+            watch::<Vec<Either>>(r#"["a", 123456789012345678901]"#)
+                .1
+                .rounded
+        );
+        assert!(
+            !watch::<Vec<Either>>(r#"["a", 12345678901234567890]"#)
+                .1
+                .rounded
+        );
+        assert!(
+            watch::<Vec<serde_json::Value>>("[123456789012345678901]")
+                .1
+                .rounded
+        );
+        assert!(!watch::<Vec<u128>>("[123456789012345678901]").1.rounded);
     }
 }

@@ -871,7 +871,12 @@ impl<'a> Items<'a> {
                 let plan = &self.plan;
                 let fix = |(kind, path): Fix, at: [&Option<(Position, Box<Recovered>)>; 2]| {
                     let path = plan.remap(path, at.map(|a| a.as_ref().map(|(i, r)| (*i, &**r))));
-                    Warning::new(WarningKind::Repaired(kind), path, kind.description())
+                    match kind {
+                        Some(kind) => {
+                            Warning::new(WarningKind::Repaired(kind), path, kind.description())
+                        }
+                        None => Warning::rounded(path),
+                    }
                 };
                 let want = Want {
                     paths: true,
@@ -1393,6 +1398,9 @@ fn plan_valid<'a>(
     let mut tally =
         weigh(read, &pipeline::valid_json_options(), schema, options).ok_or(Unplanned::Whole)?;
     match tally.result.take().ok_or(Unplanned::Whole)? {
+        // An integer held rounded: the pipeline's fast path refuses it, for the lenient
+        // parser to say so ([`crate::unique`]).
+        Ok(Some(_)) if tally.rounded > 0 => Err(Unplanned::NoValue),
         // (The sanitizer's fixes are put with the items by index, which the members of an
         // object have none of: where there are some and recovery moves anything, evaluated
         // whole.)
@@ -1425,6 +1433,8 @@ struct Tally {
     fixes: usize,
     /// Of which not a repeated key's.
     other_fixes: usize,
+    /// The integers the items hold rounded: warnings, but no fixes (no change to rank).
+    rounded: usize,
     /// The items' recovery warnings, cost and moves (and the object's around them).
     recovery: usize,
     cost: u32,
@@ -1446,6 +1456,8 @@ struct Tally {
 }
 
 impl Tally {
+    /// The plan, its syntax stage's warnings `syntax` changes and the integers held rounded
+    /// (which rank as no change).
     fn outcome<'a>(self, text: &'a str, source: Source<'a>, syntax: usize) -> Outcome<Plan<'a>> {
         if let Some(e) = self.error {
             return Outcome::Recovery(e);
@@ -1455,7 +1467,7 @@ impl Tally {
                 text,
                 source,
                 attempt: self.attempt,
-                syntax,
+                syntax: syntax + self.rounded,
                 recovery: self.recovery,
                 moves: self.moves,
                 shell: self.shell,
@@ -1733,7 +1745,7 @@ fn weigh_in(
 fn cut_in(fixes: &[Fix]) -> Option<Vec<String>> {
     let (_, path) = fixes
         .iter()
-        .find(|(kind, _)| *kind == RepairKind::Truncated)?;
+        .find(|(kind, _)| *kind == Some(RepairKind::Truncated))?;
     Some(crate::recover::segments(path))
 }
 
@@ -2077,10 +2089,13 @@ impl Tally {
         if self.cut.is_none() {
             self.cut = cut_in(fixes);
         }
-        self.fixes += fixes.len();
+        // (An integer held rounded is no fix.)
+        let rounded = fixes.iter().filter(|(kind, _)| kind.is_none()).count();
+        self.rounded += rounded;
+        self.fixes += fixes.len() - rounded;
         self.other_fixes += fixes
             .iter()
-            .filter(|(kind, _)| *kind != RepairKind::DuplicateKey)
+            .filter(|(kind, _)| kind.is_some_and(|k| k != RepairKind::DuplicateKey))
             .count();
     }
 }

@@ -81,7 +81,9 @@ pub fn repair_text(raw: &str, options: &Options) -> Result<Repaired, Error> {
 pub struct RepairedJson {
     /// Compact JSON text (no whitespace between tokens).
     pub json: String,
-    /// How many changes it took: as many as [`repair_text`] reports warnings.
+    /// How many changes it took: as many as [`repair_text`] reports warnings, but for the
+    /// integers too large for 64 bits that its value holds rounded
+    /// ([`NumberRounded`](crate::WarningKind::NumberRounded)), whose digits the text keeps.
     pub changes: usize,
 }
 
@@ -595,7 +597,8 @@ enum Fast<T> {
     /// by a map, which keeps a repeated key's last value. The text's keys are to be
     /// checked ([`recover::keys_fit`]).
     Unseen(T),
-    /// Not JSON as `T` takes it, or a key was ignored.
+    /// Not JSON as `T` takes it, a key was ignored, or a number may be an integer held
+    /// rounded ([`crate::unique`]).
     Not,
 }
 
@@ -605,7 +608,7 @@ fn fast_path<T: LlmOutput>(raw: &str) -> Fast<T> {
     let Ok((value, noticed)) = crate::ignored::deserialize(&mut de) else {
         return Fast::Not;
     };
-    if de.end().is_err() || noticed.ignored {
+    if de.end().is_err() || noticed.ignored || noticed.rounded {
         Fast::Not
     } else if noticed.open_object {
         Fast::Unseen(value)
@@ -1103,7 +1106,12 @@ pub(crate) fn evaluate(
         Ok(parsed) => parsed,
         Err(e) => return Outcome::Syntax(e),
     };
-    let syntax = warnings.len();
+    // (An integer held rounded is no change to the reply: `repair_json` keeps its digits,
+    // and ranks the candidates as this does.)
+    let syntax = warnings
+        .iter()
+        .filter(|w| w.kind != WarningKind::NumberRounded)
+        .count();
     match schema {
         None => Outcome::Parsed {
             out: (value, warnings),
@@ -1288,10 +1296,13 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
 
 /// A warning for each of the lenient parser's fixes, where it made it.
 pub(crate) fn repair_warnings(repairs: &repair::Repairs) -> Vec<Warning> {
-    repairs
+    let mut warnings: Vec<Warning> = repairs
         .iter()
         .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
-        .collect()
+        .collect();
+    // (Few replies hold such an integer.)
+    warnings.extend(repairs.rounded().map(|r| Warning::rounded(r.path)));
+    warnings
 }
 
 /// The size from which [`strict_sanitized`] reads the sanitized text a part at a time.

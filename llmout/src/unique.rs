@@ -9,6 +9,13 @@
 //! lenient parser's way, which keeps the same value and records a
 //! [`DuplicateKey`](crate::repair::RepairKind::DuplicateKey) fix at the key's pointer.
 //!
+//! An integer too large for 64 bits is held as the nearest `f64`, and may lose digits there,
+//! which must be said too: `serde_json` hands such an integer over as a float, no different
+//! from one written with an exponent, so [`value_from_str`] refuses every float beyond the
+//! 64-bit integers ([`ROUNDED`]), and the lenient parser, which sees how the number is
+//! written, reads it (the same value) and records the integers whose digits are lost
+//! ([`Repairs::rounded`](crate::repair::Repairs::rounded)).
+//!
 //! [`value_from_str`] builds the value exactly as `Value`'s own `Deserialize` does (the same
 //! calls, the same allocations: a repeated key is found by the insertion `serde_json` makes
 //! anyway), so the fast path costs what `serde_json` costs. A text read some other way
@@ -25,8 +32,12 @@ use serde_json::{Map, Number, Value};
 /// the text then).
 const REPEATED: &str = "a key given twice";
 
+/// What a float beyond the 64-bit integers' range says (it never reaches a caller either).
+const ROUNDED: &str = "a number that may be an integer held rounded";
+
 /// `text` as a [`Value`], as `serde_json::from_str` reads it; an error where an object gives
-/// a key twice.
+/// a key twice, or a number is a float beyond the 64-bit integers (which may be an integer
+/// held rounded).
 pub(crate) fn value_from_str(text: &str) -> serde_json::Result<Value> {
     serde_json::from_str::<Unique>(text).map(|u| u.0)
 }
@@ -75,7 +86,12 @@ impl<'de> Visitor<'de> for UniqueVisitor {
         Ok(Value::Number(v.into()))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        // (Every integer above `u64::MAX` or below `i64::MIN` comes as such a float: one
+        // just below `i64::MIN` as -2^63 itself.)
+        if v <= -9_223_372_036_854_775_808.0 || v >= 18_446_744_073_709_551_616.0 {
+            return Err(E::custom(ROUNDED));
+        }
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
     }
 
@@ -117,7 +133,9 @@ impl<'de> Visitor<'de> for UniqueVisitor {
 
 /// Whether what `reader` gives is JSON that [`value_from_reader`] reads, found with no value
 /// built: the same calls to `serde_json` (so the same numbers, escapes and nesting refused),
-/// with each object's keys remembered by a hash of each, not the keys. A hash that two keys
+/// with each object's keys remembered by a hash of each, not the keys. A float beyond the
+/// 64-bit integers is taken: the check is for callers that keep the text, whose digits stay
+/// as written. A hash that two keys
 /// share reads as a key given twice: an error where [`value_from_reader`] reads a value, never
 /// the other way round (for a caller that then reads the text another way, only a cost).
 pub(crate) fn check_reader<R: std::io::Read>(reader: R) -> serde_json::Result<()> {
@@ -311,21 +329,28 @@ mod tests {
 
     /// The check refuses exactly what reading the value refuses: a key given twice at any
     /// depth (spelled alike or by escapes), numbers out of range, lone surrogates, 128 levels
-    /// of nesting (`serde_json` reads 127), text after the value; and takes the rest.
+    /// of nesting (`serde_json` reads 127), text after the value; and takes the rest. Only
+    /// the value refuses a float beyond the 64-bit integers (which may be an integer held
+    /// rounded), where the text keeps the digits.
     #[test]
     fn the_check_refuses_what_reading_the_value_refuses() {
         let deep = format!("{}1{}", "[".repeat(128), "]".repeat(128));
         let shallow = format!("{}1{}", "[".repeat(127), "]".repeat(127));
+        for (text, as_text) in [
+            ("[-9223372036854775809, 18446744073709551616, 1e300]", false),
+            ("[-9223372036854775808, 18446744073709551615, 1e19]", true),
+        ] {
+            assert_eq!(value_from_str(text).is_ok(), as_text, "{text:?}");
+            assert!(check_reader(text.as_bytes()).is_ok(), "{text:?}");
+            assert!(check_str(text).is_ok(), "{text:?}");
+        }
         for (text, valid) in [
             (r#"{"a": 1, "b": {"a": 2}, "c": [{"a": 3, "b": 4}]}"#, true),
             (r#"{"a": 1, "a": 2}"#, false),
             (r#"[{"x": {"k": 1, "k": 2}}]"#, false),
             (r#"{"A": 1, "\u0041": 2}"#, false),
             (r#"{"a": 1e400}"#, false),
-            (
-                r#"{"a": 1e300, "b": -0, "c": 12345678901234567890123}"#,
-                true,
-            ),
+            (r#"{"a": 1.5e19, "b": -0, "c": 1234567890123456789}"#, true),
             (r#"["\ud800"]"#, false),
             (r#"["\ud83d\ude00", "\u0000"]"#, true),
             (deep.as_str(), false),

@@ -39,6 +39,10 @@ pub enum WarningKind {
     RequiredOnly,
     /// A tool call names a tool that is not among the definitions given.
     UnknownTool,
+    /// An integer too large for 64 bits is held as the nearest floating-point number, which
+    /// loses some of its digits: a `serde_json::Value` holds no larger integer. (JSON text,
+    /// as `repair` writes it, keeps the digits.)
+    NumberRounded,
 }
 
 impl WarningKind {
@@ -62,6 +66,7 @@ impl WarningKind {
             WarningKind::ItemDropped => "item_dropped",
             WarningKind::RequiredOnly => "required_only",
             WarningKind::UnknownTool => "unknown_tool",
+            WarningKind::NumberRounded => "number_rounded",
         }
     }
 }
@@ -131,6 +136,16 @@ impl Warning {
             path: path.into(),
             message: message.into(),
         }
+    }
+
+    /// The [`WarningKind::NumberRounded`] warning for the integer at `path`.
+    pub(crate) fn rounded(path: impl Into<String>) -> Self {
+        Warning::new(
+            WarningKind::NumberRounded,
+            path,
+            "an integer too large for 64 bits, held as the nearest floating-point number: \
+             some of its digits are lost",
+        )
     }
 }
 

@@ -27,8 +27,9 @@ use super::{parser, RepairError, RepairKind, RepairOptions};
 use crate::recover::text::fold;
 
 /// One fix: its kind and the JSON pointer of the value being built (as [`Repair`](super::Repair)
-/// gives them).
-pub(crate) type Fix = (RepairKind, String);
+/// gives them); or, with no kind, an integer the item holds rounded (as
+/// [`Rounded`](super::log::Rounded) gives it), which is no fix.
+pub(crate) type Fix = (Option<RepairKind>, String);
 
 /// What the parsing thread hands over, in input order.
 pub(crate) enum Event {
@@ -694,6 +695,9 @@ impl<S: Item> ItemSink<S> {
 }
 
 impl<'a, S: Item> Sink<'a> for ItemSink<S> {
+    // Every item is a value (built here or, where only the fixes are wanted, by another
+    // reading), which holds a float as an `f64`.
+    const ROUNDS: bool = true;
     fn new(_: usize) -> Self {
         let members = with_outbox(|o| {
             o.fixes.clear();
@@ -903,8 +907,8 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             fixes.append(&mut since);
             for (kind, path) in &mut fixes {
                 let whole = path.is_empty()
-                    && matches!(kind, RepairKind::Wrapper | RepairKind::ExtraCloser);
-                if !whole && (o.want.paths || *kind == RepairKind::Truncated) {
+                    && matches!(kind, Some(RepairKind::Wrapper | RepairKind::ExtraCloser));
+                if !whole && (o.want.paths || *kind == Some(RepairKind::Truncated)) {
                     path.insert_str(0, "/0");
                 }
             }
@@ -1352,6 +1356,8 @@ impl Largest {
 }
 
 impl Sink<'_> for Largest {
+    // (It builds no value: nothing is held rounded.)
+    const ROUNDS: bool = false;
     fn new(_: usize) -> Self {
         let (members, levels) = FOLLOW
             .with(|f| f.borrow().clone())
@@ -1571,10 +1577,24 @@ impl Log for ItemLog {
             } else {
                 String::new()
             };
-            o.fixes.push((kind, path));
+            o.fixes.push((Some(kind), path));
         });
     }
-    fn prefix_first(&mut self, _: usize) {
+    #[inline(never)]
+    fn rounded(&mut self, _: usize, node: usize) {
+        with_outbox(|o| {
+            if o.other {
+                return;
+            }
+            let path = if o.want.paths {
+                self.pointer(node).to_owned()
+            } else {
+                String::new()
+            };
+            o.fixes.push((None, path));
+        });
+    }
+    fn prefix_first(&mut self, _: usize, _: usize) {
         // Several top-level values: the sink has said the document is no array of items.
     }
     fn append(&mut self, _: Self) {
@@ -1645,7 +1665,7 @@ mod tests {
         parsed
             .repairs
             .iter()
-            .map(|r| (r.kind, r.path.to_owned()))
+            .map(|r| (Some(r.kind), r.path.to_owned()))
             .collect()
     }
 
@@ -1661,7 +1681,10 @@ mod tests {
         let mut out = Vec::new();
         let fixes = |f: Vec<Fix>| {
             f.into_iter()
-                .map(|(k, p)| format!("{k:?}@{p}"))
+                .map(|(k, p)| match k {
+                    Some(k) => format!("{k:?}@{p}"),
+                    None => format!("Rounded@{p}"),
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -1759,6 +1782,24 @@ mod tests {
         }
         // An array is read as ever.
         assert_eq!(entries("[1, 2]"), ["attempt", "1 []", "2 []", "end 1 []"]);
+    }
+
+    #[test]
+    fn an_integer_held_rounded_comes_with_its_item_as_no_fix() {
+        // 2^64 + 1 loses its last digit as an `f64`; 2^64 itself and 10^20 are exact.
+        assert_eq!(
+            events_in(
+                "[{id: 18446744073709551617}, 18446744073709551616, [100000000000000000000]]",
+                &Members::None
+            ),
+            [
+                "attempt",
+                "{\"id\":1.8446744073709552e+19} [UnquotedKey@/0 Rounded@/0/id]",
+                "1.8446744073709552e+19 []",
+                "[1e+20] []",
+                "end 2 []",
+            ]
+        );
     }
 
     #[test]
@@ -2450,14 +2491,22 @@ mod tests {
             assert_eq!(a, b);
             assert_eq!(w, if v.is_boolean() { v } else { &Value::Null });
         }
-        assert!(all[0].0.iter().any(|(k, _)| *k == RepairKind::DuplicateKey));
-        assert!(all[0].0.iter().any(|(k, _)| *k == RepairKind::NonFinite));
+        assert!(all[0]
+            .0
+            .iter()
+            .any(|(k, _)| *k == Some(RepairKind::DuplicateKey)));
+        assert!(all[0]
+            .0
+            .iter()
+            .any(|(k, _)| *k == Some(RepairKind::NonFinite)));
         let counted = read(Want {
             paths: false,
             values: true,
         });
         let kinds = |r: &[(Vec<Fix>, Value)]| -> Vec<RepairKind> {
-            r.iter().flat_map(|(f, _)| f.iter().map(|x| x.0)).collect()
+            r.iter()
+                .flat_map(|(f, _)| f.iter().filter_map(|x| x.0))
+                .collect()
         };
         assert_eq!(kinds(&counted), kinds(&all));
         assert!(counted

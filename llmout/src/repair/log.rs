@@ -149,10 +149,18 @@ pub(super) trait Log: Sized {
     fn node(&mut self, parent: Self::Node, seg: Seg, src: &str) -> Self::Node;
     /// Records a fix at the path of `node` (or [`ROOT`]).
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize);
+    /// Records that the integer at `offset`, at the path of `node`, is held rounded by the
+    /// value the parser builds ([`Repairs::rounded`]): no fix, and none counted.
+    fn rounded(&mut self, _offset: usize, _node: usize) {}
+    /// How many integers [`rounded`](Log::rounded) recorded.
+    fn rounded_len(&self) -> usize {
+        0
+    }
     /// Prefixes `/0` to the paths of the first `n` fixes, except those at the top level that
-    /// are about the top level itself (a wrapper, a stray closer): the document turned out to
-    /// be the first of several top-level values.
-    fn prefix_first(&mut self, n: usize);
+    /// are about the top level itself (a wrapper, a stray closer), and to those of the first
+    /// `rounded` integers rounded: the document turned out to be the first of several
+    /// top-level values.
+    fn prefix_first(&mut self, n: usize, rounded: usize);
     /// Appends another log's fixes (a double-encoded document's).
     fn append(&mut self, other: Self);
     /// Whether the log keeps where each container is ([`span`](Log::span) is called).
@@ -192,11 +200,11 @@ impl Log for Spans {
     fn push(&mut self, kind: RepairKind, offset: usize, node: usize) {
         self.repairs.push(kind, offset, node);
     }
-    fn prefix_first(&mut self, n: usize) {
+    fn prefix_first(&mut self, n: usize, rounded: usize) {
         // The containers read so far belong to the first of several top-level values; their
         // pointers no longer hold. Forget them rather than name them wrongly.
         self.found.clear();
-        self.repairs.prefix_first(n);
+        self.repairs.prefix_first(n, rounded);
     }
     fn append(&mut self, other: Self) {
         // A double-encoded document's containers are ranges of the decoded string, not of
@@ -233,7 +241,7 @@ impl Log for Counter {
         self.fixes += 1;
         self.duplicate_keys += usize::from(kind == RepairKind::DuplicateKey);
     }
-    fn prefix_first(&mut self, _: usize) {}
+    fn prefix_first(&mut self, _: usize, _: usize) {}
     fn append(&mut self, other: Self) {
         self.fixes += other.fixes;
         self.duplicate_keys += other.duplicate_keys;
@@ -280,6 +288,19 @@ pub struct Repairs {
     /// document); the price is a UTF-8 check of a pointer each time one is read, which costs
     /// less than the copy a reader makes of it.
     paths: Vec<u8>,
+    /// The integers held rounded ([`Repairs::rounded`]): each one's offset and node. Few
+    /// replies have any, so they are kept plainly, apart from the fixes.
+    rounded: Vec<(usize, usize)>,
+}
+
+/// An integer too large for 64 bits that the value the lenient parser built holds as the
+/// nearest `f64`, which loses some of its digits (see [`Repairs::rounded`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rounded<'a> {
+    /// Byte offset in the input where the integer starts.
+    pub offset: usize,
+    /// JSON pointer of the integer in the value.
+    pub path: &'a str,
 }
 
 /// One fix the lenient parser made (a view into [`Repairs`]).
@@ -650,12 +671,40 @@ impl Repairs {
         self.marks.clear();
         self.last = (0, 0);
     }
+
+    /// The integers too large for 64 bits (above `u64::MAX` or below `i64::MIN`) that the
+    /// value built holds as the nearest `f64`, where that loses digits, in input order. They
+    /// are no fixes (not in [`len`](Self::len) or [`iter`](Self::iter)): a value of
+    /// `serde_json` (or a [`Node`](super::Node)) holds no larger integer, while the JSON text
+    /// [`to_string`](super::to_string) writes keeps their digits, and its record has none.
+    ///
+    /// ```
+    /// use llmout::repair::{parse, to_string, RepairOptions};
+    /// let input = "{id: 123456789012345678901, n: 100000000000000000000}";
+    /// let parsed = parse(input, &RepairOptions::default()).unwrap();
+    /// assert_eq!(parsed.value["id"], 123456789012345680000.0);
+    /// // 10^20 is an `f64` exactly: only the first lost digits.
+    /// let rounded: Vec<_> = parsed.repairs.rounded().map(|r| (r.offset, r.path)).collect();
+    /// assert_eq!(rounded, [(5, "/id")]);
+    /// let text = to_string(input, &RepairOptions::default()).unwrap();
+    /// assert_eq!(text.json, r#"{"id":123456789012345678901,"n":100000000000000000000}"#);
+    /// assert_eq!(text.repairs.rounded().len(), 0);
+    /// ```
+    pub fn rounded(&self) -> impl ExactSizeIterator<Item = Rounded<'_>> + '_ {
+        self.rounded.iter().map(|&(offset, node)| Rounded {
+            offset,
+            path: self.pointer(node),
+        })
+    }
 }
 
-/// Two records are equal when they hold the same fixes, however their paths are stored.
+/// Two records are equal when they hold the same fixes and the same integers rounded, however
+/// their paths are stored.
 impl PartialEq for Repairs {
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
+        self.len() == other.len()
+            && self.iter().eq(other.iter())
+            && self.rounded().eq(other.rounded())
     }
 }
 
@@ -810,16 +859,19 @@ impl Log for Repairs {
         }
     }
 
-    fn prefix_first(&mut self, n: usize) {
+    fn prefix_first(&mut self, n: usize, rounded: usize) {
         let mut entries: Vec<(RepairKind, usize, usize)> = self.entries().collect();
         let n = n.min(entries.len());
         let first = &mut entries[..n];
-        // A node is made just before the fix that needs it, after its parent: the first
-        // value's nodes are those up to the highest one its fixes name.
+        let rounded = rounded.min(self.rounded.len());
+        // A node is made just before the fix (or the integer rounded) that needs it, after
+        // its parent: the first value's nodes are those up to the highest one they name.
         let nodes = first
             .iter()
-            .filter(|&&(_, _, node)| node != ROOT)
-            .map(|&(_, _, node)| node + 1)
+            .map(|&(_, _, node)| node)
+            .chain(self.rounded[..rounded].iter().map(|&(_, node)| node))
+            .filter(|&node| node != ROOT)
+            .map(|node| node + 1)
             .max()
             .unwrap_or(0);
         let old = std::mem::take(&mut self.spans);
@@ -834,13 +886,22 @@ impl Log for Repairs {
             }
         }
         let mut zero = None;
+        let mut zero_node = |this: &mut Self| {
+            *zero.get_or_insert_with(|| {
+                this.paths.extend_from_slice(b"/0");
+                this.spans.push(this.paths.len() - 2, this.paths.len());
+                this.spans.len() - 1
+            })
+        };
         for (kind, _, node) in first {
             if *node == ROOT && *kind != RepairKind::Wrapper && *kind != RepairKind::ExtraCloser {
-                *node = *zero.get_or_insert_with(|| {
-                    self.paths.extend_from_slice(b"/0");
-                    self.spans.push(self.paths.len() - 2, self.paths.len());
-                    self.spans.len() - 1
-                });
+                *node = zero_node(self);
+            }
+        }
+        // (An integer at the top level is the first value itself.)
+        for i in 0..rounded {
+            if self.rounded[i].1 == ROOT {
+                self.rounded[i].1 = zero_node(self);
             }
         }
         self.clear_fixes();
@@ -855,13 +916,27 @@ impl Log for Repairs {
         for (start, end) in other.spans.ranges() {
             self.spans.push(base + start, base + end);
         }
+        let moved = |node| match node {
+            ROOT => ROOT,
+            node => nodes + node,
+        };
         for (kind, offset, node) in other.entries() {
-            let node = match node {
-                ROOT => ROOT,
-                node => nodes + node,
-            };
-            self.push(kind, offset, node);
+            self.push(kind, offset, moved(node));
         }
+        self.rounded.extend(
+            other
+                .rounded
+                .iter()
+                .map(|&(offset, node)| (offset, moved(node))),
+        );
+    }
+
+    fn rounded(&mut self, offset: usize, node: usize) {
+        self.rounded.push((offset, node));
+    }
+
+    fn rounded_len(&self) -> usize {
+        self.rounded.len()
     }
 }
 
@@ -981,7 +1056,7 @@ mod tests {
             }
             prop_assert!(repairs.get(expected.len()).is_none());
 
-            repairs.prefix_first(first);
+            repairs.prefix_first(first, 0);
             // The nodes up to the highest one the first fixes name are the first value's:
             // their pointers gain `/0`, for every fix that names them.
             let named = fixes.iter().take(first).filter(|f| f.2 < 5).map(|f| f.2 + 1).max();

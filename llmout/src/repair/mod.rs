@@ -126,7 +126,7 @@ use serde_json::Value;
 use std::fmt;
 
 pub(crate) use log::Counter;
-pub use log::{Iter, Repair, Repairs};
+pub use log::{Iter, Repair, Repairs, Rounded};
 pub use node::Node;
 pub(crate) use sink::push_escape;
 use sink::{KeySink, TextSink, ValueSink, ValueTextSink};

@@ -48,6 +48,9 @@ pub(super) trait Sink<'a>: Sized {
     /// A number with a fraction or exponent (or too large for 64 bits), written as `text` in
     /// JSON syntax. Returns false when it is not finite; `null` is written instead.
     fn float(&mut self, text: &str) -> bool;
+    /// Whether the sink holds a float as an `f64` (a value, not text): an integer too large
+    /// for 64 bits is then rounded, which the parser records ([`Log::rounded`]).
+    const ROUNDS: bool = true;
     /// A string; `safe` when it holds no `"`, `\` or control character (nothing to escape).
     fn string(&mut self, s: &str, safe: bool);
     /// Begins a string value that comes in parts: [`string_part`](Sink::string_part) for
@@ -705,6 +708,8 @@ fn value_end(text: &[u8], start: usize) -> usize {
 }
 
 impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_VALUE> {
+    // Text keeps a number's digits; a text written as a `Value` would be does not.
+    const ROUNDS: bool = AS_VALUE;
     fn new(len: usize) -> Self {
         Text {
             out: String::with_capacity(if VALUES { len } else { 0 }),

@@ -54,7 +54,9 @@ fn same_as_text(input: &str, options: &RepairOptions) {
     let reread: Value = serde_json::from_str(&text.json)
         .unwrap_or_else(|e| panic!("{input:?} wrote {:?}: {e}", text.json));
     assert_eq!(reread, parsed.value, "{input:?} wrote {:?}", text.json);
-    assert_eq!(text.repairs, parsed.repairs, "{input:?}");
+    // The same fixes; the text keeps every integer's digits, so it rounds none.
+    assert!(text.repairs.iter().eq(parsed.repairs.iter()), "{input:?}");
+    assert_eq!(text.repairs.rounded().len(), 0, "{input:?}");
     // The value's own text: what serde_json writes for the value, byte for byte.
     let as_value = to_value_text(input, options).unwrap();
     assert_eq!(

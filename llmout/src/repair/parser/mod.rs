@@ -345,6 +345,24 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.log.push(kind, offset, node);
     }
 
+    /// A number with no fraction or exponent, too large for 64 bits, that the sink was handed
+    /// as a float at `offset` (`text` as it went): where the sink builds a value that holds
+    /// it rounded, with digits lost, the log is told. No fix, none counted (the JSON text keeps
+    /// the digits), but its pointer is charged as a fix's, so that every record is bounded.
+    #[inline(never)]
+    fn rounded(&mut self, offset: usize, text: &str) {
+        if !S::ROUNDS || self.over_budget || !loses_digits(text) {
+            return;
+        }
+        let node = self.path.node(&mut self.log, self.src);
+        self.pointers += self.path.pointer_charge();
+        if self.pointers > self.pointer_budget {
+            self.over_budget = true;
+            return;
+        }
+        self.log.rounded(offset, node);
+    }
+
     /// Records the end of input once, at the innermost point it was met.
     fn truncate(&mut self) {
         if !self.truncated {
@@ -582,6 +600,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         let first_empty = self.empty_container_at(first_start);
         let first_kind = self.b.get(first_start).copied();
         let mut first_repairs = self.count;
+        let mut first_rounded = self.log.rounded_len();
         let mut separator = None;
         loop {
             self.within_budget()?;
@@ -609,6 +628,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                     if !arrayed {
                         arrayed = true;
                         first_repairs = self.count;
+                        first_rounded = self.log.rounded_len();
                         self.repair(RepairKind::MultipleValues, self.pos);
                         self.sink.root_to_array();
                     }
@@ -627,7 +647,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         if arrayed {
             self.sink.end_array();
-            self.log.prefix_first(first_repairs);
+            self.log.prefix_first(first_repairs, first_rounded);
         }
         Ok(())
     }
@@ -986,6 +1006,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
             _ => {
                 if !self.sink.float(text) {
                     self.repair(RepairKind::NonFinite, start);
+                } else if !seen_dot {
+                    self.rounded(start, text);
                 }
             }
         }
@@ -1026,7 +1048,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         } else {
             &self.src[start..self.pos]
         };
-        if frac.is_none() && exp.is_none() {
+        let integer = frac.is_none() && exp.is_none();
+        if integer {
             if let Some(n) = small_integer(&self.b[int]) {
                 if !negative {
                     return self.sink.int(Int::Unsigned(n), text);
@@ -1040,6 +1063,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         }
         if !self.sink.float(text) {
             self.repair(RepairKind::NonFinite, start);
+        } else if integer && S::ROUNDS {
+            // (The text is owned by the parser when it was normalised: copied out first.)
+            let text = text.to_owned();
+            self.rounded(start, &text);
         }
     }
 
@@ -1276,6 +1303,17 @@ fn plain_integer_end(b: &[u8], start: usize, ctx: Ctx) -> Option<usize> {
         _ => false,
     };
     (plain && (digits == 1 || (2..20).contains(&digits) && b[start] != b'0')).then_some(end)
+}
+
+/// Whether the integer written `text` (an optional `-`, then digits) loses digits as the
+/// nearest `f64`: the float's own digits, written out in full, are others (`-0` and 10^20
+/// are exact; 10^20 + 1 is not).
+fn loses_digits(text: &str) -> bool {
+    // (Rounding is the same either side of zero; zero itself is no such number.)
+    let digits = text.trim_start_matches('-').trim_start_matches('0');
+    digits
+        .parse::<f64>()
+        .is_ok_and(|float| format!("{float:.0}") != digits)
 }
 
 /// The value of a run of ASCII digits, if it fits in 64 bits.

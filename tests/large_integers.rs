@@ -1,0 +1,190 @@
+//! Integers too large for 64 bits: a `serde_json::Value` holds them as the nearest `f64`,
+//! which can lose digits. Every path that builds a value says so with a `number_rounded`
+//! warning at the integer's pointer, and ranks it as no change; the JSON text `repair_json`
+//! writes keeps the digits.
+
+use llmout::large::{from_llm_with_compiled, recover_json, Large};
+use llmout::schema::Schema;
+use llmout::{LlmOutput, Options, ValidationResult, Warning};
+use serde_json::{json, Value};
+
+/// Each warning as `kind@path`.
+fn said(warnings: &[Warning]) -> Vec<String> {
+    warnings
+        .iter()
+        .map(|w| format!("{}@{}", w.kind.name(), w.path))
+        .collect()
+}
+
+/// The value and warnings of a result read item by item, or whole.
+fn large_result(large: Large<'_>) -> (Value, Vec<String>) {
+    let r: ValidationResult<Value> = match large {
+        Large::Whole(_) => panic!("read whole, not item by item"),
+        Large::Items(items) | Large::Members(items) => items.to_result(),
+    };
+    assert!(r.error.is_none(), "{:?}", r.error);
+    (r.value.unwrap(), said(&r.warnings))
+}
+
+// 123456789012345678901 is 1.2345678901234568e20 as an `f64`: digits lost.
+const LOST: f64 = 123_456_789_012_345_680_000.0;
+
+#[test]
+fn valid_json_says_which_integers_lost_digits() {
+    // 10^20 is an `f64` exactly; u64::MAX and i64::MIN are integers of 64 bits; 1e300 was
+    // written as a float.
+    let reply = r#"{"id": 123456789012345678901, "n": 100000000000000000000,
+        "m": -9223372036854775809, "u": 18446744073709551615, "i": -9223372036854775808,
+        "e": 1e300}"#;
+    let r = llmout::repair_text(reply, &Options::default()).unwrap();
+    assert_eq!(
+        said(&r.warnings),
+        ["number_rounded@/id", "number_rounded@/m"]
+    );
+    assert_eq!(
+        r.warnings[0].message,
+        "an integer too large for 64 bits, held as the nearest floating-point number: \
+         some of its digits are lost"
+    );
+    assert_eq!(r.value["id"], LOST);
+    assert_eq!(r.value["n"], 1e20);
+    assert_eq!(r.value["m"], -9_223_372_036_854_775_808.0);
+    assert_eq!(r.value["u"], u64::MAX);
+    assert_eq!(r.value["i"], i64::MIN);
+    assert_eq!(r.value["e"], 1e300);
+    // The text keeps every digit, and nothing was changed.
+    let text = llmout::repair_json(reply, &Options::default()).unwrap();
+    assert_eq!(
+        text.json,
+        r#"{"id":123456789012345678901,"n":100000000000000000000,"m":-9223372036854775809,"u":18446744073709551615,"i":-9223372036854775808,"e":1e300}"#
+    );
+    assert_eq!(text.changes, 0);
+}
+
+#[test]
+fn repaired_json_says_it_beside_the_fixes() {
+    let options = Options::default();
+    let r = llmout::repair_text("Here: {id: 123456789012345678901,}", &options).unwrap();
+    assert_eq!(
+        said(&r.warnings),
+        ["repaired@", "repaired@", "number_rounded@/id"]
+    );
+    let text = llmout::repair_json("Here: {id: 123456789012345678901,}", &options).unwrap();
+    assert_eq!(text.json, r#"{"id":123456789012345678901}"#);
+    assert_eq!(text.changes, 2);
+    // The first of several top-level values is `/0` of their array, the integer too.
+    let r = llmout::repair_text("123456789012345678901 5", &options).unwrap();
+    assert_eq!(r.value, json!([LOST, 5]));
+    assert_eq!(said(&r.warnings), ["repaired@", "number_rounded@/0"]);
+    // A document escaped as a whole: its integers' pointers are the decoded value's.
+    let schema = json!({"type": "object"});
+    let r = llmout::from_llm_with_schema(
+        r#""{\"a\": [7, 123456789012345678901]}""#,
+        &schema,
+        &options,
+    );
+    assert_eq!(r.value, Some(json!({"a": [7, LOST]})));
+    assert_eq!(said(&r.warnings), ["repaired@", "number_rounded@/a/1"]);
+}
+
+#[test]
+fn a_rounded_integer_is_no_change_when_candidates_are_ranked() {
+    // Two candidates, neither needing a fix: the last wins either way, in the value and in
+    // the text alike.
+    let options = Options::default();
+    for (reply, id) in [
+        (r#"A: {"id": 123456789012345678901} B: {"id": 2}"#, "2"),
+        (
+            r#"A: {"id": 2} B: {"id": 123456789012345678901}"#,
+            "123456789012345678901",
+        ),
+    ] {
+        let text = llmout::repair_json(reply, &options).unwrap();
+        assert_eq!(text.json, format!("{{\"id\":{id}}}"), "{reply}");
+        let r = llmout::repair_text(reply, &options).unwrap();
+        let value: Value = serde_json::from_str(&text.json).unwrap();
+        assert_eq!(r.value, value, "{reply}");
+    }
+}
+
+#[test]
+fn item_by_item_says_what_the_whole_value_says() {
+    let options = Options::default();
+    let rows = json!({"type": "array", "items": {"type": "object"}});
+    let map = json!({"type": "object", "additionalProperties": {"type": "object"}});
+    for (reply, schema, warnings) in [
+        (
+            r#"[{"id": 1}, {"id": 123456789012345678901}]"#,
+            &rows,
+            &["number_rounded@/1/id"][..],
+        ),
+        (
+            r#"[{id: 1}, {"id": 123456789012345678901}]"#,
+            &rows,
+            &["repaired@/0", "number_rounded@/1/id"],
+        ),
+        (
+            r#"{"rows": [{"id": -123456789012345678901}]}"#,
+            &rows,
+            &["number_rounded@/0/id", "reshaped@"],
+        ),
+        (
+            r#"{"a": {"id": 5}, "b": {"id": 123456789012345678901}}"#,
+            &map,
+            &["number_rounded@/b/id"],
+        ),
+    ] {
+        let compiled = Schema::compile(schema).unwrap();
+        let whole = llmout::from_llm_with_compiled(reply, &compiled, &options);
+        assert_eq!(said(&whole.warnings), warnings, "{reply}");
+        let (value, said_large) = large_result(from_llm_with_compiled(reply, &compiled, &options));
+        assert_eq!(Some(value), whole.value, "{reply}");
+        assert_eq!(said_large, warnings, "{reply}");
+    }
+    // JSON as it stands, recovered item by item: the same.
+    let compiled = Schema::compile(&rows).unwrap();
+    let json = r#"[{"id": 123456789012345678901}]"#;
+    let whole = llmout::recover_with_schema(serde_json::from_str(json).unwrap(), &rows, &options);
+    assert_eq!(whole.value, Some(json!([{"id": LOST}])));
+    let Large::Whole(r) = recover_json(json, &compiled, &options) else {
+        panic!("an array of one item with an integer held rounded is recovered whole")
+    };
+    assert_eq!(r.value, whole.value);
+    assert_eq!(said(&r.warnings), ["number_rounded@/0/id"]);
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+struct Row {
+    id: f64,
+    rest: Value,
+}
+
+#[test]
+fn a_typed_value_says_it_whether_or_not_the_reply_needed_a_fix() {
+    for (reply, fixes) in [
+        (
+            r#"{"id": 123456789012345678901, "rest": [-123456789012345678901]}"#,
+            0,
+        ),
+        (
+            r#"{id: 123456789012345678901, "rest": [-123456789012345678901]}"#,
+            1,
+        ),
+    ] {
+        let r = Row::from_llm(reply);
+        assert_eq!(
+            r.value,
+            Some(Row {
+                id: LOST,
+                rest: json!([-LOST])
+            })
+        );
+        let mut warnings = vec!["repaired@"; fixes];
+        warnings.extend(["number_rounded@/id", "number_rounded@/rest/0"]);
+        assert_eq!(said(&r.warnings), warnings, "{reply}");
+    }
+    // Within 64 bits, or written as a float: nothing to say.
+    let r = Row::from_llm(r#"{"id": 1.2345678901234568e20, "rest": [18446744073709551615]}"#);
+    assert_eq!(r.value.map(|v| v.id), Some(LOST));
+    assert_eq!(r.warnings, []);
+}
