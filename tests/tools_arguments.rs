@@ -256,3 +256,67 @@ fn a_parameter_of_escaped_json_is_unescaped_for_its_schema() {
         )]
     );
 }
+
+/// An integer too large for 64 bits in JSON arguments is held as the nearest `f64`: where
+/// that loses digits, a warning says so at the argument, whether the call needed a fix or
+/// not, its arguments an object or a JSON string, read whole or streamed. Where an argument
+/// is a parameter's text or a Python literal, the text stays as written instead, as a number
+/// whose form JSON does not keep does.
+#[test]
+fn an_integer_held_rounded_in_arguments_is_said() {
+    let lost = 123_456_789_012_345_680_000.0;
+    let rounded = |path: &'static str| {
+        (
+            WarningKind::NumberRounded,
+            path,
+            "an integer too large for 64 bits, held as the nearest floating-point number: \
+             some of its digits are lost",
+        )
+    };
+    for (reply, fixes) in [
+        (
+            r#"<tool_call>{"name": "f", "arguments": {"id": 123456789012345678901}}</tool_call>"#,
+            0,
+        ),
+        (
+            r#"<tool_call>{"name": "f", "arguments": {id: 123456789012345678901}}</tool_call>"#,
+            1,
+        ),
+        (
+            r#"{"tool_calls": [{"name": "f", "arguments": "{\"id\": 123456789012345678901}"}]}"#,
+            0,
+        ),
+        (
+            r#"[{"name": "f", "arguments": {"id": 123456789012345678901}}]"#,
+            0,
+        ),
+    ] {
+        let r = llmout::tools::parse(reply);
+        assert_eq!(
+            r.tool_calls,
+            [call(None, "f", json!({"id": lost}))],
+            "{reply}"
+        );
+        let said = said(&r);
+        assert_eq!(said.len(), fixes + 1, "{reply}");
+        assert_eq!(
+            said[fixes],
+            rounded("/tool_calls/0/arguments/id"),
+            "{reply}"
+        );
+        let mut s = llmout::tools::Stream::new();
+        for chunk in reply.as_bytes().chunks(7) {
+            s.push(std::str::from_utf8(chunk).unwrap());
+        }
+        assert_eq!(s.finish(), r, "{reply}");
+    }
+    for reply in [
+        "[f(id=123456789012345678901, n=2)]",
+        "<tool_call>\n<function=f>\n<parameter=id>\n123456789012345678901\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>",
+    ] {
+        let r = llmout::tools::parse(reply);
+        let id = json!({"id": "123456789012345678901", "n": 2});
+        assert_eq!(r.tool_calls, [call(None, "f", id)], "{reply}");
+        assert_eq!(r.warnings, [], "{reply}");
+    }
+}

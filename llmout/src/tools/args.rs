@@ -237,10 +237,14 @@ enum Reading {
 impl Reading {
     /// Whether a reading that made `repairs` is taken.
     fn takes(self, repairs: &repair::Repairs) -> bool {
-        match self {
-            Reading::Lenient => !truncated(repairs),
-            Reading::Python => python_syntax(repairs),
-        }
+        // An integer too large for 64 bits that the value would hold rounded: the text
+        // stays as written instead, as a number whose form JSON does not keep does
+        // (`read::param_value`).
+        repairs.rounded().len() == 0
+            && match self {
+                Reading::Lenient => !truncated(repairs),
+                Reading::Python => python_syntax(repairs),
+            }
     }
 }
 

@@ -658,28 +658,30 @@ pub(crate) fn warn_fixes(
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         Some((rest[..digits].parse().ok()?, digits + 1))
     };
+    let place = |path: &str| match shape {
+        Shape::One => format!("/tool_calls/{base}{path}"),
+        Shape::Items => match index(path) {
+            Some((i, len)) => format!("/tool_calls/{}{}", base + i, &path[len..]),
+            None => format!("/tool_calls{path}"),
+        },
+        Shape::Envelope => {
+            let calls = path
+                .strip_prefix("/tool_calls")
+                .or_else(|| path.strip_prefix("/toolCalls"));
+            match calls.and_then(|rest| Some((rest, index(rest)?))) {
+                Some((rest, (i, len))) => {
+                    format!("/tool_calls/{}{}", base + i, &rest[len..])
+                }
+                None => path.to_owned(),
+            }
+        }
+    };
     let warnings = repairs.iter().map(|r| {
         let (kind, path) = said_as(r.kind, r.path, unclosed);
-        let placed = match shape {
-            Shape::One => format!("/tool_calls/{base}{path}"),
-            Shape::Items => match index(path) {
-                Some((i, len)) => format!("/tool_calls/{}{}", base + i, &path[len..]),
-                None => format!("/tool_calls{path}"),
-            },
-            Shape::Envelope => {
-                let calls = path
-                    .strip_prefix("/tool_calls")
-                    .or_else(|| path.strip_prefix("/toolCalls"));
-                match calls.and_then(|rest| Some((rest, index(rest)?))) {
-                    Some((rest, (i, len))) => {
-                        format!("/tool_calls/{}{}", base + i, &rest[len..])
-                    }
-                    None => path.to_owned(),
-                }
-            }
-        };
-        Warning::new(WarningKind::Repaired(kind), placed, kind.description())
+        Warning::new(WarningKind::Repaired(kind), place(path), kind.description())
     });
+    // (The arguments are values: an integer too large for 64 bits is held rounded.)
+    let warnings = warnings.chain(repairs.rounded().map(|r| Warning::rounded(place(r.path))));
     let at = at.min(found.warnings.len());
     let said: Vec<Warning> = warnings.collect();
     found.warnings.splice(at..at, said);
@@ -758,6 +760,8 @@ pub(crate) fn arguments(v: Option<Value>) -> (Map<String, Value>, ArgNotes) {
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct ArgNotes {
     fixes: Vec<(RepairKind, String)>,
+    /// The integers the arguments hold rounded ([`repair::Repairs::rounded`]).
+    rounded: Vec<String>,
     /// What was given where it held no object, described.
     none: Option<String>,
 }
@@ -770,6 +774,7 @@ impl ArgNotes {
                 .iter()
                 .map(|r| (r.kind, r.path.to_owned()))
                 .collect(),
+            rounded: repairs.rounded().map(|r| r.path.to_owned()).collect(),
             none: None,
         }
     }
@@ -778,6 +783,7 @@ impl ArgNotes {
     pub(crate) fn no_object(text: &str) -> ArgNotes {
         ArgNotes {
             fixes: Vec::new(),
+            rounded: Vec::new(),
             none: Some(format!(
                 "a string holding no JSON object ({})",
                 crate::excerpt(text, 40)
@@ -789,6 +795,7 @@ impl ArgNotes {
     pub(crate) fn no_json(text: &str) -> ArgNotes {
         ArgNotes {
             fixes: Vec::new(),
+            rounded: Vec::new(),
             none: Some(format!(
                 "text that is no JSON ({})",
                 crate::excerpt(text, 40)
@@ -800,6 +807,7 @@ impl ArgNotes {
     pub(crate) fn not_an_object(what: &str) -> ArgNotes {
         ArgNotes {
             fixes: Vec::new(),
+            rounded: Vec::new(),
             none: Some(format!("{what}, not an object")),
         }
     }
@@ -825,14 +833,19 @@ impl ArgNotes {
                 format!("the arguments were given as {what}: the call has none"),
             )
         });
-        let fixes = self.fixes.into_iter().map(move |(kind, path)| {
-            Warning::new(
-                WarningKind::Repaired(kind),
-                format!("{at}{path}"),
-                kind.description(),
-            )
+        let fixes = self.fixes.into_iter().map({
+            let at = at.clone();
+            move |(kind, path)| {
+                Warning::new(
+                    WarningKind::Repaired(kind),
+                    format!("{at}{path}"),
+                    kind.description(),
+                )
+            }
         });
-        none.into_iter().chain(fixes)
+        let rounded =
+            (self.rounded.into_iter()).map(move |path| Warning::rounded(format!("{at}{path}")));
+        none.into_iter().chain(fixes).chain(rounded)
     }
 }
 
