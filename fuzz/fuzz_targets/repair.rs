@@ -69,7 +69,10 @@ fuzz_target!(|data: &[u8]| {
             de.disable_recursion_limit();
             let reread: serde_json::Value = serde::Deserialize::deserialize(&mut de).unwrap();
             assert_eq!(reread, value.value);
-            assert_eq!(json.changes, value.warnings.len());
+            // (An integer the value holds rounded is no change: the text keeps its digits.)
+            let rounded = llmout::WarningKind::NumberRounded;
+            let said = value.warnings.iter().filter(|w| w.kind != rounded).count();
+            assert_eq!(json.changes, said);
         }
         (Err(a), Err(b)) => assert_eq!(a, b),
         (a, b) => panic!("repair_text {a:?} but repair_json {b:?}"),

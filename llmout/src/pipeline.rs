@@ -135,10 +135,23 @@ fn repaired_json_reading<'a>(
     }
     let (candidates, unread) = extract::candidates_and_unread(raw);
     if let Some(chosen) = fenced_answers(&candidates, options) {
-        return Ok((
-            Written::Text(chosen.value.to_string()),
-            chosen.warnings.len(),
-        ));
+        // Each block written as the lenient parser writes the winner, not the value: numbers
+        // keep their digits (an integer beyond 64 bits, which the value holds rounded, too).
+        let mut json = String::from("[");
+        for (i, fence) in answer_fences(&candidates).into_iter().flatten().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push_str(
+                &changes(fence.text, options, writing(read_from))?
+                    .1
+                    .into_string(),
+            );
+        }
+        json.push(']');
+        let rounded = |w: &&Warning| w.kind == WarningKind::NumberRounded;
+        let changes = chosen.warnings.iter().filter(|w| !rounded(w)).count();
+        return Ok((Written::Text(json), changes));
     }
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
@@ -1537,6 +1550,21 @@ fn plain_text(
 /// object or an array. A fence the reply sets aside ([`extract::set_aside`]: `For example:`
 /// before it) is none of them: the ranking weighs it, and any other fence beats it.
 fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Chosen> {
+    let fences = answer_fences(candidates)?;
+    let message = format!(
+        "collected the JSON of {} fenced blocks into an array",
+        fences.len()
+    );
+    let (values, warnings) = as_items(fences, message, options, |v| v.is_object() || v.is_array())?;
+    Some(Chosen {
+        value: Value::Array(values),
+        warnings,
+    })
+}
+
+/// The fenced blocks [`fenced_answers`] collects, in order: `None` unless there are two or
+/// more, none inside another (not yet checked: that each holds an object or an array).
+fn answer_fences<'s, 'a>(candidates: &'s [Candidate<'a>]) -> Option<Vec<&'s Candidate<'a>>> {
     let aside = extract::set_aside(candidates);
     let fences: Vec<&Candidate<'_>> = candidates
         .iter()
@@ -1547,15 +1575,7 @@ fn fenced_answers(candidates: &[Candidate<'_>], options: &Options) -> Option<Cho
     if fences.len() < 2 || fences.windows(2).any(|w| w[1].range.start < w[0].range.end) {
         return None;
     }
-    let message = format!(
-        "collected the JSON of {} fenced blocks into an array",
-        fences.len()
-    );
-    let (values, warnings) = as_items(fences, message, options, |v| v.is_object() || v.is_array())?;
-    Some(Chosen {
-        value: Value::Array(values),
-        warnings,
-    })
+    Some(fences)
 }
 
 /// Each candidate parsed, as the items of one array: the values, and the warnings (the
