@@ -452,7 +452,12 @@ fn read_json(json: &str) -> serde_json::Result<(Value, Vec<Warning>)> {
 /// together (raw control characters: `\u0001` for each byte, six times; or one string
 /// nearly the whole reply, which checking the text holds decoded), nothing of that text is
 /// held: it is checked, then written, a part at a time as the reply is sanitized, so memory
-/// is the reply, its longest string and a few parts. Any other JSON is made as
+/// is the reply, its longest string and a few parts. Where such a candidate needs the
+/// lenient parser and its control characters could make its JSON over a quarter longer
+/// than it (a string of raw control characters or line breaks left open, say), it is
+/// parsed counting, and where no fix edits what was written before it (no key given
+/// twice, no value made an array's first item, ...), parsed again as it is written, in
+/// chunks of 64 KiB: memory is the reply and a few chunks. Any other JSON is made as
 /// `repair_json` makes it and held until it is written (a sanitized copy that is held is
 /// written over itself).
 ///

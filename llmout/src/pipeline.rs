@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::extract::{self, Candidate, Origin};
 use crate::recover::{self, describe_value};
+use crate::repair::streamed::Streamable;
 use crate::repair::{self, RepairOptions};
 use crate::schema::{Kind, Schema};
 use crate::unique;
@@ -197,6 +198,10 @@ fn repaired_json_reading<'a>(
 pub(crate) enum Written<'a> {
     Text(String),
     Sanitized(Cow<'a, str>),
+    /// The lenient parser's JSON for a large text whose JSON, held whole, could be far
+    /// larger than it (raw control characters in strings), and which no fix edits: parsed
+    /// again as it is written ([`repair::streamed`]).
+    Streamed(Cow<'a, str>, RepairOptions, Streamable),
 }
 
 impl Written<'_> {
@@ -204,6 +209,9 @@ impl Written<'_> {
     pub(crate) fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {
             Written::Text(json) => out.write_all(json.as_bytes()),
+            Written::Streamed(text, options, how) => {
+                repair::streamed::write_streamed(text, options, *how, out)
+            }
             Written::Sanitized(text) => {
                 let mut buf = Vec::with_capacity(2 * WRITE_BUFFER);
                 write_sanitized(text, &mut buf, |buf| {
@@ -219,6 +227,15 @@ impl Written<'_> {
     pub(crate) fn into_string(self) -> String {
         match self {
             Written::Text(json) => json,
+            Written::Streamed(text, options, how) => {
+                let mut out = Vec::with_capacity(text.len());
+                let Ok(()) = repair::streamed::write_streamed(&text, &options, how, &mut out)
+                else {
+                    unreachable!("a Vec takes every write, and the parse that counted ended")
+                };
+                String::from_utf8(out)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            }
             Written::Sanitized(text) => {
                 let mut out = Vec::with_capacity(text.len());
                 let Ok(()) = write_sanitized(&text, &mut out, |_| Ok(())) else {
@@ -268,8 +285,15 @@ struct Run<'a, T> {
     parse: fn(&str, &RepairOptions) -> Ran<T>,
     valid: fn(Cow<'_, str>) -> Ran<T>,
     sanitized: fn(Cow<'a, str>) -> T,
+    /// What is made of a text of `read_from` bytes or more whose JSON, written whole by the
+    /// lenient parser, could be far larger, and can be written as it is made; `None` where
+    /// nothing is written (then it is parsed as any text is).
+    streamed: Option<Streams<'a, T>>,
     read_from: usize,
 }
+
+/// What a [`Run`] makes of a text written as it is made.
+type Streams<'a, T> = fn(Cow<'a, str>, RepairOptions, Streamable) -> T;
 
 /// What a [`Run`] came to: fixes, and what it produced.
 type Ran<T> = Result<(usize, T), repair::RepairError>;
@@ -283,6 +307,7 @@ fn writing<'a>(read_from: usize) -> Run<'a, Written<'a>> {
         },
         valid: |json| Ok((0, Written::Text(compacted(json)))),
         sanitized: Written::Sanitized,
+        streamed: Some(Written::Streamed),
         read_from,
     }
 }
@@ -293,6 +318,7 @@ fn counting<'a>(read_from: usize) -> Run<'a, ()> {
         parse: parse_counting,
         valid: |_| Ok((0, ())),
         sanitized: |_| (),
+        streamed: None,
         read_from,
     }
 }
@@ -367,10 +393,37 @@ fn changes_unescaped<'a, T>(
             }
         }
     }
-    match (run.parse)(&text, &repair_options(options)) {
+    let repair = repair_options(options);
+    if let Some(streamed) = run.streamed.filter(|_| text.len() >= run.read_from) {
+        // Held whole, the JSON could be up to six times the text: where no fix edits what
+        // was written before it, it is counted now and written as it is made, later.
+        if may_grow(&text) {
+            match repair::streamed::streamable(&text, &repair) {
+                Ok(Some(how)) => return Ok((how.fixes, streamed(text, repair, how))),
+                Ok(None) => {}
+                Err(e) => return Err(syntax_error(e, &text, options)),
+            }
+        }
+    }
+    match (run.parse)(&text, &repair) {
         Ok((fixes, out)) => Ok((fixes, out)),
         Err(e) => Err(syntax_error(e, &text, options)),
     }
+}
+
+/// Whether the lenient parser's JSON for `text` could pass 1.25 times its length, by an
+/// upper bound of what its control characters become in strings (`\n` for a line break,
+/// two bytes for one; `\u0001` for U+0001, six). Between tokens they are dropped, so a
+/// pretty-printed document is well under; and the other fixes add little (quotes around a
+/// word).
+fn may_grow(text: &str) -> bool {
+    let b = text.as_bytes();
+    // (Two counts the compiler makes vector loops of.)
+    let control = b.iter().filter(|&&c| c < 0x20).count();
+    let short = (b.iter())
+        .filter(|&&c| matches!(c, b'\n' | b'\r' | b'\t' | 0x08 | 0x0c))
+        .count();
+    short + 5 * (control - short) > text.len() / 4
 }
 
 /// The sanitizer's fixes, counted as [`sanitize::sanitize_counted`] counts them, where
@@ -2312,6 +2365,36 @@ mod tests {
     }
 
     #[test]
+    fn a_large_reply_whose_json_would_be_far_larger_is_written_as_it_is_made() {
+        let n = READ_SANITIZED;
+        let options = Options::default();
+        for (raw, streamed) in [
+            // A string of raw control characters left open: `\u0001` for each, six times.
+            (format!("Here: {{\"log\": \"{}", "\u{1}".repeat(n)), true),
+            // Raw line breaks in a string, closed: `\n` for each.
+            (format!("{{\"a\": \"x{}\" and \"y}}", "\n".repeat(n)), true),
+            // The same, but a key given twice rewrites the object: held whole.
+            (format!("{{\"a\": \"{}\", a: 1}}", "\u{1}".repeat(n)), false),
+            // Few control characters: written whole, as ever.
+            (format!("{{a: '{}'}}", "x".repeat(n)), false),
+        ] {
+            let (written, changes) = repaired_json(&raw, &options).unwrap();
+            assert_eq!(
+                matches!(written, Written::Streamed(..)),
+                streamed,
+                "{streamed}"
+            );
+            let mut out = Vec::new();
+            written.write_to(&mut out).unwrap();
+            let candidate = &raw[raw.find('{').unwrap()..];
+            let whole = repair::to_string_counted(candidate, &repair_options(&options)).unwrap();
+            assert!(out == whole.json.as_bytes(), "{streamed}");
+            assert_eq!(changes, whole.fixes);
+            assert_eq!(repair_json(&raw, &options).unwrap().json, whole.json);
+        }
+    }
+
+    #[test]
     fn a_large_reply_valid_once_sanitized_is_written_over_its_copy_or_from_its_parts() {
         // Over a MiB, in a fence: the sanitizer's fixes, escapes that are written shorter,
         // a surrogate pair, white space. A copy about as long as the reply, its strings
@@ -2345,6 +2428,7 @@ mod tests {
                     parse: parse_writing,
                     valid: |json| parse_writing(&json, &valid_json_options()),
                     sanitized: |_| unreachable!("copied"),
+                    streamed: None,
                     read_from: usize::MAX,
                 };
                 let (n, copied) = changes(candidate, &options, beside).unwrap();

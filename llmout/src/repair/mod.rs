@@ -119,6 +119,7 @@ mod log;
 mod node;
 mod parser;
 mod sink;
+pub(crate) mod streamed;
 #[cfg(test)]
 mod tests;
 

@@ -336,6 +336,12 @@ pub(super) struct Text<const VALUES: bool, const AS_VALUE: bool = false> {
     members: Vec<TextMember>,
     /// The top-level value, decoded, when it is a string (for double-encoded documents).
     root_string: Option<String>,
+    /// Whether an event changed what was written before it: a member taken back, a value
+    /// made the first item of an array, a set read as an array, a parenthesized value
+    /// unwrapped, an array opened again, a document unwrapped (a key given twice, whose
+    /// object is rewritten, is counted apart). Where none did, the text can be written as
+    /// it is made ([`super::streamed`]).
+    edited: bool,
 }
 
 struct TextFrame {
@@ -475,6 +481,11 @@ impl<const VALUES: bool, const AS_VALUE: bool> Text<VALUES, AS_VALUE> {
     /// The finished text.
     pub(super) fn finish(self) -> String {
         self.out
+    }
+
+    /// Whether an event changed what was written before it (see the field).
+    pub(super) fn edited(&self) -> bool {
+        self.edited
     }
 
     /// Writes the separator a new array item or member needs.
@@ -716,6 +727,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
             frames: Vec::new(),
             members: Vec::new(),
             root_string: None,
+            edited: false,
         }
     }
     fn null(&mut self) {
@@ -848,6 +860,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
         !m.fresh && self.end_member_seen_before()
     }
     fn abandon_member(&mut self) {
+        self.edited = true;
         if let Some(m) = self.members.pop() {
             self.out.truncate(m.sep);
             if let Some(f) = self.frames.last_mut() {
@@ -882,6 +895,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
         }
     }
     fn root_to_array(&mut self) {
+        self.edited = true;
         if VALUES {
             self.out.insert(0, '[');
         }
@@ -892,6 +906,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
         }
     }
     fn object_to_array(&mut self) {
+        self.edited = true;
         if let Some(f) = self.frames.last_mut() {
             f.object = false;
             if VALUES {
@@ -900,6 +915,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
         }
     }
     fn end_array_as_item(&mut self) {
+        self.edited = true;
         if let Some(f) = self.frames.pop() {
             if VALUES {
                 self.out.remove(f.start);
@@ -907,6 +923,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
         }
     }
     fn reopen_array(&mut self) {
+        self.edited = true;
         let start = self.members.last().map_or(self.out.len(), |m| m.colon + 1);
         let mut frame = TextFrame::new(false, start, self.members.len());
         if VALUES {
@@ -931,6 +948,7 @@ impl<'a, const VALUES: bool, const AS_VALUE: bool> Sink<'a> for Text<VALUES, AS_
     fn unwrap_root<L: Log>(&mut self, options: &RepairOptions) -> Option<(L, usize)> {
         let (inner, log, count) = inner_document::<Self, L>(self.root_string()?, options)?;
         *self = inner;
+        self.edited = true;
         Some((log, count))
     }
 }
@@ -965,7 +983,7 @@ fn first_bytes(bytes: &[u8]) -> u64 {
 
 /// Whether a number in JSON syntax is a finite double. Without an exponent, fewer than 300
 /// integer digits cannot reach `f64::MAX` (about 1.8e308), so only the rest is parsed.
-fn is_finite(text: &str) -> bool {
+pub(super) fn is_finite(text: &str) -> bool {
     let digits = text.bytes().take_while(|&c| c != b'.').count();
     if digits < 300 && !text.bytes().any(|c| c == b'e' || c == b'E') {
         return true;
@@ -998,7 +1016,7 @@ pub(crate) static ESCAPE: [u8; 256] = {
 /// The safe case, nearly every key and value, is inlined where it is written; the escaping
 /// loop is a call of its own, so that case pays for none of its setup.
 #[inline(always)]
-fn write_string(out: &mut String, s: &str, safe: bool) {
+pub(super) fn write_string(out: &mut String, s: &str, safe: bool) {
     if safe {
         out.reserve(s.len() + 2);
         out.push('"');
@@ -1018,7 +1036,7 @@ fn write_escaped(out: &mut String, s: &str) {
 }
 
 /// Appends `s` escaped, without the quotes around it.
-fn escape_body(out: &mut String, s: &str) {
+pub(super) fn escape_body(out: &mut String, s: &str) {
     let mut rest = s;
     // Each byte JSON escapes is ASCII, so every split falls on a character boundary.
     while let Some(i) = rest.bytes().position(|c| ESCAPE[usize::from(c)] != 0) {

@@ -84,6 +84,13 @@ fn same_as_text(input: &str, options: &RepairOptions) {
         (counted.fixes, counted.duplicate_keys),
         "{input:?}"
     );
+    // Written as it is made where no fix edits what came before: the same text.
+    if let Some(how) = super::streamed::streamable(input, options).unwrap() {
+        assert_eq!(how.fixes, counted.fixes, "{input:?}");
+        let mut out = Vec::new();
+        super::streamed::write_streamed(input, options, how, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text.json, "{input:?}");
+    }
 }
 
 fn rp(kind: RepairKind, path: &str) -> (RepairKind, String) {

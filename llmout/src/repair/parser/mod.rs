@@ -71,6 +71,31 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
     }
 }
 
+/// [`run`], saying whether the parse that came to the result was the careful one (for
+/// [`run_in_mode`] to make the same parse again).
+pub(super) fn run_noting_mode<'a, S: Sink<'a>, L: Log>(
+    input: &'a str,
+    options: &RepairOptions,
+) -> std::result::Result<(S, L, bool), RepairError> {
+    match run_once::<S, L>(input, options, false) {
+        Ok((sink, log, _)) => Ok((sink, log, false)),
+        Err((e, true)) => run_once::<S, L>(input, options, true)
+            .map(|(sink, log, _)| (sink, log, true))
+            .map_err(|(e, _)| e)
+            .or(Err(e)),
+        Err((e, false)) => Err(e),
+    }
+}
+
+/// One parse, careful or not (see [`run_noting_mode`]).
+pub(super) fn run_in_mode<'a, S: Sink<'a>, L: Log>(
+    input: &'a str,
+    options: &RepairOptions,
+    careful: bool,
+) -> std::result::Result<(S, L, usize), RepairError> {
+    run_once::<S, L>(input, options, careful).map_err(|(e, _)| e)
+}
+
 /// One parse. `careful`: no guesses that a quote was missing before what the text holds (see
 /// [`strings`]). The error says whether such a guess was made.
 fn run_once<'a, S: Sink<'a>, L: Log>(
