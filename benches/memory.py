@@ -420,6 +420,9 @@ ADVERSARIAL = {
     # A raw control character is written `\u0001` in JSON, six bytes for one: the output is
     # six times the input (session 30).
     "control_chars": ('{"a": "', "\x01", '"}'),
+    # The same left open: the lenient parser's JSON, six times the input, written as it is
+    # made since session 45 (7.1x before, held whole).
+    "control_chars_in_open_string": ('{"a": "', "\x01", ""),
 }
 
 

@@ -287,8 +287,15 @@ mod tests {
     /// where `streamable` leaves it to the text sink.
     fn streamed(input: &str) -> Option<String> {
         let options = RepairOptions::default();
-        let how = streamable(input, &options).unwrap()?;
-        let held = to_string_counted(input, &options).unwrap();
+        let held = to_string_counted(input, &options);
+        let how = match streamable(input, &options) {
+            Ok(how) => how?,
+            Err(e) => {
+                assert_eq!(held.err(), Some(e), "{input:?}");
+                return None;
+            }
+        };
+        let held = held.unwrap();
         assert_eq!(how.fixes, held.fixes, "{input:?}");
         let mut out = Vec::new();
         write_streamed(input, &options, how, &mut out).unwrap();
@@ -346,6 +353,27 @@ mod tests {
         assert!(streamable(escaped, &RepairOptions::default())
             .unwrap()
             .is_some());
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Any text made of the pieces a model's broken JSON is made of: where it is
+        /// written as it is made, the same text as the text sink's, the same fixes.
+        #[test]
+        fn any_text_streamed_is_the_text_sinks(pieces in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "{", "}", "[", "]", "(", ")", "\"a\"", "'b'", "c", ":", ",", " ", "1", "-2.5e3",
+                "123456789012345678901", "True", "None", "\n", "\u{1}", "\"x\ny", "//c\n",
+                "/*d*/", "\\q", "\"", "é", "<think>t</think>", "```json\n", "+",
+            ]),
+            0..40,
+        )) {
+            let input: String = pieces.concat();
+            streamed(&input);
+        }
     }
 
     #[test]
