@@ -213,7 +213,7 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
             format!("{{\"a\": \"x{}\" and \"y}}", "\n# h".repeat(N / 4)),
         ),
         // A string of raw control characters left open: its JSON is six times it, written
-        // as it is made where the reply is large (`large::repair_json`, session 45).
+        // as it is made where the reply is large (`large::repair_json`, session 46).
         (
             "control_chars_in_open_string",
             format!("{{\"a\": \"{}", "\u{1}".repeat(N)),
