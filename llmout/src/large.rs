@@ -488,7 +488,9 @@ pub struct RepairedJson<'a> {
 }
 
 impl RepairedJson<'_> {
-    /// How many changes it took: as many as [`crate::repair_text`] reports warnings.
+    /// How many changes it took: as many as [`crate::repair_text`] reports warnings, but for
+    /// the integers beyond 64 bits its value holds rounded, whose digits the text keeps (as
+    /// [`crate::RepairedJson::changes`]).
     pub fn changes(&self) -> usize {
         self.changes
     }
