@@ -34,7 +34,7 @@ pub(crate) fn streamable(
     input: &str,
     options: &RepairOptions,
 ) -> Result<Option<Streamable>, RepairError> {
-    let (sink, counter, careful) = parser::run_noting_mode::<KeySink, Counter>(input, options)?;
+    let (sink, counter, _, careful) = parser::run_noting_mode::<KeySink, Counter>(input, options)?;
     let fits = !sink.edited() && counter.duplicate_keys == 0;
     Ok(fits.then_some(Streamable {
         fixes: counter.fixes,

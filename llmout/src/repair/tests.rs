@@ -220,6 +220,44 @@ fn a_long_key_above_many_fixes_is_over_the_pointer_budget() {
 }
 
 #[test]
+fn integers_held_rounded_are_charged_their_pointers_while_the_budget_lasts() {
+    // Under a 600 KB key, integers too large for 64 bits: each one a value holds rounded
+    // names its pointer, as a fix does, while the pointer budget lasts (a mebibyte and 16
+    // per byte of the reply); past it, the top level, at its exact offset. Never an error:
+    // the text, which keeps their digits, would not fail there.
+    let key = "k".repeat(600_000);
+    let big = "123456789012345678901";
+    let o = RepairOptions::default();
+    let reply = format!("{{\"{key}\": [{}]}}", vec![big; 40].join(", "));
+    let budget = (1 << 20) + 16 * reply.len();
+    let within = (1..)
+        .take_while(|&n| n * (key.len() + 1 - 8) <= budget)
+        .count();
+    assert_eq!(within, 17);
+    let parsed = parse(&reply, &o).unwrap();
+    let rounded: Vec<(usize, String)> = (parsed.repairs.rounded())
+        .map(|r| (r.offset, r.path.to_owned()))
+        .collect();
+    let first = key.len() + 6;
+    let expected: Vec<(usize, String)> = (0..40)
+        .map(|i| {
+            let path = if i < within {
+                format!("/{key}/{i}")
+            } else {
+                String::new()
+            };
+            (first + i * (big.len() + 2), path)
+        })
+        .collect();
+    // (Compared without printing: the pointers are 600 KB each.)
+    assert!(rounded == expected);
+    assert_eq!(parsed.repairs.len(), 0);
+    // The text: the same, its spaces left out.
+    assert_eq!(to_string(&reply, &o).unwrap().json.len(), reply.len() - 40);
+    assert!(parse_borrowed(&reply, &o).unwrap().repairs == parsed.repairs);
+}
+
+#[test]
 fn every_output_of_the_parser_meets_the_pointer_budget_alike() {
     // A key of 200 bytes at each of 127 levels, each in single quotes (a fix): the fixes'
     // pointers grow with the depth, 1.6 MB of them for a 26 KB reply. The counting output

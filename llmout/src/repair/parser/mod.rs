@@ -61,14 +61,7 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
     input: &'a str,
     options: &RepairOptions,
 ) -> std::result::Result<(S, L, usize), RepairError> {
-    match run_once::<S, L>(input, options, false) {
-        // A guess about a missing quote led nowhere: read again without guessing, once, so a
-        // document is never lost to a heuristic (linear: at most two parses).
-        Err((e, true)) => run_once::<S, L>(input, options, true)
-            .map_err(|(e, _)| e)
-            .or(Err(e)),
-        r => r.map_err(|(e, _)| e),
-    }
+    run_noting_mode(input, options).map(|(sink, log, count, _)| (sink, log, count))
 }
 
 /// [`run`], saying whether the parse that came to the result was the careful one (for
@@ -76,11 +69,13 @@ pub(super) fn run<'a, S: Sink<'a>, L: Log>(
 pub(super) fn run_noting_mode<'a, S: Sink<'a>, L: Log>(
     input: &'a str,
     options: &RepairOptions,
-) -> std::result::Result<(S, L, bool), RepairError> {
+) -> std::result::Result<(S, L, usize, bool), RepairError> {
     match run_once::<S, L>(input, options, false) {
-        Ok((sink, log, _)) => Ok((sink, log, false)),
+        Ok((sink, log, count)) => Ok((sink, log, count, false)),
+        // A guess about a missing quote led nowhere: read again without guessing, once, so a
+        // document is never lost to a heuristic (linear: at most two parses).
         Err((e, true)) => run_once::<S, L>(input, options, true)
-            .map(|(sink, log, _)| (sink, log, true))
+            .map(|(sink, log, count)| (sink, log, count, true))
             .map_err(|(e, _)| e)
             .or(Err(e)),
         Err((e, false)) => Err(e),
@@ -371,20 +366,27 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// A number with no fraction or exponent, too large for 64 bits, that the sink was handed
-    /// as a float at `offset` (`text` as it went): where the sink builds a value that holds
-    /// it rounded, with digits lost, the log is told. No fix, none counted (the JSON text keeps
-    /// the digits), but its pointer is charged as a fix's, so that every record is bounded.
+    /// as a float at `offset` (`text` as it went): where the sink builds a value, which holds
+    /// it as an `f64`, and that loses digits, the log is told. No fix, none counted (the JSON
+    /// text keeps the digits), and never an error: so that every output of the parser fails
+    /// alike. Its pointer is charged as a fix's while the budget lasts; past it, the integer
+    /// is recorded at the top level, its offset still exact, so that every record is
+    /// bounded (a long key above many such integers would make far more pointer text than
+    /// reply).
     #[inline(never)]
     fn rounded(&mut self, offset: usize, text: &str) {
-        if !S::ROUNDS || self.over_budget || !loses_digits(text) {
+        if !S::ROUNDS || !loses_digits(text) {
             return;
         }
+        // (The nodes on the way are made first: the charge is the innermost one's.)
         let node = self.path.node(&mut self.log, self.src);
-        self.pointers += self.path.pointer_charge();
-        if self.pointers > self.pointer_budget {
-            self.over_budget = true;
-            return;
-        }
+        let charge = self.path.pointer_charge();
+        let node = if self.pointers + charge <= self.pointer_budget {
+            self.pointers += charge;
+            node
+        } else {
+            ROOT
+        };
         self.log.rounded(offset, node);
     }
 
