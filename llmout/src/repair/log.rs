@@ -677,6 +677,8 @@ impl Repairs {
     /// are no fixes (not in [`len`](Self::len) or [`iter`](Self::iter)): a value of
     /// `serde_json` (or a [`Node`](super::Node)) holds no larger integer, while the JSON text
     /// [`to_string`](super::to_string) writes keeps their digits, and its record has none.
+    /// Their pointers share the fixes' budget (see the [module docs](super)), but spending it
+    /// fails no parse: past it an integer is named at the top level (`""`), its offset exact.
     ///
     /// ```
     /// use llmout::repair::{parse, to_string, RepairOptions};

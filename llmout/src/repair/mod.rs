@@ -98,7 +98,10 @@
 //! of input, and the pointers of their values (each fix names its value's) to a mebibyte
 //! and 16 bytes per byte of input, counting each key on the way beyond 8 bytes, so a long
 //! key above many fixes is an error, not a record quadratic in the input; past either limit
-//! the parse fails, whichever output is asked for. Nesting deeper than
+//! the parse fails, whichever output is asked for. (An integer a value holds rounded,
+//! [`Repairs::rounded`], is charged its pointer while that budget lasts, and named at the
+//! top level past it: it fails no parse, as the text, which keeps its digits, would not.)
+//! Nesting deeper than
 //! [`RepairOptions::max_depth`] is an error, never a stack overflow.
 //!
 //! ```
