@@ -1346,7 +1346,21 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
         return None;
     }
     {
-        let sanitize::Sanitized { text: clean, fixes } = sanitize::sanitize_runs(text);
+        // A large text is copied only as the pipeline copies it ([`pipeline::copy_limit`]):
+        // a string of raw control characters would be six times it. Past the limit, JSON
+        // once sanitized is read whole, as the pipeline reads it (from the sanitized parts);
+        // anything else goes to the lenient parser, below.
+        let sanitized = if text.len() < pipeline::READ_SANITIZED {
+            Some(sanitize::sanitize_runs(text))
+        } else {
+            sanitize::sanitize_runs_within(text, pipeline::copy_limit(text.len()))
+        };
+        let Some(sanitize::Sanitized { text: clean, fixes }) = sanitized else {
+            if pipeline::valid_once_sanitized(text).is_some() {
+                return None;
+            }
+            return lenient_plan(text, schema, options);
+        };
         if serde_json::from_str::<IgnoredAny>(&clean).is_ok() {
             match plan_valid(&clean, text, Source::Sanitized(fixes), schema, options) {
                 Ok(plan) => return Some(plan.map_plan()),
@@ -1356,6 +1370,11 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
             }
         }
     }
+    lenient_plan(text, schema, options)
+}
+
+/// [`plan`] for a text the lenient parser reads.
+fn lenient_plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome<Out<'a>>> {
     let repair = pipeline::repair_options(options);
     let mut tally = weigh(text, &repair, schema, options)?;
     match tally.result.take()? {
@@ -2203,6 +2222,27 @@ mod tests {
             recovered_alike(repaired.value, &schema, options);
         }
         items
+    }
+
+    #[test]
+    fn a_large_candidate_whose_sanitized_copy_would_be_far_longer_is_not_copied() {
+        // Records whose strings hold raw control characters (`\u0001` each: the copy would be
+        // several times the reply): valid once sanitized, they are read whole, as the
+        // pipeline reads them, from the sanitized parts.
+        let rows = json!({"type": "array", "items": {"type": "object"}});
+        let control = "\u{1}".repeat(64);
+        let records: Vec<String> = (0..pipeline::READ_SANITIZED / 64)
+            .map(|i| format!("{{\"id\": {i}, \"s\": \"{control}\"}}"))
+            .collect();
+        let raw = format!("[{}]", records.join(", "));
+        let options = Options::default();
+        assert!(!same(&raw, &rows, &options));
+        // Cut off in the last string: the lenient parser's, item by item.
+        let cut = &raw[..raw.len() - 4];
+        assert!(same(cut, &rows, &options));
+        // With few of them, the copy is made, and read item by item as before.
+        let few = raw.replacen(&control, "\t", records.len() - 1);
+        assert!(same(&few, &rows, &options));
     }
 
     #[test]

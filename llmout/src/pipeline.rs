@@ -371,11 +371,7 @@ fn changes_unescaped<'a, T>(
             // be nearly the whole reply). Else, where it is valid once sanitized, as `parse`
             // reads it, the sanitized text is read in parts, and written so later; else it
             // goes to the lenient parser, as below.
-            let limit = sanitize::Within {
-                text: text.len().saturating_add(text.len() / 2),
-                with_longest: text.len().saturating_mul(2),
-            };
-            match sanitize::sanitize_counted_within(&text, limit) {
+            match sanitize::sanitize_counted_within(&text, copy_limit(text.len())) {
                 Some(copy) => copy,
                 None => match valid_once_sanitized(&text) {
                     Some(fixes) => return Ok((fixes, (run.sanitized)(text))),
@@ -426,12 +422,22 @@ fn may_grow(text: &str) -> bool {
     short + 5 * (control - short) > text.len() / 4
 }
 
+/// How long a sanitized copy of a large text of `len` bytes may be (see
+/// [`changes_unescaped`]): half as long again, and with its longest string twice the text.
+pub(crate) fn copy_limit(len: usize) -> sanitize::Within {
+    sanitize::Within {
+        text: len.saturating_add(len / 2),
+        with_longest: len.saturating_mul(2),
+    }
+}
+
 /// The sanitizer's fixes, counted as [`sanitize::sanitize_counted`] counts them, where
 /// `text` needs some and is JSON once sanitized as [`parse`] reads it
-/// ([`unique::value_from_str`]: no key given twice, no number out of range), read from the
-/// sanitized text's parts as they are made, no value built. `None` where it needs none or
-/// is no such JSON.
-fn valid_once_sanitized(text: &str) -> Option<usize> {
+/// ([`unique::check_reader`]: no key given twice, no number out of range; a float beyond
+/// the 64-bit integers is taken, which text keeps as written and a value does not), read
+/// from the sanitized text's parts as they are made, no value built. `None` where it needs
+/// none or is no such JSON.
+pub(crate) fn valid_once_sanitized(text: &str) -> Option<usize> {
     let mut reader = sanitize::Reader::counting(text);
     if !reader.fixes_any() {
         return None;
@@ -1372,7 +1378,7 @@ pub(crate) fn repair_warnings(repairs: &repair::Repairs) -> Vec<Warning> {
 }
 
 /// The size from which [`strict_sanitized`] reads the sanitized text a part at a time.
-const READ_SANITIZED: usize = 1 << 20;
+pub(crate) const READ_SANITIZED: usize = 1 << 20;
 
 /// `text` sanitized, as strict JSON, and the sanitizer's fixes ([`sanitize::sanitize_runs`]);
 /// `None` where it is not JSON once sanitized. From `copy_below` bytes on, `serde_json`

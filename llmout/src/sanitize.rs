@@ -141,6 +141,16 @@ pub(crate) fn sanitize_runs(input: &str) -> Sanitized<'_> {
     }
 }
 
+/// [`sanitize_runs`] where its text is within `limit` (as [`sanitize_counted_within`]).
+pub(crate) fn sanitize_runs_within(input: &str, limit: Within) -> Option<Sanitized<'_>> {
+    let mut runs = RunStarts::new(input);
+    let text = sanitize_within(input, &mut runs, limit)?;
+    Some(Sanitized {
+        text,
+        fixes: runs.starts,
+    })
+}
+
 /// Where [`sanitize_into`] puts each fix: its offset, and the number of the string it is in.
 pub(crate) trait Fixes {
     fn push(&mut self, at: usize, string: usize);
