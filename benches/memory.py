@@ -1170,6 +1170,14 @@ def main() -> None:
             ),
             # The same records through `repair` (session 39): a sanitized copy about as long
             # as the reply, written over itself.
+            # A reply with no JSON at all, read as one string (session 46: its text was held
+            # twice and its JSON once more, 4.1x at 20 MB; now written as it is escaped).
+            (
+                "repair-plain-text",
+                lambda: doc("plain-text", write_pattern("", "the model said it would answer soon ", "")),
+                ["repair"],
+                None,
+            ),
             (
                 "repair-raw-breaks",
                 lambda: doc("raw-breaks", write_raw_breaks),

@@ -178,7 +178,8 @@ fn repaired_json_reading<'a>(
         let e = no_value(raw, None, ranking);
         if e.kind() == ErrorKind::NoJson {
             if let Some(bare) = bare_text(raw) {
-                return Ok((Written::Text(bare.value.to_string()), bare.warnings.len()));
+                // (Written as it is escaped: `\u0001` for a raw U+0001, six bytes.)
+                return Ok((Written::Value(bare.value), bare.warnings.len()));
             }
         }
         return Err(e);
@@ -202,6 +203,9 @@ pub(crate) enum Written<'a> {
     /// larger than it (raw control characters in strings), and which no fix edits: parsed
     /// again as it is written ([`repair::streamed`]).
     Streamed(Cow<'a, str>, RepairOptions, Streamable),
+    /// A reply with no JSON, read as text (a string, or a list of values): a value small
+    /// beside its JSON, which is written as it is made.
+    Value(Value),
 }
 
 impl Written<'_> {
@@ -209,6 +213,11 @@ impl Written<'_> {
     pub(crate) fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {
             Written::Text(json) => out.write_all(json.as_bytes()),
+            Written::Value(value) => {
+                let mut out = std::io::BufWriter::with_capacity(WRITE_BUFFER, out);
+                serde_json::to_writer(&mut out, value)?;
+                std::io::Write::flush(&mut out)
+            }
             Written::Streamed(text, options, how) => {
                 repair::streamed::write_streamed(text, options, *how, out)
             }
@@ -227,6 +236,7 @@ impl Written<'_> {
     pub(crate) fn into_string(self) -> String {
         match self {
             Written::Text(json) => json,
+            Written::Value(value) => value.to_string(),
             Written::Streamed(text, options, how) => {
                 let mut out = Vec::with_capacity(text.len());
                 let Ok(()) = repair::streamed::write_streamed(&text, &options, how, &mut out)
@@ -1810,16 +1820,25 @@ fn only_fence_markers(text: &str) -> bool {
 /// separated by commas or lines (`a, b`, `1\n2`), an array of them, each a number or
 /// literal where it reads as one. `None` when there is no visible text.
 fn bare_text(raw: &str) -> Option<Chosen> {
-    let mut text = String::new();
-    for seg in extract::visible_segments(raw) {
-        text.push_str(&raw[seg]);
-    }
+    // (Most such replies are visible whole, with no fence marker and no carriage return:
+    // read in place, not copied twice.)
+    let segments = extract::visible_segments(raw);
+    let text: Cow<'_, str> = match segments.as_slice() {
+        [whole] if *whole == (0..raw.len()) => Cow::Borrowed(raw),
+        _ => Cow::Owned(segments.into_iter().map(|seg| &raw[seg]).collect()),
+    };
     // Fence markers are markup, not content (see `fence_marker`).
-    let mut content = String::with_capacity(text.len());
-    for line in text.lines().filter(|l| !fence_marker(l)) {
-        content.push_str(line);
-        content.push('\n');
-    }
+    let content: Cow<'_, str> = if text.contains('\r') || text.lines().any(fence_marker) {
+        let mut content = String::with_capacity(text.len());
+        for line in text.lines().filter(|l| !fence_marker(l)) {
+            content.push_str(line);
+            content.push('\n');
+        }
+        Cow::Owned(content)
+    } else {
+        // (Its lines, each with its line break, are itself.)
+        text
+    };
     let text = content.trim();
     let text = text
         .strip_prefix("```")
@@ -1833,12 +1852,13 @@ fn bare_text(raw: &str) -> Option<Chosen> {
     {
         return None;
     }
-    let items: Vec<&str> = text
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|i| !i.is_empty())
-        .collect();
-    let list = items.len() > 1 && items.iter().all(|i| !i.contains(char::is_whitespace));
+    let items = || {
+        text.split([',', '\n'])
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+    };
+    // (Prose fails at its first words: the items are not collected for it.)
+    let list = items().all(|i| !i.contains(char::is_whitespace)) && items().nth(1).is_some();
     let item = |t: &str| match repair::parse(t, &RepairOptions::default()) {
         Ok(p) if !p.value.is_object() && !p.value.is_array() => p.value,
         // A string whose opening quote is missing: `abc"`.
@@ -1858,7 +1878,7 @@ fn bare_text(raw: &str) -> Option<Chosen> {
             "",
             "read a list of values separated by commas or lines as an array",
         ));
-        Value::Array(items.into_iter().map(item).collect())
+        Value::Array(items().map(item).collect())
     } else {
         item(text)
     };
@@ -2368,6 +2388,30 @@ mod tests {
         assert_eq!(value["text"].as_str().map(str::len), Some(160_000));
         assert_eq!((value["n"].clone(), fixes), (json!([1, 2500.0]), vec![10]));
         assert_eq!(strict_sanitized("{\"a\": \"x\ty\", b: 1}", 0), None);
+    }
+
+    #[test]
+    fn a_reply_with_no_json_is_its_text_written_as_it_is_made() {
+        let options = Options::default();
+        for (raw, json) in [
+            ("hello world", r#""hello world""#),
+            ("a, b\n1", r#"["a","b",1]"#),
+            ("line one\r\nline two", r#""line one\nline two""#),
+            ("<think>x</think> just words", r#""just words""#),
+            ("tab\there \u{1}", r#""tab\there \u0001""#),
+        ] {
+            let (written, _) = repaired_json(raw, &options).unwrap();
+            assert!(matches!(written, Written::Value(_)), "{raw:?}");
+            let mut out = Vec::new();
+            written.write_to(&mut out).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), json, "{raw:?}");
+            let r = repair_json(raw, &options).unwrap();
+            assert_eq!(r.json, json, "{raw:?}");
+            assert_eq!(
+                r.changes,
+                repair_text(raw, &options).unwrap().warnings.len()
+            );
+        }
     }
 
     #[test]
