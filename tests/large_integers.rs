@@ -65,9 +65,10 @@ fn valid_json_says_which_integers_lost_digits() {
 fn repaired_json_says_it_beside_the_fixes() {
     let options = Options::default();
     let r = llmout::repair_text("Here: {id: 123456789012345678901,}", &options).unwrap();
+    // In the order they were met: the key, the integer, the trailing comma.
     assert_eq!(
         said(&r.warnings),
-        ["repaired@", "repaired@", "number_rounded@/id"]
+        ["repaired@", "number_rounded@/id", "repaired@"]
     );
     let text = llmout::repair_json("Here: {id: 123456789012345678901,}", &options).unwrap();
     assert_eq!(text.json, r#"{"id":123456789012345678901}"#);
@@ -75,7 +76,7 @@ fn repaired_json_says_it_beside_the_fixes() {
     // The first of several top-level values is `/0` of their array, the integer too.
     let r = llmout::repair_text("123456789012345678901 5", &options).unwrap();
     assert_eq!(r.value, json!([LOST, 5]));
-    assert_eq!(said(&r.warnings), ["repaired@", "number_rounded@/0"]);
+    assert_eq!(said(&r.warnings), ["number_rounded@/0", "repaired@"]);
     // A document escaped as a whole: its integers' pointers are the decoded value's.
     let schema = json!({"type": "object"});
     let r = llmout::from_llm_with_schema(
@@ -132,6 +133,12 @@ fn item_by_item_says_what_the_whole_value_says() {
             r#"{"a": {"id": 5}, "b": {"id": 123456789012345678901}}"#,
             &map,
             &["number_rounded@/b/id"],
+        ),
+        // Said in the order they were met, fixes and integers alike, item by item as whole.
+        (
+            r#"{a: {"id": 123456789012345678901}, b: {'id': 5}}"#,
+            &map,
+            &["repaired@", "number_rounded@/a/id", "repaired@/b"],
         ),
     ] {
         let compiled = Schema::compile(schema).unwrap();

@@ -1378,13 +1378,16 @@ fn parse_unescaped(text: &str, options: &Options) -> Result<(Value, Vec<Warning>
 
 /// A warning for each of the lenient parser's fixes, where it made it.
 pub(crate) fn repair_warnings(repairs: &repair::Repairs) -> Vec<Warning> {
-    let mut warnings: Vec<Warning> = repairs
-        .iter()
-        .map(|r| Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description()))
-        .collect();
-    // (Few replies hold such an integer.)
-    warnings.extend(repairs.rounded().map(|r| Warning::rounded(r.path)));
-    warnings
+    // (In the order the parser met them, as item-by-item reading says them.)
+    repairs
+        .said()
+        .map(|said| match said {
+            repair::Said::Fix(r) => {
+                Warning::new(WarningKind::Repaired(r.kind), r.path, r.kind.description())
+            }
+            repair::Said::Rounded(r) => Warning::rounded(r.path),
+        })
+        .collect()
 }
 
 /// The size from which [`strict_sanitized`] reads the sanitized text a part at a time.

@@ -288,9 +288,10 @@ pub struct Repairs {
     /// document); the price is a UTF-8 check of a pointer each time one is read, which costs
     /// less than the copy a reader makes of it.
     paths: Vec<u8>,
-    /// The integers held rounded ([`Repairs::rounded`]): each one's offset and node. Few
-    /// replies have any, so they are kept plainly, apart from the fixes.
-    rounded: Vec<(usize, usize)>,
+    /// The integers held rounded ([`Repairs::rounded`]): each one's offset and node, and
+    /// how many fixes were recorded before it (to say both in the order they were met).
+    /// Few replies have any, so they are kept plainly, apart from the fixes.
+    rounded: Vec<(usize, usize, usize)>,
 }
 
 /// An integer too large for 64 bits that the value the lenient parser built holds as the
@@ -693,9 +694,38 @@ impl Repairs {
     /// assert_eq!(text.repairs.rounded().len(), 0);
     /// ```
     pub fn rounded(&self) -> impl ExactSizeIterator<Item = Rounded<'_>> + '_ {
-        self.rounded.iter().map(|&(offset, node)| Rounded {
+        self.rounded.iter().map(|&(offset, node, _)| Rounded {
             offset,
             path: self.pointer(node),
+        })
+    }
+}
+
+/// A fix, or an integer held rounded, as [`Repairs::said`] gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Said<'a> {
+    Fix(Repair<'a>),
+    Rounded(Rounded<'a>),
+}
+
+impl Repairs {
+    /// The fixes and the integers held rounded, in the order the parser met them: what
+    /// reading the value item by item says, item by item.
+    pub(crate) fn said(&self) -> impl Iterator<Item = Said<'_>> + '_ {
+        let mut rounded = self.rounded.iter().peekable();
+        let mut fixes = self.iter().enumerate().peekable();
+        std::iter::from_fn(move || {
+            let next_fix = fixes.peek().map(|&(i, _)| i);
+            match rounded.peek() {
+                Some(&&(offset, node, at)) if next_fix.is_none_or(|i| at <= i) => {
+                    rounded.next();
+                    Some(Said::Rounded(Rounded {
+                        offset,
+                        path: self.pointer(node),
+                    }))
+                }
+                _ => fixes.next().map(|(_, fix)| Said::Fix(fix)),
+            }
         })
     }
 }
@@ -871,7 +901,7 @@ impl Log for Repairs {
         let nodes = first
             .iter()
             .map(|&(_, _, node)| node)
-            .chain(self.rounded[..rounded].iter().map(|&(_, node)| node))
+            .chain(self.rounded[..rounded].iter().map(|&(_, node, _)| node))
             .filter(|&node| node != ROOT)
             .map(|node| node + 1)
             .max()
@@ -922,6 +952,7 @@ impl Log for Repairs {
             ROOT => ROOT,
             node => nodes + node,
         };
+        let before = self.len;
         for (kind, offset, node) in other.entries() {
             self.push(kind, offset, moved(node));
         }
@@ -929,12 +960,12 @@ impl Log for Repairs {
             other
                 .rounded
                 .iter()
-                .map(|&(offset, node)| (offset, moved(node))),
+                .map(|&(offset, node, at)| (offset, moved(node), before + at)),
         );
     }
 
     fn rounded(&mut self, offset: usize, node: usize) {
-        self.rounded.push((offset, node));
+        self.rounded.push((offset, node, self.len));
     }
 
     fn rounded_len(&self) -> usize {

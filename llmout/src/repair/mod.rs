@@ -129,7 +129,7 @@ mod tests;
 use serde_json::Value;
 use std::fmt;
 
-pub(crate) use log::Counter;
+pub(crate) use log::{Counter, Said};
 pub use log::{Iter, Repair, Repairs, Rounded};
 pub use node::Node;
 pub(crate) use sink::push_escape;

@@ -676,12 +676,14 @@ pub(crate) fn warn_fixes(
             }
         }
     };
-    let warnings = repairs.iter().map(|r| {
-        let (kind, path) = said_as(r.kind, r.path, unclosed);
-        Warning::new(WarningKind::Repaired(kind), place(path), kind.description())
-    });
     // (The arguments are values: an integer too large for 64 bits is held rounded.)
-    let warnings = warnings.chain(repairs.rounded().map(|r| Warning::rounded(place(r.path))));
+    let warnings = repairs.said().map(|said| match said {
+        repair::Said::Fix(r) => {
+            let (kind, path) = said_as(r.kind, r.path, unclosed);
+            Warning::new(WarningKind::Repaired(kind), place(path), kind.description())
+        }
+        repair::Said::Rounded(r) => Warning::rounded(place(r.path)),
+    });
     let at = at.min(found.warnings.len());
     let said: Vec<Warning> = warnings.collect();
     found.warnings.splice(at..at, said);
@@ -759,9 +761,9 @@ pub(crate) fn arguments(v: Option<Value>) -> (Map<String, Value>, ArgNotes) {
 /// ([`Found::push_call`]): nothing a model wrote is changed or left out unsaid.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct ArgNotes {
-    fixes: Vec<(RepairKind, String)>,
-    /// The integers the arguments hold rounded ([`repair::Repairs::rounded`]).
-    rounded: Vec<String>,
+    /// The fixes, and (with no kind) the integers the arguments hold rounded
+    /// ([`repair::Repairs::rounded`]), in the order the parser met them.
+    fixes: Vec<(Option<RepairKind>, String)>,
     /// What was given where it held no object, described.
     none: Option<String>,
 }
@@ -771,10 +773,12 @@ impl ArgNotes {
     pub(crate) fn fixed(repairs: &repair::Repairs) -> ArgNotes {
         ArgNotes {
             fixes: repairs
-                .iter()
-                .map(|r| (r.kind, r.path.to_owned()))
+                .said()
+                .map(|said| match said {
+                    repair::Said::Fix(r) => (Some(r.kind), r.path.to_owned()),
+                    repair::Said::Rounded(r) => (None, r.path.to_owned()),
+                })
                 .collect(),
-            rounded: repairs.rounded().map(|r| r.path.to_owned()).collect(),
             none: None,
         }
     }
@@ -783,7 +787,6 @@ impl ArgNotes {
     pub(crate) fn no_object(text: &str) -> ArgNotes {
         ArgNotes {
             fixes: Vec::new(),
-            rounded: Vec::new(),
             none: Some(format!(
                 "a string holding no JSON object ({})",
                 crate::excerpt(text, 40)
@@ -795,7 +798,6 @@ impl ArgNotes {
     pub(crate) fn no_json(text: &str) -> ArgNotes {
         ArgNotes {
             fixes: Vec::new(),
-            rounded: Vec::new(),
             none: Some(format!(
                 "text that is no JSON ({})",
                 crate::excerpt(text, 40)
@@ -807,7 +809,6 @@ impl ArgNotes {
     pub(crate) fn not_an_object(what: &str) -> ArgNotes {
         ArgNotes {
             fixes: Vec::new(),
-            rounded: Vec::new(),
             none: Some(format!("{what}, not an object")),
         }
     }
@@ -833,19 +834,15 @@ impl ArgNotes {
                 format!("the arguments were given as {what}: the call has none"),
             )
         });
-        let fixes = self.fixes.into_iter().map({
-            let at = at.clone();
-            move |(kind, path)| {
-                Warning::new(
-                    WarningKind::Repaired(kind),
-                    format!("{at}{path}"),
-                    kind.description(),
-                )
-            }
+        let fixes = self.fixes.into_iter().map(move |(kind, path)| match kind {
+            Some(kind) => Warning::new(
+                WarningKind::Repaired(kind),
+                format!("{at}{path}"),
+                kind.description(),
+            ),
+            None => Warning::rounded(format!("{at}{path}")),
         });
-        let rounded =
-            (self.rounded.into_iter()).map(move |path| Warning::rounded(format!("{at}{path}")));
-        none.into_iter().chain(fixes).chain(rounded)
+        none.into_iter().chain(fixes)
     }
 }
 
