@@ -239,12 +239,15 @@ impl Written<'_> {
             Written::Value(value) => value.to_string(),
             Written::Streamed(text, options, how) => {
                 let mut out = Vec::with_capacity(text.len());
-                let Ok(()) = repair::streamed::write_streamed(&text, &options, how, &mut out)
-                else {
-                    unreachable!("a Vec takes every write, and the parse that counted ended")
-                };
-                String::from_utf8(out)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+                match repair::streamed::write_streamed(&text, &options, how, &mut out) {
+                    Ok(()) => String::from_utf8(out)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                    // (Never: a Vec takes every write, and the parse that counted ended in
+                    // the same mode. Else the text sink's, held.)
+                    Err(_) => repair::to_string_counted(&text, &options)
+                        .map(|c| c.json)
+                        .unwrap_or_default(),
+                }
             }
             Written::Sanitized(text) => {
                 let mut out = Vec::with_capacity(text.len());
