@@ -150,9 +150,7 @@ fn repaired_json_reading<'a>(
             );
         }
         json.push(']');
-        let rounded = |w: &&Warning| w.kind == WarningKind::NumberRounded;
-        let changes = chosen.warnings.iter().filter(|w| !rounded(w)).count();
-        return Ok((Written::Text(json), changes));
+        return Ok((Written::Text(json), changes_in(&chosen.warnings)));
     }
     // Only the winner's text is wanted: the others are counted, not written. The first
     // candidate, when it holds all the others, is written at once, since if it parses it wins.
@@ -1191,12 +1189,8 @@ pub(crate) fn evaluate(
         Ok(parsed) => parsed,
         Err(e) => return Outcome::Syntax(e),
     };
-    // (An integer held rounded is no change to the reply: `repair_json` keeps its digits,
-    // and ranks the candidates as this does.)
-    let syntax = warnings
-        .iter()
-        .filter(|w| w.kind != WarningKind::NumberRounded)
-        .count();
+    // (`repair_json` ranks the candidates as this does.)
+    let syntax = changes_in(&warnings);
     match schema {
         None => Outcome::Parsed {
             out: (value, warnings),
@@ -1228,6 +1222,14 @@ pub(crate) fn evaluate(
             Err(e) => Outcome::Recovery(e),
         },
     }
+}
+
+/// How many of `warnings` are changes to the reply: all but the integers held rounded,
+/// whose digits the JSON text keeps ([`repair_json`]).
+fn changes_in(warnings: &[Warning]) -> usize {
+    (warnings.iter())
+        .filter(|w| w.kind != WarningKind::NumberRounded)
+        .count()
 }
 
 /// Where the parser found the reply cut off: the path of its `Truncated` fix, one segment a
