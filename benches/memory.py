@@ -1270,6 +1270,20 @@ def main() -> None:
             ("tools-pythonic", lambda: doc("pythonic", write_pythonic), ["tools"], None),
             # One call of about 100 MB: one string argument, and an array of small objects.
             ("tools-one-call", lambda: doc("one-call", write_one_call), ["tools"], None),
+            # One Hermes call whose string argument is raw control characters (session 46,
+            # found by a probe; not fixed): its JSON, six times the string, is held until
+            # the calls are laid out.
+            (
+                "tools-control-chars",
+                lambda: doc(
+                    "tools-control-chars",
+                    write_pattern(
+                        '<tool_call>{"name": "f", "arguments": {"a": "', "\x01", '"}}</tool_call>'
+                    ),
+                ),
+                ["tools"],
+                None,
+            ),
             (
                 "tools-one-call-rows",
                 lambda: doc("one-call-rows", lambda f: write_one_call(f, rows=True)),
