@@ -3,7 +3,9 @@
 //! agree, byte for byte, on calls of every size, in the syntaxes that take each path. Large
 //! arguments (past the 64 KiB at which a call keeps its own text, or a parameter is never
 //! made a value, or a pythonic argument is repaired to its JSON text) are made by padding a
-//! generated call with a long member.
+//! generated call with a long member. A member of raw control characters (which no JSON
+//! writer writes: it is put in the reply's text after) makes a call whose JSON would be six
+//! times its value, which `parse_compact` holds as its value.
 
 mod common;
 #[path = "../llmout/tests/strategies/mod.rs"]
@@ -27,7 +29,7 @@ fn json() -> impl Strategy<Value = Value> {
 /// small objects) that makes them large.
 fn arguments() -> impl Strategy<Value = Map<String, Value>> {
     let members = proptest::collection::vec(("[a-z_]{1,8}", json()), 0..5);
-    (members, 0..3u8).prop_map(|(members, pad)| {
+    (members, 0..4u8).prop_map(|(members, pad)| {
         let mut args: Map<String, Value> = members.into_iter().collect();
         match pad {
             1 => {
@@ -40,10 +42,33 @@ fn arguments() -> impl Strategy<Value = Map<String, Value>> {
                 let rows = (0..4_000).map(|i| serde_json::json!({"id": i, "v": [1.5, "é"]}));
                 args.insert("rows".into(), Value::Array(rows.collect()));
             }
+            3 => {
+                args.insert("raw".into(), Value::String(RAW.into()));
+            }
             _ => {}
         }
         args
     })
+}
+
+/// A string put in the reply as a run of raw control characters (see [`raw`]).
+const RAW: &str = "\u{1}RAW\u{1}";
+
+/// `reply` with [`RAW`] as the reply writes it (escaped as JSON, escaped twice in a JSON
+/// string, or as it is) replaced by raw control characters: about 70 KB more as JSON.
+fn raw(reply: String) -> String {
+    if !reply.contains("RAW") {
+        return reply;
+    }
+    let run = format!(
+        "{}tab\there{}\r\nend",
+        "\u{1}".repeat(12_000),
+        "\u{1f}".repeat(2_000)
+    );
+    reply
+        .replace(r"\\u0001RAW\\u0001", &run)
+        .replace(r"\u0001RAW\u0001", &run)
+        .replace(RAW, &run)
 }
 
 /// The calls written in one of the syntaxes that each path reads.
@@ -169,7 +194,7 @@ fn reply() -> impl Strategy<Value = String> {
                 out.push_str(&format!("<|python_tag|>{}", all.join("; ")));
             }
         }
-        out
+        raw(out)
     })
 }
 

@@ -2,7 +2,8 @@
 //! empty; and the same text always gives the same response. `tools::Stream` on the same text
 //! in chunks (their size from the first byte): never panics, and `finish` is `parse`.
 //! `parse_with_tools` against two tools: never panics, keeps every call, and each error is
-//! on a call. `parse_compact` (calls kept as their JSON) gives what `parse` gives. Run with
+//! on a call; `ToolSet::check_unchanged` says what `check_call` does. `parse_compact` (calls
+//! kept as their JSON, or held as values) gives what `parse` gives, its parts too. Run with
 //! `-dict=tools.dict` to give the fuzzer every family's markers.
 #![no_main]
 
@@ -25,6 +26,11 @@ fuzz_target!(|data: &[u8]| {
         let mut written = Vec::new();
         compact.write_call(i, &mut written).unwrap();
         assert_eq!(written, serde_json::to_vec(call).unwrap());
+        let arguments = compact.parts(i).map(|p| p.arguments.to_owned());
+        assert_eq!(arguments, serde_json::to_string(&call.arguments).ok());
+        if let Some(held) = compact.held_call(i) {
+            assert_eq!(held, call);
+        }
     }
     assert_eq!(compact.needs_more_work, r.needs_more_work);
     assert_eq!(compact.warnings, r.warnings);
@@ -48,5 +54,15 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(typed.tool_calls.len(), r.tool_calls.len());
     for e in &typed.errors {
         assert!(e.path().starts_with("/tool_calls/"), "{e}");
+    }
+    let set = llmout::tools::ToolSet::new(&tools[..]);
+    for (i, call) in r.tool_calls.iter().enumerate() {
+        let (mut changed, mut warnings) = (call.clone(), Vec::new());
+        let error = set.check_call(i, &mut changed, &mut warnings);
+        let mut unchanged_warnings = Vec::new();
+        let (recovered, unchanged_error) = set.check_unchanged(i, call, &mut unchanged_warnings);
+        assert_eq!(recovered.as_ref().unwrap_or(&call.arguments), &changed.arguments);
+        assert_eq!(unchanged_warnings, warnings);
+        assert_eq!(unchanged_error.map(|e| e.to_string()), error.map(|e| e.to_string()));
     }
 });

@@ -424,13 +424,7 @@ fn changes_unescaped<'a, T>(
 /// pretty-printed document is well under; and the other fixes add little (quotes around a
 /// word).
 fn may_grow(text: &str) -> bool {
-    let b = text.as_bytes();
-    // (Two counts the compiler makes vector loops of.)
-    let control = b.iter().filter(|&&c| c < 0x20).count();
-    let short = (b.iter())
-        .filter(|&&c| matches!(c, b'\n' | b'\r' | b'\t' | 0x08 | 0x0c))
-        .count();
-    short + 5 * (control - short) > text.len() / 4
+    repair::control_growth(text.as_bytes()) > text.len() / 4
 }
 
 /// How long a sanitized copy of a large text of `len` bytes may be (see

@@ -75,6 +75,8 @@ pub fn compact_like_parse(reply: &str, expected: &ToolCallResponse) {
         let mut written = Vec::new();
         compact.write_call(i, &mut written).unwrap();
         assert_eq!(written, serde_json::to_vec(call).unwrap(), "{reply:?}");
+        let arguments = compact.parts(i).map(|p| p.arguments.to_owned());
+        assert_eq!(arguments, serde_json::to_string(&call.arguments).ok());
     }
     assert_eq!(
         compact.needs_more_work, expected.needs_more_work,

@@ -426,6 +426,20 @@ pub(crate) fn to_value_text(
     })
 }
 
+/// How many bytes longer `bytes` become once their control characters are escaped as JSON
+/// escapes them in a string: one more for a line break, carriage return, tab, backspace or
+/// form feed (`\n`), five more for any other (`\u0001`). For a text, an upper bound of how
+/// much longer the lenient parser's JSON for it can grow by them (between tokens they are
+/// dropped).
+pub(crate) fn control_growth(bytes: &[u8]) -> usize {
+    // (Two counts the compiler makes vector loops of.)
+    let control = bytes.iter().filter(|&&c| c < 0x20).count();
+    let short = (bytes.iter())
+        .filter(|&&c| matches!(c, b'\n' | b'\r' | b'\t' | 0x08 | 0x0c))
+        .count();
+    short + 5 * (control - short)
+}
+
 /// The value [`parse_borrowed`] produced and the fixes it made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedNode<'a> {
@@ -513,6 +527,12 @@ pub(crate) fn container_spans(
     options: &RepairOptions,
 ) -> Result<Vec<(String, std::ops::Range<usize>)>, RepairError> {
     parser::run::<KeySink, log::Spans>(input, options).map(|(_, spans, _)| spans.into_spans())
+}
+
+/// The fixes [`parse`] would make, with nothing built: for a caller who needs to know what
+/// was fixed before it takes the value (memory: the fixes and the open objects' keys).
+pub(crate) fn repairs_of(input: &str, options: &RepairOptions) -> Result<Repairs, RepairError> {
+    parser::run::<KeySink, Repairs>(input, options).map(|(_, repairs, _)| repairs)
 }
 
 /// The fixes [`to_string`] would make, counted, with nothing written: memory proportional to

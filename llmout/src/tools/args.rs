@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::calls::{Append, Calls};
+use super::calls::{holds_string, holds_value, may_hold, smaller_as_value, Append, Calls};
 use super::family::Named;
 use super::read::{param_text, param_value, ParamText};
 use super::ToolCall;
@@ -59,14 +59,11 @@ impl Args {
             Args::Map(m) => {
                 m.insert(name, param_value(text));
             }
-            Args::Text(w) => w.member(&name, |json| match param_text(text) {
-                ParamText::Value(v) => {
-                    // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
-                    let _ = serde_json::to_writer(Append(json), &v);
-                }
-                ParamText::Text(s) => string(json, s),
-                ParamText::Json(value) => put_json(json, value),
-            }),
+            Args::Text(_) => match param_text(text) {
+                ParamText::Value(v) => self.put(name, v, may_hold(text.len())),
+                ParamText::Text(s) => self.insert_string(name, s),
+                ParamText::Json(value) => self.written(name, |json| put_json(json, value)),
+            },
         }
     }
 
@@ -98,13 +95,16 @@ impl Args {
                 }
                 None => Err(name),
             },
-            Args::Text(_) if text.len() < LARGE_LITERAL => match literal_value(text, reading) {
-                Some(v) => {
-                    self.insert_value(name, v);
-                    Ok(())
+            // (A text whose JSON could be far longer than its value is made one, to be held.)
+            Args::Text(_) if text.len() < LARGE_LITERAL || smaller_as_value(text) => {
+                match literal_value(text, reading) {
+                    Some(v) => {
+                        self.put(name, v, may_hold(text.len()));
+                        Ok(())
+                    }
+                    None => Err(name),
                 }
-                None => Err(name),
-            },
+            }
             Args::Text(w) => match repair::to_value_text(text, &RepairOptions::default()) {
                 Ok(p) if reading.takes(&p.repairs) => {
                     w.member(&name, |json| put_json(json, p.json));
@@ -117,23 +117,49 @@ impl Args {
 
     /// The argument `name` whose value is `v`, already made.
     pub(crate) fn insert_value(&mut self, name: String, v: Value) {
+        self.put(name, v, true);
+    }
+
+    /// [`insert_value`](Self::insert_value), where the value is weighed ([`holds_value`])
+    /// only if `weigh` (it was read from a text long enough to be held, `calls::may_hold`).
+    fn put(&mut self, name: String, v: Value, weigh: bool) {
         match self {
-            Args::Map(m) => {
-                m.insert(name, v);
+            Args::Text(_) if !(weigh && holds_value(&v)) => {
+                // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
+                self.written(name, |json| drop(serde_json::to_writer(Append(json), &v)));
             }
-            // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
-            Args::Text(w) => w.member(&name, |json| drop(serde_json::to_writer(Append(json), &v))),
+            _ => self.insert_in_map(name, v),
         }
     }
 
     /// The parameter `name` whose value is the string `s`, as it stands.
     pub(crate) fn insert_string(&mut self, name: String, s: &str) {
         match self {
-            Args::Map(m) => {
-                m.insert(name, Value::String(s.to_owned()));
-            }
-            Args::Text(w) => w.member(&name, |json| string(json, s)),
+            Args::Text(_) if !holds_string(s) => self.written(name, |json| string(json, s)),
+            _ => self.insert_in_map(name, Value::String(s.to_owned())),
         }
+    }
+
+    /// The member `name`, its value written by `value`, where the arguments are written
+    /// (else nothing: callers see they are).
+    fn written(&mut self, name: String, value: impl FnOnce(&mut String)) {
+        if let Args::Text(w) = self {
+            w.member(&name, value);
+        }
+    }
+
+    /// The argument `name` whose value is `v`, in the arguments as a map, read back from
+    /// their JSON if they were written: a call given a value whose JSON would be far longer
+    /// than it ([`holds_value`]) is held as a value (`Calls::push` holds it), so the
+    /// arguments before it are made values too.
+    fn insert_in_map(&mut self, name: String, v: Value) {
+        let mut map = match std::mem::replace(self, Args::Map(Map::new())) {
+            Args::Map(m) => m,
+            // (The text `serde_json` wrote for values: it reads them back.)
+            Args::Text(w) => serde_json::from_str(&w.finish()).unwrap_or_default(),
+        };
+        map.insert(name, v);
+        *self = Args::Map(map);
     }
 
     /// The call `named` with these arguments, put in `calls`.
@@ -416,5 +442,25 @@ mod tests {
             ),
             (&json!({}), &json!(2), &json!([3]), &json!(1))
         );
+        // A value whose JSON would be six times it: the arguments become a map (the call is
+        // held as its value), those before it read back, a name given again after it too.
+        let raw = "\u{1}".repeat(70_000);
+        let (kept, written) = both(
+            &[
+                ("a", "1.50"),
+                ("b", "[1, {\"c\": true}]"),
+                ("r", &raw),
+                ("a", "2"),
+            ],
+            &[("s", &raw)],
+        );
+        assert!(kept == written, "the map and the text differ");
+        let keys: Vec<&String> = written.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["a", "b", "r", "s"]);
+        assert_eq!(
+            (&written["a"], &written["b"]),
+            (&json!(2), &json!([1, {"c": true}]))
+        );
+        assert!(written["r"] == json!(raw) && written["s"] == json!(raw));
     }
 }

@@ -1,9 +1,12 @@
 //! Where a family's reader puts the calls it finds: kept as [`ToolCall`]s (what
 //! [`parse`](super::parse) returns), or each written as compact JSON the moment it is found
 //! ([`parse_compact`](super::parse_compact)), so that a reply of a million calls is held as
-//! its calls' text, not as a million maps.
+//! its calls' text, not as a million maps. A call whose JSON text would be far longer than
+//! its value (a string of raw control characters is six bytes of JSON for each, `\u0001`) is
+//! held as its value instead, and written as JSON only when it is written out.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -18,12 +21,22 @@ pub(crate) enum Calls {
     /// chunk of text; `entries[i]` says in which chunk call `i` is and where its parts end.
     /// Large calls laid out from their JSON text ([`push_text`](Calls::push_text)) keep that
     /// text as a chunk of their own, so they are never copied; the others are written into
-    /// the last chunk while it takes more (`open`).
+    /// the last chunk while it takes more (`open`). A call held as its value
+    /// ([`holds`]) is in `held`.
     Written {
         chunks: Vec<String>,
         open: bool,
         entries: Vec<Entry>,
+        held: Vec<Held>,
     },
+}
+
+/// A written call held as its value, because its JSON text would be far longer (see
+/// [`holds`]); that text is made only if it is asked for ([`Calls::parts`]).
+#[derive(Debug)]
+pub(crate) struct Held {
+    call: ToolCall,
+    arguments: OnceLock<String>,
 }
 
 /// Where a written call's parts end in its chunk (its name starts where the call before it
@@ -40,6 +53,8 @@ pub(crate) struct Entry {
     /// `arguments_end`, `name_end`, `end`): a large call's arguments kept as their chunk (see
     /// [`Calls::push_arguments`]).
     arguments_first: bool,
+    /// Whether the call is held as its value: `held[chunk]`, the ends unused.
+    held: bool,
 }
 
 /// A call found in JSON text, by its parts: `span` is where the call is in that text, the
@@ -92,6 +107,7 @@ impl Calls {
             chunks: Vec::new(),
             open: false,
             entries: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -103,10 +119,38 @@ impl Calls {
     pub(crate) fn push(&mut self, call: ToolCall) {
         match self {
             Calls::Kept(calls) => calls.push(call),
+            Calls::Written { entries, held, .. } if holds(&call.arguments) => {
+                let Ok(chunk) = u32::try_from(held.len()) else {
+                    // (Past four billion held calls: written as any call is.)
+                    return self.write_call(call);
+                };
+                entries.push(Entry {
+                    name_end: 0,
+                    arguments_end: 0,
+                    end: 0,
+                    chunk,
+                    id: call.id.is_some(),
+                    arguments_first: false,
+                    held: true,
+                });
+                held.push(Held {
+                    call,
+                    arguments: OnceLock::new(),
+                });
+            }
+            Calls::Written { .. } => self.write_call(call),
+        }
+    }
+
+    /// Writes `call` into the open chunk (where calls are written).
+    fn write_call(&mut self, call: ToolCall) {
+        match self {
+            Calls::Kept(calls) => calls.push(call),
             Calls::Written {
                 chunks,
                 open,
                 entries,
+                ..
             } => write_open(
                 chunks,
                 open,
@@ -149,6 +193,7 @@ impl Calls {
                 chunks,
                 open,
                 entries,
+                ..
             },
         ) = (chunk, &mut *self)
         else {
@@ -188,6 +233,7 @@ impl Calls {
                 chunk,
                 id: c.id.is_some(),
                 arguments_first: false,
+                held: false,
             });
         }
     }
@@ -201,6 +247,7 @@ impl Calls {
             chunks,
             open,
             entries,
+            ..
         } = self
         else {
             let arguments = serde_json::from_str(&arguments).unwrap_or_default();
@@ -230,6 +277,7 @@ impl Calls {
             chunk,
             id: id.is_some(),
             arguments_first: true,
+            held: false,
         });
         chunks.push(text);
         *open = false;
@@ -260,9 +308,12 @@ impl Calls {
                 chunks,
                 open,
                 entries,
+                held,
             } => {
                 entries.truncate(n);
-                match entries.last() {
+                let last_held = entries.iter().rev().find(|e| e.held);
+                held.truncate(last_held.map_or(0, |e| e.chunk as usize + 1));
+                match entries.iter().rev().find(|e| !e.held) {
                     Some(e) => {
                         chunks.truncate(e.chunk as usize + 1);
                         if let Some(text) = chunks.last_mut() {
@@ -278,17 +329,31 @@ impl Calls {
     }
 
     /// Call `i`'s parts as written: its name, its arguments' JSON, its id.
+    /// For a call held as its value, the arguments' JSON is made the first time it is asked
+    /// for, and kept.
     pub(crate) fn parts(&self, i: usize) -> Option<(&str, &str, Option<&str>)> {
         let Calls::Written {
-            chunks, entries, ..
+            chunks,
+            entries,
+            held,
+            ..
         } = self
         else {
             return None;
         };
         let e = entries.get(i)?;
-        let start = i
-            .checked_sub(1)
-            .map(|j| entries[j])
+        if e.held {
+            let h = held.get(e.chunk as usize)?;
+            let arguments = h.arguments.get_or_init(|| {
+                serde_json::to_string(&h.call.arguments).unwrap_or_else(|_| "{}".to_owned())
+            });
+            return Some((&h.call.name, arguments, h.call.id.as_deref()));
+        }
+        // (Entries of held calls come between written ones in no chunk.)
+        let start = entries[..i]
+            .iter()
+            .rev()
+            .find(|before| !before.held)
             .filter(|before| before.chunk == e.chunk)
             .map_or(0, |before| before.end);
         let text = chunks.get(e.chunk as usize)?;
@@ -312,6 +377,15 @@ impl Calls {
         ))
     }
 
+    /// Call `i`, where it is held as its value.
+    pub(crate) fn held(&self, i: usize) -> Option<&ToolCall> {
+        let Calls::Written { entries, held, .. } = self else {
+            return None;
+        };
+        let e = entries.get(i).filter(|e| e.held)?;
+        held.get(e.chunk as usize).map(|h| &h.call)
+    }
+
     /// Writes call `i` as `serde_json` writes a [`ToolCall`] (compact).
     pub(crate) fn write(&self, i: usize, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         match self {
@@ -319,6 +393,13 @@ impl Calls {
                 Some(call) => serde_json::to_writer(w, call).map_err(Into::into),
                 None => Ok(()),
             },
+            Calls::Written { entries, held, .. } if entries.get(i).is_some_and(|e| e.held) => {
+                match held.get(entries[i].chunk as usize) {
+                    // (The arguments' JSON written as it is made, not held.)
+                    Some(h) => serde_json::to_writer(w, &h.call).map_err(Into::into),
+                    None => Ok(()),
+                }
+            }
             Calls::Written { .. } => {
                 let Some((name, arguments, id)) = self.parts(i) else {
                     return Ok(());
@@ -338,6 +419,9 @@ impl Calls {
     pub(crate) fn get(&self, i: usize) -> Option<ToolCall> {
         match self {
             Calls::Kept(calls) => calls.get(i).cloned(),
+            Calls::Written { entries, held, .. } if entries.get(i).is_some_and(|e| e.held) => {
+                held.get(entries[i].chunk as usize).map(|h| h.call.clone())
+            }
             Calls::Written { .. } => {
                 let (name, arguments, id) = self.parts(i)?;
                 Some(ToolCall {
@@ -350,11 +434,22 @@ impl Calls {
     }
 
     /// The calls as [`ToolCall`]s.
-    pub(crate) fn into_vec(self) -> Vec<ToolCall> {
-        match self {
-            Calls::Kept(calls) => calls,
-            Calls::Written { .. } => (0..self.len()).filter_map(|i| self.get(i)).collect(),
-        }
+    pub(crate) fn into_vec(mut self) -> Vec<ToolCall> {
+        let held = match &mut self {
+            Calls::Kept(calls) => return std::mem::take(calls),
+            Calls::Written { held, .. } => std::mem::take(held),
+        };
+        let mut held = held.into_iter().map(|h| h.call);
+        let Calls::Written { entries, .. } = &self else {
+            return Vec::new();
+        };
+        // (Held calls are moved out, not copied.)
+        (0..entries.len())
+            .filter_map(|i| match entries[i].held {
+                true => held.next(),
+                false => self.get(i),
+            })
+            .collect()
     }
 }
 
@@ -382,6 +477,7 @@ fn write_open(
         chunk: chunk as u32,
         id: id.is_some(),
         arguments_first: false,
+        held: false,
     });
 }
 
@@ -394,6 +490,118 @@ fn open_chunk(chunks: &mut Vec<String>, open: &mut bool) -> usize {
     }
     chunks.len() - 1
 }
+
+/// Whether written calls hold a call with these arguments as its value rather than as its
+/// JSON text: where escaping its strings' control characters (and quotes and backslashes)
+/// would add at least [`HOLD_FROM`] bytes, and more than a value costs for each of its
+/// nodes ([`NODE_COST`]). A string of 100 MB of raw U+0001 is then held as 100 MB, not as its
+/// 600 MB of JSON; a file in a string, whose JSON is about as long, stays text.
+pub(crate) fn holds(arguments: &Map<String, Value>) -> bool {
+    let mut weight = Weight::default();
+    for (k, v) in arguments {
+        weight.string(k);
+        weight.value(v);
+    }
+    weight.holds()
+}
+
+/// Whether arguments holding `v` are held as their value ([`holds`]), whatever else they
+/// hold.
+pub(crate) fn holds_value(v: &Value) -> bool {
+    let mut weight = Weight::default();
+    weight.value(v);
+    weight.holds()
+}
+
+/// Whether arguments holding the string `s` are held as their value ([`holds`]).
+pub(crate) fn holds_string(s: &str) -> bool {
+    let mut weight = Weight::default();
+    weight.string(s);
+    weight.holds()
+}
+
+/// What escaping a value's strings adds to its JSON, and how many nodes it has.
+#[derive(Default)]
+struct Weight {
+    growth: usize,
+    nodes: usize,
+}
+
+impl Weight {
+    fn string(&mut self, s: &str) {
+        if s.len() >= SCANNED {
+            let b = s.as_bytes();
+            let quoted = b.iter().filter(|&&c| c == b'"' || c == b'\\').count();
+            self.growth = (self.growth)
+                .saturating_add(crate::repair::control_growth(b))
+                .saturating_add(quoted);
+        }
+    }
+
+    fn value<'v>(&mut self, v: &'v Value) {
+        // (A stack, not recursion: any depth. Made only for containers: most arguments
+        // are scalars, weighed for each argument of a million small calls.)
+        let mut stack: Vec<&'v Value> = Vec::new();
+        let mut next = Some(v);
+        while let Some(v) = next.take().or_else(|| stack.pop()) {
+            self.nodes += 1;
+            match v {
+                Value::String(s) => self.string(s),
+                Value::Array(items) => stack.extend(items),
+                Value::Object(members) => {
+                    for (k, v) in members {
+                        self.string(k);
+                        stack.push(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn holds(&self) -> bool {
+        self.growth >= HOLD_FROM && self.growth / NODE_COST > self.nodes
+    }
+}
+
+/// Whether `text`, the JSON (or Python literal) of a large call or of its arguments, is read
+/// into a value to be held ([`holds`]) rather than repaired to its JSON text: where its
+/// control characters could make that text a quarter longer, at least [`HOLD_FROM`] bytes,
+/// and more than a value costs for each node it could have (each `,`, `:`, `[` or `{` may
+/// begin one). The value is then about the text's size where its JSON would be up to six
+/// times it.
+pub(crate) fn smaller_as_value(text: &str) -> bool {
+    if !may_hold(text.len()) {
+        return false;
+    }
+    let b = text.as_bytes();
+    let growth = crate::repair::control_growth(b);
+    if growth < HOLD_FROM || growth <= text.len() / 4 {
+        return false;
+    }
+    let nodes = (b.iter())
+        .filter(|&&c| matches!(c, b',' | b':' | b'[' | b'{'))
+        .count();
+    growth / NODE_COST > nodes + 1
+}
+
+/// Whether a value read from a text of `len` bytes can be held ([`holds`]): its strings
+/// are at most that long, and escaping adds at most five bytes a byte.
+pub(crate) fn may_hold(len: usize) -> bool {
+    len >= HOLD_FROM / 5
+}
+
+/// How much escaping a call's strings must add for it to be held as a value (small under the
+/// fuzzer, whose inputs must reach both).
+const HOLD_FROM: usize = if cfg!(fuzzing) { 16 } else { 64 * 1024 };
+
+/// How long a string must be to be counted by [`holds`] (shorter ones add less than their
+/// node costs).
+const SCANNED: usize = if cfg!(fuzzing) { 4 } else { 256 };
+
+/// About what a node of a `serde_json::Value` costs beyond its text: the value (32 bytes),
+/// and a string's or container's allocation, or a map's entry.
+const NODE_COST: usize = if cfg!(fuzzing) { 1 } else { 64 };
 
 /// How long a call's laid-out text must be to be kept as a chunk of its own (see
 /// [`Calls::push_text`]). Small under the fuzzer, whose inputs must reach both.
@@ -548,6 +756,101 @@ mod tests {
         assert_eq!(json(&written, 1), serde_json::to_string(&calls[2]).unwrap());
         assert_eq!(written.into_vec(), kept.into_vec());
         assert!(Calls::written().is_empty());
+    }
+
+    /// 70 000 raw U+0001: 420 000 bytes of JSON.
+    fn control_run() -> String {
+        "\u{1}".repeat(70_000)
+    }
+
+    #[test]
+    fn a_call_whose_json_would_be_far_longer_is_held_as_its_value() {
+        let held = call("h", json!({"s": control_run(), "n": [1, 2]}));
+        // The same length of text that escapes short, or not at all: written.
+        let file = call("f", json!({"s": "line\n".repeat(14_000)}));
+        let mut written = Calls::written();
+        written.push(call("a", json!({"x": 1})));
+        written.push(held.clone());
+        written.push(file.clone());
+        written.push(call("b", json!({"y": "z"})));
+        let Calls::Written {
+            chunks,
+            entries,
+            held: values,
+            ..
+        } = &written
+        else {
+            unreachable!()
+        };
+        let kinds: Vec<bool> = entries.iter().map(|e| e.held).collect();
+        assert_eq!(kinds, [false, true, false, false]);
+        assert_eq!((chunks.len(), values.len()), (1, 1));
+        let all = [
+            call("a", json!({"x": 1})),
+            held.clone(),
+            file,
+            call("b", json!({"y": "z"})),
+        ];
+        let check = |calls: &Calls, expected: &[ToolCall]| {
+            assert_eq!(calls.len(), expected.len());
+            for (i, c) in expected.iter().enumerate() {
+                assert!(
+                    calls.get(i).as_ref() == Some(c),
+                    "call {i} read back otherwise"
+                );
+                let mut out = Vec::new();
+                calls.write(i, &mut out).unwrap();
+                assert!(
+                    out == serde_json::to_vec(c).unwrap(),
+                    "call {i} written otherwise"
+                );
+                let (name, arguments, id) = calls.parts(i).unwrap();
+                assert_eq!((name, id), (c.name.as_str(), c.id.as_deref()));
+                assert!(arguments == serde_json::to_string(&c.arguments).unwrap());
+            }
+        };
+        check(&written, &all);
+        // Taken back past the held call, and before it: what is kept reads the same.
+        written.truncate(2);
+        check(&written, &all[..2]);
+        written.push(call("c", json!({})));
+        check(
+            &written,
+            &[all[0].clone(), held.clone(), call("c", json!({}))],
+        );
+        written.truncate(1);
+        written.push(held.clone());
+        written.push(held.clone());
+        check(&written, &[all[0].clone(), held.clone(), held.clone()]);
+        assert!(written.into_vec() == [all[0].clone(), held.clone(), held]);
+    }
+
+    #[test]
+    fn what_is_held_as_a_value_is_what_its_json_would_make_far_longer() {
+        let map = |v: Value| v.as_object().cloned().unwrap();
+        // Six bytes of JSON for each byte: held.
+        assert!(holds(&map(json!({"s": control_run()}))));
+        assert!(holds_string(&control_run()));
+        assert!(holds_value(&json!([control_run()])));
+        // Quotes and backslashes escape too (two bytes each).
+        assert!(holds_string(&"\"\\".repeat(40_000)));
+        // A line break every fifth byte (a file): a fifth longer, and under the bound.
+        assert!(!holds_string(&"abcd\n".repeat(12_000)));
+        // Too little to matter, however it escapes.
+        assert!(!holds_string(&"\u{1}".repeat(10_000)));
+        // Many small strings: each a node, which costs more than its escapes.
+        let items: Vec<Value> = (0..20_000).map(|_| json!("\u{1}\u{1}\u{1}")).collect();
+        assert!(!holds_value(&Value::Array(items)));
+        // The same read from a text: its control characters against the nodes it may have.
+        let text = format!("{{\"s\": \"{}\"}}", control_run());
+        assert!(smaller_as_value(&text));
+        let many = format!("[{}]", vec!["\"\u{1}\u{1}\u{1}\""; 20_000].join(","));
+        assert!(!smaller_as_value(&many));
+        assert!(!smaller_as_value(&format!(
+            "{{\"s\": \"{}\"}}",
+            "abcd\n".repeat(20_000)
+        )));
+        assert!(!smaller_as_value("{\"s\": \"\u{1}\"}"));
     }
 
     #[test]

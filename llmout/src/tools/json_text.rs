@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::calls::{Arguments, Parts};
+use super::calls::{smaller_as_value, Arguments, Parts};
 use super::family::Found;
 use super::read::{calls_from_json, json_value, ArgNotes};
 use crate::repair::{self, RepairError, RepairOptions, Repairs};
@@ -76,18 +76,24 @@ impl Repaired {
     }
 
     /// How `found`'s calls take JSON (a function, so that `found` can be lent out meanwhile).
+    /// Where calls are written, a text whose JSON could be far longer than its value is read
+    /// as a value too ([`smaller_as_value`]), for its calls to be held as values.
     pub(crate) fn read_as(found: &Found) -> fn(&str) -> Result<(Repaired, Repairs), RepairError> {
         if found.calls.is_written() {
             |t| {
+                if smaller_as_value(t) {
+                    return Repaired::value(t);
+                }
                 repair::to_value_text(t, &RepairOptions::default())
                     .map(|p| (Repaired::Text(p.json), p.repairs))
             }
         } else {
-            |t| {
-                repair::parse(t, &RepairOptions::default())
-                    .map(|p| (Repaired::Value(p.value), p.repairs))
-            }
+            Repaired::value
         }
+    }
+
+    fn value(t: &str) -> Result<(Repaired, Repairs), RepairError> {
+        repair::parse(t, &RepairOptions::default()).map(|p| (Repaired::Value(p.value), p.repairs))
     }
 
     /// The calls it holds (a call, or an array of nothing but calls), put in `found`: whether

@@ -358,7 +358,11 @@ fn read(text: &str, calls: Calls) -> Read {
 /// written as JSON as it is read. Memory for 100 MB of calls: 2.2 times the input; for one
 /// call of 115-120 MB (a file in a string, or an array of 2 million objects), 1.9-2.1
 /// times in every family; 2.7 times for one call of 144 MB whose arguments are given as a
-/// JSON string (OpenAI's `"arguments": "{...}"`), decoded and repaired apart.
+/// JSON string (OpenAI's `"arguments": "{...}"`), decoded and repaired apart. A call whose
+/// JSON would be far longer than its value (a string of raw control characters: `\u0001`,
+/// six bytes, for each) is held as its value instead ([`CompactResponse::held_call`]) and
+/// its JSON written only as it is written out: 2.05 times for 100 MB of them (3.06 given as a
+/// JSON string, decoded apart).
 ///
 /// ```
 /// let r = llmout::tools::parse_compact("Reading.\n<tool_call>{\"name\": \"ls\", \"arguments\": {\"dir\": \"/\"}}</tool_call>");
@@ -418,6 +422,9 @@ impl CompactResponse {
     /// large to read back as a map: its arguments can be checked from their text
     /// ([`check_arguments`]).
     ///
+    /// A call held as its value ([`held_call`](Self::held_call)) has no such text: it is
+    /// made the first time it is asked for here, and kept (up to six times the value).
+    ///
     /// ```
     /// use llmout::tools::{parse_compact, CallParts};
     /// let r = parse_compact(r#"<tool_call>{"name": "ls", "arguments": {dir: '/'}, "id": "c1"}</tool_call>"#);
@@ -431,6 +438,30 @@ impl CompactResponse {
             name,
             arguments,
         })
+    }
+
+    /// Call `index` where it is held as its value rather than as its JSON text: a call whose
+    /// strings hold so many control characters (or quotes and backslashes) that its JSON
+    /// would be far longer than it, at least 64 KiB longer (a string of raw U+0001 is six
+    /// bytes of JSON for each, `\u0001`). [`write_call`](Self::write_call) writes it as it
+    /// makes its JSON, so that nothing that long is held; a caller checking or writing the
+    /// call itself can take it here rather than from [`parts`](Self::parts). `None` for any
+    /// other call.
+    ///
+    /// ```
+    /// let raw = "\u{1}".repeat(100_000);
+    /// let r = llmout::tools::parse_compact(&format!("<tool_call>{{\"name\": \"log\", \"arguments\": {{\"line\": \"{raw}\"}}}}</tool_call>"));
+    /// let call = r.held_call(0).unwrap();
+    /// assert_eq!(call.arguments["line"], raw.as_str());
+    /// let mut json = Vec::new();
+    /// r.write_call(0, &mut json).unwrap();
+    /// assert_eq!(json.len(), r#"{"id":null,"name":"log","arguments":{"line":""}}"#.len() + 600_000);
+    ///
+    /// let r = llmout::tools::parse_compact(r#"<tool_call>{"name": "ls", "arguments": {}}</tool_call>"#);
+    /// assert!(r.held_call(0).is_none());
+    /// ```
+    pub fn held_call(&self, index: usize) -> Option<&ToolCall> {
+        self.calls.held(index)
     }
 }
 
@@ -514,6 +545,21 @@ fn check_with(
     schema: Option<Result<&Schema, &crate::Error>>,
     warnings: &mut Vec<Warning>,
 ) -> Option<crate::Error> {
+    let (recovered, error) = check_borrowed(index, call, schema, warnings);
+    if let Some(arguments) = recovered {
+        call.arguments = arguments;
+    }
+    error
+}
+
+/// [`check_with`] of a call left as it is: the arguments recovered, or `None` where they
+/// stay as given (no such tool, or an error), and the error.
+fn check_borrowed(
+    index: usize,
+    call: &ToolCall,
+    schema: Option<Result<&Schema, &crate::Error>>,
+    warnings: &mut Vec<Warning>,
+) -> (Option<Map<String, Value>>, Option<crate::Error>) {
     let base = format!("/tool_calls/{index}");
     let Some(schema) = schema else {
         warnings.push(Warning::new(
@@ -521,30 +567,28 @@ fn check_with(
             format!("{base}/name"),
             format!("no tool is named \"{}\"", call.name),
         ));
-        return None;
+        return (None, None);
     };
-    let given = Value::Object(std::mem::take(&mut call.arguments));
     let recovered = match schema {
-        Ok(schema) => {
-            crate::pipeline::recover_with_compiled(given.clone(), schema, &check_options())
-        }
+        Ok(schema) => crate::pipeline::recover_with_compiled(
+            Value::Object(call.arguments.clone()),
+            schema,
+            &check_options(),
+        ),
         Err(e) => crate::ValidationResult::err(e.clone(), Vec::new()),
     };
     match (recovered.value, recovered.error) {
         (Some(Value::Object(args)), None) => {
-            call.arguments = args;
             for mut w in recovered.warnings {
                 w.path = format!("{base}/arguments{}", w.path);
                 warnings.push(w);
             }
-            None
+            (Some(args), None)
         }
-        (_, error) => {
-            if let Value::Object(args) = given {
-                call.arguments = args;
-            }
-            error.map(|e| e.at_prefix(&format!("{base}/arguments")))
-        }
+        (_, error) => (
+            None,
+            error.map(|e| e.at_prefix(&format!("{base}/arguments"))),
+        ),
     }
 }
 

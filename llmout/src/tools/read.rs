@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::calls::smaller_as_value;
 use super::family::{Found, Named};
 use super::json_text::{self, Repaired};
 use super::ToolCall;
@@ -277,6 +278,18 @@ pub(crate) fn param_text(text: &str) -> ParamText<'_> {
     let t = param_body(text);
     if t.len() < LARGE_PARAM {
         return ParamText::Value(param_value(text));
+    }
+    if smaller_as_value(t.trim()) {
+        // Its JSON could be far longer than the value (raw control characters): the value,
+        // for the call to be held as one (`calls::holds`). Made only where the text is JSON
+        // or a Python literal, as its fixes say first; else the text is the string.
+        let literal = json_value(t.trim())
+            || repair::repairs_of(t.trim(), &RepairOptions::default())
+                .is_ok_and(|r| python_literal(&r));
+        return match literal {
+            true => ParamText::Value(param_value(text)),
+            false => ParamText::Text(t),
+        };
     }
     let json = || repair::to_value_text(t.trim(), &RepairOptions::default()).ok();
     if json_value(t.trim()) {

@@ -4,6 +4,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use serde_json::{Map, Value};
+
 use super::{ToolCall, ToolDef};
 use crate::schema::Schema;
 use crate::{Error, Warning};
@@ -111,6 +113,36 @@ impl<'t> ToolSet<'t> {
         warnings: &mut Vec<Warning>,
     ) -> Option<Error> {
         super::check_with(index, call, self.schema(&call.name), warnings)
+    }
+
+    /// [`check_call`](Self::check_call) of a call that is not changed (one a
+    /// [`CompactResponse`](super::CompactResponse) holds, [`held_call`]): the arguments
+    /// `check_call` would leave in it where it recovers them, else `None` (they stay as
+    /// given: no such tool, or an error), and the error. The same warnings.
+    ///
+    /// [`held_call`]: super::CompactResponse::held_call
+    ///
+    /// ```
+    /// use llmout::tools::{parse_compact, ToolDef, ToolSet};
+    /// let defs: Vec<ToolDef> = serde_json::from_value(serde_json::json!([{
+    ///     "name": "log", "parameters": {"type": "object", "properties": {"line": {"type": "string"}, "level": {"type": "integer"}}}
+    /// }])).unwrap();
+    /// let tools = ToolSet::new(defs);
+    /// let raw = "\u{1}".repeat(100_000);
+    /// let r = parse_compact(&format!("<tool_call>{{\"name\": \"log\", \"arguments\": {{\"line\": \"{raw}\", \"level\": \"2\"}}}}</tool_call>"));
+    /// let mut warnings = Vec::new();
+    /// let (arguments, error) = tools.check_unchanged(0, r.held_call(0).unwrap(), &mut warnings);
+    /// assert!(error.is_none());
+    /// assert_eq!(arguments.unwrap()["level"], 2);
+    /// assert_eq!(warnings[0].path, "/tool_calls/0/arguments/level");
+    /// ```
+    pub fn check_unchanged(
+        &self,
+        index: usize,
+        call: &ToolCall,
+        warnings: &mut Vec<Warning>,
+    ) -> (Option<Map<String, Value>>, Option<Error>) {
+        super::check_borrowed(index, call, self.schema(&call.name), warnings)
     }
 }
 
