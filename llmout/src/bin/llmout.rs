@@ -1119,6 +1119,8 @@ fn large_schemas<'s>(
     defs: &'s llmout::tools::ToolSet<'_>,
 ) -> Vec<(usize, &'s llmout::schema::Schema)> {
     (0..r.len())
+        // (A call held as its value is checked as one: its JSON is never made.)
+        .filter(|&i| r.held_call(i).is_none())
         .filter_map(|i| {
             let parts = r
                 .parts(i)
@@ -1157,6 +1159,18 @@ fn checked_call<T>(
     use llmout::tools::ToolCall;
     if let Ok(k) = large.binary_search_by_key(&index, |(i, _)| *i) {
         return f(&large[k].1);
+    }
+    if let Some(call) = r.held_call(index) {
+        // Held as its value (its JSON would be far longer): checked where it is, its JSON
+        // never made.
+        let mut warnings = Vec::new();
+        let (recovered, error) = defs.check_unchanged(index, call, &mut warnings);
+        return f(&Checked::Held {
+            call,
+            recovered,
+            warnings,
+            error,
+        });
     }
     let Some(parts) = r.parts(index) else {
         return f(&Checked::Missing);
@@ -1199,6 +1213,14 @@ enum Checked<'a> {
         warnings: Vec<llmout::Warning>,
         error: Option<llmout::Error>,
     },
+    /// Held as its value by the response, checked where it is: its arguments recovered, or
+    /// as given where `recovered` is `None`.
+    Held {
+        call: &'a llmout::tools::ToolCall,
+        recovered: Option<serde_json::Map<String, Value>>,
+        warnings: Vec<llmout::Warning>,
+        error: Option<llmout::Error>,
+    },
     /// Large arguments of a tool with no definition, as given.
     Unknown {
         parts: llmout::tools::CallParts<'a>,
@@ -1221,6 +1243,7 @@ impl Checked<'_> {
         let (id, name, error) = match self {
             Checked::Missing => return Ok(()),
             Checked::Whole { call, error, .. } => (call.id.as_deref(), call.name.as_str(), error),
+            Checked::Held { call, error, .. } => (call.id.as_deref(), call.name.as_str(), error),
             Checked::Unknown { parts, .. } | Checked::Unchecked(parts) => {
                 (parts.id, parts.name, &None)
             }
@@ -1240,6 +1263,9 @@ impl Checked<'_> {
         match self {
             Checked::Missing => {}
             Checked::Whole { call, .. } => serde_json::to_writer(&mut *w, &call.arguments)?,
+            Checked::Held {
+                call, recovered, ..
+            } => serde_json::to_writer(&mut *w, recovered.as_ref().unwrap_or(&call.arguments))?,
             Checked::Unknown { parts, .. } | Checked::Unchecked(parts) => {
                 w.write_all(parts.arguments.as_bytes())?
             }
@@ -1273,9 +1299,9 @@ impl Checked<'_> {
         use llmout::large::Large;
         match self {
             Checked::Missing | Checked::Unchecked(_) => Ok(()),
-            Checked::Whole { warnings, .. } | Checked::Unknown { warnings, .. } => {
-                warnings.iter().cloned().try_for_each(f)
-            }
+            Checked::Whole { warnings, .. }
+            | Checked::Held { warnings, .. }
+            | Checked::Unknown { warnings, .. } => warnings.iter().cloned().try_for_each(f),
             Checked::Large { checked, at, .. } => {
                 let under = |mut w: llmout::Warning| {
                     w.path.insert_str(0, at);
@@ -1372,6 +1398,70 @@ mod tests {
                 assert_eq!(v.to_string(), value.unwrap().to_string(), "{text}");
             }
         }
+    }
+
+    #[test]
+    fn a_call_held_as_its_value_is_checked_where_it_is() {
+        use llmout::tools::{parse_compact, parse_with_tools, ToolDef};
+        let defs: Vec<ToolDef> = serde_json::from_value(serde_json::json!([
+            {"name": "log", "parameters": {"type": "object", "properties": {
+                "line": {"type": "string"}, "n": {"type": "integer"}}, "required": ["line"]}},
+            {"name": "short", "parameters": {"type": "object", "properties": {
+                "line": {"type": "string", "maxLength": 3}}, "required": ["line"]}},
+        ]))
+        .unwrap();
+        // Raw control characters: JSON six times as long, so each call is held as a value.
+        let raw = "\u{1}".repeat(20_000);
+        let reply = format!(
+            "<tool_call>{{\"name\": \"log\", \"arguments\": {{\"line\": \"{raw}\", \"n\": \"3\"}}}}</tool_call>\n\
+             <tool_call>{{\"name\": \"log\", \"arguments\": {{\"n\": 1}}}}</tool_call>\n\
+             <tool_call>{{\"name\": \"short\", \"arguments\": {{\"line\": \"{raw}\"}}}}</tool_call>\n\
+             <tool_call>{{\"name\": \"nope\", \"arguments\": {{\"line\": \"{raw}\"}}}}</tool_call>"
+        );
+        let r = parse_compact(&reply);
+        let held: Vec<bool> = (0..4).map(|i| r.held_call(i).is_some()).collect();
+        assert_eq!(held, [true, false, true, true]);
+        let mut out = Vec::new();
+        let tools = llmout::tools::ToolSet::new(&defs[..]);
+        super::write_tools(&mut out, &r, Some(&tools), None).unwrap();
+        let out: Value = serde_json::from_slice(&out).unwrap();
+        let expected = parse_with_tools(&reply, &defs);
+        for (i, call) in expected.tool_calls.iter().enumerate() {
+            let printed = &out["tool_calls"][i];
+            assert!(
+                printed["arguments"] == Value::Object(call.arguments.clone()),
+                "{i}"
+            );
+            assert_eq!(printed["name"], call.name.as_str());
+        }
+        assert_eq!(out["tool_calls"][0]["arguments"]["n"], 3);
+        let paths: Vec<&str> = (out["warnings"].as_array().unwrap().iter())
+            .map(|w| w["path"].as_str().unwrap())
+            .collect();
+        let expected_paths: Vec<&str> = expected.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(paths, expected_paths);
+        // The reader's (raw control characters in a string), then the checks'.
+        let reader = [
+            "/tool_calls/0/arguments/line",
+            "/tool_calls/2/arguments/line",
+        ];
+        assert_eq!(paths[..2], reader);
+        assert_eq!(
+            paths[2..],
+            [
+                "/tool_calls/3/arguments/line",
+                "/tool_calls/0/arguments/n",
+                "/tool_calls/3/name"
+            ]
+        );
+        // The errors: the missing line, the line too long (kept as given).
+        let errors: Vec<&Value> = (0..4)
+            .map(|i| &out["tool_calls"][i]["error"]["path"])
+            .collect();
+        assert_eq!(errors[1], "/tool_calls/1/arguments/line");
+        assert_eq!(errors[2], "/tool_calls/2/arguments/line");
+        assert!(errors[0].is_null() && errors[3].is_null());
+        assert_eq!(expected.errors.len(), 2);
     }
 
     #[test]
