@@ -323,7 +323,9 @@ pub(crate) struct Quoted {
 
 impl Quoted {
     /// Whether `t[at]`, at or after what was read before, lies inside a string of the value
-    /// the text opens with.
+    /// the text opens with. (Asked only where a marker is found: kept out of `detect`'s loop
+    /// over every byte, which is faster without it.)
+    #[inline(never)]
     fn in_string(&mut self, t: &[u8], at: usize) -> bool {
         if self.opens.is_none() {
             let lead = t.iter().take_while(|c| c.is_ascii_whitespace()).count();
