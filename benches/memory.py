@@ -114,6 +114,12 @@ child forked from it starts small: Linux counts a child's peak from before its e
   parameter is read, never a map. The first two again with `--tools`, against definitions of their tools
   (`tools-one-call-defs`, `tools-one-call-rows-defs`): since session 23 large arguments
   are checked from their text, item by item.
+* one call whose string argument is 100 MB of the raw control character U+0001 (its JSON
+  six times it), as a Hermes call (`tools-control-chars`), a Qwen3-Coder parameter
+  (`tools-control-chars-params`), a pythonic call (`tools-control-chars-pythonic`) and in
+  OpenAI's message, the arguments a JSON string (`tools-control-chars-openai`); and as a
+  Hermes call of `write_file` against its tool's definition (`tools-control-chars-defs`). Held as its
+  value since session 47 (7.05-8.3x before, its JSON held).
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), and one closed string of `\\q`
   repeated (`repair-invalid_escapes`), read by `repair`.
@@ -1270,15 +1276,63 @@ def main() -> None:
             ("tools-pythonic", lambda: doc("pythonic", write_pythonic), ["tools"], None),
             # One call of about 100 MB: one string argument, and an array of small objects.
             ("tools-one-call", lambda: doc("one-call", write_one_call), ["tools"], None),
-            # One Hermes call whose string argument is raw control characters (session 46,
-            # found by a probe; not fixed): its JSON, six times the string, is held until
-            # the calls are laid out.
+            # One call whose string argument is raw control characters (found by a probe in
+            # session 46): its JSON is six times the string; held as its value since
+            # session 47.
             (
                 "tools-control-chars",
                 lambda: doc(
                     "tools-control-chars",
                     write_pattern(
                         '<tool_call>{"name": "f", "arguments": {"a": "', "\x01", '"}}</tool_call>'
+                    ),
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-control-chars-defs",
+                lambda: doc(
+                    "tools-control-chars-write",
+                    write_pattern(
+                        '<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "',
+                        "\x01",
+                        '"}}</tool_call>',
+                    ),
+                ),
+                ["tools", "--tools", defs_path],
+                None,
+            ),
+            (
+                "tools-control-chars-params",
+                lambda: doc(
+                    "tools-control-chars-params",
+                    write_pattern(
+                        "<tool_call>\n<function=f>\n<parameter=a>\n",
+                        "\x01",
+                        "\n</parameter>\n</function>\n</tool_call>",
+                    ),
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-control-chars-pythonic",
+                lambda: doc(
+                    "tools-control-chars-pythonic",
+                    write_pattern('[f(a="', "\x01", '")]'),
+                ),
+                ["tools"],
+                None,
+            ),
+            (
+                "tools-control-chars-openai",
+                lambda: doc(
+                    "tools-control-chars-openai",
+                    write_pattern(
+                        '{"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\\"a\\": \\"',
+                        "\x01",
+                        '\\"}"}}]}',
                     ),
                 ),
                 ["tools"],
