@@ -160,6 +160,100 @@ fn item_by_item_says_what_the_whole_value_says() {
     assert_eq!(said(&r.warnings), ["number_rounded@/0/id"]);
 }
 
+/// Where the schema asks for a string, an integer held rounded is its digits as the reply
+/// writes them (as an object or array is its text), and nothing was rounded: only the
+/// coercion is said.
+#[test]
+fn a_string_schema_gets_the_digits_the_reply_wrote() {
+    let schema = json!({"type": "object", "properties": {
+        "id": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    }});
+    let kept = "the schema asks for a string: kept an integer as the reply writes it";
+    // The reply, the value, what is said, and where the digits were kept.
+    for (reply, value, warnings, digits) in [
+        (
+            r#"{"id": 123456789012345678901}"#,
+            json!({"id": "123456789012345678901"}),
+            &["coerced@/id"][..],
+            &["/id"][..],
+        ),
+        // Fixes elsewhere, a key in another case, a wrapper taken off, a sign JSON lacks.
+        (
+            r#"{ID: -123456789012345678901,}"#,
+            json!({"id": "-123456789012345678901"}),
+            &["repaired@", "repaired@", "key_renamed@/id", "coerced@/id"],
+            &["/id"],
+        ),
+        (
+            r#"{"data": {"id": +123456789012345678901}}"#,
+            json!({"id": "+123456789012345678901"}),
+            &["reshaped@", "coerced@/id"],
+            &["/id"],
+        ),
+        // Items, beside a float written as one (its text is the float's).
+        (
+            r#"{"tags": [99999999999999999999999, 1e21]}"#,
+            json!({"tags": ["99999999999999999999999", "1e+21"]}),
+            &["coerced@/tags/0", "coerced@/tags/1"],
+            &["/tags/0"],
+        ),
+        // A key given twice: the last value's digits, and the key still said.
+        (
+            r#"{"id": 123456789012345678901, "id": 1234567890123456789012}"#,
+            json!({"id": "1234567890123456789012"}),
+            &["repaired@/id", "coerced@/id"],
+            &["/id"],
+        ),
+        // Digits grouped by separators are not the number as written: the float's text,
+        // and all said.
+        (
+            r#"{"id": 123_456_789_012_345_678_901}"#,
+            json!({"id": "1.2345678901234568e+20"}),
+            &["repaired@/id", "number_rounded@/id", "coerced@/id"],
+            &[],
+        ),
+    ] {
+        let r = llmout::from_llm_with_schema(reply, &schema, &Options::default());
+        assert_eq!(r.value, Some(value), "{reply}");
+        assert_eq!(said(&r.warnings), warnings, "{reply}");
+        let kept_at: Vec<&str> = (r.warnings.iter())
+            .filter(|w| w.message == kept)
+            .map(|w| w.path.as_str())
+            .collect();
+        assert_eq!(kept_at, digits, "{reply}");
+    }
+    // Typed, from valid JSON (the fast path leaves for the lenient parser) or in prose.
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
+    struct Account {
+        id: String,
+        n: u32,
+    }
+    for reply in [
+        r#"{"id": 123456789012345678901, "n": 3}"#,
+        r#"Here: {"id": 123456789012345678901, "n": 3}"#,
+    ] {
+        let r = Account::from_llm(reply);
+        let account = Account {
+            id: "123456789012345678901".into(),
+            n: 3,
+        };
+        assert_eq!(r.value, Some(account), "{reply}");
+        assert_eq!(said(&r.warnings), ["coerced@/id"], "{reply}");
+    }
+    // A string the schema constrains is checked as the float's text, which stays (left: the
+    // check would need the digits before recovery has them).
+    let pattern =
+        json!({"type": "object", "properties": {"id": {"type": "string", "pattern": "^[0-9]+$"}}});
+    let r = llmout::from_llm_with_schema(
+        r#"{"id": 123456789012345678901}"#,
+        &pattern,
+        &Options::default(),
+    );
+    assert_eq!(r.value, None);
+    assert_eq!(r.error.map(|e| e.path().to_owned()), Some("/id".to_owned()));
+}
+
 #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema, LlmOutput)]
 struct Row {
     id: f64,

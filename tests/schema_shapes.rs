@@ -357,6 +357,26 @@ fn an_object_where_a_string_is_wanted_is_its_text_as_written() {
         value("{\"rows\": [{\"cells\": {\"a\": 1}}]}", list),
         json!({"rows": [{"cells": "{\"a\": 1}"}]})
     );
+    // A key given twice is still said: the value it dropped is not the text kept.
+    let r = from_llm_with_schema(
+        "{\"props\": {a: 1}, \"props\": {b: [2,]}}",
+        &json!({"type": "object", "properties": {"props": {"type": "string"}}}),
+        &Options::default(),
+    );
+    assert_eq!(r.value, Some(json!({"props": "{b: [2,]}"})));
+    let said: Vec<(WarningKind, &str)> = (r.warnings.iter())
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                WarningKind::Repaired(llmout::repair::RepairKind::DuplicateKey),
+                "/props"
+            ),
+            (WarningKind::Coerced, "/props"),
+        ]
+    );
 }
 
 #[test]

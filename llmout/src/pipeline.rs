@@ -1237,7 +1237,9 @@ pub(crate) fn cut(warnings: &[Warning]) -> Option<Vec<String>> {
 /// Where the schema asks for a string and the reply has an object or array, the string is
 /// that container's text as the reply writes it (`{title: string, onClick: () => void}`),
 /// not JSON the parser wrote for it: nothing is added or taken away. The parser's fixes
-/// inside it are then no part of the value, and their warnings go. Text that does not read
+/// inside it are then no part of the value, and their warnings go. So for an integer beyond
+/// 64 bits, which the value held rounded (`123456789012345678901`, not its float's
+/// `1.2345678901234568e20`): its digits, and the warning that it was rounded goes. Text that does not read
 /// back as exactly the container's value (a pointer the recovery moved in a way this cannot
 /// follow) leaves the JSON text in place.
 fn as_written(
@@ -1273,10 +1275,10 @@ fn as_written(
             Ok(parsed) if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
             _ => continue,
         }
-        let what = if written.starts_with('[') {
-            "an array"
-        } else {
-            "an object"
+        let what = match written.as_bytes().first() {
+            Some(b'[') => "an array",
+            Some(b'{') => "an object",
+            _ => "an integer",
         };
         if let Some(slot) = r.value.pointer_mut(&path) {
             *slot = Value::String(written.to_owned());
@@ -1288,7 +1290,13 @@ fn as_written(
         kept.insert(from);
     }
     if !kept.is_empty() {
-        syntax.retain(|w| !recover::pointer_prefixes(&w.path).any(|p| kept.contains(p)));
+        // (A key given twice is said at its member's pointer: about the object around, and
+        // the value it dropped, not the text kept.)
+        let duplicate = WarningKind::Repaired(repair::RepairKind::DuplicateKey);
+        syntax.retain(|w| {
+            !recover::pointer_prefixes(&w.path)
+                .any(|p| kept.contains(p) && !(w.kind == duplicate && p == w.path))
+        });
     }
 }
 

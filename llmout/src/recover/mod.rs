@@ -139,8 +139,10 @@ pub struct Recovered {
     /// value (see [`Recovered::remap`]).
     pub(crate) moves: Vec<(String, String)>,
     /// Where an object or array was written as JSON text because the schema asks for a
-    /// string: the pointer (in the final value) and the index of the warning that says so,
-    /// so that the caller, which has the reply, can put the text as written there instead.
+    /// string, or an integer beyond 64 bits (which the value may hold rounded) as its
+    /// float's text: the pointer (in the final value) and the index of the warning that
+    /// says so, so that the caller, which has the reply, can put the text as written there
+    /// instead.
     pub(crate) as_text: Vec<(String, usize)>,
     /// `moves` by their pointers, built the first time a path is followed through many
     /// (`moves` is not changed after).
@@ -306,6 +308,18 @@ fn rank(r: &Result<(usize, u64), Error>) -> u8 {
     }
 }
 
+/// Whether `v` is a float with no fraction beyond the 64-bit integers: what an integer the
+/// parser held rounded becomes (`Repairs::rounded`).
+fn maybe_rounded(v: &Value) -> bool {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
+    match v {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .is_some_and(|x| x.fract() == 0.0 && !(-LIMIT..2.0 * LIMIT).contains(&x)),
+        _ => false,
+    }
+}
+
 struct Walker<'s> {
     schema: &'s Schema,
     strict: bool,
@@ -326,7 +340,7 @@ struct Walker<'s> {
     violations: Vec<Violation>,
     /// Where parts of the value moved (see [`Recovered::moves`]).
     moves: Vec<(String, String)>,
-    /// Containers written as JSON text (see [`Recovered::as_text`]).
+    /// Containers and large integers written as text (see [`Recovered::as_text`]).
     as_text: Vec<(String, usize)>,
     /// JSON pointer of the value being recovered.
     path: String,
@@ -1180,6 +1194,12 @@ impl Walker<'_> {
                 )?;
                 if constrained {
                     self.check_str(id, &text);
+                } else if self.dry == 0 && maybe_rounded(&v) {
+                    // An integer the value may hold rounded: its digits as the reply writes
+                    // them, where the pipeline finds it did (see `as_text`).
+                    self.charge(self.path.len());
+                    self.as_text
+                        .push((self.path.clone(), self.warnings.len() - 1));
                 }
                 Ok(Value::String(text))
             }

@@ -133,7 +133,7 @@ pub(crate) use log::{Counter, Said};
 pub use log::{Iter, Repair, Repairs, Rounded};
 pub use node::Node;
 pub(crate) use sink::push_escape;
-use sink::{KeySink, TextSink, ValueSink, ValueTextSink};
+use sink::{KeySink, SpanSink, TextSink, ValueSink, ValueTextSink};
 
 /// The largest nesting depth the parser accepts, whatever [`RepairOptions::max_depth`] says:
 /// the parser recurses once per level, and this bound keeps it inside a 2 MiB thread stack (the
@@ -519,14 +519,16 @@ pub fn to_string_counted(input: &str, options: &RepairOptions) -> Result<Counted
 }
 
 /// Where each object and array of `input` was read from, by the JSON pointer [`parse`] gives
-/// it, in the order they were closed (a key given twice has two). Containers of a
+/// it, in the order they were closed (a key given twice has two), and each integer [`parse`]
+/// holds rounded ([`Repairs::rounded`]), where it was read (written as it stands: not one
+/// whose digits were grouped by separators). Containers of a
 /// double-encoded document, or of all but the last of several top-level values, are left out:
 /// their ranges or pointers would not hold.
 pub(crate) fn container_spans(
     input: &str,
     options: &RepairOptions,
 ) -> Result<Vec<(String, std::ops::Range<usize>)>, RepairError> {
-    parser::run::<KeySink, log::Spans>(input, options).map(|(_, spans, _)| spans.into_spans())
+    parser::run::<SpanSink, log::Spans>(input, options).map(|(_, spans, _)| spans.into_spans())
 }
 
 /// The fixes [`parse`] would make, with nothing built: for a caller who needs to know what

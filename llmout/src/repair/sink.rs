@@ -321,6 +321,10 @@ pub(super) type TextSink = Text<true>;
 /// a document's fixes can be counted in memory proportional to its open objects, not its size.
 pub(super) type KeySink = Text<false>;
 
+/// [`KeySink`] for a parse that names what the value holds as [`ValueSink`] builds it: an
+/// integer beyond 64 bits is held rounded ([`Sink::ROUNDS`]), and the parser records it.
+pub(super) type SpanSink = Text<false, true>;
+
 /// Writes compact JSON text as `serde_json` writes the value a [`ValueSink`] builds, byte for
 /// byte: as [`TextSink`], but every number is written as the `serde_json::Number` it becomes
 /// (`1.50` as `1.5`, `1E3` as `1000.0`). For callers who hand on the text in place of that

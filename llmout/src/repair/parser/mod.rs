@@ -372,22 +372,25 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// alike. Its pointer is charged as a fix's while the budget lasts; past it, the integer
     /// is recorded at the top level, its offset still exact, so that every record is
     /// bounded (a long key above many such integers would make far more pointer text than
-    /// reply).
+    /// reply). Where the log keeps spans, the integer's is kept too (`end`, where it was
+    /// written as it stands in the input), at its own pointer only: a string schema then
+    /// gets its digits as the reply writes them (`pipeline::as_written`).
     #[inline(never)]
-    fn rounded(&mut self, offset: usize, text: &str) {
+    fn rounded(&mut self, offset: usize, end: Option<usize>, text: &str) {
         if !S::ROUNDS || !loses_digits(text) {
             return;
         }
         // (The nodes on the way are made first: the charge is the innermost one's.)
         let node = self.path.node(&mut self.log, self.src);
         let charge = self.path.pointer_charge();
-        let node = if self.pointers + charge <= self.pointer_budget {
-            self.pointers += charge;
-            node
-        } else {
-            ROOT
-        };
+        if self.pointers + charge > self.pointer_budget {
+            return self.log.rounded(offset, ROOT);
+        }
+        self.pointers += charge;
         self.log.rounded(offset, node);
+        if let (true, Some(end)) = (L::SPANS, end) {
+            self.log.span(node, offset, end);
+        }
     }
 
     /// Records the end of input once, at the innermost point it was met.
@@ -1034,7 +1037,8 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 if !self.sink.float(text) {
                     self.repair(RepairKind::NonFinite, start);
                 } else if !seen_dot {
-                    self.rounded(start, text);
+                    // (Written with separators: not as its value's digits.)
+                    self.rounded(start, None, text);
                 }
             }
         }
@@ -1093,7 +1097,7 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         } else if integer && S::ROUNDS {
             // (The text is owned by the parser when it was normalised: copied out first.)
             let text = text.to_owned();
-            self.rounded(start, &text);
+            self.rounded(start, Some(self.pos), &text);
         }
     }
 
