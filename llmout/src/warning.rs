@@ -41,7 +41,8 @@ pub enum WarningKind {
     UnknownTool,
     /// An integer too large for 64 bits is held as the nearest floating-point number, which
     /// loses some of its digits: a `serde_json::Value` holds no larger integer. (JSON text,
-    /// as `repair` writes it, keeps the digits.)
+    /// as `repair` writes it, keeps the digits; so does a string the schema asks for, where
+    /// nothing constrains it: the digits as the reply writes them, and no such warning.)
     NumberRounded,
 }
 
