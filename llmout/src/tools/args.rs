@@ -153,13 +153,21 @@ impl Args {
     /// than it ([`holds_value`]) is held as a value (`Calls::push` holds it), so the
     /// arguments before it are made values too.
     fn insert_in_map(&mut self, name: String, v: Value) {
-        let mut map = match std::mem::replace(self, Args::Map(Map::new())) {
-            Args::Map(m) => m,
-            // (The text `serde_json` wrote for values: it reads them back.)
-            Args::Text(w) => serde_json::from_str(&w.finish()).unwrap_or_default(),
-        };
-        map.insert(name, v);
-        *self = Args::Map(map);
+        if let Args::Text(w) = self {
+            match w.to_map() {
+                Some(map) => *self = Args::Map(map),
+                // (A member `serde_json` does not read back, nested past its limit: the
+                // arguments stay text, this value written too, nothing lost.)
+                None => {
+                    // (`serde_json` writes whole UTF-8 pieces into `Append`: no error.)
+                    return self
+                        .written(name, |json| drop(serde_json::to_writer(Append(json), &v)));
+                }
+            }
+        }
+        if let Args::Map(m) = self {
+            m.insert(name, v);
+        }
     }
 
     /// The call `named` with these arguments, put in `calls`.
@@ -217,6 +225,21 @@ impl Written {
                 }
             }
         }
+    }
+
+    /// The members read back as a map, each on its own (the text `serde_json` wrote for
+    /// their values): `None` where one does not read back (nested past `serde_json`'s
+    /// limit).
+    fn to_map(&self) -> Option<Map<String, Value>> {
+        let mut map = Map::new();
+        for (key, value) in &self.members {
+            let key = serde_json::from_str(self.json.get(key.clone())?).ok()?;
+            map.insert(
+                key,
+                serde_json::from_str(self.json.get(value.clone())?).ok()?,
+            );
+        }
+        Some(map)
     }
 
     /// The arguments' JSON. When a name came again, the members are written anew (rare:
@@ -462,5 +485,36 @@ mod tests {
             (&json!(2), &json!([1, {"c": true}]))
         );
         assert!(written["r"] == json!(raw) && written["s"] == json!(raw));
+        // A member `serde_json` reads back only on its own (127 deep: the arguments around
+        // it are one more, past its limit), then such a value: held, both in its map. One it
+        // does not read back at all (128 deep): the arguments stay text, nothing lost.
+        for (depth, is_held) in [(127, true), (128, false)] {
+            let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let mut kept = Calls::default();
+            let mut written = Calls::written();
+            for calls in [&mut kept, &mut written] {
+                let mut args = Args::new(calls);
+                args.insert("d".to_owned(), &deep);
+                args.insert("r".to_owned(), &raw);
+                args.push(calls, Named::new("f", None));
+            }
+            assert_eq!(written.held(0).is_some(), is_held, "{depth}");
+            if let Some(held) = written.held(0) {
+                assert_eq!(held.arguments.len(), 2);
+                assert!(
+                    Some(held) == kept.get(0).as_ref(),
+                    "the map and the held call differ"
+                );
+            }
+            let bytes = |calls: &Calls| {
+                let mut out = Vec::new();
+                calls.write(0, &mut out).unwrap();
+                out
+            };
+            assert!(
+                bytes(&written) == bytes(&kept),
+                "{depth}: written otherwise"
+            );
+        }
     }
 }
