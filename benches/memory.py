@@ -123,6 +123,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
 * the adversarial inputs of benches/common/mod.rs at 100 MB (`repair-<name>`), `["`
   followed by `\\u12` repeated (`repair-unicode_escapes`), and one closed string of `\\q`
   repeated (`repair-invalid_escapes`), read by `repair`.
+* `ids`: records whose ids are integers, one of them (midway) 21 digits long, read by `parse
+  --schema` against an array schema whose `id` is a string (`parse-rounded-id`, session 47:
+  the digits kept as the reply writes them, the array read whole for it).
 * `raw-breaks`: records whose note holds a raw line break and a tab (valid once sanitized),
   read by `parse --schema` with their array schema (`parse-raw-breaks`) and by `repair`
   (`repair-raw-breaks`, session 39); `escapes`: one
@@ -382,6 +385,20 @@ def write_pythonic(f, size: int = 100_000_000) -> None:
         written += len(chunk)
         i += 1
     f.write(b"get_time(tz='UTC')]")
+
+
+def write_ids(f, size: int = 100_000_000) -> None:
+    """Records `{"id": N, "name": ...}`, one of them, midway, with an id of 21 digits (beyond
+    64 bits: a value holds it rounded), about `size` bytes in all."""
+    f.write(b"[")
+    written, i = 1, 0
+    while written < size:
+        n = 123456789012345678901 if i == 150_000 else i
+        rec = ('{"id": %d, "name": "user %d", "tags": ["a", "b"]}, ' % (n, i)).encode()
+        f.write(rec)
+        written += len(rec)
+        i += 1
+    f.write(b'{"id": 0, "name": "last", "tags": []}]')
 
 
 def write_pattern(prefix: str, unit: str, suffix: str, size: int = 100_000_000):
@@ -846,6 +863,20 @@ def main() -> None:
             return path
 
         schema_path = schema_file("records.schema.json", RECORD_SCHEMA)
+        ids_path = schema_file(
+            "ids.schema.json",
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
+        )
         note_path = schema_file(
             "notes.schema.json",
             {
@@ -1172,6 +1203,15 @@ def main() -> None:
                 "parse-raw-breaks",
                 lambda: doc("raw-breaks", write_raw_breaks),
                 ["parse", "--schema", note_path],
+                None,
+            ),
+            # Records whose ids are integers against a string schema, one beyond 64 bits
+            # (session 47): its digits are kept as the reply writes them, which `large`
+            # does only for the array whole (as for an object wanted as a string).
+            (
+                "parse-rounded-id",
+                lambda: doc("ids", write_ids),
+                ["parse", "--schema", ids_path],
                 None,
             ),
             # The same records through `repair` (session 39): a sanitized copy about as long
