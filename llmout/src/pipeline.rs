@@ -1239,9 +1239,9 @@ pub(crate) fn cut(warnings: &[Warning]) -> Option<Vec<String>> {
 /// not JSON the parser wrote for it: nothing is added or taken away. The parser's fixes
 /// inside it are then no part of the value, and their warnings go. So for an integer beyond
 /// 64 bits, which the value held rounded (`123456789012345678901`, not its float's
-/// `1.2345678901234568e20`): its digits, and the warning that it was rounded goes. Text that does not read
-/// back as exactly the container's value (a pointer the recovery moved in a way this cannot
-/// follow) leaves the JSON text in place.
+/// `1.2345678901234568e20`): its digits, and the warning that it was rounded goes. Text
+/// that does not read back as exactly the container's value (a pointer the recovery moved
+/// in a way this cannot follow) leaves the JSON text in place.
 fn as_written(
     text: &str,
     options: &Options,

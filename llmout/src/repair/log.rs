@@ -169,7 +169,8 @@ pub(super) trait Log: Sized {
     fn span(&mut self, _node: usize, _start: usize, _end: usize) {}
 }
 
-/// Where each container was read from, with its JSON pointer (see [`super::container_spans`]).
+/// Where each container (and each integer held rounded) was read from, with its JSON pointer
+/// (see [`super::container_spans`]).
 /// Fixes are kept only to name the nodes.
 #[derive(Default)]
 pub(super) struct Spans {
