@@ -125,7 +125,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   repeated (`repair-invalid_escapes`), read by `repair`.
 * `ids`: records whose ids are integers, one of them (midway) 21 digits long, read by `parse
   --schema` against an array schema whose `id` is a string (`parse-rounded-id`, session 47:
-  the digits kept as the reply writes them, the array read whole for it).
+  the digits kept as the reply writes them, the array read whole for it); and with one
+  record's tags an object where the schema wants a string (`parse-object-as-text`, read
+  whole the same way, kept as the reply writes it).
 * `raw-breaks`: records whose note holds a raw line break and a tab (valid once sanitized),
   read by `parse --schema` with their array schema (`parse-raw-breaks`) and by `repair`
   (`repair-raw-breaks`, session 39); `escapes`: one
@@ -387,14 +389,17 @@ def write_pythonic(f, size: int = 100_000_000) -> None:
     f.write(b"get_time(tz='UTC')]")
 
 
-def write_ids(f, size: int = 100_000_000) -> None:
+def write_ids(f, size: int = 100_000_000, tags_object: bool = False) -> None:
     """Records `{"id": N, "name": ...}`, one of them, midway, with an id of 21 digits (beyond
-    64 bits: a value holds it rounded), about `size` bytes in all."""
+    64 bits: a value holds it rounded), about `size` bytes in all; with `tags_object`, that
+    record's id is small and its tags an object instead."""
     f.write(b"[")
     written, i = 1, 0
     while written < size:
-        n = 123456789012345678901 if i == 150_000 else i
-        rec = ('{"id": %d, "name": "user %d", "tags": ["a", "b"]}, ' % (n, i)).encode()
+        middle = i == 150_000
+        n = 123456789012345678901 if middle and not tags_object else i
+        tags = '{"a": 1}' if middle and tags_object else '["a", "b"]'
+        rec = ('{"id": %d, "name": "user %d", "tags": %s}, ' % (n, i, tags)).encode()
         f.write(rec)
         written += len(rec)
         i += 1
@@ -877,6 +882,16 @@ def main() -> None:
                 },
             },
         )
+        tags_text_path = schema_file(
+            "tags-text.schema.json",
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "integer"}, "tags": {"type": "string"}},
+                },
+            },
+        )
         note_path = schema_file(
             "notes.schema.json",
             {
@@ -1212,6 +1227,14 @@ def main() -> None:
                 "parse-rounded-id",
                 lambda: doc("ids", write_ids),
                 ["parse", "--schema", ids_path],
+                None,
+            ),
+            # The same read whole for an object where a string is wanted, kept as the reply
+            # writes it (measured in session 47; so before it too).
+            (
+                "parse-object-as-text",
+                lambda: doc("ids-tags", lambda f: write_ids(f, tags_object=True)),
+                ["parse", "--schema", tags_text_path],
                 None,
             ),
             # The same records through `repair` (session 39): a sanitized copy about as long
