@@ -1220,6 +1220,22 @@ def main() -> None:
                 ["parse", "--schema", note_path],
                 None,
             ),
+            # The same records through `repair` (session 39): a sanitized copy about as long
+            # as the reply, written over itself.
+            (
+                "repair-raw-breaks",
+                lambda: doc("raw-breaks", write_raw_breaks),
+                ["repair"],
+                None,
+            ),
+            # A reply with no JSON at all, read as one string (session 46: its text was held
+            # twice and its JSON once more, 4.1x at 20 MB; now written as it is escaped).
+            (
+                "repair-plain-text",
+                lambda: doc("plain-text", write_pattern("", "the model said it would answer soon ", "")),
+                ["repair"],
+                None,
+            ),
             # Records whose ids are integers against a string schema, one beyond 64 bits
             # (session 47): its digits are kept as the reply writes them, which `large`
             # does only for the array whole (as for an object wanted as a string).
@@ -1229,28 +1245,13 @@ def main() -> None:
                 ["parse", "--schema", ids_path],
                 None,
             ),
-            # The same read whole for an object where a string is wanted, kept as the reply
-            # writes it (measured in session 47; so before it too).
+            # The same records, one with its tags an object where the schema wants a string,
+            # kept as the reply writes it: read whole the same way (before session 47 too,
+            # when this row was added).
             (
                 "parse-object-as-text",
                 lambda: doc("ids-tags", lambda f: write_ids(f, tags_object=True)),
                 ["parse", "--schema", tags_text_path],
-                None,
-            ),
-            # The same records through `repair` (session 39): a sanitized copy about as long
-            # as the reply, written over itself.
-            # A reply with no JSON at all, read as one string (session 46: its text was held
-            # twice and its JSON once more, 4.1x at 20 MB; now written as it is escaped).
-            (
-                "repair-plain-text",
-                lambda: doc("plain-text", write_pattern("", "the model said it would answer soon ", "")),
-                ["repair"],
-                None,
-            ),
-            (
-                "repair-raw-breaks",
-                lambda: doc("raw-breaks", write_raw_breaks),
-                ["repair"],
                 None,
             ),
             # One string of invalid escapes (`\q` repeated), against an object with a
