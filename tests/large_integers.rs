@@ -289,3 +289,85 @@ fn a_typed_value_says_it_whether_or_not_the_reply_needed_a_fix() {
     assert_eq!(r.value.map(|v| v.id), Some(LOST));
     assert_eq!(r.warnings, []);
 }
+
+/// Read item by item, an item that keeps part of itself as the reply writes it (an integer
+/// held rounded, an object or array, where a string is wanted) is what the whole value
+/// gives: the reply's own text there, the fixes inside it unsaid, the others said (the
+/// parser's first, as ever). Nothing is read whole.
+#[test]
+fn item_by_item_keeps_what_the_reply_writes_as_the_whole_value_does() {
+    let options = Options::default();
+    let records = json!({"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "string"},
+        "meta": {"type": "string"},
+    }}});
+    let wrapped = json!({"type": "object", "properties": {"rows": records.clone()}});
+    let map = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    for (reply, schema, value, warnings) in [
+        // Digits, beside a fix before the item and one inside another member.
+        (
+            r#"[{"id": 1}, {id: 123456789012345678901, "meta": "m"}]"#,
+            &records,
+            json!([{"id": "1"}, {"id": "123456789012345678901", "meta": "m"}]),
+            &["repaired@/1", "coerced@/0/id", "coerced@/1/id"][..],
+        ),
+        // An object as its text: the fixes inside it go (single quotes, a trailing comma),
+        // the one outside it stays.
+        (
+            r#"[{"id": "a", "meta": {'k': [1, 2,],}}, {"id": "b", meta: [true, 1]}]"#,
+            &records,
+            json!([
+                {"id": "a", "meta": "{'k': [1, 2,],}"},
+                {"id": "b", "meta": "[true, 1]"},
+            ]),
+            &["repaired@/1", "coerced@/0/meta", "coerced@/1/meta"],
+        ),
+        // The items of a member, a key in another case.
+        (
+            r#"{"Rows": [{"ID": 98765432109876543210987}]}"#,
+            &wrapped,
+            json!({"rows": [{"id": "98765432109876543210987"}]}),
+            &[
+                "key_renamed@/rows",
+                "key_renamed@/rows/0/id",
+                "coerced@/rows/0/id",
+            ],
+        ),
+        // An object's members, each its own item.
+        (
+            r#"{"a": 123456789012345678901, "b": {x: 1}}"#,
+            &map,
+            json!({"a": "123456789012345678901", "b": "{x: 1}"}),
+            &["coerced@/a", "coerced@/b"],
+        ),
+    ] {
+        let compiled = Schema::compile(schema).unwrap();
+        let whole = llmout::from_llm_with_compiled(reply, &compiled, &options);
+        assert_eq!(whole.value, Some(value), "{reply}");
+        assert_eq!(said(&whole.warnings), warnings, "{reply}");
+        let (value, said_large) = large_result(from_llm_with_compiled(reply, &compiled, &options));
+        assert_eq!(Some(value), whole.value, "{reply}");
+        assert_eq!(said_large, warnings, "{reply}");
+    }
+}
+
+/// Recovery alone (`recover_json`, for JSON text in hand) gives an object wanted as a string
+/// as JSON text, as `recover_with_schema` does: item by item, the same.
+#[test]
+fn recovery_alone_item_by_item_writes_an_object_as_json_text() {
+    let options = Options::default();
+    let schema = json!({"type": "array", "items": {"type": "object", "properties": {
+        "meta": {"type": "string"},
+    }}});
+    let json = r#"[{"meta": {"k": [1, 2]}}, {"meta": "m"}]"#;
+    let whole = llmout::recover_with_schema(serde_json::from_str(json).unwrap(), &schema, &options);
+    assert_eq!(
+        whole.value,
+        Some(json!([{"meta": r#"{"k":[1,2]}"#}, {"meta": "m"}]))
+    );
+    let compiled = Schema::compile(&schema).unwrap();
+    let (value, warnings) = large_result(recover_json(json, &compiled, &options));
+    assert_eq!(Some(value), whole.value);
+    assert_eq!(warnings, said(&whole.warnings));
+    assert_eq!(warnings, ["coerced@/0/meta"]);
+}

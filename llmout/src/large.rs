@@ -281,7 +281,7 @@ pub fn from_llm_with_compiled<'a>(
     }
     // As the pipeline's fast path: JSON as it stands that needs no recovery.
     if serde_json::from_str::<IgnoredAny>(raw).is_ok() {
-        let plan = match plan_valid(raw, raw, Source::Valid, schema, &options) {
+        let plan = match plan_valid(raw, raw, Source::Valid, schema, &options, true) {
             Ok(plan) => Some(plan),
             // Too deep for the fast path's `Value`: on to the candidates, as there.
             Err(Unplanned::NoValue) => None,
@@ -418,7 +418,7 @@ pub fn recover_json<'a>(json: &'a str, schema: &'a Schema, options: &Options) ->
     if itemless || serde_json::from_str::<IgnoredAny>(json).is_err() {
         return whole(&options);
     }
-    match plan_valid(json, json, Source::Valid, schema, &options) {
+    match plan_valid(json, json, Source::Valid, schema, &options, false) {
         Ok(Outcome::Parsed { out, .. }) => Items {
             plan: out,
             choice: Vec::new(),
@@ -885,9 +885,11 @@ impl<'a> Items<'a> {
                         None => Warning::rounded(path),
                     }
                 };
+                // (Values where the fixes follow recovery's moves, or where an item keeps part
+                // of itself as the reply writes it, whose fixes go.)
                 let want = Want {
                     paths: true,
-                    values: moves,
+                    values: moves || self.plan.written,
                 };
                 self.read(want, None, |step| match step {
                     Step::Item { at, fixes, r, .. } => {
@@ -963,7 +965,12 @@ impl<'a> Items<'a> {
                     return true;
                 }
                 _ if attempt != plan.attempt => return true,
-                Event::Item { fixes, value, key } => {
+                Event::Item {
+                    mut fixes,
+                    value,
+                    key,
+                    span,
+                } => {
                     if key.is_some() && !members {
                         // The top-level object's members: recovered under their keys.
                         walk = Walk::entries(self.schema, &self.options);
@@ -976,10 +983,23 @@ impl<'a> Items<'a> {
                     }
                     let cut = item_cut(&fixes, &member, at.1, key.as_deref());
                     let item = match walk.as_mut() {
-                        Some(w) if want.values && !plan.dropped(at.0) => match &key {
-                            Some(key) => w.next_member(key, value, cut).ok(),
-                            None => w.next(value, cut).ok(),
-                        },
+                        Some(w) if want.values && !plan.dropped(at.0) => {
+                            let mut item = match &key {
+                                Some(key) => w.next_member(key, value, cut).ok(),
+                                None => w.next(value, cut).ok(),
+                            };
+                            let written = plan.written;
+                            if let Some(i) =
+                                item.as_mut().filter(|i| written && !i.r.as_text.is_empty())
+                            {
+                                // As the plan read it (the fixes' paths, where wanted, tell
+                                // which go).
+                                let reply = item_pointer(&member, at.1, key.as_deref());
+                                let (options, at) = (&self.options, w.item_path());
+                                item_written(text, span, options, &mut i.r, at, &reply, &mut fixes);
+                            }
+                            item
+                        }
                         _ => None,
                     };
                     let kept = item.as_ref().is_none_or(|i| i.kept);
@@ -1156,6 +1176,9 @@ struct Plan<'a> {
     members: Members,
     /// Whether the items are the top-level object's members, each with its key.
     entries: bool,
+    /// Whether an item keeps part of itself as the reply writes it: the fixes inside that
+    /// part are said by no warning, which its recovery tells ([`item_written`]).
+    written: bool,
 }
 
 impl Plan<'_> {
@@ -1336,6 +1359,7 @@ fn collect<'a>(
         shell: None,
         members: Members::None,
         entries: false,
+        written: false,
     }))
 }
 
@@ -1362,7 +1386,14 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
             return lenient_plan(text, schema, options);
         };
         if serde_json::from_str::<IgnoredAny>(&clean).is_ok() {
-            match plan_valid(&clean, text, Source::Sanitized(fixes), schema, options) {
+            match plan_valid(
+                &clean,
+                text,
+                Source::Sanitized(fixes),
+                schema,
+                options,
+                true,
+            ) {
                 Ok(plan) => return Some(plan.map_plan()),
                 Err(Unplanned::Whole) => return None,
                 // The pipeline's lenient parser reads the text then, as below.
@@ -1376,7 +1407,7 @@ fn plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome
 /// [`plan`] for a text the lenient parser reads.
 fn lenient_plan<'a>(text: &'a str, schema: &Schema, options: &Options) -> Option<Outcome<Out<'a>>> {
     let repair = pipeline::repair_options(options);
-    let mut tally = weigh(text, &repair, schema, options)?;
+    let mut tally = weigh(text, &repair, schema, options, true)?;
     match tally.result.take()? {
         Err(_) => {
             // Where the reply is no array read item by item, the reading stops looking for
@@ -1413,28 +1444,35 @@ enum Unplanned {
 
 /// A text `serde_json` takes as it stands (it passed `IgnoredAny`), `read` item by item, for
 /// the candidate `text`: what it comes to when `serde_json` would read it into a value the
-/// same way (no fix, nesting inside its limit).
+/// same way (no fix, nesting inside its limit). `written` as for [`weigh`].
 fn plan_valid<'a>(
     read: &str,
     text: &'a str,
     source: Source<'a>,
     schema: &Schema,
     options: &Options,
+    written: bool,
 ) -> Result<Outcome<Plan<'a>>, Unplanned> {
-    let mut tally =
-        weigh(read, &pipeline::valid_json_options(), schema, options).ok_or(Unplanned::Whole)?;
+    let mut tally = weigh(
+        read,
+        &pipeline::valid_json_options(),
+        schema,
+        options,
+        written,
+    )
+    .ok_or(Unplanned::Whole)?;
     match tally.result.take().ok_or(Unplanned::Whole)? {
         // An integer held rounded: the pipeline's fast path refuses it, for the lenient
         // parser to say so ([`crate::unique`]).
         Ok(Some(_)) if tally.rounded > 0 => Err(Unplanned::NoValue),
         // (The sanitizer's fixes are put with the items by index, which the members of an
         // object have none of: where there are some and recovery moves anything, evaluated
-        // whole.)
+        // whole; so where an item keeps part of itself as the reply writes it, whose
+        // sanitizer's fixes would go, which are not followed item by item.)
         Ok(Some(depth))
             if depth < SERDE_DEPTH
                 && tally.fixes == 0
-                && !(tally.entries
-                    && tally.moves
+                && !((tally.entries && tally.moves || tally.written)
                     && matches!(&source, Source::Sanitized(p) if !p.is_empty())) =>
         {
             let syntax = match &source {
@@ -1461,6 +1499,12 @@ struct Tally {
     other_fixes: usize,
     /// The integers the items hold rounded: warnings, but no fixes (no change to rank).
     rounded: usize,
+    /// Of the fixes and rounded integers, those inside what the items keep as the reply
+    /// writes it ([`item_written`]): counted to rank, as the pipeline ranks them, but said
+    /// by no warning.
+    dropped: usize,
+    /// Whether an item kept part of itself as the reply writes it.
+    written: bool,
     /// The items' recovery warnings, cost and moves (and the object's around them).
     recovery: usize,
     cost: u32,
@@ -1493,8 +1537,9 @@ impl Tally {
                 text,
                 source,
                 attempt: self.attempt,
-                syntax: syntax + self.rounded,
+                syntax: (syntax + self.rounded).saturating_sub(self.dropped),
                 recovery: self.recovery,
+                written: self.written,
                 moves: self.moves,
                 shell: self.shell,
                 members: self.members,
@@ -1572,25 +1617,63 @@ impl<'s> Read<'s> {
 /// A text of several top-level values (`{...}\n{...}`, JSON Lines), which the parser collects
 /// into an array, is read again with its values as the items ([`Members::Values`]) where the
 /// schema takes an array of items.
-fn weigh(text: &str, repair: &RepairOptions, schema: &Schema, options: &Options) -> Option<Tally> {
+///
+/// `written`: what recovery keeps of an item as text (an object, an array, or an integer
+/// held rounded, where a string is wanted) is the reply's own text, as the pipeline gives it
+/// ([`item_written`]); else its JSON text, as recovery alone gives it ([`recover_json`]).
+fn weigh(
+    text: &str,
+    repair: &RepairOptions,
+    schema: &Schema,
+    options: &Options,
+    written: bool,
+) -> Option<Tally> {
     let members = follow(text, repair, schema);
-    match weigh_in(text, repair, schema, options, members) {
+    let weigh = |members| weigh_with_paths(text, repair, schema, options, members, written);
+    match weigh(members) {
         // (Read so, the document is no array: `Root::Other`.)
-        (_, true) if Walk::new(schema, options).is_some() => {
-            weigh_in(text, repair, schema, options, Members::Values).0
-        }
+        (_, true) if Walk::new(schema, options).is_some() => weigh(Members::Values).0,
         (tally, _) => tally,
     }
 }
 
-/// [`weigh`] through `members`; and whether the text held several top-level values.
+/// [`weigh_in`], with no fix's path; read again with them where an item keeps part of
+/// itself as the reply writes it ([`item_written`]: the fixes inside that part go, found by
+/// their paths, which are made only then).
+fn weigh_with_paths(
+    text: &str,
+    repair: &RepairOptions,
+    schema: &Schema,
+    options: &Options,
+    members: Members,
+    written: bool,
+) -> (Option<Tally>, bool) {
+    let weigh = |members, want| weigh_in(text, repair, schema, options, members, want, written);
+    match weigh(members.clone(), RECOVERED) {
+        (_, _, true) => {
+            let want = Want {
+                paths: true,
+                values: true,
+            };
+            let (tally, several, _) = weigh(members, want);
+            (tally, several)
+        }
+        (tally, several, _) => (tally, several),
+    }
+}
+
+/// [`weigh`] through `members` (`written` as there), with the fixes' paths where `want`
+/// says so; whether the text held several top-level values; and whether an item needs the
+/// paths (read without them, it keeps part of itself as the reply writes it).
 fn weigh_in(
     text: &str,
     repair: &RepairOptions,
     schema: &Schema,
     options: &Options,
     members: Members,
-) -> (Option<Tally>, bool) {
+    want: Want,
+    written: bool,
+) -> (Option<Tally>, bool, bool) {
     let mut t = Tally::default();
     // The members read item by item so far, in order (at first, the top-level array's items).
     let mut reads: Vec<Read> = Vec::new();
@@ -1598,7 +1681,8 @@ fn weigh_in(
     let mut fit = true;
     let mut end = None;
     let mut values = false;
-    each_item(text, repair, RECOVERED, &members, |event| match event {
+    let mut needs_paths = false;
+    each_item(text, repair, want, &members, |event| match event {
         Event::Attempt => {
             t = Tally {
                 attempt: t.attempt + 1,
@@ -1618,7 +1702,12 @@ fn weigh_in(
             members_walk = entries;
             true
         }
-        Event::Item { fixes, value, key } => {
+        Event::Item {
+            fixes,
+            value,
+            key,
+            span,
+        } => {
             let Some(read) = reads.last_mut() else {
                 fit = false;
                 return false;
@@ -1640,7 +1729,8 @@ fn weigh_in(
                 fit = false;
                 return false;
             };
-            let cut = item_cut(&fixes, &read.path, w.index(), key.as_deref());
+            let index = w.index();
+            let cut = item_cut(&fixes, &read.path, index, key.as_deref());
             let was_cut = cut.is_some();
             let r = match &key {
                 Some(key) => w.next_member(key, value, cut),
@@ -1655,7 +1745,7 @@ fn weigh_in(
                     fit = false;
                     false
                 }
-                Ok(Item { r, .. }) if r.as_text.is_empty() => {
+                Ok(Item { r, .. }) if r.as_text.is_empty() || !written => {
                     read.cost = read.cost.saturating_add(r.cost);
                     read.recovery += r.warnings.len();
                     read.moves |= !r.moves.is_empty();
@@ -1664,6 +1754,38 @@ fn weigh_in(
                 Err(e) if !w.drops_items() => {
                     read.error = Some(e);
                     true
+                }
+                // Part of it kept as the reply writes it: its fixes inside that part go,
+                // which their paths tell (an integer held rounded has its path always, so
+                // an item with no other fix needs no other path).
+                Ok(Item { mut r, kept: true })
+                    if want.paths || fixes.iter().all(|(kind, _)| kind.is_none()) =>
+                {
+                    let reply = item_pointer(&read.path, index, key.as_deref());
+                    let mut fixes = fixes;
+                    let Some(dropped) = item_written(
+                        text,
+                        span,
+                        options,
+                        &mut r,
+                        w.item_path(),
+                        &reply,
+                        &mut fixes,
+                    ) else {
+                        fit = false;
+                        return false;
+                    };
+                    t.dropped += dropped;
+                    t.written = true;
+                    read.cost = read.cost.saturating_add(r.cost);
+                    read.recovery += r.warnings.len();
+                    read.moves |= !r.moves.is_empty();
+                    true
+                }
+                Ok(Item { kept: true, .. }) => {
+                    needs_paths = true;
+                    fit = false;
+                    false
                 }
                 _ => {
                     fit = false;
@@ -1763,7 +1885,11 @@ fn weigh_in(
         }
     }
     t.members = members;
-    ((fit && t.result.is_some()).then_some(t), values)
+    (
+        (fit && t.result.is_some()).then_some(t),
+        values,
+        needs_paths,
+    )
 }
 
 /// Where the parser found the reply cut off among `fixes` (a `Truncated` fix, whose path it
@@ -1792,6 +1918,58 @@ fn item_cut(
         None => *own == index.to_string(),
     };
     here.then(|| below.to_vec())
+}
+
+/// The pointer, as the parser's fixes name it, of the item at `index` (or under `key`) of the
+/// member `member` (the reply's keys that lead to it; none for the top-level array).
+fn item_pointer(member: &[String], index: usize, key: Option<&str>) -> String {
+    let mut pointer = crate::recover::pointer_of(member);
+    match key {
+        Some(key) => crate::recover::push_key(&mut pointer, key),
+        None => {
+            pointer.push('/');
+            pointer.push_str(&index.to_string());
+        }
+    }
+    pointer
+}
+
+/// An item that recovery keeps part of as text (an object, an array, or an integer held
+/// rounded, where a string is wanted): that part is the reply's own text, as the pipeline
+/// gives it ([`pipeline::keep_written`]), read from `text` at the item's `span` (the item
+/// alone is all that is read again), and the item's fixes inside it go, as the pipeline's
+/// warnings of them go (`reply`: the item's pointer as the fixes name it; `at`, its path
+/// as recovery's have it). How many went; `None` where reading item by item cannot follow
+/// it (the item has no span, a part is not found where recovery says), for the reply
+/// evaluated whole.
+fn item_written(
+    text: &str,
+    span: Option<std::ops::Range<usize>>,
+    options: &Options,
+    r: &mut Recovered,
+    at: &str,
+    reply: &str,
+    fixes: &mut Vec<Fix>,
+) -> Option<usize> {
+    let item = text.get(span?)?;
+    let written = pipeline::keep_written(item, options, r, at)?;
+    if !written.all {
+        return None;
+    }
+    let before = fixes.len();
+    if !written.kept.is_empty() {
+        fixes.retain(|(kind, path)| {
+            let Some(rest) = path
+                .strip_prefix(reply)
+                .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+            else {
+                return true;
+            };
+            let kind = kind.map_or(WarningKind::NumberRounded, WarningKind::Repaired);
+            !pipeline::inside_written(&written.kept, rest, kind)
+        });
+    }
+    Some(before - fixes.len())
 }
 
 /// Whether recovering `shell` keeps the member at `path` (the reply's keys) as the member
@@ -2884,8 +3062,14 @@ mod tests {
             &records(),
             &dropping
         ));
-        // An object kept as written where a string is wanted.
-        assert!(!same("[{id: 1, name: {a: 1}}]", &records(), &options));
+        // An object kept as written where a string is wanted: item by item too, but among
+        // several top-level values, which a whole reading does not place.
+        assert!(same("[{id: 1, name: {a: 1}}]", &records(), &options));
+        assert!(!same(
+            "{id: 1, name: 'x'}\n{id: 2, name: {a: 1}}",
+            &records(),
+            &options
+        ));
         assert!(same(
             "[[[1]], {a: [2,]}]",
             &json!({"type": "array"}),

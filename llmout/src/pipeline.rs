@@ -1248,56 +1248,95 @@ fn as_written(
     r: &mut recover::Recovered,
     syntax: &mut Vec<Warning>,
 ) {
-    let repair_options = repair_options(options);
-    let Ok(spans) = repair::container_spans(text, &repair_options) else {
+    let Some(KeptWritten { kept, .. }) = keep_written(text, options, r, "") else {
         return;
     };
+    if !kept.is_empty() {
+        syntax.retain(|w| !inside_written(&kept, &w.path, w.kind));
+    }
+}
+
+/// What [`keep_written`] did.
+pub(crate) struct KeptWritten {
+    /// The pointers in the text of what is now kept as the text writes it.
+    pub(crate) kept: HashSet<String>,
+    /// Whether every place recovery kept as text was found in the text and read back to
+    /// its value (kept, or written there as the JSON text already).
+    pub(crate) all: bool,
+}
+
+/// [`as_written`] for the value `r` recovered from `text`, at the path `at` of recovery's
+/// paths (`""` for the whole reply; an item's, `/3`, where `text` is the item's): each
+/// place recovery kept as text ([`recover::Recovered::as_text`]) gets the text's own, back
+/// through recovery's moves to where the text has it. `None` where `text` does not parse.
+pub(crate) fn keep_written(
+    text: &str,
+    options: &Options,
+    r: &mut recover::Recovered,
+    at: &str,
+) -> Option<KeptWritten> {
+    let repair_options = repair_options(options);
+    let spans = repair::container_spans(text, &repair_options).ok()?;
     // The last container read at each pointer: a key given twice keeps its last value.
     let spans: HashMap<&str, &std::ops::Range<usize>> =
         spans.iter().map(|(p, range)| (p.as_str(), range)).collect();
-    // The containers kept as written: the parser's fixes in them go.
-    let mut kept: HashSet<String> = HashSet::new();
+    let below = |path: &str| -> Option<String> {
+        let rest = path.strip_prefix(at)?;
+        (rest.is_empty() || rest.starts_with('/')).then(|| rest.to_owned())
+    };
+    let mut written = KeptWritten {
+        kept: HashSet::new(),
+        all: true,
+    };
     for (path, warning) in std::mem::take(&mut r.as_text) {
-        let from = r.unmap(&path);
-        let Some(&range) = spans.get(from.as_str()) else {
+        let found = (|| {
+            let here = below(&path)?;
+            let from = below(&r.unmap(&path))?;
+            let range = (*spans.get(from.as_str())?).clone();
+            let text = text.get(range).map(str::trim)?;
+            let Some(Value::String(json)) = r.value.pointer(&here) else {
+                return None;
+            };
+            if text == json {
+                return Some(None);
+            }
+            match repair::parse(text, &repair_options) {
+                Ok(parsed)
+                    if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
+                _ => return None,
+            }
+            Some(Some((here, from, text.to_owned())))
+        })();
+        let Some(found) = found else {
+            written.all = false;
             continue;
         };
-        let Some(written) = text.get(range.clone()).map(str::trim) else {
+        let Some((here, from, text)) = found else {
             continue;
         };
-        let Some(Value::String(json)) = r.value.pointer(&path) else {
-            continue;
-        };
-        if written == json {
-            continue;
-        }
-        match repair::parse(written, &repair_options) {
-            Ok(parsed) if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
-            _ => continue,
-        }
-        let what = match written.as_bytes().first() {
+        let what = match text.as_bytes().first() {
             Some(b'[') => "an array",
             Some(b'{') => "an object",
             _ => "an integer",
         };
-        if let Some(slot) = r.value.pointer_mut(&path) {
-            *slot = Value::String(written.to_owned());
+        if let Some(slot) = r.value.pointer_mut(&here) {
+            *slot = Value::String(text);
         }
         if let Some(w) = r.warnings.get_mut(warning) {
             w.message =
                 format!("the schema asks for a string: kept {what} as the reply writes it").into();
         }
-        kept.insert(from);
+        written.kept.insert(from);
     }
-    if !kept.is_empty() {
-        // (A key given twice is said at its member's pointer: about the object around, and
-        // the value it dropped, not the text kept.)
-        let duplicate = WarningKind::Repaired(repair::RepairKind::DuplicateKey);
-        syntax.retain(|w| {
-            !recover::pointer_prefixes(&w.path)
-                .any(|p| kept.contains(p) && !(w.kind == duplicate && p == w.path))
-        });
-    }
+    Some(written)
+}
+
+/// Whether the parser's warning of `kind` at `path` (of the text [`keep_written`] read) is
+/// about what it kept as written, and so goes. (A key given twice is said at its member's
+/// pointer: about the object around, and the value it dropped, not the text kept.)
+pub(crate) fn inside_written(kept: &HashSet<String>, path: &str, kind: WarningKind) -> bool {
+    let duplicate = WarningKind::Repaired(repair::RepairKind::DuplicateKey);
+    recover::pointer_prefixes(path).any(|p| kept.contains(p) && !(kind == duplicate && p == path))
 }
 
 /// The error when no candidate gave a value: recovery's, else the parser's, else "no JSON".

@@ -845,6 +845,13 @@ impl<'s> Items<'s> {
         false
     }
 
+    /// The path, as recovery's paths have it, of the item (or member) [`next`](Self::next)
+    /// (or [`next_member`](Self::next_member)) last recovered: `/3`, or `/records/3` for a
+    /// member's items.
+    pub(crate) fn item_path(&self) -> &str {
+        &self.walker.path
+    }
+
     /// The constraints the items recovered so far break, in order.
     pub(crate) fn violations(&self) -> &[Violation] {
         &self.walker.violations

@@ -28,7 +28,8 @@ use crate::recover::text::fold;
 
 /// One fix: its kind and the JSON pointer of the value being built (as [`Repair`](super::Repair)
 /// gives them); or, with no kind, an integer the item holds rounded (as
-/// [`Rounded`](super::log::Rounded) gives it), which is no fix.
+/// [`Rounded`](super::log::Rounded) gives it), which is no fix. Where [`Want::paths`] is
+/// false, a fix's pointer is empty, but a `Truncated` fix's and an integer's.
 pub(crate) type Fix = (Option<RepairKind>, String);
 
 /// What the parsing thread hands over, in input order.
@@ -44,10 +45,15 @@ pub(crate) enum Event {
     /// An item of the array, complete, and the fixes made since the last item (those before
     /// the item, at the array's level or around it, and the item's own); for
     /// [`Members::Entries`] or [`Place::Entries`], a member of the object, with its key.
+    /// `span`: where in the input the item was read, for an item that is a container or an
+    /// integer held rounded written as it stands (`None` for any other, and for the values
+    /// of [`Members::Values`]), so that what recovery keeps of it as text can be the reply's
+    /// own (`pipeline::keep_written`).
     Item {
         fixes: Vec<Fix>,
         value: Value,
         key: Option<String>,
+        span: Option<std::ops::Range<usize>>,
     },
     /// The parse is over: the fixes made since the last item, and whether the document was
     /// one top-level array, or an object around one, whose items were all handed over
@@ -396,11 +402,19 @@ struct Outbox {
 
 impl Outbox {
     fn send(&mut self, event: Event) {
+        self.send_weighed(event, 0);
+    }
+
+    /// Sends `event`, which holds `weight` parts. A full batch goes before the event joins
+    /// the next one: the last event sent is still in the batch, where the item's span joins
+    /// it ([`ItemSink::ended`]).
+    fn send_weighed(&mut self, event: Event, weight: usize) {
         if self.open {
-            self.batch.push(event);
             if self.batch.len() >= BATCH || self.weight >= WEIGHT {
                 self.flush();
             }
+            self.batch.push(event);
+            self.weight += weight;
         }
     }
 
@@ -473,6 +487,8 @@ struct ItemSink<S> {
     /// place, which reading member by member cannot do).
     entry: Option<String>,
     done: Option<Value>,
+    /// Where `done` was read ([`Sink::ended`]).
+    done_span: Option<std::ops::Range<usize>>,
     seen: KeySet,
     /// A key came after `Root::Other` (see `Outbox::lost`).
     keyed_after_other: bool,
@@ -577,6 +593,7 @@ impl<S: Item> ItemSink<S> {
                 let value = item.value();
                 if self.entries {
                     self.done = Some(value);
+                    self.done_span = None;
                     return;
                 }
                 let parts = std::mem::take(&mut self.parts);
@@ -587,12 +604,14 @@ impl<S: Item> ItemSink<S> {
                         self.first = Some((value, fixes));
                         return;
                     }
-                    o.weight += parts + fixes.len();
-                    o.send(Event::Item {
+                    let weight = parts + fixes.len();
+                    let item = Event::Item {
                         fixes,
                         value,
                         key: None,
-                    });
+                        span: None,
+                    };
+                    o.send_weighed(item, weight);
                 });
             }
         }
@@ -722,6 +741,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             entries: false,
             entry: None,
             done: None,
+            done_span: None,
             seen: KeySet::default(),
             keyed_after_other: false,
             first: None,
@@ -825,14 +845,17 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
                 return true;
             }
             let parts = std::mem::take(&mut self.parts);
+            let span = self.done_span.take();
             with_outbox(|o| {
                 let fixes = std::mem::take(&mut o.fixes);
-                o.weight += parts + fixes.len();
-                o.send(Event::Item {
+                let weight = parts + fixes.len();
+                let item = Event::Item {
                     fixes,
                     value,
                     key: Some(key),
-                });
+                    span,
+                };
+                o.send_weighed(item, weight);
             });
             return false;
         }
@@ -851,6 +874,7 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
         if self.at_entries() {
             // A member cut off: the object holds no such member.
             (self.entry, self.done, self.item) = (None, None, None);
+            self.done_span = None;
             return;
         }
         if self.level().is_some_and(|l| l.in_hole) {
@@ -908,16 +932,19 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
             for (kind, path) in &mut fixes {
                 let whole = path.is_empty()
                     && matches!(kind, Some(RepairKind::Wrapper | RepairKind::ExtraCloser));
-                if !whole && (o.want.paths || *kind == Some(RepairKind::Truncated)) {
+                let made = o.want.paths || matches!(kind, None | Some(RepairKind::Truncated));
+                if !whole && made {
                     path.insert_str(0, "/0");
                 }
             }
-            o.weight += fixes.len();
-            o.send(Event::Item {
+            let weight = fixes.len();
+            let item = Event::Item {
                 fixes,
                 value,
                 key: None,
-            });
+                span: None,
+            };
+            o.send_weighed(item, weight);
             o.fixes.extend(note);
         });
     }
@@ -970,6 +997,31 @@ impl<'a, S: Item> Sink<'a> for ItemSink<S> {
     }
     fn root_string(&self) -> Option<&str> {
         None
+    }
+    const ENDS: bool = true;
+    /// An item ended at the array's level (a container closed, or an integer held rounded):
+    /// it was just sent ([`complete`](Self::complete), the last event in the batch), or,
+    /// for a member of an object of entries, waits for the member's end.
+    fn ended(&mut self, start: usize, end: usize) {
+        if self.items_at == 0 || self.depth != self.items_at {
+            return;
+        }
+        if self.entries {
+            if self.done.is_some() {
+                self.done_span = Some(start..end);
+            }
+            return;
+        }
+        if *self.members == Members::Values {
+            // Several top-level values, whose containers a whole reading does not place
+            // (`container_spans`): they go without, as they do there.
+            return;
+        }
+        with_outbox(|o| {
+            if let Some(Event::Item { span: s @ None, .. }) = o.batch.last_mut() {
+                *s = Some(start..end);
+            }
+        });
     }
     fn unwrap_root<L: Log>(&mut self, _: &RepairOptions) -> Option<(L, usize)> {
         None
@@ -1586,12 +1638,10 @@ impl Log for ItemLog {
             if o.other {
                 return;
             }
-            let path = if o.want.paths {
-                self.pointer(node).to_owned()
-            } else {
-                String::new()
-            };
-            o.fixes.push((None, path));
+            // (Always with its path, which is rare: where an item keeps the integer as the
+            // reply writes it, its record goes, found so without every fix's path: see
+            // `large::item_written`.)
+            o.fixes.push((None, self.pointer(node).to_owned()));
         });
     }
     fn prefix_first(&mut self, _: usize, _: usize) {
@@ -1677,6 +1727,64 @@ mod tests {
         here
     }
 
+    /// The text of each item's span, as [`each_item`] hands it over, on either thread.
+    fn spans(input: &str, members: &Members) -> Vec<Option<String>> {
+        let on = |here| {
+            let mut out = Vec::new();
+            let options = RepairOptions::default();
+            each_item_on(input, &options, Want::ALL, members, here, |e| {
+                if let Event::Item { span, .. } = e {
+                    out.push(span.map(|s| input[s].to_owned()));
+                }
+                true
+            });
+            out
+        };
+        let here = on(true);
+        assert_eq!(here, on(false), "{input}");
+        here
+    }
+
+    #[test]
+    fn an_item_that_is_a_container_or_an_integer_held_rounded_has_its_span() {
+        let text = |s: &str| Some(s.to_owned());
+        // Containers and an integer beyond 64 bits, as the reply writes them, fixes and
+        // all; no span for a string, a small number, or digits grouped by separators.
+        assert_eq!(
+            spans(
+                "[{a: 1,}, 123456789012345678901, 'x', 7, [1 2], 123_456_789_012_345_678_901]",
+                &Members::None
+            ),
+            [
+                text("{a: 1,}"),
+                text("123456789012345678901"),
+                None,
+                None,
+                text("[1 2]"),
+                None
+            ]
+        );
+        // A member's items; an object's members, each its own.
+        assert_eq!(
+            spans(r#"{"n": {"x": 1}, "rows": [{"id": 2}]}"#, &member_rows()),
+            [text(r#"{"id": 2}"#)]
+        );
+        assert_eq!(
+            spans(r#"{"a": {"id": 1}, "b": 2, "c": [3]}"#, &Members::Entries),
+            [text(r#"{"id": 1}"#), None, text("[3]")]
+        );
+        // Several top-level values go without (a whole reading does not place them).
+        assert_eq!(
+            spans("{\"id\": 1}\n{\"id\": 2}", &Members::Values),
+            [None, None]
+        );
+        // Past a full batch, the span still joins its item.
+        let many = format!("[{}{{}}]", "{}, ".repeat(BATCH * 2));
+        let all = spans(&many, &Members::None);
+        assert_eq!(all.len(), BATCH * 2 + 1);
+        assert!(all.iter().all(|s| s.as_deref() == Some("{}")));
+    }
+
     fn events_on(input: &str, members: &Members, here: bool) -> Vec<String> {
         let mut out = Vec::new();
         let fixes = |f: Vec<Fix>| {
@@ -1696,11 +1804,13 @@ mod tests {
                     fixes: f,
                     value,
                     key: None,
+                    ..
                 } => format!("{value} [{}]", fixes(f)),
                 Event::Item {
                     fixes: f,
                     value,
                     key: Some(key),
+                    ..
                 } => format!("{key:?}: {value} [{}]", fixes(f)),
                 Event::Member {
                     path,

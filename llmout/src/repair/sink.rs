@@ -91,6 +91,13 @@ pub(super) trait Sink<'a>: Sized {
     fn close_reopened(&mut self);
     /// The top-level value, when it is a string.
     fn root_string(&self) -> Option<&str>;
+    /// Whether the sink is told where each container, and each integer it holds rounded,
+    /// was read ([`ended`](Sink::ended)).
+    const ENDS: bool = false;
+    /// The container just closed (after `end_object` or `end_array`), or the integer just
+    /// handed over that the sink holds rounded and the input writes as it stands, was read
+    /// from `start..end` of the input.
+    fn ended(&mut self, _start: usize, _end: usize) {}
     /// A string that is a slice of the input (no decoding was needed), which a sink may keep
     /// borrowed; `safe` as for [`string`](Sink::string).
     fn input_string(&mut self, s: &'a str, safe: bool) {

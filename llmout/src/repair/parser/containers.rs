@@ -60,9 +60,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     }
 
     /// Records where the container that began at `start` and ends at the cursor is, for a
-    /// log that keeps it.
+    /// log or a sink that keeps it.
     #[inline(always)]
     fn span(&mut self, start: usize) {
+        if S::ENDS {
+            self.sink.ended(start, self.pos);
+        }
         if L::SPANS {
             let node = self.path.node(&mut self.log, self.src);
             self.log.span(node, start, self.pos);

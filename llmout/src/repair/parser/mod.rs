@@ -380,6 +380,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         if !S::ROUNDS || !loses_digits(text) {
             return;
         }
+        if let (true, Some(end)) = (S::ENDS, end) {
+            self.sink.ended(offset, end);
+        }
         // (The nodes on the way are made first: the charge is the innermost one's.)
         let node = self.path.node(&mut self.log, self.src);
         let charge = self.path.pointer_charge();
