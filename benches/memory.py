@@ -125,9 +125,9 @@ child forked from it starts small: Linux counts a child's peak from before its e
   repeated (`repair-invalid_escapes`), read by `repair`.
 * `ids`: records whose ids are integers, one of them (midway) 21 digits long, read by `parse
   --schema` against an array schema whose `id` is a string (`parse-rounded-id`, session 47:
-  the digits kept as the reply writes them, the array read whole for it); and with one
-  record's tags an object where the schema wants a string (`parse-object-as-text`, read
-  whole the same way, kept as the reply writes it).
+  the digits kept as the reply writes them); and with one record's tags an object where
+  the schema wants a string (`parse-object-as-text`, kept as the reply writes it). Item by
+  item since session 48 (the array was read whole for them: 21.51x and 22.60x).
 * `raw-breaks`: records whose note holds a raw line break and a tab (valid once sanitized),
   read by `parse --schema` with their array schema (`parse-raw-breaks`) and by `repair`
   (`repair-raw-breaks`, session 39); `escapes`: one
@@ -1238,7 +1238,8 @@ def main() -> None:
             ),
             # Records whose ids are integers against a string schema, one beyond 64 bits
             # (session 47): its digits are kept as the reply writes them, which `large`
-            # does only for the array whole (as for an object wanted as a string).
+            # did only for the array whole (21.51x) until session 48, which reads the item
+            # alone again for its text.
             (
                 "parse-rounded-id",
                 lambda: doc("ids", write_ids),
@@ -1246,8 +1247,8 @@ def main() -> None:
                 None,
             ),
             # The same records, one with its tags an object where the schema wants a string,
-            # kept as the reply writes it: read whole the same way (before session 47 too,
-            # when this row was added).
+            # kept as the reply writes it: read whole the same way until session 48
+            # (22.60x).
             (
                 "parse-object-as-text",
                 lambda: doc("ids-tags", lambda f: write_ids(f, tags_object=True)),

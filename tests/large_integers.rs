@@ -303,6 +303,7 @@ fn item_by_item_keeps_what_the_reply_writes_as_the_whole_value_does() {
     }}});
     let wrapped = json!({"type": "object", "properties": {"rows": records.clone()}});
     let map = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    let strings = json!({"type": "array", "items": {"type": "string"}});
     for (reply, schema, value, warnings) in [
         // Digits, beside a fix before the item and one inside another member.
         (
@@ -321,6 +322,19 @@ fn item_by_item_keeps_what_the_reply_writes_as_the_whole_value_does() {
                 {"id": "b", "meta": "[true, 1]"},
             ]),
             &["repaired@/1", "coerced@/0/meta", "coerced@/1/meta"],
+        ),
+        // An item that is itself such an integer, between fixes (its record comes with it).
+        (
+            r#"["a", 98765432109876543210987, b]"#,
+            &strings,
+            json!(["a", "98765432109876543210987", "b"]),
+            &["repaired@/2", "coerced@/1"],
+        ),
+        (
+            r#"["a" "b" 98765432109876543210987]"#,
+            &strings,
+            json!(["a", "b", "98765432109876543210987"]),
+            &["repaired@", "coerced@/2"],
         ),
         // The items of a member, a key in another case.
         (

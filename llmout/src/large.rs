@@ -161,9 +161,13 @@
 //! and where it cannot be, dropped with a warning, as recovering the reply whole does: it
 //! is the last item, so no other moves. Where a reply needs what reading it item by item
 //! cannot follow (an item dropped with [`Options::drop_invalid_items`], after which the
-//! others move; an object kept as written where the schema asks for a string; a number or
-//! literal cut short, which the parser hands over before it finds the reply cut off), that
-//! candidate is evaluated whole. JSON nested deeper than `serde_json` reads (128 levels) is
+//! others move; an object kept as written where the schema asks for a string, in the
+//! object around the items, among several top-level values, or in JSON that needed
+//! sanitizing; a number or literal cut short, which the parser hands over before it finds
+//! the reply cut off), that candidate is evaluated whole. An item that keeps an object, an
+//! array or an integer beyond 64 bits as the reply writes it, where the schema asks for a
+//! string, is read again alone for that text, and its fixes inside it go unsaid, as
+//! recovering the reply whole does. JSON nested deeper than `serde_json` reads (128 levels) is
 //! read item by item with the lenient parser, as the pipeline reads it.
 //!
 //! ```
@@ -1472,7 +1476,7 @@ fn plan_valid<'a>(
         Ok(Some(depth))
             if depth < SERDE_DEPTH
                 && tally.fixes == 0
-                && !((tally.entries && tally.moves || tally.written)
+                && !(((tally.entries && tally.moves) || tally.written)
                     && matches!(&source, Source::Sanitized(p) if !p.is_empty())) =>
         {
             let syntax = match &source {

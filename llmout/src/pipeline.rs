@@ -1289,31 +1289,34 @@ pub(crate) fn keep_written(
         all: true,
     };
     for (path, warning) in std::mem::take(&mut r.as_text) {
-        let found = (|| {
+        // Where the value has it, where the text has it, and the text there.
+        let place = (|| {
             let here = below(&path)?;
             let from = below(&r.unmap(&path))?;
             let range = (*spans.get(from.as_str())?).clone();
             let text = text.get(range).map(str::trim)?;
-            let Some(Value::String(json)) = r.value.pointer(&here) else {
-                return None;
-            };
-            if text == json {
-                return Some(None);
-            }
-            match repair::parse(text, &repair_options) {
-                Ok(parsed)
-                    if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
-                _ => return None,
-            }
-            Some(Some((here, from, text.to_owned())))
+            Some((here, from, text))
         })();
-        let Some(found) = found else {
+        let Some((here, from, text)) = place else {
             written.all = false;
             continue;
         };
-        let Some((here, from, text)) = found else {
+        let Some(Value::String(json)) = r.value.pointer(&here) else {
+            written.all = false;
             continue;
         };
+        if text == json {
+            // Written there as the JSON text already.
+            continue;
+        }
+        match repair::parse(text, &repair_options) {
+            Ok(parsed) if serde_json::from_str::<Value>(json).is_ok_and(|v| v == parsed.value) => {}
+            _ => {
+                written.all = false;
+                continue;
+            }
+        }
+        let text = text.to_owned();
         let what = match text.as_bytes().first() {
             Some(b'[') => "an array",
             Some(b'{') => "an object",

@@ -365,8 +365,10 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
         self.log.push(kind, offset, node);
     }
 
-    /// A number with no fraction or exponent, too large for 64 bits, that the sink was handed
-    /// as a float at `offset` (`text` as it went): where the sink builds a value, which holds
+    /// A number with no fraction or exponent, too large for 64 bits, that the sink is about to
+    /// be handed as a float at `offset` (`text` as it goes; recorded first, so that a sink
+    /// that hands each item on as it comes sends the record with it, and the sink is told its
+    /// span after, [`Sink::ended`]): where the sink builds a value, which holds
     /// it as an `f64`, and that loses digits, the log is told. No fix, none counted (the JSON
     /// text keeps the digits), and never an error: so that every output of the parser fails
     /// alike. Its pointer is charged as a fix's while the budget lasts; past it, the integer
@@ -379,9 +381,6 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     fn rounded(&mut self, offset: usize, end: Option<usize>, text: &str) {
         if !S::ROUNDS || !loses_digits(text) {
             return;
-        }
-        if let (true, Some(end)) = (S::ENDS, end) {
-            self.sink.ended(offset, end);
         }
         // (The nodes on the way are made first: the charge is the innermost one's.)
         let node = self.path.node(&mut self.log, self.src);
@@ -1037,11 +1036,12 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 .sink
                 .int(Int::Negative((n as i64).wrapping_neg()), text),
             _ => {
-                if !self.sink.float(text) {
-                    self.repair(RepairKind::NonFinite, start);
-                } else if !seen_dot {
+                if !seen_dot && rounds::<S>(text) {
                     // (Written with separators: not as its value's digits.)
                     self.rounded(start, None, text);
+                }
+                if !self.sink.float(text) {
+                    self.repair(RepairKind::NonFinite, start);
                 }
             }
         }
@@ -1095,12 +1095,18 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
                 }
             }
         }
-        if !self.sink.float(text) {
-            self.repair(RepairKind::NonFinite, start);
-        } else if integer && S::ROUNDS {
+        if integer && rounds::<S>(text) {
             // (The text is owned by the parser when it was normalised: copied out first.)
             let text = text.to_owned();
             self.rounded(start, Some(self.pos), &text);
+            self.sink.float(&text);
+            if S::ENDS {
+                self.sink.ended(start, self.pos);
+            }
+            return;
+        }
+        if !self.sink.float(text) {
+            self.repair(RepairKind::NonFinite, start);
         }
     }
 
@@ -1342,6 +1348,12 @@ fn plain_integer_end(b: &[u8], start: usize, ctx: Ctx) -> Option<usize> {
 /// Whether the integer written `text` (an optional `-`, then digits) loses digits as the
 /// nearest `f64`: the float's own digits, written out in full, are others (`-0` and 10^20
 /// are exact; 10^20 + 1 is not).
+/// Whether the sink `S` holds the integer `text` rounded: it holds floats as values, and the
+/// integer is finite (else the sink writes `null`) and loses digits as an `f64`.
+fn rounds<'a, S: Sink<'a>>(text: &str) -> bool {
+    S::ROUNDS && super::sink::finite_number(text).is_some() && loses_digits(text)
+}
+
 fn loses_digits(text: &str) -> bool {
     // (Rounding is the same either side of zero; zero itself is no such number.)
     let digits = text.trim_start_matches('-').trim_start_matches('0');
