@@ -1654,15 +1654,47 @@ impl Walker<'_> {
             2
         } else {
             rank(&self.memoised(inner, rid, depth, Question::Unwrapped, |w| {
-                w.object(Cow::Borrowed(inner), id, o, depth).map(|_| 0)
+                w.weigh_object(inner, id, o, depth, true)
             }))
         };
         unwrapped == 0
             || unwrapped
                 <= rank(&self.memoised(v, rid, depth, Question::Kept, |w| {
-                    w.object_given(Cow::Borrowed(v), id, o, depth, false)
-                        .map(|_| 0)
+                    w.weigh_object(v, id, o, depth, false)
                 }))
+    }
+
+    /// A reading of `v` as the object `id` for [`takes_off_wrapper`](Self::takes_off_wrapper):
+    /// with a wrapper in it taken off (`unwrap`) or not, and `id`'s own constraints checked on
+    /// what comes out, as [`checked_container`](Self::checked_container) checks them (found
+    /// by the fuzzer: `{"k": {"a": 1}}` against an object whose `dependentRequired` asks for
+    /// `name` beside `a` was taken out of its wrapper, which broke it, where as given it
+    /// broke nothing).
+    fn weigh_object(
+        &mut self,
+        v: &Value,
+        id: NodeId,
+        o: &Object,
+        depth: usize,
+        unwrap: bool,
+    ) -> Result<usize, Error> {
+        let before = self.cost;
+        let value = if unwrap {
+            self.object(Cow::Borrowed(v), id, o, depth)?
+        } else {
+            self.object_given(Cow::Borrowed(v), id, o, depth, false)?
+        };
+        if self.schema.is_constrained_at(id) {
+            // (While weighing, the value made is a sketch: the whole is `v` where nothing
+            // changed.)
+            let whole = if self.dry > 0 {
+                (self.cost == before).then_some(v)
+            } else {
+                Some(&value)
+            };
+            self.check_shape(id, &value, whole);
+        }
+        Ok(0)
     }
 
     /// An array of `{"key": …, "value": …}` objects where a map is expected: the map. It is

@@ -215,6 +215,31 @@ fn wrappers_are_removed() {
     );
 }
 
+/// A wrapper is taken off only where what it holds breaks no more of the object's own
+/// constraints than the wrapper as given: `dependentRequired` too, checked on each reading
+/// (as the pipeline recovers: a schema at run time keeps unknown keys).
+#[test]
+fn a_wrapper_stays_where_taking_it_off_breaks_the_object() {
+    let s = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "dependentRequired": {"a": ["name"]}
+    });
+    let options = Options::default();
+    let r = crate::recover_with_schema(json!({"k": {"a": 1}}), &s, &options);
+    assert_eq!(r.value, Some(json!({"k": {"a": 1}})));
+    assert!(r.warnings.is_empty());
+    // What it holds fits: taken off.
+    let r = crate::recover_with_schema(json!({"k": {"a": 1, "name": "n"}}), &s, &options);
+    assert_eq!(r.value, Some(json!({"a": 1, "name": "n"})));
+    let said: Vec<_> = r
+        .warnings
+        .iter()
+        .map(|w| (w.kind, w.path.as_str()))
+        .collect();
+    assert_eq!(said, [(WarningKind::Reshaped, "")]);
+}
+
 /// A wrapper of an array may hold scalars besides it (a count, a cursor): they are left out,
 /// each named. Two arrays, an object beside it, or a key the items know, and it is no wrapper.
 #[test]
