@@ -1345,15 +1345,15 @@ fn plain_integer_end(b: &[u8], start: usize, ctx: Ctx) -> Option<usize> {
     (plain && (digits == 1 || (2..20).contains(&digits) && b[start] != b'0')).then_some(end)
 }
 
-/// Whether the integer written `text` (an optional `-`, then digits) loses digits as the
-/// nearest `f64`: the float's own digits, written out in full, are others (`-0` and 10^20
-/// are exact; 10^20 + 1 is not).
 /// Whether the sink `S` holds the integer `text` rounded: it holds floats as values, and the
 /// integer is finite (else the sink writes `null`) and loses digits as an `f64`.
 fn rounds<'a, S: Sink<'a>>(text: &str) -> bool {
     S::ROUNDS && super::sink::finite_number(text).is_some() && loses_digits(text)
 }
 
+/// Whether the integer written `text` (an optional `-`, then digits) loses digits as the
+/// nearest `f64`: the float's own digits, written out in full, are others (`-0` and 10^20
+/// are exact; 10^20 + 1 is not).
 fn loses_digits(text: &str) -> bool {
     // (Rounding is the same either side of zero; zero itself is no such number.)
     let digits = text.trim_start_matches('-').trim_start_matches('0');
