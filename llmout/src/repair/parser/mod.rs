@@ -379,9 +379,9 @@ impl<'a, S: Sink<'a>, L: Log> Parser<'a, S, L> {
     /// gets its digits as the reply writes them (`pipeline::as_written`).
     #[inline(never)]
     fn rounded(&mut self, offset: usize, end: Option<usize>, text: &str) {
-        if !S::ROUNDS || !loses_digits(text) {
-            return;
-        }
+        // (Called where [`rounds`] holds: the callers ask it first, before the sink has the
+        // float.)
+        debug_assert!(rounds::<S>(text));
         // (The nodes on the way are made first: the charge is the innermost one's.)
         let node = self.path.node(&mut self.log, self.src);
         let charge = self.path.pointer_charge();
